@@ -1,0 +1,58 @@
+# stickslip: thin wrapper over CMake. `make demo` and `make check` set up everything on a fresh Debian machine.
+BUILD    ?= build
+ASAN     ?= build-asan
+JOBS     ?= $(shell nproc)
+DEMO     ?= inputs/rodpair/omega1-caseA.xml
+DEMO_OUT ?= out/demo
+CMAKE_FLAGS ?=
+
+.PHONY: all deps configure build demo check asan-check bench format format-check cppcheck fuzz clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt: | deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+
+configure: deps $(BUILD)/CMakeCache.txt
+
+build: configure
+	@cmake --build $(BUILD) -j $(JOBS) | grep -v -E '^\[ *[0-9]+%\] (Building|Linking|Built)' || true
+	@test -x $(BUILD)/bin/stickslip
+
+demo: build
+	$(BUILD)/bin/stickslip run $(DEMO) -o $(DEMO_OUT) -force
+	@echo "demo outputs: $(DEMO_OUT)/ (results.h5; plot with: python3 -m postproc.summary $(DEMO_OUT)/results.h5)"
+
+check: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# AddressSanitizer + UndefinedBehaviorSanitizer build running the unit tests (the CI sanitizer job).
+asan-check: deps
+	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Asan >/dev/null
+	@cmake --build $(ASAN) -j $(JOBS) | grep -v -E '^\[ *[0-9]+%\] (Building|Linking|Built)' || true
+	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizer/lsan.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS) -L unit
+
+# Benchmarks are built for this machine (-march=native) in their own tree; see docs/benchmarks.md.
+bench: deps
+	@cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DSTICKSLIP_NATIVE=ON -DSTICKSLIP_WITH_CVODE=ON >/dev/null
+	@cmake --build build-bench -j $(JOBS) | grep -v -E '^\[ *[0-9]+%\] (Building|Linking|Built)' || true
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+format-check:
+	clang-format --dry-run -Werror $$(git ls-files '*.c' '*.h')
+
+cppcheck: configure
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --inline-suppr \
+	  --suppress=missingIncludeSystem --std=c11 -Iinclude -Isrc $$(git ls-files 'src/*.c' 'src/*.h')
+
+fuzz: deps
+	tests/fuzz/run.sh 60
+
+clean:
+	rm -rf $(BUILD) $(ASAN) build-bench build-fuzz

@@ -1,0 +1,42 @@
+/* stickslip core: version, package registration (log classes, events, stages), progress reporting.
+   Error handling follows PETSc: every function returns PetscErrorCode, calls are wrapped in PetscCall(). */
+#ifndef STICKSLIP_CORE_H
+#define STICKSLIP_CORE_H
+
+#include <petscsys.h>
+
+/* PETSc 3.18 (Debian 12) predates PETSC_SUCCESS (3.19); stickslip writes the modern form everywhere. */
+#if PETSC_VERSION_LT(3, 19, 0)
+#define PETSC_SUCCESS ((PetscErrorCode)0)
+#endif
+
+#define SK_VERSION_MAJOR 0
+#define SK_VERSION_MINOR 1
+#define SK_VERSION_PATCH 0
+#define SK_VERSION_STRING "0.1.0"
+
+/* Error code for bad user input (file:line messages). The app prints the message of such an error once, without a traceback. */
+#define SK_ERR_INPUT PETSC_ERR_USER_INPUT
+
+/* Class id of stickslip objects, for PetscLogEventRegister() and PetscInfo(). */
+extern PetscClassId SK_CLASSID;
+
+/* Registers the stickslip log class and the log events of core and io. Idempotent; called by the app and by tests.
+   Modules register their own events in their own XxxInitializePackage(), which calls this first. */
+PETSC_EXTERN PetscErrorCode SKInitializePackage(void);
+
+/* Progress line on a terminal: "t = 1.2e-01 s  step 1200  12.0 %  ETA 0:00:31".
+   Silent when stdout is not a TTY, when the option -quiet is set, and on ranks other than 0. */
+typedef struct _n_SKProgress *SKProgress;
+
+/* Creates a progress reporter for a run from t_start to t_end (s). label names the solver. */
+PETSC_EXTERN PetscErrorCode SKProgressCreate(MPI_Comm comm, const char label[], PetscReal t_start, PetscReal t_end, SKProgress *progress);
+/* Reports that the run reached time t (s) at step (or interval) number step; rate-limited to a few updates per second. */
+PETSC_EXTERN PetscErrorCode SKProgressUpdate(SKProgress progress, PetscReal t, PetscInt step);
+/* Clears the progress line and frees the reporter. */
+PETSC_EXTERN PetscErrorCode SKProgressDestroy(SKProgress *progress);
+
+/* Wall-clock seconds since an arbitrary origin (monotonic). */
+PETSC_EXTERN PetscErrorCode SKWallTime(PetscLogDouble *seconds);
+
+#endif

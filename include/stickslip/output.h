@@ -1,0 +1,48 @@
+/* stickslip io: the output directory and results.h5 (metadata, time histories, fixed arrays).
+   The layout is documented in docs/output.md. results.h5 is written by rank 0 of the output's communicator;
+   calls on other ranks are no-ops, so solvers may call them collectively. */
+#ifndef STICKSLIP_OUTPUT_H
+#define STICKSLIP_OUTPUT_H
+
+#include <stickslip/input.h>
+
+typedef struct _p_SKOutput *SKOutput;
+typedef struct _p_SKHistory *SKHistory;
+
+/* Opens output directory DIR (created with parents if missing). If DIR already holds results.h5 and FORCE is false,
+   fails with "DIR already holds results (results.h5); use -force to overwrite". Creates results.h5 and writes
+   /meta (version, date, input file name and copy, command-line and database options). INPUT may be NULL (tests). */
+PETSC_EXTERN PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, SKInput input, SKOutput *out);
+/* Flushes and closes results.h5 and frees OUT. */
+PETSC_EXTERN PetscErrorCode SKOutputDestroy(SKOutput *out);
+PETSC_EXTERN PetscErrorCode SKOutputGetDirectory(SKOutput out, const char *dir[]);
+/* Full path of FILE inside the output directory, into path[len]. */
+PETSC_EXTERN PetscErrorCode SKOutputGetPath(SKOutput out, const char file[], char path[], size_t len);
+/* Flushes results.h5 to disk (H5Fflush); histories flush themselves every SKOutputSetFlushInterval() appends. */
+PETSC_EXTERN PetscErrorCode SKOutputFlush(SKOutput out);
+
+/* A time history: an extendible 2D dataset PATH (e.g. "/rodpair/tip") of shape (rows, ncols), rows growing as the
+   run goes. colnames[ncols] and units[ncols] are stored as attributes "columns" and "units" (units may be NULL).
+   Intermediate groups are created. The history is owned by OUT and freed with it. */
+PETSC_EXTERN PetscErrorCode SKOutputHistoryCreate(SKOutput out, const char path[], PetscInt ncols, const char *const colnames[],
+                                                  const char *const units[], SKHistory *hist);
+/* Appends one row of ncols values. Rows are buffered and written in chunks; the file is flushed at least every
+   `interval` appends (default 1: every row reaches the file), so a killed run keeps what it had. */
+PETSC_EXTERN PetscErrorCode SKHistoryAppend(SKHistory hist, const PetscReal row[]);
+PETSC_EXTERN PetscErrorCode SKHistorySetFlushInterval(SKHistory hist, PetscInt interval);
+PETSC_EXTERN PetscErrorCode SKHistoryGetRows(SKHistory hist, PetscInt *rows);
+
+/* Fixed arrays and attributes. PATH is a dataset path; groups are created as needed. */
+PETSC_EXTERN PetscErrorCode SKOutputWriteRealArray(SKOutput out, const char path[], PetscInt ndims, const PetscInt dims[],
+                                                   const PetscReal data[]);
+PETSC_EXTERN PetscErrorCode SKOutputWriteIntArray(SKOutput out, const char path[], PetscInt ndims, const PetscInt dims[],
+                                                  const PetscInt data[]);
+/* Attributes on a group or dataset OBJECT (created as a group if it does not exist). */
+PETSC_EXTERN PetscErrorCode SKOutputWriteAttributeReal(SKOutput out, const char object[], const char name[], PetscReal value);
+PETSC_EXTERN PetscErrorCode SKOutputWriteAttributeInt(SKOutput out, const char object[], const char name[], PetscInt value);
+PETSC_EXTERN PetscErrorCode SKOutputWriteAttributeString(SKOutput out, const char object[], const char name[], const char value[]);
+
+/* Prints a line of the end-of-run summary on stdout (rank 0), e.g. SKOutputSummary(out, "intervals", "%d", n). */
+PETSC_EXTERN PetscErrorCode SKOutputSummary(SKOutput out, const char key[], const char fmt[], ...) PETSC_ATTRIBUTE_FORMAT(3, 4);
+
+#endif

@@ -1,0 +1,180 @@
+/* stickslip app: the command line program (run, validate, --help, --version). */
+#include <stickslip/solver.h>
+#include <string.h>
+
+static const char usage[] = "usage: stickslip run INPUT.xml [-o OUTDIR] [-force] [-quiet] [PETSc options]\n"
+                            "       stickslip validate INPUT.xml\n"
+                            "       stickslip --help | --version\n";
+
+static PetscErrorCode SKPrintHelp(void)
+{
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stickslip %s: dynamics of elastic bodies in frictional contact with stick-slip\n\n%s\n",
+                        SK_VERSION_STRING, usage));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "commands:\n"
+                                          "  run        run the study described by INPUT.xml; results go to OUTDIR\n"
+                                          "             (default: out/<input name>), which must not hold results unless -force is given\n"
+                                          "  validate   check INPUT.xml against its schema and the physical sanity rules, run nothing\n\n"
+                                          "options:\n"
+                                          "  -o OUTDIR      output directory (results.h5, VTK/PVD files)\n"
+                                          "  -force         overwrite the results of an earlier run in OUTDIR\n"
+                                          "  -quiet         no progress line\n"
+                                          "  -sk_traceback  print PETSc's full error traceback (for developers)\n"
+                                          "  -log_view      PETSc's profile of where the time went\n"
+                                          "  Options in the input's <options> element apply too; the command line wins.\n\n"
+                                          "solvers (the root element of INPUT.xml):\n"));
+  PetscCall(SKSolverGetCount(&n));
+  for (PetscInt i = 0; i < n; i++) {
+    const SKSolverType *type;
+    PetscCall(SKSolverGet(i, &type));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-16s %s\n", type->name, type->description));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nexit status: 0 success, 1 bad input or refused output directory, 2 failure during the run.\n"
+                                          "documentation: README.md, docs/input.md, docs/output.md\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Loads INPUT and runs the solver's setup (all input checks); *type and *ctx are valid on success. */
+static PetscErrorCode SKLoadAndSetup(const char filename[], SKInput *input, const SKSolverType **type, void **ctx)
+{
+  SKNode root;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputLoad(PETSC_COMM_WORLD, filename, input));
+  PetscCall(SKInputInsertOptions(*input));
+  PetscCall(SKInputGetRoot(*input, &root));
+  PetscCall(SKSolverFind(SKNodeName(root), type));
+  PetscCall((*type)->setup(*input, ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SKDefaultOutputDir(const char filename[], char dir[], size_t len)
+{
+  const char *base = strrchr(filename, '/');
+  char stem[PETSC_MAX_PATH_LEN], *dot;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(stem, base ? base + 1 : filename, sizeof(stem)));
+  dot = strrchr(stem, '.');
+  if (dot && dot != stem) *dot = 0;
+  PetscCall(PetscSNPrintf(dir, len, "out/%s", stem));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SKCommandRun(const char filename[])
+{
+  SKInput input            = NULL;
+  const SKSolverType *type = NULL;
+  void *ctx                = NULL;
+  SKOutput out             = NULL;
+  char dir[PETSC_MAX_PATH_LEN];
+  PetscBool force = PETSC_FALSE, has_dir;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(SKWallTime(&t0));
+  PetscCall(SKLoadAndSetup(filename, &input, &type, &ctx));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-o", dir, sizeof(dir), &has_dir));
+  if (!has_dir) PetscCall(SKDefaultOutputDir(filename, dir, sizeof(dir)));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-force", &force, NULL));
+  PetscCall(SKOutputCreate(PETSC_COMM_WORLD, dir, force, input, &out));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stickslip %s: %s solver, input %s\n", SK_VERSION_STRING, type->name, filename));
+  PetscCall(type->run(ctx, out));
+  PetscCall(SKWallTime(&t1));
+  PetscCall(SKOutputSummary(out, "wall time", "%.3f s", (double)(t1 - t0)));
+  PetscCall(SKOutputSummary(out, "results", "%s/results.h5", dir));
+  PetscCall(SKOutputDestroy(&out));
+  PetscCall(type->destroy(&ctx));
+  PetscCall(SKInputDestroy(&input));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SKCommandValidate(const char filename[])
+{
+  SKInput input            = NULL;
+  const SKSolverType *type = NULL;
+  void *ctx                = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SKLoadAndSetup(filename, &input, &type, &ctx));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: valid %s input\n", filename, type->name));
+  PetscCall(type->destroy(&ctx));
+  PetscCall(SKInputDestroy(&input));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscErrorCode ierr;
+  const char *command = NULL, *filename = NULL;
+  int pargc = 1;
+  char **pargv;
+  PetscBool help = PETSC_FALSE, version = PETSC_FALSE, traceback = PETSC_FALSE;
+
+  /* The command and the input file come first (stickslip run INPUT.xml ...); everything else but --help and
+     --version goes to PETSc's options database. */
+  pargv = (char **)calloc((size_t)argc + 1, sizeof(char *));
+  if (!pargv) return 2;
+  pargv[0] = argv[0];
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "help"))
+      help = PETSC_TRUE;
+    else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-version"))
+      version = PETSC_TRUE;
+    else if (i == 1 && argv[i][0] != '-')
+      command = argv[i];
+    else if (i == 2 && command && argv[i][0] != '-')
+      filename = argv[i];
+    else
+      pargv[pargc++] = argv[i];
+  }
+  if (version) {
+    printf("stickslip %s\n", SK_VERSION_STRING);
+    free(pargv);
+    return 0;
+  }
+  if (PetscInitialize(&pargc, &pargv, NULL, NULL) != PETSC_SUCCESS) {
+    free(pargv);
+    return 2;
+  }
+  ierr = PetscOptionsGetBool(NULL, NULL, "-sk_traceback", &traceback, NULL);
+  if (!ierr && !traceback) ierr = PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
+  if (!ierr) ierr = SKSolverRegisterAll();
+  if (!ierr && (help || !command)) {
+    ierr = SKPrintHelp();
+    if (!help) (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip: no command given\n");
+    (void)PetscFinalize();
+    free(pargv);
+    return help ? 0 : 1;
+  }
+  if (!ierr && strcmp(command, "run") && strcmp(command, "validate")) {
+    (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip: unknown command '%s'\n%s", command, usage);
+    (void)PetscFinalize();
+    free(pargv);
+    return 1;
+  }
+  if (!ierr && !filename) {
+    (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip %s: no input file given\n%s", command, usage);
+    (void)PetscFinalize();
+    free(pargv);
+    return 1;
+  }
+  if (!ierr) ierr = !strcmp(command, "run") ? SKCommandRun(filename) : SKCommandValidate(filename);
+  if (ierr) {
+    const char *text;
+    char *specific;
+    /* The message of the first error is the whole story; for input errors it is already "FILE:LINE: message". */
+    (void)PetscErrorMessage(ierr, &text, &specific);
+    if (ierr == SK_ERR_INPUT)
+      (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "%s\n", specific ? specific : text);
+    else
+      (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip: error: %s\n  (%s; rerun with -sk_traceback for a traceback)\n",
+                         specific && specific[0] ? specific : text, text ? text : "PETSc error");
+  }
+  (void)PetscFinalize();
+  free(pargv);
+  if (ierr) return ierr == SK_ERR_INPUT ? 1 : 2;
+  return 0;
+}

@@ -1,0 +1,13 @@
+/* stickslip app: the solvers built into this library. Adding a solver: one line here. */
+#include <stickslip/solver.h>
+
+PetscErrorCode SKSolverRegisterAll(void)
+{
+  static PetscBool registered = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (registered) PetscFunctionReturn(PETSC_SUCCESS);
+  registered = PETSC_TRUE;
+  PetscCall(SKInitializePackage());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

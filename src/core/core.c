@@ -1,0 +1,31 @@
+/* stickslip core: package registration (log class and events) and wall-clock time. */
+#include <stickslip/core.h>
+#include "core/coreimpl.h"
+#include <time.h>
+
+PetscClassId SK_CLASSID;
+PetscLogEvent SK_EVENT_InputLoad, SK_EVENT_OutputWrite, SK_EVENT_VTKWrite;
+
+static PetscBool SKPackageInitialized = PETSC_FALSE;
+
+PetscErrorCode SKInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (SKPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  SKPackageInitialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("stickslip", &SK_CLASSID));
+  PetscCall(PetscLogEventRegister("SKInputLoad", SK_CLASSID, &SK_EVENT_InputLoad));
+  PetscCall(PetscLogEventRegister("SKOutputWrite", SK_CLASSID, &SK_EVENT_OutputWrite));
+  PetscCall(PetscLogEventRegister("SKVTKWrite", SK_CLASSID, &SK_EVENT_VTKWrite));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKWallTime(PetscLogDouble *seconds)
+{
+  struct timespec ts;
+
+  PetscFunctionBegin;
+  PetscCheck(clock_gettime(CLOCK_MONOTONIC, &ts) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "clock_gettime(CLOCK_MONOTONIC) failed");
+  *seconds = (PetscLogDouble)ts.tv_sec + 1e-9 * (PetscLogDouble)ts.tv_nsec;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

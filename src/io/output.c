@@ -1,0 +1,446 @@
+/* stickslip io: the output directory and results.h5 (serial HDF5 from rank 0; layout in docs/output.md). */
+#include <stickslip/output.h>
+#include "core/coreimpl.h"
+#include <hdf5.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SK_MAX_HISTORIES 256
+
+struct _p_SKHistory {
+  SKOutput out;
+  hid_t dset;
+  PetscInt ncols, rows;
+  PetscInt interval; /* flush after this many appends */
+  PetscInt nbuf;     /* rows buffered, not yet written */
+  PetscReal *buf;    /* interval x ncols */
+};
+
+struct _p_SKOutput {
+  MPI_Comm comm;
+  PetscMPIInt rank;
+  char *dir;
+  hid_t file; /* valid on rank 0 only */
+  PetscInt nhist;
+  SKHistory hist[SK_MAX_HISTORIES];
+};
+
+/* Wraps an HDF5 call returning a negative value on failure. */
+#define SKCallH5(call, what) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 error in %s", what)
+
+/* mkdir -p: creates DIR and its missing parents. */
+static PetscErrorCode SKMakeDirectories(const char dir[])
+{
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(path, dir, sizeof(path)));
+  for (char *p = path + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    PetscCheck(mkdir(path, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, SK_ERR_INPUT, "cannot create directory %s: %s", path,
+               strerror(errno));
+    *p = '/';
+  }
+  PetscCheck(mkdir(path, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, SK_ERR_INPUT, "cannot create output directory %s: %s", path,
+             strerror(errno));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Opens the group or dataset OBJECT, creating it (with parents) as a group if missing. */
+static hid_t SKOpenObject(hid_t file, const char object[])
+{
+  hid_t lcpl, g;
+
+  if (!strcmp(object, "/")) return H5Oopen(file, "/", H5P_DEFAULT);
+  if (H5Lexists(file, object, H5P_DEFAULT) > 0) return H5Oopen(file, object, H5P_DEFAULT);
+  lcpl = H5Pcreate(H5P_LINK_CREATE);
+  H5Pset_create_intermediate_group(lcpl, 1);
+  g = H5Gcreate2(file, object, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+  H5Pclose(lcpl);
+  return g;
+}
+
+static hid_t SKStringType(void)
+{
+  hid_t t = H5Tcopy(H5T_C_S1);
+  H5Tset_size(t, H5T_VARIABLE);
+  H5Tset_cset(t, H5T_CSET_UTF8);
+  return t;
+}
+
+/* Writes a string attribute NAME = VALUE on an open object (replacing an existing one). */
+static PetscErrorCode SKWriteStringAttribute(hid_t obj, const char name[], const char value[])
+{
+  hid_t type = SKStringType(), space = H5Screate(H5S_SCALAR), attr;
+
+  PetscFunctionBegin;
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  SKCallH5(attr, "H5Acreate2");
+  SKCallH5(H5Awrite(attr, type, &value), "H5Awrite");
+  H5Aclose(attr);
+  H5Sclose(space);
+  H5Tclose(type);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Writes an array of N strings as attribute NAME on an open object. */
+static PetscErrorCode SKWriteStringListAttribute(hid_t obj, const char name[], PetscInt n, const char *const values[])
+{
+  hsize_t dim = (hsize_t)n;
+  hid_t type = SKStringType(), space = H5Screate_simple(1, &dim, NULL), attr;
+
+  PetscFunctionBegin;
+  attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  SKCallH5(attr, "H5Acreate2");
+  SKCallH5(H5Awrite(attr, type, values), "H5Awrite");
+  H5Aclose(attr);
+  H5Sclose(space);
+  H5Tclose(type);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SKWriteStringDataset(hid_t file, const char path[], const char value[])
+{
+  hid_t lcpl = H5Pcreate(H5P_LINK_CREATE), type = SKStringType(), space = H5Screate(H5S_SCALAR), dset;
+
+  PetscFunctionBegin;
+  H5Pset_create_intermediate_group(lcpl, 1);
+  dset = H5Dcreate2(file, path, type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+  SKCallH5(dset, "H5Dcreate2");
+  SKCallH5(H5Dwrite(dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value), "H5Dwrite");
+  H5Dclose(dset);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Pclose(lcpl);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SKOutputWriteMetadata(SKOutput out, SKInput input)
+{
+  hid_t meta;
+  char date[64], host[256];
+  char *options = NULL;
+  time_t now    = time(NULL);
+  struct tm tm;
+  PetscMPIInt size;
+  char petsc_version[128];
+
+  PetscFunctionBegin;
+  meta = SKOpenObject(out->file, "/meta");
+  SKCallH5(meta, "creating /meta");
+  gmtime_r(&now, &tm);
+  strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  if (gethostname(host, sizeof(host)) != 0) PetscCall(PetscStrncpy(host, "unknown", sizeof(host)));
+  host[sizeof(host) - 1] = 0;
+  PetscCall(PetscGetVersion(petsc_version, sizeof(petsc_version)));
+  PetscCallMPI(MPI_Comm_size(out->comm, &size));
+  PetscCall(SKWriteStringAttribute(meta, "version", SK_VERSION_STRING));
+  PetscCall(SKWriteStringAttribute(meta, "date", date));
+  PetscCall(SKWriteStringAttribute(meta, "host", host));
+  PetscCall(SKWriteStringAttribute(meta, "petsc_version", petsc_version));
+  {
+    hid_t space = H5Screate(H5S_SCALAR), attr = H5Acreate2(meta, "mpi_ranks", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT);
+    int n = size;
+    SKCallH5(H5Awrite(attr, H5T_NATIVE_INT, &n), "H5Awrite");
+    H5Aclose(attr);
+    H5Sclose(space);
+  }
+  PetscCall(PetscOptionsGetAll(NULL, &options));
+  PetscCall(SKWriteStringDataset(out->file, "/meta/options", options ? options : ""));
+  PetscCall(PetscFree(options));
+  if (input) {
+    const char *name, *text;
+    PetscCall(SKInputGetFileName(input, &name));
+    PetscCall(SKInputGetText(input, &text, NULL));
+    PetscCall(SKWriteStringAttribute(meta, "input_file", name));
+    PetscCall(SKWriteStringDataset(out->file, "/meta/input", text));
+  }
+  H5Oclose(meta);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, SKInput input, SKOutput *out)
+{
+  SKOutput o;
+  int status = 0; /* 0 ok, 1 exists without -force, 2 cannot create/open */
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  PetscCall(SKInitializePackage());
+  PetscCall(PetscNew(&o));
+  o->comm = comm;
+  o->file = -1;
+  PetscCallMPI(MPI_Comm_rank(comm, &o->rank));
+  PetscCall(PetscStrallocpy(dir, &o->dir));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/results.h5", dir));
+  if (o->rank == 0) {
+    PetscCall(SKMakeDirectories(dir));
+    if (access(path, F_OK) == 0 && !force)
+      status = 1;
+    else {
+      /* Keep HDF5's own error stack quiet: failures are reported through PETSc. */
+      H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+      o->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+      if (o->file < 0) status = 2;
+    }
+  }
+  PetscCallMPI(MPI_Bcast(&status, 1, MPI_INT, 0, comm));
+  if (status) {
+    PetscCall(PetscFree(o->dir));
+    PetscCall(PetscFree(o));
+  }
+  PetscCheck(status != 1, comm, SK_ERR_INPUT,
+             "%s already holds results (results.h5); use -force to overwrite them, or choose another directory with -o", dir);
+  PetscCheck(status != 2, comm, PETSC_ERR_FILE_OPEN, "cannot create %s", path);
+  if (o->rank == 0) PetscCall(SKOutputWriteMetadata(o, input));
+  *out = o;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SKHistoryWriteBuffer(SKHistory h)
+{
+  hsize_t dims[2], start[2], count[2];
+  hid_t fspace, mspace;
+
+  PetscFunctionBegin;
+  if (!h->nbuf) PetscFunctionReturn(PETSC_SUCCESS);
+  dims[0]  = (hsize_t)(h->rows + h->nbuf);
+  dims[1]  = (hsize_t)h->ncols;
+  start[0] = (hsize_t)h->rows;
+  start[1] = 0;
+  count[0] = (hsize_t)h->nbuf;
+  count[1] = (hsize_t)h->ncols;
+  SKCallH5(H5Dset_extent(h->dset, dims), "H5Dset_extent");
+  fspace = H5Dget_space(h->dset);
+  SKCallH5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL), "H5Sselect_hyperslab");
+  mspace = H5Screate_simple(2, count, NULL);
+  SKCallH5(H5Dwrite(h->dset, H5T_NATIVE_DOUBLE, mspace, fspace, H5P_DEFAULT, h->buf), "H5Dwrite");
+  H5Sclose(mspace);
+  H5Sclose(fspace);
+  h->rows += h->nbuf;
+  h->nbuf = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputFlush(SKOutput out)
+{
+  PetscFunctionBegin;
+  if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < out->nhist; i++) PetscCall(SKHistoryWriteBuffer(out->hist[i]));
+  SKCallH5(H5Fflush(out->file, H5F_SCOPE_GLOBAL), "H5Fflush");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputDestroy(SKOutput *out)
+{
+  SKOutput o = *out;
+
+  PetscFunctionBegin;
+  if (!o) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKOutputFlush(o));
+  for (PetscInt i = 0; i < o->nhist; i++) {
+    if (o->rank == 0) H5Dclose(o->hist[i]->dset);
+    PetscCall(PetscFree(o->hist[i]->buf));
+    PetscCall(PetscFree(o->hist[i]));
+  }
+  if (o->rank == 0) H5Fclose(o->file);
+  PetscCall(PetscFree(o->dir));
+  PetscCall(PetscFree(*out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputGetDirectory(SKOutput out, const char *dir[])
+{
+  PetscFunctionBegin;
+  *dir = out->dir;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputGetPath(SKOutput out, const char file[], char path[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, len, "%s/%s", out->dir, file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputHistoryCreate(SKOutput out, const char path[], PetscInt ncols, const char *const colnames[],
+                                     const char *const units[], SKHistory *hist)
+{
+  SKHistory h;
+  hsize_t dims[2] = {0, (hsize_t)ncols}, maxdims[2] = {H5S_UNLIMITED, (hsize_t)ncols}, chunk[2];
+  hid_t space, dcpl, lcpl;
+
+  PetscFunctionBegin;
+  PetscCheck(ncols > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "history %s needs at least one column", path);
+  PetscCall(PetscNew(&h));
+  h->out      = out;
+  h->ncols    = ncols;
+  h->interval = 1;
+  h->dset     = -1;
+  *hist       = h;
+  if (out->rank) {
+    /* Other ranks keep a handle so that calls stay collective-friendly; it is freed with the output. */
+    PetscCheck(out->nhist < SK_MAX_HISTORIES, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d histories", SK_MAX_HISTORIES);
+    out->hist[out->nhist++] = h;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(out->nhist < SK_MAX_HISTORIES, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d histories", SK_MAX_HISTORIES);
+  /* Chunks of about 32 kB: large enough for throughput, small enough that a flush writes little. */
+  chunk[0] = (hsize_t)PetscMax(1, 4096 / ncols);
+  chunk[1] = (hsize_t)ncols;
+  space    = H5Screate_simple(2, dims, maxdims);
+  dcpl     = H5Pcreate(H5P_DATASET_CREATE);
+  SKCallH5(H5Pset_chunk(dcpl, 2, chunk), "H5Pset_chunk");
+  lcpl = H5Pcreate(H5P_LINK_CREATE);
+  H5Pset_create_intermediate_group(lcpl, 1);
+  h->dset = H5Dcreate2(out->file, path, H5T_NATIVE_DOUBLE, space, lcpl, dcpl, H5P_DEFAULT);
+  H5Pclose(lcpl);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  PetscCheck(h->dset >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot create history %s in results.h5 (does it exist already?)", path);
+  if (colnames) PetscCall(SKWriteStringListAttribute(h->dset, "columns", ncols, colnames));
+  if (units) PetscCall(SKWriteStringListAttribute(h->dset, "units", ncols, units));
+  PetscCall(PetscMalloc1(ncols, &h->buf));
+  out->hist[out->nhist++] = h;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKHistorySetFlushInterval(SKHistory h, PetscInt interval)
+{
+  PetscFunctionBegin;
+  PetscCheck(interval >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "flush interval must be >= 1, got %" PetscInt_FMT, interval);
+  if (h->out->rank == 0) {
+    PetscCall(SKHistoryWriteBuffer(h));
+    PetscCall(PetscFree(h->buf));
+    PetscCall(PetscMalloc1(interval * h->ncols, &h->buf));
+  }
+  h->interval = interval;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKHistoryAppend(SKHistory h, const PetscReal row[])
+{
+  PetscFunctionBegin;
+  if (h->out->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(SK_EVENT_OutputWrite, 0, 0, 0, 0));
+  PetscCall(PetscArraycpy(h->buf + h->nbuf * h->ncols, row, h->ncols));
+  if (++h->nbuf == h->interval) {
+    PetscCall(SKHistoryWriteBuffer(h));
+    SKCallH5(H5Fflush(h->out->file, H5F_SCOPE_GLOBAL), "H5Fflush");
+  }
+  PetscCall(PetscLogEventEnd(SK_EVENT_OutputWrite, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKHistoryGetRows(SKHistory h, PetscInt *rows)
+{
+  PetscFunctionBegin;
+  *rows = h->rows + h->nbuf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Writes a fixed array of native type MEMTYPE at PATH. */
+static PetscErrorCode SKOutputWriteArray(SKOutput out, const char path[], PetscInt ndims, const PetscInt dims[], hid_t memtype,
+                                         const void *data)
+{
+  hsize_t hd[8];
+  hid_t space, dset, lcpl;
+
+  PetscFunctionBegin;
+  if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(ndims >= 1 && ndims <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "arrays have 1 to 8 dimensions, got %" PetscInt_FMT,
+             ndims);
+  for (PetscInt i = 0; i < ndims; i++) hd[i] = (hsize_t)dims[i];
+  space = H5Screate_simple((int)ndims, hd, NULL);
+  lcpl  = H5Pcreate(H5P_LINK_CREATE);
+  H5Pset_create_intermediate_group(lcpl, 1);
+  if (H5Lexists(out->file, path, H5P_DEFAULT) > 0) H5Ldelete(out->file, path, H5P_DEFAULT);
+  dset = H5Dcreate2(out->file, path, memtype, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+  PetscCheck(dset >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot create dataset %s in results.h5", path);
+  SKCallH5(H5Dwrite(dset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "H5Dwrite");
+  H5Dclose(dset);
+  H5Pclose(lcpl);
+  H5Sclose(space);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputWriteRealArray(SKOutput out, const char path[], PetscInt ndims, const PetscInt dims[], const PetscReal data[])
+{
+  PetscFunctionBegin;
+  PetscCall(SKOutputWriteArray(out, path, ndims, dims, H5T_NATIVE_DOUBLE, data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputWriteIntArray(SKOutput out, const char path[], PetscInt ndims, const PetscInt dims[], const PetscInt data[])
+{
+  PetscFunctionBegin;
+  PetscCall(SKOutputWriteArray(out, path, ndims, dims, sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Writes a scalar attribute of native type MEMTYPE on OBJECT. */
+static PetscErrorCode SKOutputWriteAttribute(SKOutput out, const char object[], const char name[], hid_t memtype, const void *value)
+{
+  hid_t obj, space, attr;
+
+  PetscFunctionBegin;
+  if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  obj = SKOpenObject(out->file, object);
+  PetscCheck(obj >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot open or create %s in results.h5", object);
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  space = H5Screate(H5S_SCALAR);
+  attr  = H5Acreate2(obj, name, memtype, space, H5P_DEFAULT, H5P_DEFAULT);
+  SKCallH5(attr, "H5Acreate2");
+  SKCallH5(H5Awrite(attr, memtype, value), "H5Awrite");
+  H5Aclose(attr);
+  H5Sclose(space);
+  H5Oclose(obj);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputWriteAttributeReal(SKOutput out, const char object[], const char name[], PetscReal value)
+{
+  PetscFunctionBegin;
+  PetscCall(SKOutputWriteAttribute(out, object, name, H5T_NATIVE_DOUBLE, &value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputWriteAttributeInt(SKOutput out, const char object[], const char name[], PetscInt value)
+{
+  PetscFunctionBegin;
+  PetscCall(SKOutputWriteAttribute(out, object, name, sizeof(PetscInt) == 8 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, &value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputWriteAttributeString(SKOutput out, const char object[], const char name[], const char value[])
+{
+  hid_t obj;
+
+  PetscFunctionBegin;
+  if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  obj = SKOpenObject(out->file, object);
+  PetscCheck(obj >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot open or create %s in results.h5", object);
+  PetscCall(SKWriteStringAttribute(obj, name, value));
+  H5Oclose(obj);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputSummary(SKOutput out, const char key[], const char fmt[], ...)
+{
+  char value[512];
+  va_list ap;
+  size_t used;
+
+  PetscFunctionBegin;
+  va_start(ap, fmt);
+  PetscCall(PetscVSNPrintf(value, sizeof(value), fmt, &used, ap));
+  va_end(ap);
+  PetscCall(PetscPrintf(out->comm, "  %-30s %s\n", key, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
