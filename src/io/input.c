@@ -28,6 +28,7 @@ struct _p_SKInput {
 /* First error reported by libxml2 during one parse or validation. */
 typedef struct {
   PetscBool set;
+  PetscBool refused; /* stopped by our own rule (DOCTYPE, external resource), not a syntax error */
   int line;
   char message[512];
 } SKXmlErrorRecord;
@@ -60,6 +61,7 @@ static void SKRefuseDoctype(void *ctx, const xmlChar *name, const xmlChar *exter
   (void)external_id;
   (void)system_id;
   SKXmlErrorRecordSet(rec, xmlSAX2GetLineNumber(ctx), "DOCTYPE declarations (DTDs, entities) are not allowed in stickslip inputs");
+  rec->refused = PETSC_TRUE;
   xmlStopParser(ctxt);
 }
 
@@ -97,7 +99,7 @@ static PetscErrorCode SKSchemaCompile(SKInput input, const char name[], xmlSchem
   const char *text = SKSchemaGet(name);
   xmlSchemaParserCtxtPtr pctxt;
   xmlExternalEntityLoader saved;
-  SKXmlErrorRecord rec = {PETSC_FALSE, 0, ""};
+  SKXmlErrorRecord rec = {PETSC_FALSE, PETSC_FALSE, 0, ""};
 
   PetscFunctionBegin;
   PetscCheck(text, PETSC_COMM_SELF, PETSC_ERR_PLIB, "schema '%s' is not embedded in this build", name);
@@ -117,7 +119,7 @@ static PetscErrorCode SKInputParse(SKInput input)
 {
   xmlParserCtxtPtr ctxt;
   xmlExternalEntityLoader saved;
-  SKXmlErrorRecord rec = {PETSC_FALSE, 0, ""};
+  SKXmlErrorRecord rec = {PETSC_FALSE, PETSC_FALSE, 0, ""};
   xmlNodePtr root;
   const SKSolverType *type;
   xmlSchemaPtr schema;
@@ -148,7 +150,8 @@ static PetscErrorCode SKInputParse(SKInput input)
       xmlFreeDoc(input->doc);
       input->doc = NULL;
     }
-    PetscCall(PetscSNPrintf(msg, sizeof(msg), "malformed XML: %s", rec.set ? rec.message : "the parser gave no document"));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s%s",
+                            rec.refused ? "" : "malformed XML: ", rec.set ? rec.message : "the parser gave no document"));
     PetscCall(SKInputErrorAt(input, rec.set && rec.line > 0 ? rec.line : 1, msg));
   }
   root = xmlDocGetRootElement(input->doc);
