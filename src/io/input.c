@@ -558,8 +558,9 @@ PetscErrorCode SKInputError(SKInput input, SKNode node, const char fmt[], ...)
 
   PetscFunctionBegin;
   va_start(ap, fmt);
-  PetscCall(PetscVSNPrintf(msg, sizeof(msg), fmt, &used, ap));
+  ierr = PetscVSNPrintf(msg, sizeof(msg), fmt, &used, ap);
   va_end(ap);
+  PetscCall(ierr);
   PetscCall(SKInputErrorAt(input, node ? SKNodeLine(node) : 1, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

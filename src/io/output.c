@@ -439,8 +439,9 @@ PetscErrorCode SKOutputSummary(SKOutput out, const char key[], const char fmt[],
 
   PetscFunctionBegin;
   va_start(ap, fmt);
-  PetscCall(PetscVSNPrintf(value, sizeof(value), fmt, &used, ap));
+  ierr = PetscVSNPrintf(value, sizeof(value), fmt, &used, ap);
   va_end(ap);
+  PetscCall(ierr);
   PetscCall(PetscPrintf(out->comm, "  %-30s %s\n", key, value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
