@@ -75,13 +75,19 @@ static PetscErrorCode SKCommandRun(const char filename[])
 
   PetscFunctionBegin;
   PetscCall(SKWallTime(&t0));
+  PetscCall(PetscLogStageRegister("Setup", &stage_setup));
+  PetscCall(PetscLogStageRegister("Run", &stage_run));
+  PetscCall(PetscLogStagePush(stage_setup));
   PetscCall(SKLoadAndSetup(filename, &input, &type, &ctx));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-o", dir, sizeof(dir), &has_dir));
   if (!has_dir) PetscCall(SKDefaultOutputDir(filename, dir, sizeof(dir)));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-force", &force, NULL));
   PetscCall(SKOutputCreate(PETSC_COMM_WORLD, dir, force, input, &out));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stickslip %s: %s solver, input %s\n", SK_VERSION_STRING, type->name, filename));
+  PetscCall(PetscLogStagePop());
+  PetscCall(PetscLogStagePush(stage_run));
   PetscCall(type->run(ctx, out));
+  PetscCall(PetscLogStagePop());
   PetscCall(SKWallTime(&t1));
   PetscCall(SKOutputSummary(out, "wall time", "%.3f s", (double)(t1 - t0)));
   PetscCall(SKOutputSummary(out, "results", "%s/results.h5", dir));

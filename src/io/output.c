@@ -436,6 +436,7 @@ PetscErrorCode SKOutputSummary(SKOutput out, const char key[], const char fmt[],
   char value[512];
   va_list ap;
   size_t used;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   va_start(ap, fmt);
