@@ -72,6 +72,7 @@ static PetscErrorCode SKCommandRun(const char filename[])
   char dir[PETSC_MAX_PATH_LEN];
   PetscBool force = PETSC_FALSE, has_dir;
   PetscLogDouble t0, t1;
+  PetscLogStage stage_setup, stage_run;
 
   PetscFunctionBegin;
   PetscCall(SKWallTime(&t0));

@@ -555,6 +555,7 @@ PetscErrorCode SKInputError(SKInput input, SKNode node, const char fmt[], ...)
   char msg[1024];
   va_list ap;
   size_t used;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   va_start(ap, fmt);
