@@ -7,6 +7,9 @@ pkg_check_modules(SK_HDF5 REQUIRED IMPORTED_TARGET hdf5-openmpi)
 pkg_check_modules(SK_XML2 REQUIRED IMPORTED_TARGET libxml-2.0)
 find_path(SK_METIS_INCLUDE_DIR metis.h REQUIRED)
 find_library(SK_METIS_LIBRARY metis REQUIRED)
+# Modules call LAPACK directly (eigenproblems of small dense matrices); PETSc's pkg-config entry does not list it.
+find_library(SK_LAPACK_LIBRARY lapack REQUIRED)
+find_library(SK_BLAS_LIBRARY blas REQUIRED)
 find_program(SK_MPIEXEC NAMES mpiexec mpirun REQUIRED)
 # Debian's python3 carries numpy/h5py/matplotlib/vtk; prefer it over any other python3 on the PATH.
 if(EXISTS /usr/bin/python3 AND NOT Python3_EXECUTABLE)
@@ -15,7 +18,7 @@ endif()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
 add_library(SK::deps INTERFACE IMPORTED)
-target_link_libraries(SK::deps INTERFACE PkgConfig::SK_SLEPC PkgConfig::SK_PETSC PkgConfig::SK_HDF5 PkgConfig::SK_XML2 ${SK_METIS_LIBRARY} m)
+target_link_libraries(SK::deps INTERFACE PkgConfig::SK_SLEPC PkgConfig::SK_PETSC PkgConfig::SK_HDF5 PkgConfig::SK_XML2 ${SK_METIS_LIBRARY} ${SK_LAPACK_LIBRARY} ${SK_BLAS_LIBRARY} m)
 target_include_directories(SK::deps INTERFACE ${SK_METIS_INCLUDE_DIR})
 
 if(STICKSLIP_WITH_CVODE)

@@ -8,5 +8,6 @@ function(sk_embed_files out symbol files)
     OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DSYMBOL=${symbol} "-DFILES=${joined}" -P ${CMAKE_SOURCE_DIR}/cmake/EmbedFilesScript.cmake
     DEPENDS ${files} ${CMAKE_SOURCE_DIR}/cmake/EmbedFilesScript.cmake
-    COMMENT "Embedding ${symbol}")
+    COMMENT "Embedding ${symbol}"
+    VERBATIM)
 endfunction()

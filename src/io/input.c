@@ -214,12 +214,12 @@ PetscErrorCode SKInputLoadMemory(MPI_Comm comm, const char name[], const char *b
   in->text[size] = 0;
   in->size       = size;
   ierr           = SKInputParse(in);
+  PetscCall(PetscLogEventEnd(SK_EVENT_InputLoad, 0, 0, 0, 0));
   if (ierr) {
     PetscCall(SKInputDestroy(&in));
     /* Return the input error as raised (its message is already "FILE:LINE: ..."). */
     PetscFunctionReturn(ierr);
   }
-  PetscCall(PetscLogEventEnd(SK_EVENT_InputLoad, 0, 0, 0, 0));
   *input = in;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
