@@ -1,5 +1,6 @@
 /* stickslip app: the solvers built into this library. Adding a solver: one line here. */
 #include <stickslip/solver.h>
+#include <stickslip/rod1d.h>
 
 PetscErrorCode SKSolverRegisterAll(void)
 {
@@ -9,5 +10,6 @@ PetscErrorCode SKSolverRegisterAll(void)
   if (registered) PetscFunctionReturn(PETSC_SUCCESS);
   registered = PETSC_TRUE;
   PetscCall(SKInitializePackage());
+  PetscCall(SKSolverRegister(&SKSolverBars2020));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

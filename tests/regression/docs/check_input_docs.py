@@ -17,7 +17,7 @@ for line in doc.splitlines():
     m = re.match(r"^###\s+(.*)$", line)
     if m:
         current = m.group(1)
-        sections[current] = ""
+        sections[current] = line + "\n"
     elif current:
         sections[current] += line + "\n"
 

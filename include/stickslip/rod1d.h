@@ -1,0 +1,105 @@
+/* stickslip rod1d: two elastic rods in Coulomb frictional contact (Tsetas et al. 2022), the "rodpair" study.
+   Rod 1 (free-free, force P(t) at z1 = 0) is a lumped-mass chain of N nodes; rod 2 (free at z2 = 0, fixed at z2 = L2)
+   keeps its N_m analytic in-vacuo modes. Node i of rod 1 sits at zbar_i = z1_i + u1_i - l1 on rod 2. */
+#ifndef STICKSLIP_ROD1D_H
+#define STICKSLIP_ROD1D_H
+
+#include <stickslip/solver.h>
+
+/* Physical and discretisation parameters of a rod pair (SI units). */
+typedef struct {
+  PetscReal EA1;   /* rod 1 axial stiffness E1 A1 (N) */
+  PetscReal rhoA1; /* rod 1 mass per unit length rho1 A1 (kg/m) */
+  PetscReal L1;    /* rod 1 length (m) */
+  PetscReal EA2;   /* rod 2 axial stiffness (N) */
+  PetscReal rhoA2; /* rod 2 mass per unit length (kg/m) */
+  PetscReal L2;    /* rod 2 length (m) */
+  PetscReal l1;    /* length of rod 1 above the top of rod 2 at t = 0 (m); initial contact length is L1 - l1 */
+  PetscReal mu_s;  /* static friction coefficient (-) */
+  PetscReal mu_k;  /* kinetic friction coefficient (-), mu_k <= mu_s */
+  PetscReal NF;    /* normal load per unit length of contact (N/m) */
+  PetscInt N;      /* nodes of rod 1 (>= 1; a single node is a rigid block of mass rhoA1 L1) */
+  PetscInt Nm;     /* modes of rod 2 (>= 1) */
+} SKRodPairParams;
+
+/* Contact state of a node of rod 1. */
+typedef enum {
+  SK_ROD_FREE     = 0, /* not in contact with rod 2 (or frictionless) */
+  SK_ROD_SLIP_POS = 1, /* slipping, relative velocity > 0: kinetic friction -mu_k NF per length */
+  SK_ROD_SLIP_NEG = 2, /* slipping, relative velocity < 0 */
+  SK_ROD_STICK    = 3  /* sticking to rod 2 */
+} SKRodNodeState;
+
+/* Energy account of a run (J). balance = kinetic + strain + dissipated - work, which is 0 for the exact solution. */
+typedef struct {
+  PetscReal work;       /* work of P(t) */
+  PetscReal kinetic1;   /* kinetic energy of rod 1 */
+  PetscReal strain1;    /* strain energy of rod 1 */
+  PetscReal kinetic2;   /* kinetic energy of rod 2 (retained modes) */
+  PetscReal strain2;    /* strain energy of rod 2 (retained modes) */
+  PetscReal dissipated; /* energy dissipated by friction */
+  PetscReal balance;
+} SKRodPairEnergy;
+
+/* A rod pair with its semi-discrete model, state and time integrator. */
+typedef struct _p_SKRodPair *SKRodPair;
+
+/* Load P(t) (N) at z1 = 0: value at time t (s). Must be pure. */
+typedef PetscReal (*SKRodPairLoadFn)(void *ctx, PetscReal t);
+
+/* Called at each output time with the state there: u1, v1 (N values, m and m/s), vrel = v1 - (rod 2 velocity under
+   the node) (m/s), the node states and the energy account. Arrays are owned by the rod pair and valid during the call. */
+typedef PetscErrorCode (*SKRodPairMonitorFn)(void *ctx, PetscReal t, const PetscReal u1[], const PetscReal v1[], const PetscReal vrel[],
+                                             const SKRodNodeState state[], const SKRodPairEnergy *energy);
+
+/* Integration method: reference Dormand-Prince RK45 with event location, SUNDIALS CVODE with root finding (only
+   when built with STICKSLIP_WITH_CVODE), or the mode-matching method. */
+typedef enum { SK_RODPAIR_RK45, SK_RODPAIR_CVODE, SK_RODPAIR_MMM } SKRodPairMethod;
+PETSC_EXTERN const char *const SKRodPairMethods[];
+
+/* Creates a rod pair from PARAMS (copied) and the load LOAD(LOAD_CTX, t) (the context is borrowed: it must outlive
+   the rod pair). Checks the parameters with PetscCheck (PETSC_ERR_ARG_OUTOFRANGE); user input is checked earlier by the
+   solver's setup with file:line messages. The state is at rest, u1 = 0, eta = 0, at t = 0. */
+PETSC_EXTERN PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKRodPairLoadFn load, void *load_ctx,
+                                            SKRodPair *rp);
+PETSC_EXTERN PetscErrorCode SKRodPairDestroy(SKRodPair *rp);
+/* Relative and absolute tolerances of the adaptive integrators. atol is in m for displacements; velocities and modal
+   coordinates are scaled from it by the first flexible frequency of rod 1 and the rod-2 mode amplitude. Defaults 1e-7, 1e-10. */
+PETSC_EXTERN PetscErrorCode SKRodPairSetTolerances(SKRodPair rp, PetscReal rtol, PetscReal atol);
+/* Largest step (s) of the adaptive integrators (default: no limit beyond the output interval). */
+PETSC_EXTERN PetscErrorCode SKRodPairSetMaxStep(SKRodPair rp, PetscReal hmax);
+/* Times (s) the integrator must step onto because P(t) has a kink or jump there (e.g. the ends of a pulse). Copied. */
+PETSC_EXTERN PetscErrorCode SKRodPairSetBreakpoints(SKRodPair rp, PetscInt n, const PetscReal t[]);
+/* Declares the closed form the mode-matching method needs: P(t) = Pc + P0 sin(W t + phase) (N, rad/s, rad) with Pc
+   constant between breakpoints (harmonic, constant and pulse loads). The load function must agree with it. */
+PETSC_EXTERN PetscErrorCode SKRodPairSetLoadForm(SKRodPair rp, PetscReal P0, PetscReal W, PetscReal phase);
+/* Mode-matching steps as fractions of 1/omega_max: SAMPLE brackets events on samples dt = sample / max(2 sqrt(k/m),
+   omega of the last rod-2 mode) (default 1); COUPLING is the pseudo-force step coupling / omega of the last rod-2 mode
+   (default 0.5). Neither depends on the CFL step of rod 1 (k/m of the chain enters only through event sampling). */
+PETSC_EXTERN PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample, PetscReal coupling);
+/* Calls MONITOR every dt_out seconds (and at t = 0 and at the final time). */
+PETSC_EXTERN PetscErrorCode SKRodPairSetMonitor(SKRodPair rp, PetscReal dt_out, SKRodPairMonitorFn monitor, void *ctx);
+/* Integrates from the current time to t_end (s) with METHOD. */
+PETSC_EXTERN PetscErrorCode SKRodPairSolve(SKRodPair rp, SKRodPairMethod method, PetscReal t_end);
+/* Current time (s) and state; any output pointer may be NULL. u1, v1 (N values) and eta, etadot (Nm mass-normalised
+   modal coordinates of rod 2, sqrt(kg) m and sqrt(kg) m/s) point into the rod pair. */
+PETSC_EXTERN PetscErrorCode SKRodPairGetState(SKRodPair rp, PetscReal *t, const PetscReal *u1[], const PetscReal *v1[],
+                                              const PetscReal *eta[], const PetscReal *etadot[], const SKRodNodeState *state[]);
+PETSC_EXTERN PetscErrorCode SKRodPairGetEnergy(SKRodPair rp, SKRodPairEnergy *energy);
+/* Counters of the last solve: accepted and rejected steps, right-hand-side evaluations, events (state changes). */
+PETSC_EXTERN PetscErrorCode SKRodPairGetCounts(SKRodPair rp, PetscInt *steps, PetscInt *rejected, PetscInt *rhs_evals, PetscInt *events);
+/* Displacement u2 (m) of rod 2 at z2 (m), from the current modal coordinates. */
+PETSC_EXTERN PetscErrorCode SKRodPairGetRod2Displacement(SKRodPair rp, PetscReal z2, PetscReal *u2);
+
+/* The "rodpair" study: root element <rodpair> of an input, schema rodpair.xsd. */
+PETSC_EXTERN const SKSolverType SKSolverRodPair;
+
+/* ======== bars2020 section (owner: bars2020 helper; src/rod1d/bars*.c) ========
+   The "bars2020" study (Molenkamp et al. 2020): two bars, Threlfall-regularised friction over their moving overlap,
+   modal solution with the rigid-body mode and the exact per-step Duhamel update, and the linear equivalent stepped
+   bar of the paper's section 2.3. Root element <bars2020> of an input, schema bars2020.xsd; results in /bars2020 of
+   results.h5 (layout in docs/validation/bars2020.md). */
+PETSC_EXTERN const SKSolverType SKSolverBars2020;
+/* ======== end of bars2020 section ======== */
+
+#endif

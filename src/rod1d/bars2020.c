@@ -1,0 +1,612 @@
+/* rod1d: the "bars2020" study (Molenkamp et al. 2020): two bars with Threlfall friction over their moving overlap,
+   advanced by the exact per-step modal Duhamel update, or the linear equivalent stepped bar of section 2.3. */
+#include <stickslip/rod1d.h>
+#include <stickslip/timefunction.h>
+#include "barsimpl.h"
+
+#define BARS_MAX_POINTS 64
+
+typedef struct {
+  PetscBool linear;          /* model type="linear": the stepped bar instead of the friction model */
+  SKBarsCosineFamily fam[2]; /* bar 1 free-free (offset 0), bar 2 free at z = 0, fixed at z = L2 (offset 1/2) */
+  PetscReal EA[2];           /* N */
+  PetscReal muN, k;          /* N/m, - */
+  PetscReal v95;             /* m/s; eq. 7 unless given */
+  PetscReal overlap0;        /* u0(0), m */
+  SKTimeFunction load;       /* F(t) at x = 0 of bar 1, N */
+  PetscReal t_end, dt;       /* s */
+  PetscInt nsteps, out_every, nfield, linear_modes;
+  PetscReal omega_max; /* highest modal frequency of the friction model, rad/s */
+  PetscReal quad_h;    /* spacing of the midpoint rule over the overlap, m */
+  PetscInt npoint[2];  /* output points of bar 1 (x) and bar 2 (z) */
+  PetscReal point[2][BARS_MAX_POINTS];
+} Bars2020Ctx;
+
+/* A set of modes advanced together: the cosine family of one bar, or the stepped bar of the linear model. */
+typedef struct {
+  PetscInt n;
+  PetscReal *omega, *mass, *g; /* rad/s, kg, phi(x_F)/mass (1/kg; NULL: unloaded) */
+  PetscReal *eta, *etadot, *eta_old, *q, *proj, *S, *C;
+  SKBarsStepCoef *coef;
+} BarsModes;
+
+/* Samples of a bar for output: NS points, TABLE[NS x n] mode values there. */
+typedef struct {
+  BarsModes *modes;
+  PetscInt ns;
+  PetscReal *table;
+} BarsSampler;
+
+static PetscErrorCode BarsModesCreate(PetscInt n, PetscBool loaded, BarsModes *m)
+{
+  PetscFunctionBegin;
+  m->n = n;
+  PetscCall(PetscCalloc5(n, &m->omega, n, &m->mass, n, &m->eta, n, &m->etadot, n, &m->eta_old));
+  PetscCall(PetscCalloc4(n, &m->q, n, &m->proj, n, &m->S, n, &m->C));
+  PetscCall(PetscCalloc1(n, &m->coef));
+  m->g = NULL;
+  if (loaded) PetscCall(PetscCalloc1(n, &m->g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BarsModesFinish(BarsModes *m, PetscReal dt)
+{
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < m->n; j++) SKBarsStepCoefCompute(m->omega[j], dt, &m->coef[j]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BarsModesDestroy(BarsModes *m)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree5(m->omega, m->mass, m->eta, m->etadot, m->eta_old));
+  PetscCall(PetscFree4(m->q, m->proj, m->S, m->C));
+  PetscCall(PetscFree(m->coef));
+  PetscCall(PetscFree(m->g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void BarsSample(const BarsSampler *s, PetscBool velocity, PetscReal out[])
+{
+  const PetscReal *a = velocity ? s->modes->etadot : s->modes->eta;
+  for (PetscInt p = 0; p < s->ns; p++) {
+    const PetscReal *row = s->table + p * s->modes->n;
+    PetscReal v          = 0;
+    for (PetscInt j = 0; j < s->modes->n; j++) v += row[j] * a[j];
+    out[p] = v;
+  }
+}
+
+/* ------------------------------------------------------------------ setup */
+
+static PetscErrorCode ReadBar(SKInput input, SKNode root, const char name[], PetscReal offset, Bars2020Ctx *ctx, PetscInt b)
+{
+  SKNode node;
+  PetscReal EA = 0, c = 0;
+  PetscBool hasEA, hasc;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputRequireChild(input, root, name, &node));
+  ctx->fam[b].offset = offset;
+  PetscCall(SKInputRequireReal(input, node, "rhoA", &ctx->fam[b].rhoA));
+  PetscCall(SKInputCheckPositive(input, node, "rhoA", ctx->fam[b].rhoA));
+  PetscCall(SKInputRequireReal(input, node, "length", &ctx->fam[b].length));
+  PetscCall(SKInputCheckPositive(input, node, "length", ctx->fam[b].length));
+  PetscCall(SKInputGetReal(input, node, "EA", &EA, &hasEA));
+  PetscCall(SKInputGetReal(input, node, "c", &c, &hasc));
+  PetscCall(SKInputCheck(input, node, hasEA != hasc, "<%s> needs exactly one of EA (N) and c (m/s)%s", name, hasEA ? ", not both" : ""));
+  if (hasEA) {
+    PetscCall(SKInputCheckPositive(input, node, "EA", EA));
+    c = PetscSqrtReal(EA / ctx->fam[b].rhoA);
+  } else {
+    PetscCall(SKInputCheckPositive(input, node, "c", c));
+    EA = ctx->fam[b].rhoA * c * c;
+  }
+  ctx->fam[b].c = c;
+  ctx->EA[b]    = EA;
+  PetscCall(SKInputRequireInt(input, node, "modes", &ctx->fam[b].n));
+  /* bar 1 needs its rigid mode and at least one flexible mode */
+  PetscCall(SKInputCheck(input, node, ctx->fam[b].n >= 2 - b, "<%s> modes = %" PetscInt_FMT " is too few (need at least %d)", name,
+                         ctx->fam[b].n, 2 - (int)b));
+  PetscCall(SKInputCheck(input, node, ctx->fam[b].n <= 100000, "<%s> modes = %" PetscInt_FMT " is unreasonably large (at most 100000)",
+                         name, ctx->fam[b].n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads and checks the input into CTX (allocated by the caller, which frees it when this fails). */
+static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
+{
+  SKNode root, node, fn;
+  char model[32] = "threlfall";
+  PetscReal dt = 0, dt_max, interval = 0, ppw = 16, lambda_min;
+  PetscBool has_dt, has_v95, has_int, flg;
+  PetscInt modes_opt;
+
+  PetscFunctionBeginUser;
+  PetscCall(SKInputGetRoot(input, &root));
+  PetscCall(ReadBar(input, root, "bar1", 0.0, ctx, 0));
+  PetscCall(ReadBar(input, root, "bar2", 0.5, ctx, 1));
+  /* mode-truncation studies (eq. 29) rerun an input with fewer modes in both bars */
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bars2020_modes", &modes_opt, &flg));
+  if (flg) {
+    PetscCheck(modes_opt >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-bars2020_modes %" PetscInt_FMT ": need at least 2", modes_opt);
+    ctx->fam[0].n = ctx->fam[1].n = modes_opt;
+  }
+
+  PetscCall(SKInputRequireChild(input, root, "friction", &node));
+  PetscCall(SKInputRequireReal(input, node, "muN", &ctx->muN));
+  PetscCall(SKInputCheckNonNegative(input, node, "muN", ctx->muN));
+  ctx->k = 3;
+  PetscCall(SKInputGetReal(input, node, "k", &ctx->k, NULL));
+  PetscCall(SKInputCheckPositive(input, node, "k", ctx->k));
+  PetscCall(SKInputRequireReal(input, node, "overlap", &ctx->overlap0));
+  PetscCall(SKInputCheckPositive(input, node, "overlap", ctx->overlap0));
+  PetscCall(SKInputCheck(input, node, ctx->overlap0 <= ctx->fam[0].length && ctx->overlap0 < ctx->fam[1].length,
+                         "overlap = %g m must not exceed the length of bar 1 (%g m) and must stay below that of bar 2 (%g m)",
+                         (double)ctx->overlap0, (double)ctx->fam[0].length, (double)ctx->fam[1].length));
+  PetscCall(SKInputGetReal(input, node, "v95", &ctx->v95, &has_v95));
+  if (has_v95) PetscCall(SKInputCheckPositive(input, node, "v95", ctx->v95));
+
+  PetscCall(SKInputRequireChild(input, root, "load", &node));
+  PetscCall(SKInputRequireChild(input, node, "function", &fn));
+  PetscCall(SKTimeFunctionFromXML(input, fn, &ctx->load));
+  PetscCall(SKInputCheck(input, fn, ctx->load.type != SK_TF_TABLE || ctx->load.ntable <= SK_BARS_MAX_SEGMENTS,
+                         "bars2020 load tables may have at most %d points (got %" PetscInt_FMT ")", SK_BARS_MAX_SEGMENTS,
+                         ctx->load.ntable));
+
+  PetscCall(SKInputRequireChild(input, root, "time", &node));
+  PetscCall(SKInputRequireReal(input, node, "end", &ctx->t_end));
+  PetscCall(SKInputCheckPositive(input, node, "end", ctx->t_end));
+  PetscCall(SKInputGetReal(input, node, "dt", &dt, &has_dt));
+  {
+    PetscReal w1   = (ctx->fam[0].n - 1 + ctx->fam[0].offset) * PETSC_PI * ctx->fam[0].c / ctx->fam[0].length;
+    PetscReal w2   = (ctx->fam[1].n - 1 + ctx->fam[1].offset) * PETSC_PI * ctx->fam[1].c / ctx->fam[1].length;
+    ctx->omega_max = PetscMax(w1, w2);
+  }
+  /* section 2.2: the step must stay below a tenth of the shortest period of the modes included */
+  dt_max = 2 * PETSC_PI / ctx->omega_max / 10;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-bars2020_dt", &dt, &flg));
+  if (flg) has_dt = PETSC_TRUE;
+  if (has_dt) {
+    PetscCall(SKInputCheckPositive(input, node, "dt", dt));
+    PetscCall(
+        SKInputCheck(input, node, dt <= dt_max * (1 + 1e-12),
+                     "dt = %g s is above a tenth of the shortest modal period (%g s for omega_max = %g rad/s); lower dt or the mode counts",
+                     (double)dt, (double)dt_max, (double)ctx->omega_max));
+    ctx->nsteps = (PetscInt)PetscCeilReal(ctx->t_end / dt - 1e-9);
+  } else {
+    ctx->nsteps = (PetscInt)PetscCeilReal(ctx->t_end / dt_max);
+  }
+  ctx->dt = ctx->t_end / ctx->nsteps; /* land exactly on t_end */
+  PetscCall(SKInputCheck(input, node, ctx->nsteps <= 100000000, "end / dt = %" PetscInt_FMT " steps is too many", ctx->nsteps));
+  if (!has_v95) ctx->v95 = SKBarsV95(ctx->muN, ctx->dt, ctx->fam[0].rhoA);
+
+  PetscCall(SKInputRequireChild(input, root, "output", &node));
+  for (PetscInt b = 0; b < 2; b++) {
+    const char *attr = b ? "bar2" : "bar1";
+    ctx->npoint[b]   = BARS_MAX_POINTS;
+    PetscCall(SKInputGetRealList(input, node, attr, &ctx->npoint[b], ctx->point[b], &flg));
+    if (!flg) ctx->npoint[b] = 0;
+    for (PetscInt p = 0; p < ctx->npoint[b]; p++)
+      PetscCall(SKInputCheck(input, node, ctx->point[b][p] >= 0 && ctx->point[b][p] <= ctx->fam[b].length,
+                             "output point %s = %g m lies outside bar %d [0, %g] m", attr, (double)ctx->point[b][p], (int)b + 1,
+                             (double)ctx->fam[b].length));
+  }
+  ctx->nfield = 81;
+  PetscCall(SKInputGetInt(input, node, "field_points", &ctx->nfield, NULL));
+  PetscCall(SKInputCheck(input, node, ctx->nfield >= 2 && ctx->nfield <= 10000, "field_points = %" PetscInt_FMT " must lie in [2, 10000]",
+                         ctx->nfield));
+  PetscCall(SKInputGetReal(input, node, "interval", &interval, &has_int));
+  if (has_int) PetscCall(SKInputCheckPositive(input, node, "interval", interval));
+  ctx->out_every = has_int ? PetscMax(1, (PetscInt)PetscFloorReal(interval / ctx->dt + 1e-9)) : 1;
+
+  ctx->linear_modes = 0;
+  PetscCall(SKNodeGetChild(root, "model", &node));
+  if (node) {
+    PetscCall(SKInputGetString(input, node, "type", model, sizeof(model), NULL));
+    PetscCall(SKInputGetInt(input, node, "modes", &ctx->linear_modes, &flg));
+    if (flg)
+      PetscCall(SKInputCheck(input, node, ctx->linear_modes >= 1, "modes = %" PetscInt_FMT " must be at least 1", ctx->linear_modes));
+    PetscCall(SKInputGetReal(input, node, "points_per_wavelength", &ppw, NULL));
+    PetscCall(SKInputCheck(input, node, ppw >= 2, "points_per_wavelength = %g must be at least 2", (double)ppw));
+  }
+  PetscCall(PetscStrcmp(model, "linear", &ctx->linear));
+  if (!ctx->linear) {
+    PetscBool ok;
+    PetscCall(PetscStrcmp(model, "threlfall", &ok));
+    PetscCall(SKInputCheck(input, node, ok, "model type = '%s' is unknown (known: threlfall, linear)", model));
+  }
+  /* overlap quadrature: PPW points per shortest modal wavelength of either bar */
+  lambda_min  = PetscMin(2 * ctx->fam[0].length / PetscMax(1, ctx->fam[0].n - 1), 4 * ctx->fam[1].length / (2 * ctx->fam[1].n - 1));
+  ctx->quad_h = lambda_min / ppw;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Bars2020Setup(SKInput input, void **vctx)
+{
+  Bars2020Ctx *ctx;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  *vctx = NULL;
+  PetscCall(PetscNew(&ctx));
+  /* the context is handed out only when the input is good, so a refused input leaks nothing */
+  ierr = Bars2020Read(input, ctx);
+  if (ierr) {
+    PetscCall(SKTimeFunctionReset(&ctx->load));
+    PetscCall(PetscFree(ctx));
+    PetscFunctionReturn(ierr);
+  }
+  *vctx = ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Bars2020Destroy(void **vctx)
+{
+  Bars2020Ctx *ctx = (Bars2020Ctx *)*vctx;
+
+  PetscFunctionBeginUser;
+  if (ctx) PetscCall(SKTimeFunctionReset(&ctx->load));
+  PetscCall(PetscFree(*vctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ run */
+
+/* Work of the load over [t, t + dt]: int F(tau) u1dot(0, tau) dtau with u1dot(0, tau) = sum_j phi_j(0) etadot_j(tau) from
+   the closed-form intra-step solution, by the same piecewise Gauss rule as the Duhamel integrals. Independent of the
+   update itself, so the energy balance checks it. */
+static PetscErrorCode LoadWork(const SKTimeFunction *f, BarsModes *m, const PetscReal phi0[], PetscReal t, PetscReal dt, PetscReal *work)
+{
+  static const PetscReal gx[4] = {-0.8611363115940526, -0.3399810435848563, 0.3399810435848563, 0.8611363115940526};
+  static const PetscReal gw[4] = {0.3478548451374538, 0.6521451548625461, 0.6521451548625461, 0.3478548451374538};
+  PetscReal bp[SK_BARS_MAX_SEGMENTS + 2];
+  PetscInt nb;
+
+  PetscFunctionBegin;
+  *work      = 0;
+  nb         = SKBarsLoadBreakpoints(f, t, t + dt, SK_BARS_MAX_SEGMENTS, bp + 1);
+  bp[0]      = t;
+  bp[nb + 1] = t + dt;
+  for (PetscInt p = 0; p <= nb; p++) {
+    PetscReal half = 0.5 * (bp[p + 1] - bp[p]), mid = 0.5 * (bp[p + 1] + bp[p]);
+    for (PetscInt g = 0; g < 4; g++) {
+      PetscReal tau = mid + half * gx[g], F = SKTimeFunctionEval(f, tau), v = 0;
+      if (F == 0) continue;
+      PetscCall(SKBarsLoadDuhamel(f, t, tau, m->n, m->omega, m->S, m->C));
+      for (PetscInt j = 0; j < m->n; j++) {
+        SKBarsStepCoef c;
+        SKBarsStepCoefCompute(m->omega[j], tau - t, &c);
+        v += phi0[j] * (-c.wsw * m->eta[j] + c.cw * m->etadot[j] + m->g[j] * m->C[j] + (m->q ? m->q[j] * c.sw : 0));
+      }
+      *work += half * gw[g] * F * v;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  SKHistory hist[2], field_u[2], field_v[2], energy;
+  PetscReal buf[2 * BARS_MAX_POINTS + 1];
+  PetscReal *fbuf;
+} BarsWriters;
+
+static PetscErrorCode MakeNames(const char prefix[], const char sym[], PetscInt n, const PetscReal x[], const char unit[], char ***names,
+                                char ***units)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n + 1, names));
+  PetscCall(PetscMalloc1(n + 1, units));
+  for (PetscInt i = 0; i <= n; i++) {
+    char buf[64];
+    if (i == 0)
+      PetscCall(PetscSNPrintf(buf, sizeof(buf), "t"));
+    else
+      PetscCall(PetscSNPrintf(buf, sizeof(buf), "%s(%s=%g)", prefix, sym, (double)x[i - 1]));
+    PetscCall(PetscStrallocpy(buf, &(*names)[i]));
+    PetscCall(PetscStrallocpy(i == 0 ? "s" : unit, &(*units)[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FreeNames(PetscInt n, char ***names, char ***units)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i <= n; i++) {
+    PetscCall(PetscFree((*names)[i]));
+    PetscCall(PetscFree((*units)[i]));
+  }
+  PetscCall(PetscFree(*names));
+  PetscCall(PetscFree(*units));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One history with columns t, u at the points, v at the points. */
+static PetscErrorCode PointHistoryCreate(SKOutput out, const char path[], const char sym[], PetscInt n, const PetscReal x[], SKHistory *h)
+{
+  char **names, **units, **vn, **vu;
+  char **all, **allu;
+
+  PetscFunctionBegin;
+  PetscCall(MakeNames("u", sym, n, x, "m", &names, &units));
+  PetscCall(MakeNames("v", sym, n, x, "m/s", &vn, &vu));
+  PetscCall(PetscMalloc2(2 * n + 1, &all, 2 * n + 1, &allu));
+  for (PetscInt i = 0; i <= n; i++) {
+    all[i]  = names[i];
+    allu[i] = units[i];
+  }
+  for (PetscInt i = 1; i <= n; i++) {
+    all[n + i]  = vn[i];
+    allu[n + i] = vu[i];
+  }
+  PetscCall(SKOutputHistoryCreate(out, path, 2 * n + 1, (const char *const *)all, (const char *const *)allu, h));
+  PetscCall(SKHistorySetFlushInterval(*h, 256));
+  PetscCall(PetscFree2(all, allu));
+  PetscCall(FreeNames(n, &names, &units));
+  PetscCall(FreeNames(n, &vn, &vu));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FieldHistoryCreate(SKOutput out, const char path[], const char q[], const char sym[], PetscInt n, const PetscReal x[],
+                                         const char unit[], SKHistory *h)
+{
+  char **names, **units;
+
+  PetscFunctionBegin;
+  PetscCall(MakeNames(q, sym, n, x, unit, &names, &units));
+  PetscCall(SKOutputHistoryCreate(out, path, n + 1, (const char *const *)names, (const char *const *)units, h));
+  PetscCall(SKHistorySetFlushInterval(*h, 256));
+  PetscCall(FreeNames(n, &names, &units));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  PetscReal work, dissipation, e0;
+} BarsEnergy;
+
+static PetscErrorCode WriteRow(Bars2020Ctx *ctx, BarsSampler smp[2][2], BarsWriters *w, BarsModes *set[2], PetscInt nset, PetscReal t,
+                               PetscReal overlap, const BarsEnergy *en)
+{
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < 2; b++) {
+    PetscInt n = ctx->npoint[b];
+    if (n) {
+      w->buf[0] = t;
+      BarsSample(&smp[b][0], PETSC_FALSE, w->buf + 1);
+      BarsSample(&smp[b][0], PETSC_TRUE, w->buf + 1 + n);
+      PetscCall(SKHistoryAppend(w->hist[b], w->buf));
+    }
+    w->fbuf[0] = t;
+    BarsSample(&smp[b][1], PETSC_FALSE, w->fbuf + 1);
+    PetscCall(SKHistoryAppend(w->field_u[b], w->fbuf));
+    BarsSample(&smp[b][1], PETSC_TRUE, w->fbuf + 1);
+    PetscCall(SKHistoryAppend(w->field_v[b], w->fbuf));
+  }
+  {
+    PetscReal row[8] = {t, overlap, 0, 0, en->work, en->dissipation, 0, 0};
+    for (PetscInt s = 0; s < nset; s++) row[2 + s] = SKBarsModalEnergy(set[s]->n, set[s]->omega, set[s]->mass, set[s]->eta, set[s]->etadot);
+    row[6] = row[2] + row[3] + row[5] - row[4] - en->e0;
+    row[7] = row[6] / PetscMax(PetscAbsReal(row[4]), PETSC_SMALL);
+    PetscCall(SKHistoryAppend(w->energy, row));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Scratch of the overlap quadrature: points in bar 1 (x) and bar 2 (z) coordinates, velocities, weighted forces. */
+typedef struct {
+  PetscInt cap;
+  PetscReal *x, *z, *v1, *v2, *wT;
+} BarsQuad;
+
+/* Friction integrals of eqs. 15-16 by the midpoint rule over the contact, bar-1 points x in [max(0, L1 - u0), L1] facing
+   bar-2 points z = x - L1 + u0; fills proj (N m per mode) of both bars. */
+static void FrictionIntegrals(const Bars2020Ctx *ctx, PetscReal u0, BarsQuad *qd, BarsModes *b1, BarsModes *b2)
+{
+  PetscReal L1 = ctx->fam[0].length, x0 = PetscMax(0, L1 - u0), len = PetscMax(0, L1 - x0);
+  PetscInt nq = PetscMin(qd->cap, (PetscInt)PetscCeilReal(len / ctx->quad_h));
+  PetscReal w = nq ? len / nq : 0;
+
+  for (PetscInt j = 0; j < b1->n; j++) b1->proj[j] = 0;
+  for (PetscInt j = 0; j < b2->n; j++) b2->proj[j] = 0;
+  for (PetscInt q = 0; q < nq; q++) {
+    qd->x[q] = x0 + (q + 0.5) * w;
+    qd->z[q] = qd->x[q] - L1 + u0;
+  }
+  SKBarsCosineFamilyEval(&ctx->fam[0], b1->etadot, nq, qd->x, qd->v1);
+  SKBarsCosineFamilyEval(&ctx->fam[1], b2->etadot, nq, qd->z, qd->v2);
+  for (PetscInt q = 0; q < nq; q++) qd->wT[q] = w * SKBarsThrelfall(qd->v1[q] - qd->v2[q], ctx->muN, ctx->k, ctx->v95); /* eq. 5 */
+  SKBarsCosineFamilyProject(&ctx->fam[0], nq, qd->x, qd->wT, b1->proj);
+  SKBarsCosineFamilyProject(&ctx->fam[1], nq, qd->z, qd->wT, b2->proj);
+}
+
+static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
+{
+  Bars2020Ctx *ctx = (Bars2020Ctx *)vctx;
+  BarsModes modes[2], *set[2];
+  BarsSampler smp[2][2];
+  BarsWriters wr;
+  BarsEnergy en = {0, 0, 0};
+  PetscInt nset = ctx->linear ? 1 : 2, nf = ctx->nfield, nlin = 0;
+  PetscReal *phi0, max_resid = 0, L1 = ctx->fam[0].length, L2 = ctx->fam[1].length;
+  PetscReal *xf[2];
+  SKBarsStepped st;
+  SKProgress progress;
+  PetscLogDouble t0, t1;
+  BarsQuad qd;
+
+  PetscFunctionBeginUser;
+  PetscCall(SKWallTime(&t0));
+  /* the overlap never exceeds bar 1, so L1 / h + 1 points always suffice */
+  qd.cap = (PetscInt)PetscCeilReal(L1 / ctx->quad_h) + 1;
+  PetscCall(PetscMalloc5(qd.cap, &qd.x, qd.cap, &qd.z, qd.cap, &qd.v1, qd.cap, &qd.v2, qd.cap, &qd.wT));
+  /* modal sets */
+  if (!ctx->linear) {
+    for (PetscInt b = 0; b < 2; b++) {
+      PetscCall(BarsModesCreate(ctx->fam[b].n, b == 0, &modes[b]));
+      PetscCall(SKBarsCosineFamilyModes(&ctx->fam[b], modes[b].omega, modes[b].mass));
+      PetscCall(BarsModesFinish(&modes[b], ctx->dt));
+      set[b] = &modes[b];
+    }
+    for (PetscInt j = 0; j < modes[0].n; j++) modes[0].g[j] = 1.0 / modes[0].mass[j]; /* phi_j(0) = 1, eq. 15 */
+  } else {
+    PetscReal *w, tau = 0;
+    PetscInt ntry;
+    st.nseg = 0;
+    /* section 2.3: free part of bar 1, the overlap where both bars move together (masses and stiffnesses add), the
+       rest of bar 2; zero-length segments are dropped */
+    if (L1 - ctx->overlap0 > 0) {
+      st.rhoA[st.nseg]  = ctx->fam[0].rhoA;
+      st.EA[st.nseg]    = ctx->EA[0];
+      st.len[st.nseg++] = L1 - ctx->overlap0;
+    }
+    st.rhoA[st.nseg]  = ctx->fam[0].rhoA + ctx->fam[1].rhoA;
+    st.EA[st.nseg]    = ctx->EA[0] + ctx->EA[1];
+    st.len[st.nseg++] = ctx->overlap0;
+    st.rhoA[st.nseg]  = ctx->fam[1].rhoA;
+    st.EA[st.nseg]    = ctx->EA[1];
+    st.len[st.nseg++] = L2 - ctx->overlap0;
+    for (PetscInt i = 0; i < st.nseg; i++) tau += st.len[i] * PetscSqrtReal(st.rhoA[i] / st.EA[i]);
+    if (ctx->linear_modes)
+      nlin = ctx->linear_modes;
+    else {
+      /* the same frequency content as the friction model: every root below its omega_max */
+      ntry = (PetscInt)(ctx->omega_max * tau / PETSC_PI) + 16;
+      PetscCall(PetscMalloc1(ntry, &w));
+      PetscCall(SKBarsSteppedRoots(&st, ntry, w));
+      for (nlin = 0; nlin < ntry && w[nlin] <= ctx->omega_max; nlin++) {}
+      PetscCall(PetscFree(w));
+    }
+    PetscCall(BarsModesCreate(nlin, PETSC_TRUE, &modes[0]));
+    PetscCall(SKBarsSteppedRoots(&st, nlin, modes[0].omega));
+    for (PetscInt j = 0; j < nlin; j++) {
+      modes[0].mass[j] = SKBarsSteppedModalMass(&st, modes[0].omega[j]);
+      modes[0].g[j]    = 1.0 / modes[0].mass[j]; /* phi_j(0) = 1 by normalisation, eq. 26 */
+    }
+    PetscCall(BarsModesFinish(&modes[0], ctx->dt));
+    set[0] = &modes[0];
+    set[1] = &modes[0];
+  }
+  /* samplers: output points and the field grid of each bar */
+  PetscCall(PetscMalloc2(nf, &xf[0], nf, &xf[1]));
+  for (PetscInt b = 0; b < 2; b++)
+    for (PetscInt i = 0; i < nf; i++) xf[b][i] = ctx->fam[b].length * i / (nf - 1);
+  for (PetscInt b = 0; b < 2; b++) {
+    for (PetscInt kind = 0; kind < 2; kind++) {
+      BarsSampler *s      = &smp[b][kind];
+      const PetscReal *xs = kind ? xf[b] : ctx->point[b];
+      s->modes            = set[b];
+      s->ns               = kind ? nf : ctx->npoint[b];
+      PetscCall(PetscMalloc1(s->ns * s->modes->n + 1, &s->table));
+      for (PetscInt p = 0; p < s->ns; p++) {
+        PetscReal *row = s->table + p * s->modes->n;
+        if (!ctx->linear) {
+          for (PetscInt j = 0; j < s->modes->n; j++)
+            row[j] = PetscCosReal((j + ctx->fam[b].offset) * PETSC_PI * xs[p] / ctx->fam[b].length);
+        } else {
+          /* bar 2 point z sits at L1 - u0 + z of the stepped bar */
+          PetscReal sp = b ? L1 - ctx->overlap0 + xs[p] : xs[p];
+          for (PetscInt j = 0; j < s->modes->n; j++) row[j] = SKBarsSteppedModeValue(&st, s->modes->omega[j], sp);
+        }
+      }
+    }
+  }
+  PetscCall(PetscMalloc1(set[0]->n, &phi0));
+  for (PetscInt j = 0; j < set[0]->n; j++) phi0[j] = 1; /* both families are normalised to phi(0) = 1 at the loaded end */
+
+  /* outputs */
+  PetscCall(SKOutputWriteAttributeString(out, "/bars2020", "model", ctx->linear ? "linear" : "threlfall"));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bars2020", "dt", ctx->dt));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bars2020", "v95", ctx->v95));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bars2020", "muN", ctx->muN));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bars2020", "omega_max", ctx->omega_max));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bars2020", "overlap0", ctx->overlap0));
+  PetscCall(SKOutputWriteAttributeInt(out, "/bars2020", "modes_bar1", ctx->linear ? nlin : ctx->fam[0].n));
+  PetscCall(SKOutputWriteAttributeInt(out, "/bars2020", "modes_bar2", ctx->linear ? nlin : ctx->fam[1].n));
+  for (PetscInt b = 0; b < 2; b++) {
+    const char *sym = b ? "z" : "x";
+    if (ctx->npoint[b])
+      PetscCall(PointHistoryCreate(out, b ? "/bars2020/bar2" : "/bars2020/bar1", sym, ctx->npoint[b], ctx->point[b], &wr.hist[b]));
+    PetscCall(FieldHistoryCreate(out, b ? "/bars2020/field/bar2_u" : "/bars2020/field/bar1_u", "u", sym, nf, xf[b], "m", &wr.field_u[b]));
+    PetscCall(FieldHistoryCreate(out, b ? "/bars2020/field/bar2_v" : "/bars2020/field/bar1_v", "v", sym, nf, xf[b], "m/s", &wr.field_v[b]));
+  }
+  {
+    const char *cols[8]  = {"t", "overlap", "energy_bar1", "energy_bar2", "work_load", "dissipation", "residual", "relative_residual"};
+    const char *units[8] = {"s", "m", "J", "J", "J", "J", "J", "1"};
+    PetscCall(SKOutputHistoryCreate(out, "/bars2020/energy", 8, cols, units, &wr.energy));
+    PetscCall(SKHistorySetFlushInterval(wr.energy, 256));
+  }
+  PetscCall(PetscMalloc1(nf + 1, &wr.fbuf));
+
+  PetscCall(SKProgressCreate(PETSC_COMM_SELF, "bars2020", 0, ctx->t_end, &progress));
+  PetscCall(WriteRow(ctx, smp, &wr, set, nset, 0, ctx->overlap0, &en));
+  for (PetscInt step = 0; step < ctx->nsteps; step++) {
+    PetscReal t = step * ctx->dt, dW;
+    if (!ctx->linear) {
+      /* the overlap follows the rigid-body mode of bar 1 (section 2.2: deformation does not change it); u0 <= 0 means
+         the bars have separated (no contact) */
+      PetscReal overlap = ctx->overlap0 + modes[0].eta[0];
+      PetscCheck(overlap < L2, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
+                 "bar 1 reached the fixed end of bar 2 at t = %g s (overlap %g m >= L2 = %g m); shorten the run", (double)t,
+                 (double)overlap, (double)L2);
+      if (ctx->muN > 0) FrictionIntegrals(ctx, overlap, &qd, &modes[0], &modes[1]);
+      for (PetscInt b = 0; b < 2; b++) {
+        PetscReal sign = b ? 1 : -1; /* friction acts -T on bar 1 and +T on bar 2 (eqs. 1-2 with T2 = -T1 at matched points) */
+        for (PetscInt j = 0; j < modes[b].n; j++) modes[b].q[j] = ctx->muN > 0 ? sign * modes[b].proj[j] / modes[b].mass[j] : 0;
+      }
+    }
+    PetscCall(LoadWork(&ctx->load, set[0], phi0, t, ctx->dt, &dW));
+    PetscCall(SKBarsLoadDuhamel(&ctx->load, t, t + ctx->dt, set[0]->n, set[0]->omega, set[0]->S, set[0]->C));
+    for (PetscInt s = 0; s < nset; s++) {
+      BarsModes *m = set[s];
+      PetscCall(PetscArraycpy(m->eta_old, m->eta, m->n));
+      SKBarsModalStep(m->n, m->coef, m->g, m->S, m->C, ctx->linear ? NULL : m->q, m->eta, m->etadot);
+    }
+    en.work += dW;
+    if (!ctx->linear && ctx->muN > 0) {
+      /* work of the step-constant friction forces: sum_q w T (du1 - du2) = sum_j proj1_j deta_j - sum_m proj2_m dzeta_m */
+      for (PetscInt j = 0; j < modes[0].n; j++) en.dissipation += modes[0].proj[j] * (modes[0].eta[j] - modes[0].eta_old[j]);
+      for (PetscInt j = 0; j < modes[1].n; j++) en.dissipation -= modes[1].proj[j] * (modes[1].eta[j] - modes[1].eta_old[j]);
+    }
+    {
+      PetscReal e = 0;
+      for (PetscInt s = 0; s < nset; s++) e += SKBarsModalEnergy(set[s]->n, set[s]->omega, set[s]->mass, set[s]->eta, set[s]->etadot);
+      PetscCheck(PetscIsNormalReal(e) || e == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "energy is %g at t = %g s: the run is unstable; lower dt",
+                 (double)e, (double)t);
+      max_resid = PetscMax(max_resid, PetscAbsReal(e + en.dissipation - en.work - en.e0));
+    }
+    if ((step + 1) % ctx->out_every == 0 || step + 1 == ctx->nsteps)
+      PetscCall(
+          WriteRow(ctx, smp, &wr, set, nset, (step + 1) * ctx->dt, ctx->linear ? ctx->overlap0 : ctx->overlap0 + modes[0].eta[0], &en));
+    PetscCall(SKProgressUpdate(progress, (step + 1) * ctx->dt, step + 1));
+  }
+  PetscCall(SKProgressDestroy(&progress));
+  PetscCall(SKWallTime(&t1));
+
+  PetscCall(SKOutputSummary(out, "model", "%s", ctx->linear ? "linear equivalent (stepped bar)" : "Threlfall friction, modal"));
+  PetscCall(SKOutputSummary(out, "modes", "%" PetscInt_FMT " + %" PetscInt_FMT, set[0]->n, ctx->linear ? 0 : set[1]->n));
+  PetscCall(SKOutputSummary(out, "steps", "%" PetscInt_FMT " of dt = %g s", ctx->nsteps, (double)ctx->dt));
+  if (!ctx->linear) PetscCall(SKOutputSummary(out, "v95", "%g m/s", (double)ctx->v95));
+  PetscCall(SKOutputSummary(out, "work_load", "%.6e J", (double)en.work));
+  PetscCall(SKOutputSummary(out, "dissipation", "%.6e J", (double)en.dissipation));
+  PetscCall(SKOutputSummary(out, "energy_residual", "%.3e (max |E + D - W| / max(W, 1e-300))",
+                            (double)(max_resid / PetscMax(PetscAbsReal(en.work), 1e-300))));
+  PetscCall(SKOutputSummary(out, "wall_time", "%.3f s", (double)(t1 - t0)));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bars2020", "wall_time", (PetscReal)(t1 - t0)));
+
+  for (PetscInt b = 0; b < 2; b++)
+    for (PetscInt kind = 0; kind < 2; kind++) PetscCall(PetscFree(smp[b][kind].table));
+  PetscCall(PetscFree2(xf[0], xf[1]));
+  PetscCall(PetscFree(phi0));
+  PetscCall(PetscFree(wr.fbuf));
+  PetscCall(PetscFree5(qd.x, qd.z, qd.v1, qd.v2, qd.wT));
+  for (PetscInt s = 0; s < (ctx->linear ? 1 : 2); s++) PetscCall(BarsModesDestroy(&modes[s]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SKSolverType SKSolverBars2020 = {
+    "bars2020",
+    "bars2020.xsd",
+    "two bars with Threlfall friction, modal Duhamel stepping, and the linear equivalent stepped bar (Molenkamp et al. 2020)",
+    Bars2020Setup,
+    Bars2020Run,
+    Bars2020Destroy};
