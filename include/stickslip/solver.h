@@ -6,7 +6,8 @@
      schema       the embedded schema file that validates such inputs, e.g. "rodpair.xsd" (from schema/)
      description  one line for `stickslip --help`
      setup        reads and checks the input (physics sanity) into a private context; must not write anything.
-                  `stickslip validate` calls only this.
+                  `stickslip validate` calls only this. It sets *ctx only on success; on failure it frees
+                  whatever it allocated and leaves *ctx NULL (the program then calls destroy only for a non-NULL ctx).
      run          runs the study, writing into OUT
      destroy      frees the context
    Adding a solver is one file with a `const SKSolverType` and one line in SKSolverRegisterAll() (src/app). */

@@ -36,17 +36,34 @@ static PetscErrorCode SKPrintHelp(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Loads INPUT and runs the solver's setup (all input checks); *type and *ctx are valid on success. */
-static PetscErrorCode SKLoadAndSetup(const char filename[], SKInput *input, const SKSolverType **type, void **ctx)
+/* What a command holds; released by SKRunReset() whether the command succeeded or not. */
+typedef struct {
+  SKInput input;
+  const SKSolverType *type;
+  void *ctx;
+  SKOutput out;
+} SKRun;
+
+static PetscErrorCode SKRunReset(SKRun *r)
+{
+  PetscFunctionBegin;
+  PetscCall(SKOutputDestroy(&r->out));
+  if (r->ctx) PetscCall(r->type->destroy(&r->ctx));
+  PetscCall(SKInputDestroy(&r->input));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Loads the input and runs the solver's setup (all input checks). */
+static PetscErrorCode SKLoadAndSetup(const char filename[], SKRun *r)
 {
   SKNode root;
 
   PetscFunctionBegin;
-  PetscCall(SKInputLoad(PETSC_COMM_WORLD, filename, input));
-  PetscCall(SKInputInsertOptions(*input));
-  PetscCall(SKInputGetRoot(*input, &root));
-  PetscCall(SKSolverFind(SKNodeName(root), type));
-  PetscCall((*type)->setup(*input, ctx));
+  PetscCall(SKInputLoad(PETSC_COMM_WORLD, filename, &r->input));
+  PetscCall(SKInputInsertOptions(r->input));
+  PetscCall(SKInputGetRoot(r->input, &root));
+  PetscCall(SKSolverFind(SKNodeName(root), &r->type));
+  PetscCall(r->type->setup(r->input, &r->ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -63,12 +80,8 @@ static PetscErrorCode SKDefaultOutputDir(const char filename[], char dir[], size
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SKCommandRun(const char filename[])
+static PetscErrorCode SKCommandRun(const char filename[], SKRun *r)
 {
-  SKInput input            = NULL;
-  const SKSolverType *type = NULL;
-  void *ctx                = NULL;
-  SKOutput out             = NULL;
   char dir[PETSC_MAX_PATH_LEN];
   PetscBool force = PETSC_FALSE, has_dir;
   PetscLogDouble t0, t1;
@@ -79,36 +92,27 @@ static PetscErrorCode SKCommandRun(const char filename[])
   PetscCall(PetscLogStageRegister("Setup", &stage_setup));
   PetscCall(PetscLogStageRegister("Run", &stage_run));
   PetscCall(PetscLogStagePush(stage_setup));
-  PetscCall(SKLoadAndSetup(filename, &input, &type, &ctx));
+  PetscCall(SKLoadAndSetup(filename, r));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-o", dir, sizeof(dir), &has_dir));
   if (!has_dir) PetscCall(SKDefaultOutputDir(filename, dir, sizeof(dir)));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-force", &force, NULL));
-  PetscCall(SKOutputCreate(PETSC_COMM_WORLD, dir, force, input, &out));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stickslip %s: %s solver, input %s\n", SK_VERSION_STRING, type->name, filename));
+  PetscCall(SKOutputCreate(PETSC_COMM_WORLD, dir, force, r->input, &r->out));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stickslip %s: %s solver, input %s\n", SK_VERSION_STRING, r->type->name, filename));
   PetscCall(PetscLogStagePop());
   PetscCall(PetscLogStagePush(stage_run));
-  PetscCall(type->run(ctx, out));
+  PetscCall(r->type->run(r->ctx, r->out));
   PetscCall(PetscLogStagePop());
   PetscCall(SKWallTime(&t1));
-  PetscCall(SKOutputSummary(out, "wall time", "%.3f s", (double)(t1 - t0)));
-  PetscCall(SKOutputSummary(out, "results", "%s/results.h5", dir));
-  PetscCall(SKOutputDestroy(&out));
-  PetscCall(type->destroy(&ctx));
-  PetscCall(SKInputDestroy(&input));
+  PetscCall(SKOutputSummary(r->out, "total wall time", "%.3f s", (double)(t1 - t0)));
+  PetscCall(SKOutputSummary(r->out, "results", "%s/results.h5", dir));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SKCommandValidate(const char filename[])
+static PetscErrorCode SKCommandValidate(const char filename[], SKRun *r)
 {
-  SKInput input            = NULL;
-  const SKSolverType *type = NULL;
-  void *ctx                = NULL;
-
   PetscFunctionBegin;
-  PetscCall(SKLoadAndSetup(filename, &input, &type, &ctx));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: valid %s input\n", filename, type->name));
-  PetscCall(type->destroy(&ctx));
-  PetscCall(SKInputDestroy(&input));
+  PetscCall(SKLoadAndSetup(filename, r));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: valid %s input\n", filename, r->type->name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -168,7 +172,13 @@ int main(int argc, char **argv)
     free(pargv);
     return 1;
   }
-  if (!ierr) ierr = !strcmp(command, "run") ? SKCommandRun(filename) : SKCommandValidate(filename);
+  if (!ierr) {
+    SKRun r = {NULL, NULL, NULL, NULL};
+    PetscErrorCode ierr_reset;
+    ierr       = !strcmp(command, "run") ? SKCommandRun(filename, &r) : SKCommandValidate(filename, &r);
+    ierr_reset = SKRunReset(&r);
+    if (!ierr) ierr = ierr_reset;
+  }
   if (ierr) {
     const char *text;
     char *specific;
