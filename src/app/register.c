@@ -1,5 +1,6 @@
 /* stickslip app: the solvers built into this library. Adding a solver: one line here. */
 #include <stickslip/solver.h>
+#include <stickslip/mesh.h>
 #include <stickslip/rod1d.h>
 
 PetscErrorCode SKSolverRegisterAll(void)
@@ -11,5 +12,6 @@ PetscErrorCode SKSolverRegisterAll(void)
   registered = PETSC_TRUE;
   PetscCall(SKInitializePackage());
   PetscCall(SKSolverRegister(&SKSolverBars2020));
+  PetscCall(SKMeshRegisterFileType());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,127 @@
+/* stickslip mesh: the element type table (VTK node order, local faces, reference coordinates) and the
+   centre-Jacobian kernel used to find inverted elements. */
+#include "mesh/meshimpl.h"
+
+static const PetscReal t3_ref[] = {0, 0, 1, 0, 0, 1};
+static const PetscInt t3_face[] = {0, 1, 1, 2, 2, 0};
+
+static const PetscReal q4_ref[] = {-1, -1, 1, -1, 1, 1, -1, 1};
+static const PetscInt q4_face[] = {0, 1, 1, 2, 2, 3, 3, 0};
+
+static const PetscReal q9_ref[] = {-1, -1, 1, -1, 1, 1, -1, 1, 0, -1, 1, 0, 0, 1, -1, 0, 0, 0};
+static const PetscInt q9_face[] = {0, 1, 4, 1, 2, 5, 2, 3, 6, 3, 0, 7};
+
+static const PetscReal t4_ref[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+static const PetscInt t4_face[] = {0, 1, 3, 1, 2, 3, 0, 3, 2, 0, 2, 1};
+
+static const PetscReal h8_ref[] = {-1, -1, -1, 1, -1, -1, 1, 1, -1, -1, 1, -1, -1, -1, 1, 1, -1, 1, 1, 1, 1, -1, 1, 1};
+static const PetscInt h8_face[] = {0, 1, 5, 4, 1, 2, 6, 5, 2, 3, 7, 6, 0, 4, 7, 3, 0, 3, 2, 1, 4, 5, 6, 7};
+
+/* Checked against python3-vtk9: vtkTriQuadraticHexahedron().GetParametricCoords() (mapped from [0,1] to [-1,1]). */
+static const PetscReal h27_ref[] = {-1, -1, -1, 1, -1, -1, 1, 1,  -1, -1, 1, -1, -1, -1, 1,  1, -1, 1, 1, 1, 1, -1, 1, 1, /* corners */
+                                    0,  -1, -1, 1, 0,  -1, 0, 1,  -1, -1, 0, -1,                       /* edges 8-11, zeta = -1 */
+                                    0,  -1, 1,  1, 0,  1,  0, 1,  1,  -1, 0, 1,                        /* edges 12-15, zeta = +1 */
+                                    -1, -1, 0,  1, -1, 0,  1, 1,  0,  -1, 1, 0,                        /* edges 16-19, vertical */
+                                    -1, 0,  0,  1, 0,  0,  0, -1, 0,  0,  1, 0,  0,  0,  -1, 0, 0,  1, /* face centres 20-25 */
+                                    0,  0,  0};
+static const PetscInt h27_face[] = {0, 1, 5, 4, 8,  17, 12, 16, 22, 1, 2, 6, 5, 9,  18, 13, 17, 21, 2, 3, 7, 6, 10, 19, 14, 18, 23,
+                                    0, 4, 7, 3, 16, 15, 19, 11, 20, 0, 3, 2, 1, 11, 10, 9,  8,  24, 4, 5, 6, 7, 12, 13, 14, 15, 25};
+
+static const SKElementTypeInfo sk_element_types[SK_ELEMENT_NUM_TYPES] = {
+    {"T3", 2, 3, 3, 1, PETSC_TRUE, 5, 3, "L2", 2, 2, t3_face, t3_ref},
+    {"Q4", 2, 4, 4, 1, PETSC_FALSE, 9, 4, "L2", 2, 2, q4_face, q4_ref},
+    {"Q9", 2, 9, 4, 2, PETSC_FALSE, 28, 4, "L3", 3, 2, q9_face, q9_ref},
+    {"T4", 3, 4, 4, 1, PETSC_TRUE, 10, 4, "T3", 3, 3, t4_face, t4_ref},
+    {"H8", 3, 8, 8, 1, PETSC_FALSE, 12, 6, "Q4", 4, 4, h8_face, h8_ref},
+    {"H27", 3, 27, 8, 2, PETSC_FALSE, 29, 6, "Q9", 9, 4, h27_face, h27_ref},
+};
+
+PetscErrorCode SKElementTypeFromName(const char name[], SKElementType *type, PetscBool *found)
+{
+  PetscFunctionBegin;
+  *found = PETSC_FALSE;
+  for (int t = 0; t < SK_ELEMENT_NUM_TYPES; t++) {
+    PetscBool match;
+
+    PetscCall(PetscStrcmp(name, sk_element_types[t].name, &match));
+    if (match) {
+      *type  = (SKElementType)t;
+      *found = PETSC_TRUE;
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKElementTypeGetInfo(SKElementType type, const SKElementTypeInfo **info)
+{
+  PetscFunctionBegin;
+  PetscCheck(type >= 0 && type < SK_ELEMENT_NUM_TYPES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "element type %d does not exist",
+             (int)type);
+  *info = &sk_element_types[type];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKElementTypeList(char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "empty buffer");
+  buf[0] = 0;
+  for (int t = 0; t < SK_ELEMENT_NUM_TYPES; t++) {
+    if (t) PetscCall(PetscStrlcat(buf, ", ", len));
+    PetscCall(PetscStrlcat(buf, sk_element_types[t].name, len));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Derivative at XI of the 1D Lagrange polynomial of ORDER (nodes -1, [0,] 1) that is 1 at node S. */
+static PetscReal SKLagrangeDerivative(PetscInt order, PetscReal s, PetscReal xi, PetscReal *value)
+{
+  const PetscReal nodes[2][3] = {{-1, 1, 0}, {-1, 0, 1}};
+  const PetscReal *x          = nodes[order - 1];
+  PetscReal v = 1, d = 0;
+
+  /* Product rule over the factors (xi - x_b) / (s - x_b), b != s. */
+  for (PetscInt b = 0; b <= order; b++) {
+    if (x[b] == s) continue;
+    d = d * (xi - x[b]) / (s - x[b]) + v / (s - x[b]);
+    v = v * (xi - x[b]) / (s - x[b]);
+  }
+  *value = v;
+  return d;
+}
+
+PetscErrorCode SKElementTypeCentreJacobian(SKElementType type, const PetscReal coords[], PetscReal *det_j)
+{
+  const SKElementTypeInfo *info = NULL;
+  PetscReal jac[3][3]           = {{0}};
+
+  PetscFunctionBegin;
+  PetscCall(SKElementTypeGetInfo(type, &info));
+  const PetscInt dim = info->dim;
+  for (PetscInt a = 0; a < info->num_nodes; a++) {
+    PetscReal grad[3];
+
+    if (info->simplex) {
+      /* Linear simplex: N_0 = 1 - sum xi, N_i = xi_i; the gradient is constant. */
+      for (PetscInt j = 0; j < dim; j++) grad[j] = (a == 0) ? -1.0 : (a == j + 1 ? 1.0 : 0.0);
+    } else {
+      PetscReal val[3], der[3];
+
+      for (PetscInt j = 0; j < dim; j++) der[j] = SKLagrangeDerivative(info->order, info->ref_coords[a * dim + j], 0.0, &val[j]);
+      for (PetscInt j = 0; j < dim; j++) {
+        grad[j] = der[j];
+        for (PetscInt k = 0; k < dim; k++)
+          if (k != j) grad[j] *= val[k];
+      }
+    }
+    for (PetscInt i = 0; i < dim; i++)
+      for (PetscInt j = 0; j < dim; j++) jac[i][j] += coords[a * dim + i] * grad[j];
+  }
+  if (dim == 2)
+    *det_j = jac[0][0] * jac[1][1] - jac[0][1] * jac[1][0];
+  else
+    *det_j = jac[0][0] * (jac[1][1] * jac[2][2] - jac[1][2] * jac[2][1]) - jac[0][1] * (jac[1][0] * jac[2][2] - jac[1][2] * jac[2][0]) +
+             jac[0][2] * (jac[1][0] * jac[2][1] - jac[1][1] * jac[2][0]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
