@@ -190,6 +190,7 @@ int main(int argc, char **argv)
       (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip: error: %s\n  (%s; rerun with -sk_traceback for a traceback)\n",
                          specific && specific[0] ? specific : text, text ? text : "PETSc error");
   }
+  if (!traceback) (void)PetscPopErrorHandler();
   (void)PetscFinalize();
   free(pargv);
   if (ierr) return ierr == SK_ERR_INPUT ? 1 : 2;

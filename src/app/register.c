@@ -1,6 +1,7 @@
 /* stickslip app: the solvers built into this library. Adding a solver: one line here. */
 #include <stickslip/solver.h>
 #include <stickslip/mesh.h>
+#include <stickslip/rigid.h>
 #include <stickslip/rod1d.h>
 
 PetscErrorCode SKSolverRegisterAll(void)
@@ -12,6 +13,8 @@ PetscErrorCode SKSolverRegisterAll(void)
   registered = PETSC_TRUE;
   PetscCall(SKInitializePackage());
   PetscCall(SKSolverRegister(&SKSolverBars2020));
+  PetscCall(SKSolverRegister(&SKSolverSpringSlider));
+  PetscCall(SKSolverRegister(&SKSolverBurridgeKnopoff));
   PetscCall(SKMeshRegisterFileType());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,110 @@
+/* stickslip contact: friction laws behind one interface (this part), and later contact surfaces, search, projection and
+   the mortar treatment (sections 2.2-2.5 of lugre-mortar-explicit-contact-2024). Theory: docs/theory-contact.md.
+
+   A friction law is an opaque SKFrictionLaw made by name from a registry ("lugre", "coulomb", "coulomb-modified",
+   "coulomb-tanh", "coulomb-threlfall"; SKFrictionLawRegister() adds one). Its physics lives in pure pointwise kernels
+   (SKFrictionStepFn, SKFrictionRateFn) that take plain arrays and a read-only context and touch no globals; loops over
+   contact nodes fetch them once with SKFrictionLawGetKernels() and call them directly.
+
+   Conventions shared by every law:
+     v     relative tangential velocity of the body with respect to the surface (m/s), DIM = 1 or 2 components
+     N     normal force (N) pressing the point onto the surface, N >= 0; a traction (Pa) works as well (every law is
+           homogeneous of degree one in N except the Coulomb penalty eps_t, which is then in Pa/m)
+     F     friction force (unit of N) acting against the sliding: the body feels -F. F . v >= 0 in steady sliding.
+     state per-point history of the law (SKFrictionLawGetStateSize()): LuGre bristle deflection z (m), Coulomb
+           tangential force t_T (unit of N), none for the regularised laws. Zero is the virgin state.
+   An implementation (src/contact/friction_<law>.c) provides, in SKFrictionLawOps:
+     step   (required) the discrete update over one time step dt with v constant over the step (explicit dynamics)
+     rate   (optional) the continuous form for ODE integrators: state rate, force and their derivatives, DIM = 1
+     moduli (required) tangential stiffness and damping at normal force N, for critical time step estimates
+   and a create function that checks the parameters it uses. */
+#ifndef STICKSLIP_CONTACT_H
+#define STICKSLIP_CONTACT_H
+
+#include <stickslip/input.h>
+
+/* Parameters read by the friction laws; each law documents which ones it uses. Per unit normal force where stated. */
+typedef struct {
+  PetscReal mu_s;           /* static coefficient of friction (1), mu_s >= mu_k */
+  PetscReal mu_k;           /* kinetic coefficient of friction (1), mu_k >= 0 */
+  PetscReal v_s;            /* Stribeck velocity (m/s), >= 0; 0 means G(v) = mu_k for every v != 0 (eq. 21 limit) */
+  PetscReal theta;          /* Stribeck exponent (1), > 0; 2 is the Gaussian decay of Canudas de Wit et al. 1995 */
+  PetscReal sigma0;         /* LuGre bristle stiffness per unit normal force (1/m), > 0 */
+  PetscReal sigma1;         /* LuGre bristle damping per unit normal force (s/m), >= 0 */
+  PetscReal sigma2;         /* viscous friction per unit normal force (s/m), >= 0 */
+  PetscReal eps_t;          /* Coulomb tangential penalty (unit of N per m), > 0 */
+  PetscReal v_reg;          /* regularised Coulomb: tanh velocity scale, Threlfall v95 (m/s), > 0 */
+  PetscReal k_threlfall;    /* Threlfall shape factor k (1), > 0; 3 gives 95 % of the sliding force at v95 */
+  PetscReal stick_velocity; /* statistics only: a point sticks while |v| < stick_velocity (m/s); see SKFrictionIsSticking() */
+} SKFrictionParams;
+
+/* Default parameters: Canudas de Wit et al. 1995 per unit normal force (sigma0 = 1e5 1/m, sigma1 = sqrt(1e5) s/m,
+   sigma2 = 0.4 s/m, v_s = 1e-3 m/s, theta = 2), mu_s = mu_k = 0 (must be set), eps_t = 1e6, v_reg = 1e-3 m/s,
+   k_threlfall = 3, stick_velocity = 0 (meaning: v_s, see SKFrictionIsSticking()). */
+PETSC_EXTERN PetscErrorCode SKFrictionParamsSetDefaults(SKFrictionParams *p);
+
+/* What a step or rate kernel reports besides the force (may be passed as NULL). */
+typedef struct {
+  PetscBool slipping;      /* law-internal slip flag: Coulomb return mapping active; LuGre/regularised: |v| >= stick velocity */
+  PetscReal G;             /* LuGre/regularised: Stribeck curve G(v) (1); Coulomb: coefficient that bounds |F| / N */
+  PetscReal stored_energy; /* energy held by the state at the end of the step (J for N in newtons): LuGre sigma0 N |z|^2 / 2,
+                              Coulomb |t_T|^2 / (2 eps_t); the rest of F . v dt is dissipated */
+} SKFrictionInfo;
+
+/* Discrete update of one contact point over [t, t + dt] with the relative velocity V[DIM] constant over the step and
+   normal force N at t + dt. STATE[] (size from SKFrictionLawGetStateSize()) is updated in place; F[DIM] receives the
+   friction force at t + dt. Pure: no allocation, no globals, never fails (non-finite input gives non-finite output). */
+typedef void (*SKFrictionStepFn)(const void *ctx, PetscInt dim, PetscReal dt, PetscReal N, const PetscReal v[], PetscReal state[],
+                                 PetscReal F[], SKFrictionInfo *info);
+/* Continuous form for one tangential component (rigid-body ODE models): given v, N and the state z[], returns the state
+   rate zdot[], the force *F and the derivatives dzdot_dz[ns*ns] (row-major), dzdot_dv[ns], dF_dz[ns], *dF_dv, where ns is
+   the state size for DIM = 1. Derivatives of |v| at v = 0 use the one-sided value for v > 0. */
+typedef void (*SKFrictionRateFn)(const void *ctx, PetscReal N, PetscReal v, const PetscReal z[], PetscReal zdot[], PetscReal *F,
+                                 PetscReal dzdot_dz[], PetscReal dzdot_dv[], PetscReal dF_dz[], PetscReal *dF_dv, SKFrictionInfo *info);
+
+typedef struct _p_SKFrictionLaw *SKFrictionLaw;
+
+/* Registers the built-in laws and the contact log events. Idempotent; SKFrictionLawCreate() calls it. */
+PETSC_EXTERN PetscErrorCode SKContactInitializePackage(void);
+/* Adds a friction law under NAME; CREATE fills the law's ops and context from its parameters (see frictionimpl.h). */
+PETSC_EXTERN PetscErrorCode SKFrictionLawRegister(const char name[], PetscErrorCode (*create)(SKFrictionLaw));
+/* Comma-separated names of the registered laws, into buf[len]. */
+PETSC_EXTERN PetscErrorCode SKFrictionLawList(char buf[], size_t len);
+
+/* Creates the law NAME with parameters P (copied). An unknown name is an error listing the known ones; parameters the
+   law uses are checked (PETSC_ERR_ARG_OUTOFRANGE with the value). The caller owns *law (SKFrictionLawDestroy()). */
+PETSC_EXTERN PetscErrorCode SKFrictionLawCreate(MPI_Comm comm, const char name[], const SKFrictionParams *p, SKFrictionLaw *law);
+/* Reads a friction law from an XML element such as
+     <friction law="lugre" mu_s="0.45" mu_k="0.3" v_s="1e-3" theta="2" sigma0="1e5" sigma1="316.2" sigma2="0.4"/>
+   (attributes named as the SKFrictionParams fields, SI units, defaults from SKFrictionParamsSetDefaults()). Bad values
+   (sigma0 <= 0, v_s < 0, mu_k > mu_s, unknown law, ...) are input errors "FILE:LINE: message". */
+PETSC_EXTERN PetscErrorCode SKFrictionLawCreateFromXML(SKInput input, SKNode node, SKFrictionLaw *law);
+PETSC_EXTERN PetscErrorCode SKFrictionLawDestroy(SKFrictionLaw *law);
+
+/* The registered name and the parameters (owned by LAW, read-only). */
+PETSC_EXTERN PetscErrorCode SKFrictionLawGetName(SKFrictionLaw law, const char *name[]);
+PETSC_EXTERN PetscErrorCode SKFrictionLawGetParams(SKFrictionLaw law, const SKFrictionParams **p);
+/* Number of state values per contact point for DIM tangential components (0 for stateless laws). */
+PETSC_EXTERN PetscErrorCode SKFrictionLawGetStateSize(SKFrictionLaw law, PetscInt dim, PetscInt *nstate);
+/* The pointwise kernels and their context (valid while LAW lives). *rate is NULL for laws without a continuous form
+   (the Coulomb return mappings, which are defined only as discrete updates). */
+PETSC_EXTERN PetscErrorCode SKFrictionLawGetKernels(SKFrictionLaw law, SKFrictionStepFn *step, SKFrictionRateFn *rate, const void **ctx);
+/* Tangential stiffness (unit of N per m) and damping (unit of N per m/s) of the law at normal force N: the largest values
+   the linearised law can present, for critical time step estimates (LuGre: sigma0 N and (sigma1 + sigma2) N). */
+PETSC_EXTERN PetscErrorCode SKFrictionLawGetTangentModuli(SKFrictionLaw law, PetscReal N, PetscReal *stiffness, PetscReal *damping);
+
+/* Convenience wrapper of the step kernel (checks DIM); hot loops should call the kernel from SKFrictionLawGetKernels(). */
+PETSC_EXTERN PetscErrorCode SKFrictionLawStep(SKFrictionLaw law, PetscInt dim, PetscReal dt, PetscReal N, const PetscReal v[],
+                                              PetscReal state[], PetscReal F[], SKFrictionInfo *info);
+
+/* Stribeck curve of eq. 21, G(v) = mu_k + (mu_s - mu_k) exp(-|v / v_s|^theta) (1), with speed = |v| >= 0. With v_s = 0 it
+   is the pointwise limit: mu_k for speed > 0 and mu_s at speed = 0. Pure. */
+PETSC_EXTERN PetscReal SKFrictionStribeck(const SKFrictionParams *p, PetscReal speed);
+/* Stick threshold used for statistics (sticking-time ratio, stick/slip flags in output), separate from the law:
+   stick_velocity when > 0, else v_s (the paper's definition, section 3.2), else 0 (then nothing counts as sticking
+   except exact rest). Returns the threshold (m/s). */
+PETSC_EXTERN PetscReal SKFrictionStickThreshold(const SKFrictionParams *p);
+/* PETSC_TRUE when a point with relative speed |v| (m/s) counts as sticking: speed < SKFrictionStickThreshold(p). */
+PETSC_EXTERN PetscBool SKFrictionIsSticking(const SKFrictionParams *p, PetscReal speed);
+
+#endif

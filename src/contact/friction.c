@@ -1,0 +1,308 @@
+/* contact: the friction-law registry, creation from parameters or XML, parameter checks, and the Stribeck curve and
+   stick threshold shared by every law. The laws themselves are in friction_<law>.c. */
+#include <stddef.h>
+#include "frictionimpl.h"
+
+/* The registry: a short table, looked up by name (PETSc 3.18's PetscFunctionList cannot list its names). */
+#define SK_FRICTION_MAX_LAWS 32
+typedef struct {
+  char name[64];
+  PetscErrorCode (*create)(SKFrictionLaw);
+} FrictionLawEntry;
+static FrictionLawEntry SKFrictionLaws[SK_FRICTION_MAX_LAWS];
+static PetscInt SKFrictionLawCount           = 0;
+static PetscBool SKContactPackageInitialized = PETSC_FALSE;
+
+static PetscErrorCode SKContactFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  SKFrictionLawCount          = 0;
+  SKContactPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (SKContactPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  SKContactPackageInitialized = PETSC_TRUE;
+  PetscCall(SKInitializePackage());
+  PetscCall(SKFrictionLawRegister("lugre", SKFrictionLawCreate_LuGre));
+  PetscCall(SKFrictionLawRegister("coulomb", SKFrictionLawCreate_Coulomb));
+  PetscCall(SKFrictionLawRegister("coulomb-modified", SKFrictionLawCreate_CoulombModified));
+  PetscCall(SKFrictionLawRegister("coulomb-tanh", SKFrictionLawCreate_CoulombTanh));
+  PetscCall(SKFrictionLawRegister("coulomb-threlfall", SKFrictionLawCreate_CoulombThrelfall));
+  PetscCall(PetscRegisterFinalize(SKContactFinalizePackage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FrictionLawFind(const char name[], PetscErrorCode (**create)(SKFrictionLaw))
+{
+  PetscBool match;
+
+  PetscFunctionBegin;
+  *create = NULL;
+  for (PetscInt i = 0; i < SKFrictionLawCount && !*create; i++) {
+    PetscCall(PetscStrcmp(SKFrictionLaws[i].name, name, &match));
+    if (match) *create = SKFrictionLaws[i].create;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawRegister(const char name[], PetscErrorCode (*create)(SKFrictionLaw))
+{
+  PetscErrorCode (*old)(SKFrictionLaw);
+  size_t len;
+
+  PetscFunctionBegin;
+  PetscCall(FrictionLawFind(name, &old));
+  PetscCheck(!old, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "friction law '%s' is already registered", name);
+  PetscCall(PetscStrlen(name, &len));
+  PetscCheck(len > 0 && len < sizeof(SKFrictionLaws[0].name), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "friction law name '%s' must have 1 to 63 characters", name);
+  PetscCheck(SKFrictionLawCount < SK_FRICTION_MAX_LAWS, PETSC_COMM_SELF, PETSC_ERR_MEM, "more than %d friction laws registered",
+             SK_FRICTION_MAX_LAWS);
+  PetscCall(PetscStrncpy(SKFrictionLaws[SKFrictionLawCount].name, name, sizeof(SKFrictionLaws[0].name)));
+  SKFrictionLaws[SKFrictionLawCount++].create = create;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawList(char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCall(SKContactInitializePackage());
+  buf[0] = 0;
+  for (PetscInt i = 0; i < SKFrictionLawCount; i++) {
+    if (i) PetscCall(PetscStrlcat(buf, ", ", len));
+    PetscCall(PetscStrlcat(buf, SKFrictionLaws[i].name, len));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionParamsSetDefaults(SKFrictionParams *p)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  p->v_s         = 1e-3;
+  p->theta       = 2;
+  p->sigma0      = 1e5;
+  p->sigma1      = PetscSqrtReal(1e5);
+  p->sigma2      = 0.4;
+  p->eps_t       = 1e6;
+  p->v_reg       = 1e-3;
+  p->k_threlfall = 3;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One parameter check: the attribute it concerns (for messages) and whether it holds. */
+typedef struct {
+  const char *attr;
+  PetscBool ok;
+  char msg[160];
+} ParamCheck;
+
+/* The checks of P for law NAME, in a fixed order; the first failing one is reported. Shared by SKFrictionLawCreate()
+   (PETSc error) and SKFrictionLawCreateFromXML() (file:line input error) so both refuse exactly the same values. */
+static PetscErrorCode FrictionParamsCheck(const char name[], const SKFrictionParams *p, ParamCheck *fail)
+{
+  PetscBool lugre, classical, ok = PETSC_TRUE;
+  ParamCheck c[16];
+  PetscInt n = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(name, "lugre", &lugre));
+  PetscCall(PetscStrcmp(name, "coulomb", &classical));
+#define SK_CHECK(a, cond, ...)                                         \
+  do {                                                                 \
+    c[n].attr = a;                                                     \
+    c[n].ok   = (cond) ? PETSC_TRUE : PETSC_FALSE;                     \
+    PetscCall(PetscSNPrintf(c[n].msg, sizeof(c[n].msg), __VA_ARGS__)); \
+    n++;                                                               \
+  } while (0)
+  SK_CHECK("mu_k", p->mu_k >= 0 && PetscIsNormalReal(p->mu_k + 1), "friction mu_k = %g must be >= 0", (double)p->mu_k);
+  SK_CHECK("mu_k", p->mu_k <= p->mu_s, "friction mu_k = %g must not exceed mu_s = %g", (double)p->mu_k, (double)p->mu_s);
+  SK_CHECK("mu_k", !lugre || p->mu_k > 0, "friction law lugre needs mu_k > 0 (G(v) >= mu_k divides sigma0 |v|), got %g", (double)p->mu_k);
+  SK_CHECK("mu_s", !classical || p->mu_s == p->mu_k,
+           "classical Coulomb friction has one coefficient: mu_s = %g differs from mu_k = %g (use law coulomb-modified)", (double)p->mu_s,
+           (double)p->mu_k);
+  SK_CHECK("v_s", p->v_s >= 0, "friction v_s = %g m/s must be >= 0 (0: G = mu_k away from v = 0)", (double)p->v_s);
+  SK_CHECK("theta", p->theta > 0, "friction theta = %g must be > 0", (double)p->theta);
+  SK_CHECK("sigma0", p->sigma0 > 0, "friction sigma0 = %g 1/m must be > 0", (double)p->sigma0);
+  SK_CHECK("sigma1", p->sigma1 >= 0, "friction sigma1 = %g s/m must be >= 0", (double)p->sigma1);
+  SK_CHECK("sigma2", p->sigma2 >= 0, "friction sigma2 = %g s/m must be >= 0", (double)p->sigma2);
+  SK_CHECK("eps_t", p->eps_t > 0, "friction eps_t = %g must be > 0", (double)p->eps_t);
+  SK_CHECK("v_reg", p->v_reg > 0, "friction v_reg = %g m/s must be > 0", (double)p->v_reg);
+  SK_CHECK("k_threlfall", p->k_threlfall > 0, "friction k_threlfall = %g must be > 0", (double)p->k_threlfall);
+  SK_CHECK("stick_velocity", p->stick_velocity >= 0, "friction stick_velocity = %g m/s must be >= 0", (double)p->stick_velocity);
+#undef SK_CHECK
+  fail->ok = PETSC_TRUE;
+  for (PetscInt i = 0; i < n && ok; i++)
+    if (!c[i].ok) {
+      *fail = c[i];
+      ok    = PETSC_FALSE;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawCreate(MPI_Comm comm, const char name[], const SKFrictionParams *p, SKFrictionLaw *law)
+{
+  PetscErrorCode (*create)(SKFrictionLaw) = NULL;
+  SKFrictionLaw l;
+  ParamCheck fail;
+  char known[256] = "";
+
+  PetscFunctionBegin;
+  *law = NULL;
+  PetscCall(SKContactInitializePackage());
+  PetscCall(FrictionLawFind(name, &create));
+  if (!create) PetscCall(SKFrictionLawList(known, sizeof(known)));
+  PetscCheck(create, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown friction law '%s'; known: %s", name, known);
+  PetscCall(FrictionParamsCheck(name, p, &fail));
+  PetscCheck(fail.ok, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s", fail.msg);
+  PetscCall(PetscNew(&l));
+  l->comm   = comm;
+  l->params = *p;
+  PetscCall(PetscStrncpy(l->name, name, sizeof(l->name)));
+  PetscCall((*create)(l));
+  PetscCheck(l->ops.step && l->ops.state_size && l->ops.moduli, comm, PETSC_ERR_PLIB,
+             "friction law '%s' did not set its step, state_size and moduli ops", name);
+  *law = l;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawCreateFromXML(SKInput input, SKNode node, SKFrictionLaw *law)
+{
+  static const struct {
+    const char *attr;
+    size_t offset;
+  } attrs[] = {
+      {"mu_s", offsetof(SKFrictionParams, mu_s)},
+      {"mu_k", offsetof(SKFrictionParams, mu_k)},
+      {"v_s", offsetof(SKFrictionParams, v_s)},
+      {"theta", offsetof(SKFrictionParams, theta)},
+      {"sigma0", offsetof(SKFrictionParams, sigma0)},
+      {"sigma1", offsetof(SKFrictionParams, sigma1)},
+      {"sigma2", offsetof(SKFrictionParams, sigma2)},
+      {"eps_t", offsetof(SKFrictionParams, eps_t)},
+      {"v_reg", offsetof(SKFrictionParams, v_reg)},
+      {"k_threlfall", offsetof(SKFrictionParams, k_threlfall)},
+      {"stick_velocity", offsetof(SKFrictionParams, stick_velocity)},
+  };
+  SKFrictionParams p;
+  PetscErrorCode (*create)(SKFrictionLaw) = NULL;
+  ParamCheck fail;
+  MPI_Comm comm;
+  char name[64], known[256] = "";
+  PetscBool has_mu_s;
+
+  PetscFunctionBegin;
+  PetscCall(SKContactInitializePackage());
+  PetscCall(SKInputGetComm(input, &comm));
+  PetscCall(SKFrictionParamsSetDefaults(&p));
+  PetscCall(SKInputRequireString(input, node, "law", name, sizeof(name)));
+  PetscCall(FrictionLawFind(name, &create));
+  if (!create) PetscCall(SKFrictionLawList(known, sizeof(known)));
+  PetscCall(SKInputCheck(input, node, create != NULL, "unknown friction law '%s'; known: %s", name, known));
+  for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+    PetscCall(SKInputGetReal(input, node, attrs[i].attr, (PetscReal *)((char *)&p + attrs[i].offset), NULL));
+  /* classical Coulomb has one coefficient: mu_k alone means mu_s = mu_k */
+  PetscCall(SKInputGetReal(input, node, "mu_s", &p.mu_s, &has_mu_s));
+  if (!has_mu_s) p.mu_s = p.mu_k;
+  PetscCall(FrictionParamsCheck(name, &p, &fail));
+  PetscCall(SKInputCheck(input, node, fail.ok, "%s", fail.msg));
+  PetscCall(SKFrictionLawCreate(comm, name, &p, law));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawDestroy(SKFrictionLaw *law)
+{
+  PetscFunctionBegin;
+  if (!law || !*law) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree(*law));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawGetName(SKFrictionLaw law, const char *name[])
+{
+  PetscFunctionBegin;
+  *name = law->name;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawGetParams(SKFrictionLaw law, const SKFrictionParams **p)
+{
+  PetscFunctionBegin;
+  *p = &law->params;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawGetStateSize(SKFrictionLaw law, PetscInt dim, PetscInt *nstate)
+{
+  PetscFunctionBegin;
+  PetscCheck(dim >= 1 && dim <= 2, law->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "friction laws take 1 or 2 tangential components, not %" PetscInt_FMT, dim);
+  *nstate = law->ops.state_size(dim);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawGetKernels(SKFrictionLaw law, SKFrictionStepFn *step, SKFrictionRateFn *rate, const void **ctx)
+{
+  PetscFunctionBegin;
+  if (step) *step = law->ops.step;
+  if (rate) *rate = law->ops.rate;
+  if (ctx) *ctx = &law->params;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawGetTangentModuli(SKFrictionLaw law, PetscReal N, PetscReal *stiffness, PetscReal *damping)
+{
+  PetscReal k = 0, c = 0;
+
+  PetscFunctionBegin;
+  law->ops.moduli(&law->params, N, &k, &c);
+  if (stiffness) *stiffness = k;
+  if (damping) *damping = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawStep(SKFrictionLaw law, PetscInt dim, PetscReal dt, PetscReal N, const PetscReal v[], PetscReal state[],
+                                 PetscReal F[], SKFrictionInfo *info)
+{
+  PetscFunctionBegin;
+  PetscCheck(dim >= 1 && dim <= 2, law->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "friction laws take 1 or 2 tangential components, not %" PetscInt_FMT, dim);
+  PetscCheck(dt >= 0 && N >= 0, law->comm, PETSC_ERR_ARG_OUTOFRANGE, "friction step needs dt >= 0 and N >= 0 (got dt = %g s, N = %g)",
+             (double)dt, (double)N);
+  law->ops.step(&law->params, dim, dt, N, v, state, F, info);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscReal SKFrictionStribeck(const SKFrictionParams *p, PetscReal speed)
+{
+  if (p->v_s <= 0) return speed > 0 ? p->mu_k : p->mu_s;
+  return p->mu_k + (p->mu_s - p->mu_k) * PetscExpReal(-PetscPowReal(speed / p->v_s, p->theta));
+}
+
+void SKFrictionStribeckDerivative(const SKFrictionParams *p, PetscReal speed, PetscReal *G, PetscReal *dG)
+{
+  PetscReal r, e;
+
+  *G  = SKFrictionStribeck(p, speed);
+  *dG = 0;
+  if (p->v_s <= 0) return;
+  r = speed / p->v_s;
+  if (speed == 0 && p->theta < 1) return;
+  e   = PetscExpReal(-PetscPowReal(r, p->theta));
+  *dG = -(p->mu_s - p->mu_k) * e * p->theta * (p->theta == 1 ? 1 : PetscPowReal(r, p->theta - 1)) / p->v_s;
+}
+
+PetscReal SKFrictionStickThreshold(const SKFrictionParams *p)
+{
+  return p->stick_velocity > 0 ? p->stick_velocity : p->v_s;
+}
+
+PetscBool SKFrictionIsSticking(const SKFrictionParams *p, PetscReal speed)
+{
+  PetscReal vt = SKFrictionStickThreshold(p);
+  return (vt > 0 ? speed < vt : speed == 0) ? PETSC_TRUE : PETSC_FALSE;
+}
