@@ -1,5 +1,6 @@
 /* stickslip app: the solvers built into this library. Adding a solver: one line here. */
 #include <stickslip/solver.h>
+#include <stickslip/memory.h>
 #include <stickslip/mesh.h>
 #include <stickslip/rigid.h>
 #include <stickslip/rod1d.h>
@@ -13,6 +14,7 @@ PetscErrorCode SKSolverRegisterAll(void)
   registered = PETSC_TRUE;
   PetscCall(SKInitializePackage());
   PetscCall(SKSolverRegister(&SKSolverBars2020));
+  PetscCall(SKSolverRegister(&SKSolverBowedString));
   PetscCall(SKSolverRegister(&SKSolverSpringSlider));
   PetscCall(SKSolverRegister(&SKSolverBurridgeKnopoff));
   PetscCall(SKMeshRegisterFileType());

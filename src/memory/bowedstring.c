@@ -1,0 +1,297 @@
+/* stickslip memory: the "bowedstring" solver (Szalai 2013, section V): reads the structure, friction and
+   initial state, runs the reduced delay equation and/or the full modal model, writes histories and the kernel. */
+#include <stickslip/solver.h>
+#include <stickslip/memory.h>
+
+typedef enum { BOW_REDUCED, BOW_FULL, BOW_BOTH, BOW_KERNEL } BowModel;
+
+static const char *const BowModels[] = {"reduced", "full", "both", "kernel"};
+
+typedef struct {
+  char structure[32];
+  PetscReal wave_speed, contact, damping;
+  PetscInt modes;
+  SKBowFriction friction;
+  PetscReal y_start[2], t_end, dt;
+  PetscReal tol, rtol, atol;
+  PetscInt window, every, kernel_points;
+  PetscReal kernel_end;
+  BowModel model;
+} BowCtx;
+
+static PetscErrorCode BowSetup(SKInput input, void **vctx)
+{
+  BowCtx *ctx;
+  SKNode root, node;
+  PetscBool found, flg;
+  char model[32] = "reduced";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&ctx));
+  *vctx = ctx;
+  PetscCall(SKInputGetRoot(input, &root));
+
+  PetscCall(SKInputRequireChild(input, root, "structure", &node));
+  PetscCall(SKInputRequireString(input, node, "type", ctx->structure, sizeof(ctx->structure)));
+  PetscCall(SKInputRequireReal(input, node, "damping", &ctx->damping));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-bowedstring_damping", &ctx->damping, NULL));
+  PetscCall(SKInputCheck(input, node, ctx->damping >= 0 && ctx->damping < 1,
+                         "damping ratio D = %g must lie in [0, 1) (an underdamped structure)", (double)ctx->damping));
+  PetscCall(SKInputRequireInt(input, node, "modes", &ctx->modes));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bowedstring_modes", &ctx->modes, NULL));
+  PetscCall(SKInputCheck(input, node, ctx->modes >= 1, "no modes: modes = %" PetscInt_FMT " must be at least 1", ctx->modes));
+  PetscCall(SKInputCheck(input, node, ctx->modes <= 10000000, "modes = %" PetscInt_FMT " is unreasonably large (at most 1e7)", ctx->modes));
+  ctx->wave_speed = 1;
+  ctx->contact    = 1;
+  if (!strcmp(ctx->structure, "string")) {
+    PetscCall(SKInputGetReal(input, node, "wave_speed", &ctx->wave_speed, &found));
+    PetscCall(SKInputCheck(input, node, found, "the string needs its wave speed (attribute wave_speed, 1/s)"));
+    PetscCall(SKInputCheckPositive(input, node, "wave_speed", ctx->wave_speed));
+    PetscCall(SKInputGetReal(input, node, "contact", &ctx->contact, &found));
+    PetscCall(SKInputCheck(input, node, found, "the string needs its contact point (attribute contact, in (0, 1))"));
+    PetscCall(SKInputCheck(input, node, ctx->contact > 0 && ctx->contact < 1, "contact point xi* = %g lies outside the string (0, 1)",
+                           (double)ctx->contact));
+  } else {
+    PetscCall(SKInputGetReal(input, node, "contact", &ctx->contact, &found));
+    PetscCall(SKInputCheck(input, node, !found || ctx->contact == 1,
+                           "the cantilever's contact point is its free end: contact = %g must be 1 or absent", (double)ctx->contact));
+  }
+
+  PetscCall(SKInputRequireChild(input, root, "friction", &node));
+  PetscCall(SKInputRequireReal(input, node, "mu", &ctx->friction.mu));
+  PetscCall(SKInputCheckPositive(input, node, "mu", ctx->friction.mu));
+  PetscCall(SKInputRequireReal(input, node, "kappa", &ctx->friction.kappa));
+  PetscCall(SKInputCheck(input, node, ctx->friction.kappa >= 0 && ctx->friction.kappa <= ctx->friction.mu,
+                         "kappa = %g must lie in [0, mu = %g]: the sliding force mu - kappa cannot be negative",
+                         (double)ctx->friction.kappa, (double)ctx->friction.mu));
+  PetscCall(SKInputRequireReal(input, node, "sigma", &ctx->friction.sigma));
+  PetscCall(SKInputCheckNonNegative(input, node, "sigma", ctx->friction.sigma));
+  PetscCall(SKInputRequireReal(input, node, "bow_speed", &ctx->friction.v0));
+
+  PetscCall(SKInputRequireChild(input, root, "initial", &node));
+  PetscCall(SKInputRequireReal(input, node, "y1", &ctx->y_start[0]));
+  PetscCall(SKInputRequireReal(input, node, "y2", &ctx->y_start[1]));
+
+  PetscCall(SKInputRequireChild(input, root, "time", &node));
+  PetscCall(SKInputRequireReal(input, node, "end", &ctx->t_end));
+  PetscCall(SKInputCheckPositive(input, node, "end", ctx->t_end));
+  PetscCall(SKInputRequireReal(input, node, "dt", &ctx->dt));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-bowedstring_dt", &ctx->dt, NULL));
+  PetscCall(SKInputCheckPositive(input, node, "dt", ctx->dt));
+  PetscCall(
+      SKInputCheck(input, node, ctx->dt <= ctx->t_end, "dt = %g s exceeds the horizon end = %g s", (double)ctx->dt, (double)ctx->t_end));
+  PetscCall(SKInputCheck(input, node, ctx->t_end / ctx->dt <= 1e9, "end / dt = %g steps is too many", (double)(ctx->t_end / ctx->dt)));
+
+  ctx->tol    = 1e-10;
+  ctx->window = 0;
+  PetscCall(SKNodeGetChild(root, "reduced", &node));
+  if (node) {
+    PetscCall(SKInputGetReal(input, node, "tol", &ctx->tol, NULL));
+    PetscCall(SKInputCheckPositive(input, node, "tol", ctx->tol));
+    PetscCall(SKInputGetInt(input, node, "window", &ctx->window, NULL));
+    PetscCall(SKInputCheck(input, node, ctx->window >= 0, "window = %" PetscInt_FMT " must be 0 (automatic) or positive", ctx->window));
+  }
+  ctx->rtol = 1e-9;
+  ctx->atol = 1e-11;
+  PetscCall(SKNodeGetChild(root, "full", &node));
+  if (node) {
+    PetscCall(SKInputGetReal(input, node, "rtol", &ctx->rtol, NULL));
+    PetscCall(SKInputCheckPositive(input, node, "rtol", ctx->rtol));
+    PetscCall(SKInputGetReal(input, node, "atol", &ctx->atol, NULL));
+    PetscCall(SKInputCheckPositive(input, node, "atol", ctx->atol));
+  }
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-bowedstring_full_rtol", &ctx->rtol, &flg));
+  if (flg) {
+    PetscCall(SKInputCheck(input, root, ctx->rtol > 0, "option -bowedstring_full_rtol %g must be positive", (double)ctx->rtol));
+    ctx->atol = 1e-2 * ctx->rtol; /* the input's ratio */
+  }
+  ctx->every         = 10;
+  ctx->kernel_end    = 4;
+  ctx->kernel_points = 2001;
+  PetscCall(SKNodeGetChild(root, "output", &node));
+  if (node) {
+    PetscCall(SKInputGetInt(input, node, "every", &ctx->every, NULL));
+    PetscCall(SKInputCheck(input, node, ctx->every >= 1, "every = %" PetscInt_FMT " must be at least 1", ctx->every));
+    PetscCall(SKInputGetReal(input, node, "kernel_end", &ctx->kernel_end, NULL));
+    PetscCall(SKInputCheckPositive(input, node, "kernel_end", ctx->kernel_end));
+    PetscCall(SKInputGetInt(input, node, "kernel_points", &ctx->kernel_points, NULL));
+    PetscCall(SKInputCheck(input, node, ctx->kernel_points >= 2 && ctx->kernel_points <= 1000000,
+                           "kernel_points = %" PetscInt_FMT " must lie in [2, 1e6]", ctx->kernel_points));
+  }
+
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-bowedstring_model", model, sizeof(model), &flg));
+  {
+    PetscBool known = PETSC_FALSE;
+
+    for (PetscInt m = 0; m < 4; m++)
+      if (!strcmp(model, BowModels[m])) {
+        ctx->model = (BowModel)m;
+        known      = PETSC_TRUE;
+      }
+    PetscCall(SKInputCheck(input, root, known, "option -bowedstring_model %s is unknown (known: reduced, full, both, kernel)", model));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BowDestroy(void **vctx)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(*vctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Kernel tables: [L1]_2 on a linear grid (0, kernel_end] and on a logarithmic one down to kernel_end 1e-5 (the
+   power law of the beam near 0, Fig. III.3(b)); columns tau (s), L1 (m/s per N). */
+static PetscErrorCode WriteKernel(const BowCtx *ctx, const SKModalData *md, SKOutput out)
+{
+  const PetscInt n = ctx->kernel_points;
+  PetscReal *tau, *l1, *table, A[4], linf[2];
+  PetscInt dims[2] = {n, 2};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(n, &tau, n, &l1, 2 * n, &table));
+  for (PetscInt grid = 0; grid < 2; grid++) {
+    for (PetscInt j = 0; j < n; j++)
+      tau[j] = grid == 0 ? ctx->kernel_end * j / (n - 1) : ctx->kernel_end * PetscPowReal(10.0, -5.0 + 5.0 * j / (n - 1));
+    PetscCall(SKMemoryKernelL1(md, 0, n, tau, l1));
+    for (PetscInt j = 0; j < n; j++) {
+      table[2 * j]     = tau[j];
+      table[2 * j + 1] = l1[j];
+    }
+    PetscCall(SKOutputWriteRealArray(out, grid == 0 ? "/bowedstring/kernel" : "/bowedstring/kernel_log", 2, dims, table));
+  }
+  PetscCall(SKMemoryKernelConstants(md, 0, A, linf));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/kernel", "L_inf", linf[1]));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/kernel", "A21", A[2]));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/kernel", "A22", A[3]));
+  if (!strcmp(ctx->structure, "string"))
+    PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/kernel", "L1_right_limit_closed_form",
+                                         SKMemoryStringL1RightLimit(ctx->wave_speed, ctx->damping)));
+  PetscCall(PetscFree3(tau, l1, table));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* History /bowedstring/NAME (t, y1, y2, force, stick), events /bowedstring/NAME_events (t, kind, before, after) and
+   the limit-cycle measures as attributes of the history. */
+static PetscErrorCode WriteTrajectory(const BowCtx *ctx, const char name[], const SKBowTrajectory *traj, PetscLogDouble wall, SKOutput out)
+{
+  static const char *const cols[]  = {"t", "y1", "y2", "force", "stick"};
+  static const char *const units[] = {"s", "m", "m/s", "N", "1"};
+  char path[64], epath[64];
+  SKHistory hist;
+  PetscReal *ev, period, stick;
+  PetscInt dims[2] = {traj->nevents, 4};
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "/bowedstring/%s", name));
+  PetscCall(PetscSNPrintf(epath, sizeof(epath), "/bowedstring/%s_events", name));
+  PetscCall(SKOutputHistoryCreate(out, path, 5, cols, units, &hist));
+  PetscCall(SKHistorySetFlushInterval(hist, 4096));
+  for (PetscInt i = 0; i < traj->nsamples; i++) {
+    PetscReal row[5] = {traj->t[i], traj->y1[i], traj->y2[i], traj->force[i], (PetscReal)traj->stick[i]};
+
+    PetscCall(SKHistoryAppend(hist, row));
+  }
+  PetscCall(PetscMalloc1(4 * PetscMax(traj->nevents, 1), &ev));
+  for (PetscInt e = 0; e < traj->nevents; e++) {
+    ev[4 * e]     = traj->event_t[e];
+    ev[4 * e + 1] = traj->event_kind[e];
+    ev[4 * e + 2] = traj->event_force_before[e];
+    ev[4 * e + 3] = traj->event_force_after[e];
+  }
+  if (traj->nevents > 0) PetscCall(SKOutputWriteRealArray(out, epath, 2, dims, ev));
+  PetscCall(PetscFree(ev));
+  PetscCall(SKOutputWriteAttributeReal(out, path, "wall_time", (PetscReal)wall));
+  PetscCall(SKOutputWriteAttributeInt(out, path, "steps", traj->steps));
+  PetscCall(SKOutputSummary(out, name, "%" PetscInt_FMT " steps, %" PetscInt_FMT " stick/slip events, %.3f s", traj->steps, traj->nevents,
+                            (double)wall));
+  /* The limit cycle over the second half of the run, if the motion sticks there. */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SKBowTrajectoryLimitCycle(traj, 0.5 * ctx->t_end, 0, &period, &stick);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr == PETSC_SUCCESS) {
+    PetscCall(SKOutputWriteAttributeReal(out, path, "period", period));
+    PetscCall(SKOutputWriteAttributeReal(out, path, "stick_duration", stick));
+    PetscCall(SKOutputSummary(out, name, "limit cycle: period %.6f s, stick duration %.6f s", (double)period, (double)stick));
+  } else {
+    PetscReal last = -1;
+
+    for (PetscInt e = 0; e < traj->nevents; e++)
+      if (traj->event_kind[e] == 0) last = traj->event_t[e];
+    PetscCall(
+        SKOutputSummary(out, name, "no stick-slip limit cycle in the second half of the run (last release at t = %g s)", (double)last));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BowRun(void *vctx, SKOutput out)
+{
+  BowCtx *ctx = (BowCtx *)vctx;
+  SKModalData md;
+
+  PetscFunctionBeginUser;
+  if (!strcmp(ctx->structure, "string"))
+    PetscCall(SKModalDataCreateString(ctx->modes, ctx->wave_speed, ctx->contact, ctx->damping, &md));
+  else
+    PetscCall(SKModalDataCreateCantilever(ctx->modes, ctx->damping, &md));
+  PetscCall(SKOutputWriteAttributeString(out, "/bowedstring", "structure", ctx->structure));
+  PetscCall(SKOutputWriteAttributeString(out, "/bowedstring", "model", BowModels[ctx->model]));
+  PetscCall(SKOutputWriteAttributeInt(out, "/bowedstring", "modes", ctx->modes));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring", "damping", ctx->damping));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring", "dt", ctx->dt));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring", "mu", ctx->friction.mu));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring", "bow_speed", ctx->friction.v0));
+  PetscCall(WriteKernel(ctx, &md, out));
+  if (ctx->model == BOW_REDUCED || ctx->model == BOW_BOTH) {
+    SKMemoryReducedSettings s = {ctx->dt, ctx->tol, ctx->window, 0, NULL};
+    SKMemoryReducedInfo info;
+    SKBowTrajectory traj;
+    PetscLogDouble t0, t1;
+
+    PetscCall(PetscMemzero(&traj, sizeof(traj)));
+    PetscCall(SKProgressCreate(PETSC_COMM_WORLD, "bowedstring reduced", 0, ctx->t_end, &s.progress));
+    PetscCall(SKWallTime(&t0));
+    PetscCall(SKMemoryReducedSolve(&md, &ctx->friction, &s, ctx->y_start, ctx->t_end, ctx->every, &traj, &info));
+    PetscCall(SKWallTime(&t1));
+    PetscCall(SKProgressDestroy(&s.progress));
+    PetscCall(WriteTrajectory(ctx, "reduced", &traj, t1 - t0, out));
+    PetscCall(SKOutputWriteAttributeInt(out, "/bowedstring/reduced", "window", info.window));
+    PetscCall(SKOutputWriteAttributeInt(out, "/bowedstring/reduced", "far_modes", info.far_modes));
+    PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/reduced", "history_error_bound", info.error_bound));
+    PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/reduced", "jump_weight", info.jump_weight));
+    PetscCall(SKOutputSummary(out, "reduced",
+                              "history: window %" PetscInt_FMT " steps + %" PetscInt_FMT " far modes of %" PetscInt_FMT
+                              ", convolution error <= %.2e",
+                              info.window, info.far_modes, ctx->modes, (double)info.error_bound));
+    PetscCall(SKBowTrajectoryReset(&traj));
+  }
+  if (ctx->model == BOW_FULL || ctx->model == BOW_BOTH) {
+    SKMemoryFullSettings s = {ctx->rtol, ctx->atol, 0, NULL};
+    SKBowTrajectory traj;
+    PetscLogDouble t0, t1;
+
+    PetscCall(PetscMemzero(&traj, sizeof(traj)));
+    PetscCall(SKProgressCreate(PETSC_COMM_WORLD, "bowedstring full", 0, ctx->t_end, &s.progress));
+    PetscCall(SKWallTime(&t0));
+    PetscCall(SKMemoryFullSolve(&md, &ctx->friction, &s, ctx->y_start, ctx->t_end, ctx->every * ctx->dt, &traj));
+    PetscCall(SKWallTime(&t1));
+    PetscCall(SKProgressDestroy(&s.progress));
+    PetscCall(WriteTrajectory(ctx, "full", &traj, t1 - t0, out));
+    PetscCall(SKOutputWriteAttributeInt(out, "/bowedstring/full", "rhs_evaluations", traj.rhs_evals));
+    PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/full", "energy_residual", traj.energy_residual));
+    PetscCall(SKOutputSummary(out, "full", "energy balance: |E - E0 + damping loss - friction work| = %.2e (relative)",
+                              (double)traj.energy_residual));
+    PetscCall(SKBowTrajectoryReset(&traj));
+  }
+  PetscCall(SKModalDataReset(&md));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SKSolverType SKSolverBowedString = {
+    "bowedstring",
+    "bowedstring.xsd",
+    "bowed string / point friction on a linear structure: memory-kernel reduction and full modal model (Szalai 2013)",
+    BowSetup,
+    BowRun,
+    BowDestroy};
