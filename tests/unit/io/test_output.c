@@ -1,6 +1,6 @@
 /* Writes a results.h5 through the output API for check_output.py to read back with h5py.
    Modes: `test_output DIR` writes a known file and exits; `test_output DIR -hang` appends a row every 10 ms
-   forever (the check kills it with SIGKILL and reads what was flushed). Row k of /test/history is
+   forever, printing a line once 20 rows are flushed (the check then kills it with SIGKILL and reads the file). Row k of /test/history is
    (k, k^2, -k) with k = 0, 1, ... so the reader can verify every row it finds. */
 #include <stickslip/output.h>
 #include <unistd.h>
@@ -23,6 +23,11 @@ int main(int argc, char **argv)
     for (PetscInt k = 0;; k++) {
       PetscReal row[3] = {(PetscReal)k, (PetscReal)(k * k), (PetscReal)-k};
       PetscCall(SKHistoryAppend(hist, row));
+      /* Tell the checker once 20 rows are on disk, so it kills a run that really is mid-way (however slow the start). */
+      if (k == 19) {
+        printf("flushed 20 rows\n");
+        fflush(stdout);
+      }
       usleep(10000);
     }
   }
