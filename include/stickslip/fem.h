@@ -1,0 +1,154 @@
+/* stickslip fem: quadrature, element bases (the Lagrange bases of the mesh's element types T3, Q4, Q9, T4, H8, H27;
+   any other basis, e.g. NURBS through Bezier extraction, as a "shell" basis with its own geometry function), and
+   element kernels on gathered local arrays: internal force f_int = int B^T P dV, lumped mass, element stiffness,
+   strain energy, Cauchy/von Mises stress, face integrals for tractions.
+
+   Layouts (all caller-owned arrays; no global state; the internal force allocates nothing, the setup and output
+   kernels one work buffer per call):
+     nodal fields (coordinates X, displacement u, force f) are node-interleaved: X[node*dim + d];
+     connectivity is conn[e*nodes + a] = local node of node a of element e, in the basis' node order (= VTK order of the mesh element type);
+     per element at one quadrature point, basis gradients dNdX[a*dim + d] = dN_a/dX_d (reference configuration).
+   Batched evaluation works on SK_LANES elements at once (see stickslip/material.h): a nodal quantity of node a,
+   component d, element lane l sits at A[(a*dim + d)*SK_LANES + l].
+
+   A basis provides (what a new one, e.g. a Bezier element of the iga module, must give):
+     dim, nodes per element, quadrature points per element, VTK cell type;
+     geometry(basis, q, elem, X, N, dNdX, wdetJ): for quadrature point q of the SK_LANES elements elem[] (block-local
+       indices, so that a basis can look up per-element data such as extraction operators) with reference coordinates X
+       (batched layout), fills basis values N[a*SK_LANES + l] (when N != NULL), physical gradients dNdX (batched) and
+       wdetJ[l] = w_q det(dX/dxi); returns the bit mask of lanes with det(dX/dxi) <= 0.
+   The element loops (internal force, mass, stress, energy) call only that, so every basis runs through the same loop. */
+#ifndef STICKSLIP_FEM_H
+#define STICKSLIP_FEM_H
+
+#include <stickslip/material.h>
+#include <stickslip/mesh.h>
+
+#define SK_ELEMENT_MAX_NODES 64 /* enough for tricubic Bezier hexahedra */
+#define SK_ELEMENT_MAX_QP 64
+
+typedef struct _n_SKBasis *SKBasis;
+
+typedef unsigned (*SKBasisGeometryFn)(SKBasis basis, PetscInt q, const PetscInt elem[], const PetscReal X[], PetscReal N[],
+                                      PetscReal dNdX[], PetscReal wdetJ[]);
+
+/* Facts about a basis. */
+typedef struct {
+  const char *name;            /* "Q4", ... (owned by the basis) */
+  PetscInt dim;                /* reference = spatial dimension, 2 or 3 */
+  PetscInt nodes;              /* nodes per element */
+  PetscInt qpoints;            /* quadrature points per element */
+  PetscInt degree;             /* polynomial degree per direction (1 or 2 for Lagrange) */
+  PetscInt vtk_cell_type;      /* VTK legacy cell type id (5, 9, 28, 10, 12, 29) */
+  PetscBool simplex;           /* triangle/tetrahedron reference element */
+  PetscReal reference_measure; /* area/volume of the reference element: 4, 8, 1/2, 1/6 */
+} SKBasisInfo;
+
+/* ---- quadrature ---- */
+
+/* Gauss-Legendre rule with n >= 1 points on [-1, 1] (exact for degree 2n-1). x, w: n entries, caller's. */
+PETSC_EXTERN PetscErrorCode SKQuadratureGaussLegendre(PetscInt n, PetscReal x[], PetscReal w[]);
+/* Tensor Gauss rule on [-1,1]^dim with n points per direction: n^dim points x[q*dim + d], weights w[q]. */
+PETSC_EXTERN PetscErrorCode SKQuadratureTensor(PetscInt dim, PetscInt n, PetscReal x[], PetscReal w[]);
+/* Rule on the reference simplex (vertices 0, e_1, .., e_dim) exact for total degree `degree` >= 0: the centroid for
+   degree <= 1, the symmetric 3-point (triangle) / 4-point (tetrahedron) rule for degree 2, collapsed (Duffy) Gauss
+   rules above. With x == NULL only *nq is set (to size the arrays); otherwise x[q*dim + d], w[q] are filled. */
+PETSC_EXTERN PetscErrorCode SKQuadratureSimplex(PetscInt dim, PetscInt degree, PetscInt *nq, PetscReal x[], PetscReal w[]);
+
+/* ---- element bases ---- */
+
+/* Creates the Lagrange basis of a mesh element type (T3, Q4, Q9, T4, H8, H27) with full Gauss integration
+   (1, 2x2, 3x3, 1, 2x2x2, 3x3x3 points). Destroy with SKBasisDestroy(). */
+PETSC_EXTERN PetscErrorCode SKBasisCreateFromType(SKElementType type, SKBasis *basis);
+/* The same from the element type's name ("T3", .., "H27"; also what SKElementTypeInfo.face_name gives for the faces
+   of 3D elements). Unknown name: error PETSC_ERR_ARG_UNKNOWN_TYPE listing the known ones. */
+PETSC_EXTERN PetscErrorCode SKBasisCreate(const char name[], SKBasis *basis);
+/* Creates a basis defined only by its geometry function (see the header comment), e.g. a Bezier-extracted NURBS
+   element. ctx is the caller's and must outlive the basis (SKBasisGetContext() returns it). */
+PETSC_EXTERN PetscErrorCode SKBasisCreateShell(const char name[], PetscInt dim, PetscInt nodes, PetscInt qpoints, PetscInt vtk_cell_type,
+                                               SKBasisGeometryFn geometry, void *ctx, SKBasis *basis);
+PETSC_EXTERN PetscErrorCode SKBasisGetContext(SKBasis basis, void **ctx);
+/* Frees a basis and sets *basis = NULL. */
+PETSC_EXTERN PetscErrorCode SKBasisDestroy(SKBasis *basis);
+/* Facts about a basis (strings owned by the basis). */
+PETSC_EXTERN PetscErrorCode SKBasisGetInfo(SKBasis basis, SKBasisInfo *info);
+/* Tabulation of a Lagrange basis (pointers owned by the basis; NULL for shell bases): reference node coordinates
+   ref[a*dim + d], quadrature points xq[q*dim + d] and weights wq[q], basis values N[q*nodes + a] and reference
+   gradients dN[(q*nodes + a)*dim + k] = dN_a/dxi_k at the quadrature points. Any output may be NULL. */
+PETSC_EXTERN PetscErrorCode SKBasisGetTabulation(SKBasis basis, const PetscReal **ref, const PetscReal **xq, const PetscReal **wq,
+                                                 const PetscReal **N, const PetscReal **dN);
+/* Basis values N[a] and reference gradients dN[a*dim + k] at a reference point xi (Lagrange bases only). */
+PETSC_EXTERN PetscErrorCode SKBasisEvaluate(SKBasis basis, const PetscReal xi[], PetscReal N[], PetscReal dN[]);
+/* The batched geometry at quadrature point q (see the header comment); *inverted = bit mask of lanes with det <= 0. */
+PETSC_EXTERN PetscErrorCode SKBasisGeometryBatch(SKBasis basis, PetscInt q, const PetscInt elem[], const PetscReal X[], PetscReal N[],
+                                                 PetscReal dNdX[], PetscReal wdetJ[], unsigned *inverted);
+/* Geometry of one element e at all its quadrature points, plain layout: Xe[a*dim + d] (its nodes' reference
+   coordinates, m), N[q*nodes + a], dNdX[(q*nodes + a)*dim + d] (1/m), wdetJ[q] (m^dim); N may be NULL.
+   *bad_qp = first quadrature point with det(dX/dxi) <= 0, or -1. */
+PETSC_EXTERN PetscErrorCode SKBasisEvaluateElement(SKBasis basis, PetscInt e, const PetscReal Xe[], PetscReal N[], PetscReal dNdX[],
+                                                   PetscReal wdetJ[], PetscInt *bad_qp);
+
+/* ---- element kernels over a block (one basis, one material) on local arrays ---- */
+
+typedef enum {
+  SK_FEM_OK                 = 0,
+  SK_FEM_INVERTED_REFERENCE = 1, /* det(dX/dxi) <= 0: the reference mesh is invalid */
+  SK_FEM_INVERTED_CURRENT   = 2  /* J = det F <= 0: the deformed element turned inside out (unstable run) */
+} SKFEMFailureKind;
+
+/* Where a kernel stopped; the caller turns it into a message with the global element id and the time. */
+typedef struct {
+  SKFEMFailureKind kind;
+  PetscInt element; /* block-local element index, -1 if none */
+  PetscInt qp;      /* quadrature point */
+  PetscReal det;    /* the offending det(dX/dxi) or J */
+} SKFEMFailure;
+
+typedef enum {
+  SK_LUMPING_AUTO   = 0, /* row sum; HRZ (diagonal scaling) for an element whose row sums are not all positive */
+  SK_LUMPING_ROWSUM = 1, /* row sum only */
+  SK_LUMPING_HRZ    = 2  /* HRZ for every element */
+} SKLumping;
+
+/* Internal force f += int B^T P dV of nelem elements of one block, and energy += int psi dV (J) when energy != NULL.
+   conn: nelem*nodes local node indices; X, u: reference coordinates (m) and displacements (m), node-interleaved;
+   f: N, node-interleaved, added to (may be NULL to get only the energy). On J <= 0 or det(dX/dxi) <= 0 the kernel
+   stops, fills *fail (element, qp, value) and returns PETSC_SUCCESS: the caller raises the error. Deterministic:
+   contributions are added element by element in order. */
+PETSC_EXTERN PetscErrorCode SKFEMInternalForce(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                                               const PetscReal u[], PetscReal f[], PetscReal *energy, SKFEMFailure *fail);
+/* Lumped nodal masses m[node] += (kg), density rho (kg/m^3), with the given lumping. Row sum gives m_a = int rho N_a;
+   HRZ gives m_a = M_e int N_a^2 / sum_b int N_b^2 (always positive). Fails (in *fail) only on an inverted reference. */
+PETSC_EXTERN PetscErrorCode SKFEMLumpedMass(SKBasis basis, PetscReal rho, SKLumping lumping, PetscInt nelem, const PetscInt conn[],
+                                            const PetscReal X[], PetscReal m[], SKFEMFailure *fail);
+/* Checks det(dX/dxi) > 0 at every quadrature point of every element; *fail tells the first bad one. Also adds the
+   block volume (m^dim) to *volume when volume != NULL. */
+PETSC_EXTERN PetscErrorCode SKFEMCheckReference(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                                                PetscReal *volume, SKFEMFailure *fail);
+/* Tangent stiffness of one element, K = d f_int / d u at ue, by central differences of f_int (step 1e-6 of the element
+   size; exact to round-off for linear elasticity, relative error ~1e-10 otherwise). Xe, ue: nodes*dim (element-local,
+   node-interleaved); K: (nodes*dim)^2 row-major, N/m, overwritten. */
+PETSC_EXTERN PetscErrorCode SKFEMElementStiffness(SKBasis basis, SKMaterial mat, const PetscReal Xe[], const PetscReal ue[], PetscReal K[],
+                                                  SKFEMFailure *fail);
+/* Cauchy stress (Pa, full symmetric 3x3 per point, row-major) and von Mises stress: per quadrature point into
+   sigma_qp[(e*qpoints + q)*9], vm_qp[e*qpoints + q], and element averages (reference-volume weighted) into
+   sigma_el[e*9], vm_el[e] (von Mises of the averaged stress). Any of the four outputs may be NULL. */
+PETSC_EXTERN PetscErrorCode SKFEMStress(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                                        const PetscReal u[], PetscReal sigma_qp[], PetscReal vm_qp[], PetscReal sigma_el[],
+                                        PetscReal vm_el[], SKFEMFailure *fail);
+/* Integrals over one face of an element of the mesh element type `type` (faces as in mesh.h: L2, L3 in 2D; T3, Q4,
+   Q9 in 3D): Xf[a*dim + d] are the coordinates (m; reference or current) of the face's nodes in the face's order;
+   out: w[a] = int N_a dA (m^(dim-1); per unit thickness in 2D) and, when an != NULL, an[a*dim + i] = int N_a n_i dA
+   with n the outward normal (the right-hand rule of the face order). A uniform traction t gives the nodal forces
+   w[a] t, a pressure p the forces -p an[a]. Exact for flat faces; for curved quadratic faces an is exact and w is
+   integrated with the element's Gauss rule. */
+PETSC_EXTERN PetscErrorCode SKFEMFaceIntegrals(SKElementType type, const PetscReal Xf[], PetscReal w[], PetscReal an[]);
+/* Von Mises equivalent stress of a symmetric 3x3 tensor (row-major), Pa. */
+PETSC_EXTERN PetscReal SKVonMises(const PetscReal sigma[]);
+/* Raises the error for a failure (no-op for SK_FEM_OK): "element <id> (quadrature point q) ... J = .. at t = .. s"
+   with a hint on what to change. element_id is the caller's (global) id of fail->element; time in s, or a negative
+   value when there is no time (setup). Error code SK_ERR_INPUT for an inverted reference, PETSC_ERR_NOT_CONVERGED
+   for an inverted deformed element. */
+PETSC_EXTERN PetscErrorCode SKFEMFailureRaise(MPI_Comm comm, const SKFEMFailure *fail, PetscInt element_id, PetscReal time);
+
+#endif

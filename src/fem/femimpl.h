@@ -1,0 +1,62 @@
+/* Private part of the fem module: the basis object and the inlined Lagrange geometry kernel that the element loops
+   call directly for Lagrange bases (so that it is unrolled for their constant sizes). */
+#ifndef STICKSLIP_FEMIMPL_H
+#define STICKSLIP_FEMIMPL_H
+
+#include <stickslip/fem.h>
+
+struct _n_SKBasis {
+  char name[32];
+  PetscBool shell; /* PETSC_TRUE: geometry comes from the user's function; else a Lagrange basis of `type` */
+  SKElementType type;
+  PetscInt dim, nodes, nq, degree, vtk_cell_type;
+  PetscBool simplex;
+  PetscReal reference_measure;
+  PetscReal *ref, *xq, *wq, *N, *dN; /* tabulation (Lagrange bases), owned */
+  SKBasisGeometryFn geometry;
+  void *ctx;
+};
+
+/* 1D Lagrange polynomial of degree p (nodes -1, [0,] 1) that is 1 at node coordinate c, and its derivative, at x. */
+PETSC_INTERN void SKLagrange1D(PetscInt p, PetscReal c, PetscReal x, PetscReal *L, PetscReal *dL);
+/* Basis values N[a] and reference gradients dN[a*dim + k] of the Lagrange basis of a mesh element type at xi. */
+PETSC_INTERN void SKLagrangeBasis(const SKElementTypeInfo *s, const PetscReal xi[], PetscReal N[], PetscReal dN[]);
+
+/* Lagrange (isoparametric) geometry at one quadrature point for SK_LANES elements: Jacobian dX/dxi from the
+   reference gradients dN[a*dim + k] at that point, then dN/dX = dN/dxi (dX/dxi)^{-1}. */
+static inline unsigned SKLagrangeGeometryKernel(const PetscInt dim, const PetscInt nodes, const PetscReal *restrict dN, PetscReal w,
+                                                const PetscReal *restrict X, PetscReal *restrict dNdX, PetscReal *restrict wdetJ)
+{
+  SK_ALIGN PetscReal jac[9 * SK_L], G[9 * SK_L], det[SK_L];
+
+  for (PetscInt k = 0; k < dim * dim * SK_L; k++) jac[k] = 0.0;
+  for (PetscInt a = 0; a < nodes; a++)
+    for (PetscInt d = 0; d < dim; d++)
+      for (PetscInt k = 0; k < dim; k++)
+        for (PetscInt l = 0; l < SK_L; l++) SK_AT(jac, dim, d, k, l) += X[(a * dim + d) * SK_L + l] * dN[a * dim + k];
+  SKLanesDetInvT(dim, jac, det, G); /* G[d][k] = (dX/dxi)^{-1}_{kd} */
+  for (PetscInt a = 0; a < nodes; a++)
+    for (PetscInt d = 0; d < dim; d++)
+      for (PetscInt l = 0; l < SK_L; l++) {
+        PetscReal s = 0.0;
+        for (PetscInt k = 0; k < dim; k++) s += dN[a * dim + k] * SK_AT(G, dim, d, k, l);
+        dNdX[(a * dim + d) * SK_L + l] = s;
+      }
+  for (PetscInt l = 0; l < SK_L; l++) wdetJ[l] = w * det[l];
+  return SKLanesNonPositive(det);
+}
+
+/* The geometry of any basis: inlined for Lagrange ones (sizes are compile-time constants at the call sites), the
+   basis' function otherwise. */
+static inline unsigned SKBasisGeometry(SKBasis t, const PetscInt dim, const PetscInt nodes, PetscInt q, const PetscInt elem[],
+                                       const PetscReal *restrict X, PetscReal *restrict N, PetscReal *restrict dNdX,
+                                       PetscReal *restrict wdetJ)
+{
+  if (t->shell) return t->geometry(t, q, elem, X, N, dNdX, wdetJ);
+  if (N)
+    for (PetscInt a = 0; a < nodes; a++)
+      for (PetscInt l = 0; l < SK_L; l++) N[a * SK_L + l] = t->N[q * nodes + a];
+  return SKLagrangeGeometryKernel(dim, nodes, t->dN + q * nodes * dim, t->wq[q], X, dNdX, wdetJ);
+}
+
+#endif

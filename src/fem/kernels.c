@@ -1,0 +1,386 @@
+/* Element loops over a block of one basis and one material on gathered local arrays: internal force and strain energy
+   (the explicit hot path, batched over SK_LANES elements so that the lane loops vectorise), lumped mass, reference
+   checks, stress output and the finite-difference element stiffness. Results are added into local nodal vectors by
+   connectivity in element order, so they do not depend on batching. */
+#include <math.h>
+#include "femimpl.h"
+
+/* Work arrays of one batch; nodal quantities in the batched layout A[(a*dim + d)*SK_LANES + l]. */
+typedef struct {
+  PetscInt elem[SK_LANES];
+  SK_ALIGN PetscReal X[SK_ELEMENT_MAX_NODES * 3 * SK_LANES];
+  SK_ALIGN PetscReal U[SK_ELEMENT_MAX_NODES * 3 * SK_LANES];
+  SK_ALIGN PetscReal R[SK_ELEMENT_MAX_NODES * 3 * SK_LANES]; /* element residual / work */
+  SK_ALIGN PetscReal G[SK_ELEMENT_MAX_NODES * 3 * SK_LANES]; /* dN/dX at one quadrature point */
+  SK_ALIGN PetscReal N[SK_ELEMENT_MAX_NODES * SK_LANES];
+  SK_ALIGN PetscReal wdetJ[SK_LANES];
+} SKBatch;
+
+static inline unsigned LaneMask(PetscInt nl)
+{
+  return (nl >= (PetscInt)(8 * sizeof(unsigned))) ? ~0u : ((1u << nl) - 1u);
+}
+
+static inline PetscInt FirstLane(unsigned mask)
+{
+  PetscInt l = 0;
+  while (!(mask & (1u << l))) l++;
+  return l;
+}
+
+/* Gathers the nodal field A (ncomp per node) of elements elem[] into the batched layout B. Lanes past the block end
+   repeat element b so that their (discarded) results are well defined. */
+static inline void Gather(const PetscInt dim, const PetscInt nodes, const PetscInt *restrict conn, const PetscInt *restrict elem,
+                          const PetscReal *restrict A, PetscReal *restrict B)
+{
+  for (PetscInt l = 0; l < SK_L; l++) {
+    const PetscInt *c = conn + elem[l] * nodes;
+    for (PetscInt a = 0; a < nodes; a++)
+      for (PetscInt d = 0; d < dim; d++) B[(a * dim + d) * SK_L + l] = A[c[a] * dim + d];
+  }
+}
+
+static inline void BatchSetup(PetscInt b, PetscInt nelem, SKBatch *w, PetscInt *nl)
+{
+  *nl = PetscMin(SK_L, nelem - b);
+  for (PetscInt l = 0; l < SK_L; l++) w->elem[l] = b + (l < *nl ? l : 0);
+}
+
+static void SetFailure(SKFEMFailure *fail, SKFEMFailureKind kind, PetscInt element, PetscInt qp, PetscReal det)
+{
+  fail->kind    = kind;
+  fail->element = element;
+  fail->qp      = qp;
+  fail->det     = det;
+}
+
+static void ClearFailure(SKFEMFailure *fail)
+{
+  SetFailure(fail, SK_FEM_OK, -1, -1, 0.0);
+}
+
+/* The internal-force loop, written once; dim and nodes are compile-time constants in the instantiations below. */
+static inline PetscErrorCode InternalForceBlock(SKBasis t, SKMaterial mat, const PetscInt dim, const PetscInt nodes, PetscInt nelem,
+                                                const PetscInt conn[], const PetscReal Xg[], const PetscReal ug[], PetscReal f[],
+                                                PetscReal *energy, SKFEMFailure *fail, SKBatch *w)
+{
+  const PetscInt nq = t->nq;
+  PetscReal esum    = 0.0;
+  SKMaterialBatch batch, *mb = &batch; /* a local of its own: the compiler sees that it aliases nothing in *w */
+  SK_ALIGN PetscReal wdetJ[SK_L];
+  PetscReal *F = mb->F, *P = mb->P;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < nelem; b += SK_L) {
+    PetscInt nl;
+    BatchSetup(b, nelem, w, &nl);
+    Gather(dim, nodes, conn, w->elem, Xg, w->X);
+    Gather(dim, nodes, conn, w->elem, ug, w->U);
+    for (PetscInt k = 0; k < nodes * dim * SK_L; k++) w->R[k] = 0.0;
+    for (PetscInt q = 0; q < nq; q++) {
+      unsigned bad = SKBasisGeometry(t, dim, nodes, q, w->elem, w->X, NULL, w->G, wdetJ) & LaneMask(nl);
+      if (bad) {
+        const PetscInt l = FirstLane(bad);
+        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, q, wdetJ[l] / t->wq[q]);
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      /* F = I + sum_a u_a (x) dN_a/dX */
+      for (PetscInt i = 0; i < dim; i++)
+        for (PetscInt j = 0; j < dim; j++)
+          for (PetscInt l = 0; l < SK_L; l++) SK_AT(F, dim, i, j, l) = (i == j) ? 1.0 : 0.0;
+      for (PetscInt a = 0; a < nodes; a++)
+        for (PetscInt i = 0; i < dim; i++)
+          for (PetscInt j = 0; j < dim; j++)
+            for (PetscInt l = 0; l < SK_L; l++) SK_AT(F, dim, i, j, l) += w->U[(a * dim + i) * SK_L + l] * w->G[(a * dim + j) * SK_L + l];
+      PetscCall(SKMaterialStressBatch(mat, mb, energy ? PETSC_TRUE : PETSC_FALSE, &bad));
+      bad &= LaneMask(nl);
+      if (bad) {
+        const PetscInt l = FirstLane(bad);
+        SetFailure(fail, SK_FEM_INVERTED_CURRENT, b + l, q, mb->J[l]);
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      if (energy)
+        for (PetscInt l = 0; l < nl; l++) esum += wdetJ[l] * mb->psi[l];
+      if (!f) continue;
+      /* r_a += (w det J) P dN_a/dX */
+      for (PetscInt k = 0; k < dim * dim; k++)
+        for (PetscInt l = 0; l < SK_L; l++) P[k * SK_L + l] *= wdetJ[l];
+      for (PetscInt a = 0; a < nodes; a++)
+        for (PetscInt i = 0; i < dim; i++)
+          for (PetscInt j = 0; j < dim; j++)
+            for (PetscInt l = 0; l < SK_L; l++) w->R[(a * dim + i) * SK_L + l] += SK_AT(P, dim, i, j, l) * w->G[(a * dim + j) * SK_L + l];
+    }
+    if (!f) continue;
+    for (PetscInt l = 0; l < nl; l++) {
+      const PetscInt *c = conn + w->elem[l] * nodes;
+      for (PetscInt a = 0; a < nodes; a++)
+        for (PetscInt i = 0; i < dim; i++) f[c[a] * dim + i] += w->R[(a * dim + i) * SK_L + l];
+    }
+  }
+  if (energy) *energy += esum;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMInternalForce(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                                  const PetscReal u[], PetscReal f[], PetscReal *energy, SKFEMFailure *fail)
+{
+  const SKMaterialParams *p;
+  SKBatch w;
+
+  PetscFunctionBegin;
+  PetscCall(SKMaterialGetParams(mat, &p));
+  PetscCheck(p->dim == basis->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+             "Material of dimension %" PetscInt_FMT " on %s elements of dimension %" PetscInt_FMT, p->dim, basis->name, basis->dim);
+  ClearFailure(fail);
+  /* the Lagrange bases with their sizes as compile-time constants, so that the loops unroll and vectorise; shell
+     bases (and any type added later) take the generic instantiation */
+#define SK_FORCE_CASE(t, d, n)                                                               \
+  case t:                                                                                    \
+    PetscCall(InternalForceBlock(basis, mat, d, n, nelem, conn, X, u, f, energy, fail, &w)); \
+    break
+  switch (basis->shell ? SK_ELEMENT_NUM_TYPES : basis->type) {
+    SK_FORCE_CASE(SK_ELEMENT_T3, 2, 3);
+    SK_FORCE_CASE(SK_ELEMENT_Q4, 2, 4);
+    SK_FORCE_CASE(SK_ELEMENT_Q9, 2, 9);
+    SK_FORCE_CASE(SK_ELEMENT_T4, 3, 4);
+    SK_FORCE_CASE(SK_ELEMENT_H8, 3, 8);
+    SK_FORCE_CASE(SK_ELEMENT_H27, 3, 27);
+  default:
+    PetscCall(InternalForceBlock(basis, mat, basis->dim, basis->nodes, nelem, conn, X, u, f, energy, fail, &w));
+  }
+#undef SK_FORCE_CASE
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The loop of the non-hot kernels (mass, checks, stress): gather, geometry at each quadrature point, a visitor per
+   quadrature point and one per batch. Written once; sizes are run-time values here. */
+typedef PetscErrorCode (*SKQuadVisitor)(void *ctx, PetscInt b, PetscInt nl, PetscInt q, SKBatch *w, const PetscReal wdetJ[]);
+typedef PetscErrorCode (*SKBatchVisitor)(void *ctx, PetscInt b, PetscInt nl, SKBatch *w);
+
+static PetscErrorCode GeometryLoop(SKBasis t, PetscInt nelem, const PetscInt conn[], const PetscReal Xg[], const PetscReal ug[],
+                                   PetscBool need_N, SKQuadVisitor visit_qp, SKBatchVisitor visit_batch, void *ctx, SKFEMFailure *fail)
+{
+  const PetscInt dim = t->dim, nodes = t->nodes;
+  SKBatch batch, *w                  = &batch; /* on the stack, which honours its 64-byte alignment (PetscMalloc does not) */
+  PetscReal *wdetJ = w->wdetJ;
+
+  PetscFunctionBegin;
+  ClearFailure(fail);
+  for (PetscInt b = 0; b < nelem; b += SK_L) {
+    PetscInt nl;
+    BatchSetup(b, nelem, w, &nl);
+    Gather(dim, nodes, conn, w->elem, Xg, w->X);
+    if (ug) Gather(dim, nodes, conn, w->elem, ug, w->U);
+    PetscCall(PetscArrayzero(w->R, PetscMax(nodes * dim, 9) * SK_L)); /* visitors use 2*nodes (mass) or 9 (stress) rows */
+    for (PetscInt q = 0; q < t->nq; q++) {
+      const unsigned bad = SKBasisGeometry(t, dim, nodes, q, w->elem, w->X, need_N ? w->N : NULL, w->G, wdetJ) & LaneMask(nl);
+      if (bad) {
+        const PetscInt l = FirstLane(bad);
+        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, q, t->wq ? wdetJ[l] / t->wq[q] : wdetJ[l]);
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      if (visit_qp) PetscCall(visit_qp(ctx, b, nl, q, w, wdetJ));
+    }
+    if (visit_batch) PetscCall(visit_batch(ctx, b, nl, w));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode VolumeVisitor(void *ctx, PetscInt b, PetscInt nl, PetscInt q, SKBatch *w, const PetscReal wdetJ[])
+{
+  PetscReal *volume = (PetscReal *)ctx;
+
+  PetscFunctionBegin;
+  (void)b, (void)q, (void)w;
+  for (PetscInt l = 0; l < nl; l++) *volume += wdetJ[l];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMCheckReference(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[], PetscReal *volume,
+                                   SKFEMFailure *fail)
+{
+  PetscReal vol = 0.0;
+
+  PetscFunctionBegin;
+  PetscCall(GeometryLoop(basis, nelem, conn, X, NULL, PETSC_FALSE, VolumeVisitor, NULL, &vol, fail));
+  if (volume) *volume += vol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  SKBasis t;
+  PetscReal rho;
+  SKLumping lumping;
+  const PetscInt *conn;
+  PetscReal *m;
+} SKMassCtx;
+
+/* Accumulates int rho N_a (row sums) in R[a] and int rho N_a^2 (consistent diagonal) in R[nodes + a]. */
+static PetscErrorCode MassVisitor(void *ctx, PetscInt b, PetscInt nl, PetscInt q, SKBatch *w, const PetscReal wdetJ[])
+{
+  SKMassCtx *c         = (SKMassCtx *)ctx;
+  const PetscInt nodes = c->t->nodes;
+
+  PetscFunctionBegin;
+  (void)b, (void)nl, (void)q;
+  for (PetscInt a = 0; a < nodes; a++)
+    for (PetscInt l = 0; l < SK_L; l++) {
+      const PetscReal Na = w->N[a * SK_L + l], rw = c->rho * wdetJ[l];
+      w->R[a * SK_L + l] += rw * Na;
+      w->R[(nodes + a) * SK_L + l] += rw * Na * Na;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MassScatter(void *ctx, PetscInt b, PetscInt nl, SKBatch *w)
+{
+  SKMassCtx *c         = (SKMassCtx *)ctx;
+  const PetscInt nodes = c->t->nodes;
+
+  PetscFunctionBegin;
+  (void)b;
+  for (PetscInt l = 0; l < nl; l++) {
+    const PetscInt *conn = c->conn + w->elem[l] * nodes;
+    PetscReal total = 0.0, diag = 0.0, rmin = PETSC_MAX_REAL;
+    for (PetscInt a = 0; a < nodes; a++) {
+      total += w->R[a * SK_L + l];
+      diag += w->R[(nodes + a) * SK_L + l];
+      rmin = PetscMin(rmin, w->R[a * SK_L + l]);
+    }
+    /* a row sum that is zero up to round-off (T6 corners) counts as non-positive: it would ruin the time step */
+    const PetscBool hrz = c->lumping == SK_LUMPING_HRZ || (c->lumping == SK_LUMPING_AUTO && !(rmin > 1e-10 * total));
+    for (PetscInt a = 0; a < nodes; a++) c->m[conn[a]] += hrz ? total * w->R[(nodes + a) * SK_L + l] / diag : w->R[a * SK_L + l];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMLumpedMass(SKBasis basis, PetscReal rho, SKLumping lumping, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                               PetscReal m[], SKFEMFailure *fail)
+{
+  SKMassCtx c = {basis, rho, lumping, conn, m};
+
+  PetscFunctionBegin;
+  PetscCheck(rho >= 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Density %g kg/m^3 must be non-negative", (double)rho);
+  PetscCall(GeometryLoop(basis, nelem, conn, X, NULL, PETSC_TRUE, MassVisitor, MassScatter, &c, fail));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscReal SKVonMises(const PetscReal s[])
+{
+  const PetscReal d0 = s[0] - s[4], d1 = s[4] - s[8], d2 = s[8] - s[0];
+  return PetscSqrtReal(0.5 * (d0 * d0 + d1 * d1 + d2 * d2) + 3.0 * (s[1] * s[1] + s[5] * s[5] + s[2] * s[2]));
+}
+
+typedef struct {
+  SKBasis t;
+  SKMaterial mat;
+  PetscReal *sigma_qp, *vm_qp, *sigma_el, *vm_el;
+  PetscReal vol[SK_LANES];
+  SKFEMFailure *fail;
+} SKStressCtx;
+
+/* Cauchy stress at one quadrature point, lane by lane through the scalar material entry point (output only). The
+   element average accumulates sigma w det J in R[k] (k < 9). */
+static PetscErrorCode StressVisitor(void *ctx, PetscInt b, PetscInt nl, PetscInt q, SKBatch *w, const PetscReal wdetJ[])
+{
+  SKStressCtx *c     = (SKStressCtx *)ctx;
+  const PetscInt dim = c->t->dim, nodes = c->t->nodes, nq = c->t->nq;
+
+  PetscFunctionBegin;
+  if (q == 0)
+    for (PetscInt l = 0; l < SK_L; l++) c->vol[l] = 0.0;
+  for (PetscInt l = 0; l < nl; l++) {
+    PetscReal F[9];
+    SKMaterialPoint pt;
+    for (PetscInt i = 0; i < dim; i++)
+      for (PetscInt j = 0; j < dim; j++) {
+        F[i * dim + j] = (i == j) ? 1.0 : 0.0;
+        for (PetscInt a = 0; a < nodes; a++) F[i * dim + j] += w->U[(a * dim + i) * SK_L + l] * w->G[(a * dim + j) * SK_L + l];
+      }
+    PetscCall(SKMaterialEvaluate(c->mat, F, &pt));
+    if (pt.inverted && c->fail->kind == SK_FEM_OK) SetFailure(c->fail, SK_FEM_INVERTED_CURRENT, b + l, q, pt.J);
+    if (c->sigma_qp) PetscCall(PetscArraycpy(c->sigma_qp + ((b + l) * nq + q) * 9, pt.sigma, 9));
+    if (c->vm_qp) c->vm_qp[(b + l) * nq + q] = SKVonMises(pt.sigma);
+    for (PetscInt k = 0; k < 9; k++) w->R[k * SK_L + l] += pt.sigma[k] * wdetJ[l];
+    c->vol[l] += wdetJ[l];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode StressAverage(void *ctx, PetscInt b, PetscInt nl, SKBatch *w)
+{
+  SKStressCtx *c = (SKStressCtx *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < nl; l++) {
+    PetscReal s[9];
+    for (PetscInt k = 0; k < 9; k++) s[k] = w->R[k * SK_L + l] / c->vol[l];
+    if (c->sigma_el) PetscCall(PetscArraycpy(c->sigma_el + (b + l) * 9, s, 9));
+    if (c->vm_el) c->vm_el[b + l] = SKVonMises(s);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMStress(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[], const PetscReal u[],
+                           PetscReal sigma_qp[], PetscReal vm_qp[], PetscReal sigma_el[], PetscReal vm_el[], SKFEMFailure *fail)
+{
+  SKStressCtx c = {basis, mat, sigma_qp, vm_qp, sigma_el, vm_el, {0}, NULL};
+  SKFEMFailure current;
+
+  PetscFunctionBegin;
+  ClearFailure(&current);
+  c.fail = &current;
+  PetscCall(GeometryLoop(basis, nelem, conn, X, u, PETSC_FALSE, StressVisitor, StressAverage, &c, fail));
+  if (fail->kind == SK_FEM_OK) *fail = current;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMElementStiffness(SKBasis basis, SKMaterial mat, const PetscReal Xe[], const PetscReal ue[], PetscReal K[],
+                                     SKFEMFailure *fail)
+{
+  const PetscInt dim = basis->dim, nodes = basis->nodes, n = nodes * dim;
+  PetscInt conn[SK_ELEMENT_MAX_NODES];
+  PetscReal u[SK_ELEMENT_MAX_NODES * 3], fp[SK_ELEMENT_MAX_NODES * 3], fm[SK_ELEMENT_MAX_NODES * 3], lo[3], hi[3], size = 0.0, h;
+
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < nodes; a++) conn[a] = a;
+  for (PetscInt d = 0; d < dim; d++) lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
+  for (PetscInt a = 0; a < nodes; a++)
+    for (PetscInt d = 0; d < dim; d++) lo[d] = PetscMin(lo[d], Xe[a * dim + d]), hi[d] = PetscMax(hi[d], Xe[a * dim + d]);
+  for (PetscInt d = 0; d < dim; d++) size = PetscMax(size, hi[d] - lo[d]);
+  /* central differences: truncation (h/size)^2, round-off eps size/h; both ~1e-10 relative at h = 1e-6 size (ideally
+     eps^(1/3) ~ 6e-6) */
+  h = 1e-6 * size;
+  PetscCall(PetscArraycpy(u, ue, n));
+  for (PetscInt j = 0; j < n; j++) {
+    PetscCall(PetscArrayzero(fp, n));
+    PetscCall(PetscArrayzero(fm, n));
+    u[j] = ue[j] + h;
+    PetscCall(SKFEMInternalForce(basis, mat, 1, conn, Xe, u, fp, NULL, fail));
+    if (fail->kind != SK_FEM_OK) PetscFunctionReturn(PETSC_SUCCESS);
+    u[j] = ue[j] - h;
+    PetscCall(SKFEMInternalForce(basis, mat, 1, conn, Xe, u, fm, NULL, fail));
+    if (fail->kind != SK_FEM_OK) PetscFunctionReturn(PETSC_SUCCESS);
+    u[j] = ue[j];
+    for (PetscInt i = 0; i < n; i++) K[i * n + j] = (fp[i] - fm[i]) / (2.0 * h);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMFailureRaise(MPI_Comm comm, const SKFEMFailure *fail, PetscInt element_id, PetscReal time)
+{
+  char when[64] = "";
+
+  PetscFunctionBegin;
+  if (fail->kind == SK_FEM_OK) PetscFunctionReturn(PETSC_SUCCESS);
+  if (time >= 0.0) PetscCall(PetscSNPrintf(when, sizeof(when), " at t = %g s", (double)time));
+  PetscCheck(fail->kind != SK_FEM_INVERTED_REFERENCE, comm, SK_ERR_INPUT,
+             "Element %" PetscInt_FMT " is inverted in the reference mesh: det(dX/dxi) = %g at quadrature point %" PetscInt_FMT
+             "%s; check its node order (VTK convention) and its shape",
+             element_id, (double)fail->det, fail->qp, when);
+  SETERRQ(comm, PETSC_ERR_NOT_CONVERGED,
+          "Element %" PetscInt_FMT " turned inside out: J = det F = %g at quadrature point %" PetscInt_FMT
+          "%s; the run is unstable or the load too large: reduce the time step "
+          "(safety factor) or the load, or refine the mesh there",
+          element_id, (double)fail->det, fail->qp, when);
+}
