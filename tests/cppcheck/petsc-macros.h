@@ -1,3 +1,4 @@
+// clang-format off
 /* Simplified PETSc control-flow macros for cppcheck only (make cppcheck passes --include=this file).
    cppcheck does not read PETSc's headers; without these it cannot see that PetscCall/PetscCheck/SETERRQ
    return on error and reports impossible null dereferences after them. */
