@@ -1,5 +1,6 @@
 /* stickslip app: the solvers built into this library. Adding a solver: one line here. */
 #include <stickslip/solver.h>
+#include <stickslip/dynamics.h>
 #include <stickslip/memory.h>
 #include <stickslip/mesh.h>
 #include <stickslip/rigid.h>
@@ -15,6 +16,7 @@ PetscErrorCode SKSolverRegisterAll(void)
   PetscCall(SKInitializePackage());
   PetscCall(SKSolverRegister(&SKSolverBars2020));
   PetscCall(SKSolverRegister(&SKSolverBowedString));
+  PetscCall(SKSolverRegister(&SKSolverExplicit));
   PetscCall(SKSolverRegister(&SKSolverSpringSlider));
   PetscCall(SKSolverRegister(&SKSolverBurridgeKnopoff));
   PetscCall(SKMeshRegisterFileType());

@@ -1,0 +1,324 @@
+/* Checkpoint/restart of the explicit solver: the state in the mesh's natural numbering (so any number of ranks can
+   read it), written by rank 0 into a temporary HDF5 file that is then renamed, with an FNV-1a checksum over every
+   stored byte so that a damaged newest file is detected and the previous one used. */
+#include "explicitimpl.h"
+#include <hdf5.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SK_CKPT_PREFIX "checkpoint_"
+#define SK_CKPT_MAX 4096
+
+/* Scalars stored with a checkpoint, in this order. */
+enum {
+  SC_STEP,
+  SC_TIME,
+  SC_DT,
+  SC_EXT_WORK,
+  SC_ENERGY0,
+  SC_HAVE_ENERGY0,
+  SC_FIELD_COUNT,
+  SC_NDOF,
+  SC_NTERMS,
+  SC_TERM_WORK,
+  SC_COUNT = SC_TERM_WORK + SK_EXPLICIT_MAX_TERMS
+};
+
+static const char *const state_names[] = {"u", "v", "a", "vh"};
+#define SK_CKPT_NSTATE 4
+
+unsigned long long SKHashBytes(unsigned long long seed, const void *data, size_t n)
+{
+  const unsigned char *p = (const unsigned char *)data;
+  unsigned long long h   = seed;
+  for (size_t i = 0; i < n; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+static PetscReal *StateArray(SKExplicit ex, PetscInt k)
+{
+  PetscReal *arrays[SK_CKPT_NSTATE] = {ex->u, ex->v, ex->a, ex->vh};
+  return arrays[k];
+}
+
+/* Gathers the owned part of a local nodal array (dim per node) into natural order on rank 0 (*global allocated
+   there, NULL elsewhere). */
+PetscErrorCode SKExplicitGatherNatural(SKExplicit ex, const PetscReal local[], PetscReal **global)
+{
+  const PetscInt dim = ex->dim;
+  PetscInt gsize;
+  PetscMPIInt n = (PetscMPIInt)ex->nowned, *counts = NULL, *displs = NULL, *dcounts = NULL, *ddispls = NULL;
+  PetscInt *ids   = NULL;
+  PetscReal *vals = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
+  *global = NULL;
+  if (ex->rank == 0) {
+    PetscCall(PetscMalloc4(ex->size, &counts, ex->size, &displs, ex->size, &dcounts, ex->size, &ddispls));
+    PetscCall(PetscMalloc2(gsize, &ids, gsize * dim, &vals));
+    PetscCall(PetscMalloc1(gsize * dim, global));
+  }
+  PetscCallMPI(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, ex->comm));
+  if (ex->rank == 0) {
+    displs[0] = 0;
+    for (PetscMPIInt r = 0; r < ex->size; r++) {
+      if (r) displs[r] = displs[r - 1] + counts[r - 1];
+      dcounts[r] = counts[r] * (PetscMPIInt)dim;
+      ddispls[r] = displs[r] * (PetscMPIInt)dim;
+    }
+  }
+  PetscCallMPI(MPI_Gatherv(ex->natural_nodes, n, MPIU_INT, ids, counts, displs, MPIU_INT, 0, ex->comm));
+  PetscCallMPI(MPI_Gatherv(local, n * (PetscMPIInt)dim, MPIU_REAL, vals, dcounts, ddispls, MPIU_REAL, 0, ex->comm));
+  if (ex->rank == 0) {
+    for (PetscInt i = 0; i < gsize; i++)
+      for (PetscInt d = 0; d < dim; d++) (*global)[ids[i] * dim + d] = vals[i * dim + d];
+    PetscCall(PetscFree4(counts, displs, dcounts, ddispls));
+    PetscCall(PetscFree2(ids, vals));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define SKCallH5(call, what) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error in %s", what)
+
+static PetscErrorCode WriteArray(hid_t file, const char name[], hsize_t n, const PetscReal data[], unsigned long long *hash)
+{
+  hid_t space, dset;
+
+  PetscFunctionBegin;
+  space = H5Screate_simple(1, &n, NULL);
+  SKCallH5(space, name);
+  dset = H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  SKCallH5(dset, name);
+  SKCallH5(H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
+  SKCallH5(H5Dclose(dset), name);
+  SKCallH5(H5Sclose(space), name);
+  *hash = SKHashBytes(*hash, data, n * sizeof(PetscReal));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Checkpoint files in DIR, newest (highest step) first; names[k] allocated. */
+static PetscErrorCode ListCheckpoints(const char dir[], PetscInt *n, char ***names)
+{
+  DIR *d = opendir(dir);
+  struct dirent *de;
+  PetscInt cap = 16;
+
+  PetscFunctionBegin;
+  *n = 0;
+  PetscCall(PetscMalloc1(cap, names));
+  if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  while ((de = readdir(d))) {
+    size_t len = strlen(de->d_name);
+    if (strncmp(de->d_name, SK_CKPT_PREFIX, strlen(SK_CKPT_PREFIX)) || len < 4 || strcmp(de->d_name + len - 3, ".h5")) continue;
+    if (*n == cap) {
+      cap *= 2;
+      PetscCall(PetscRealloc(sizeof(char *) * cap, names));
+    }
+    PetscCall(PetscStrallocpy(de->d_name, &(*names)[(*n)++]));
+  }
+  closedir(d);
+  /* zero-padded step numbers: reverse lexicographic order is newest first */
+  for (PetscInt i = 1; i < *n; i++)
+    for (PetscInt j = i; j > 0 && strcmp((*names)[j - 1], (*names)[j]) < 0; j--) {
+      char *t         = (*names)[j];
+      (*names)[j]     = (*names)[j - 1];
+      (*names)[j - 1] = t;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FreeNames(PetscInt n, char ***names)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscFree((*names)[i]));
+  PetscCall(PetscFree(*names));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscInt keep)
+{
+  PetscReal *global[SK_CKPT_NSTATE], scalars[SC_COUNT];
+  PetscInt gsize;
+  char tmp[PETSC_MAX_PATH_LEN], final[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(SKExplicitGatherNatural(ex, StateArray(ex, k), &global[k]));
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
+  if (ex->rank == 0) {
+    hid_t file, space, attr;
+    unsigned long long hash = SK_FNV_SEED;
+    char **names;
+    PetscInt n;
+
+    PetscCheck(mkdir(dir, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create checkpoint directory %s: %s",
+               dir, strerror(errno));
+    PetscCall(PetscMemzero(scalars, sizeof(scalars)));
+    scalars[SC_STEP]         = (PetscReal)ex->step;
+    scalars[SC_TIME]         = ex->t;
+    scalars[SC_DT]           = ex->dt;
+    scalars[SC_EXT_WORK]     = ex->external_work;
+    scalars[SC_ENERGY0]      = ex->energy0;
+    scalars[SC_HAVE_ENERGY0] = ex->have_energy0 ? 1.0 : 0.0;
+    scalars[SC_FIELD_COUNT]  = (PetscReal)ex->field_count;
+    scalars[SC_NDOF]         = (PetscReal)(gsize * ex->dim);
+    scalars[SC_NTERMS]       = (PetscReal)ex->nterms;
+    for (PetscInt k = 0; k < ex->nterms; k++) scalars[SC_TERM_WORK + k] = ex->terms[k].work;
+    PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s/.checkpoint.tmp", dir));
+    PetscCall(PetscSNPrintf(final, sizeof(final), "%s/" SK_CKPT_PREFIX "%010" PetscInt_FMT ".h5", dir, ex->step));
+    file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    PetscCheck(file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create checkpoint file %s", tmp);
+    PetscCall(WriteArray(file, "scalars", SC_COUNT, scalars, &hash));
+    for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(WriteArray(file, state_names[k], (hsize_t)(gsize * ex->dim), global[k], &hash));
+    space = H5Screate(H5S_SCALAR);
+    attr  = H5Acreate2(file, "checksum", H5T_NATIVE_ULLONG, space, H5P_DEFAULT, H5P_DEFAULT);
+    SKCallH5(attr, "checksum");
+    SKCallH5(H5Awrite(attr, H5T_NATIVE_ULLONG, &hash), "checksum");
+    SKCallH5(H5Aclose(attr), "checksum");
+    SKCallH5(H5Sclose(space), "checksum");
+    SKCallH5(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
+    SKCallH5(H5Fclose(file), tmp);
+    /* rename() is atomic: a reader sees the old set of files or the new complete one */
+    PetscCheck(rename(tmp, final) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", tmp, final, strerror(errno));
+    PetscCall(ListCheckpoints(dir, &n, &names));
+    for (PetscInt i = keep; i < n; i++) {
+      char old[PETSC_MAX_PATH_LEN];
+      PetscCall(PetscSNPrintf(old, sizeof(old), "%s/%s", dir, names[i]));
+      (void)unlink(old);
+    }
+    PetscCall(FreeNames(n, &names));
+    for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(PetscFree(global[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads checkpoint PATH on this process: scalars[SC_COUNT] and, when state != NULL, the SK_CKPT_NSTATE arrays of
+   ndof values each (allocated). *valid = false for an unreadable file or a checksum mismatch (state freed). */
+static PetscErrorCode ReadCheckpoint(const char path[], PetscReal scalars[], PetscReal *state[], PetscBool *valid)
+{
+  hid_t file, attr;
+  unsigned long long stored = 0, hash = SK_FNV_SEED;
+  H5E_auto2_t func;
+  void *data;
+  PetscBool ok                      = PETSC_TRUE;
+  PetscInt ndof                     = 0;
+  PetscReal *arrays[SK_CKPT_NSTATE] = {NULL, NULL, NULL, NULL};
+
+  PetscFunctionBegin;
+  *valid = PETSC_FALSE;
+  H5Eget_auto2(H5E_DEFAULT, &func, &data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* a damaged file is expected here: no HDF5 error stack on stderr */
+  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) ok = PETSC_FALSE;
+  if (ok) {
+    hid_t d = H5Dopen2(file, "scalars", H5P_DEFAULT);
+    ok      = (PetscBool)(d >= 0 && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, scalars) >= 0);
+    if (d >= 0) H5Dclose(d);
+    if (ok) hash = SKHashBytes(hash, scalars, SC_COUNT * sizeof(PetscReal));
+    ndof = ok ? (PetscInt)scalars[SC_NDOF] : 0;
+  }
+  for (PetscInt k = 0; ok && k < SK_CKPT_NSTATE; k++) {
+    hid_t d   = H5Dopen2(file, state_names[k], H5P_DEFAULT), s;
+    hsize_t n = 0;
+    ok        = (PetscBool)(d >= 0);
+    if (ok) {
+      s  = H5Dget_space(d);
+      ok = (PetscBool)(s >= 0 && H5Sget_simple_extent_dims(s, &n, NULL) == 1 && n == (hsize_t)ndof);
+      if (s >= 0) H5Sclose(s);
+    }
+    if (ok) {
+      PetscCall(PetscMalloc1(ndof, &arrays[k]));
+      ok = (PetscBool)(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, arrays[k]) >= 0);
+      if (ok) hash = SKHashBytes(hash, arrays[k], ndof * sizeof(PetscReal));
+    }
+    if (d >= 0) H5Dclose(d);
+  }
+  if (ok) {
+    attr = H5Aopen(file, "checksum", H5P_DEFAULT);
+    ok   = (PetscBool)(attr >= 0 && H5Aread(attr, H5T_NATIVE_ULLONG, &stored) >= 0 && stored == hash);
+    if (attr >= 0) H5Aclose(attr);
+  }
+  if (file >= 0) H5Fclose(file);
+  H5Eset_auto2(H5E_DEFAULT, func, data);
+  for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) {
+    if (ok && state)
+      state[k] = arrays[k];
+    else
+      PetscCall(PetscFree(arrays[k]));
+  }
+  *valid = ok;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitFindCheckpoint(MPI_Comm comm, const char dir[], char path[], size_t len)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  path[0] = 0;
+  if (rank == 0) {
+    char **names;
+    PetscInt n;
+    PetscCall(ListCheckpoints(dir, &n, &names));
+    for (PetscInt i = 0; i < n; i++) {
+      PetscReal scalars[SC_COUNT];
+      PetscBool valid;
+      char p[PETSC_MAX_PATH_LEN];
+      PetscCall(PetscSNPrintf(p, sizeof(p), "%s/%s", dir, names[i]));
+      PetscCall(ReadCheckpoint(p, scalars, NULL, &valid));
+      if (valid) {
+        PetscCall(PetscStrncpy(path, p, len));
+        break;
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "checkpoint %s is damaged (unreadable or checksum mismatch); trying an older one\n", p));
+    }
+    PetscCall(FreeNames(n, &names));
+  }
+  PetscCallMPI(MPI_Bcast(path, (PetscMPIInt)len, MPI_CHAR, 0, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitLoadCheckpoint(SKExplicit ex, const char path[])
+{
+  PetscReal scalars[SC_COUNT], *state[SK_CKPT_NSTATE] = {NULL, NULL, NULL, NULL};
+  PetscBool valid = PETSC_FALSE;
+  PetscInt gsize, ndof;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
+  ndof = gsize * ex->dim;
+  if (ex->rank == 0) PetscCall(ReadCheckpoint(path, scalars, state, &valid));
+  PetscCallMPI(MPI_Bcast(&valid, 1, MPIU_BOOL, 0, ex->comm));
+  PetscCheck(valid, ex->comm, PETSC_ERR_FILE_READ, "Checkpoint %s is damaged (unreadable or checksum mismatch)", path);
+  PetscCallMPI(MPI_Bcast(scalars, SC_COUNT, MPIU_REAL, 0, ex->comm));
+  PetscCheck((PetscInt)scalars[SC_NDOF] == ndof && (PetscInt)scalars[SC_NTERMS] == ex->nterms && scalars[SC_DT] == ex->dt, ex->comm,
+             PETSC_ERR_ARG_INCOMP,
+             "Checkpoint %s does not belong to this input: %g dofs, %g force terms, dt = %g s; the run has %" PetscInt_FMT
+             " dofs, %" PetscInt_FMT " terms, dt = %g s",
+             path, (double)scalars[SC_NDOF], (double)scalars[SC_NTERMS], (double)scalars[SC_DT], ndof, ex->nterms, (double)ex->dt);
+  for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) {
+    PetscReal *local = StateArray(ex, k);
+    if (ex->rank) PetscCall(PetscMalloc1(ndof, &state[k]));
+    PetscCallMPI(MPI_Bcast(state[k], (PetscMPIInt)ndof, MPIU_REAL, 0, ex->comm));
+    for (PetscInt i = 0; i < ex->nlocal; i++)
+      for (PetscInt d = 0; d < ex->dim; d++) local[i * ex->dim + d] = state[k][ex->natural_nodes[i] * ex->dim + d];
+    PetscCall(PetscFree(state[k]));
+  }
+  ex->step          = (PetscInt)scalars[SC_STEP];
+  ex->t             = scalars[SC_TIME];
+  ex->external_work = scalars[SC_EXT_WORK];
+  ex->energy0       = scalars[SC_ENERGY0];
+  ex->have_energy0  = scalars[SC_HAVE_ENERGY0] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  ex->field_count   = (PetscInt)scalars[SC_FIELD_COUNT];
+  for (PetscInt k = 0; k < ex->nterms; k++) ex->terms[k].work = scalars[SC_TERM_WORK + k];
+  PetscCall(SKExplicitRestoreForces(ex));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,286 @@
+/* Explicit solver output: energy balance, watch-point and node-set histories in results.h5 (/explicit/...),
+   VTK/PVD fields (one piece per rank, one .pvd for the run), the state accessors and the element stresses. */
+#include "explicitimpl.h"
+#include <string.h>
+
+static const char *const axes[] = {"x", "y", "z"};
+
+PetscErrorCode SKExplicitGetEnergy(SKExplicit ex, SKExplicitEnergy *en)
+{
+  PetscReal local[2] = {0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(en, sizeof(*en)));
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const SKExplicitBlock *blk = &ex->blocks[b];
+    SKFEMFailure fail;
+    /* an inverted element stops the force computation of the step first, so fail is not looked at here */
+    PetscCall(SKFEMInternalForce(blk->basis, blk->mat, blk->nelem, blk->conn, ex->X, ex->u, NULL, &local[0], &fail));
+  }
+  for (PetscInt k = 0; k < ex->nsprings; k++) {
+    PetscReal fs[3];
+    if (ex->springs[k].node < ex->nowned) local[1] += SKExplicitSpringForce(ex, &ex->springs[k], ex->t, fs);
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, local, 2, MPIU_REAL, MPIU_SUM, ex->comm));
+  en->kinetic       = ex->kinetic;
+  en->internal      = local[0];
+  en->spring        = local[1];
+  en->external_work = ex->external_work;
+  en->balance       = en->kinetic + en->internal + en->spring - en->external_work;
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    en->work_terms[k] = ex->terms[k].work;
+    en->balance -= ex->terms[k].work;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitGetTime(SKExplicit ex, PetscReal *t, PetscInt *step)
+{
+  PetscFunctionBegin;
+  if (t) *t = ex->t;
+  if (step) *step = ex->step;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitGetTimeStep(SKExplicit ex, PetscReal *dt, PetscReal *dt_critical, PetscReal *dt_element)
+{
+  PetscFunctionBegin;
+  if (dt) *dt = ex->dt;
+  if (dt_critical) *dt_critical = ex->dt_critical;
+  if (dt_element) *dt_element = ex->dt_element;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitGetMesh(SKExplicit ex, SKMesh *mesh)
+{
+  PetscFunctionBegin;
+  *mesh = ex->mesh;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitGetState(SKExplicit ex, PetscInt *nlocal, const PetscReal *u[], const PetscReal *v[], const PetscReal *a[],
+                                  const PetscReal *mass[])
+{
+  PetscFunctionBegin;
+  if (nlocal) *nlocal = ex->nlocal;
+  if (u) *u = ex->u;
+  if (v) *v = ex->v;
+  if (a) *a = ex->a;
+  if (mass) *mass = ex->mass;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitGetStateWrite(SKExplicit ex, PetscReal *u[], PetscReal *v[])
+{
+  PetscFunctionBegin;
+  if (u) *u = ex->u;
+  if (v) *v = ex->v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitRestoreState(SKExplicit ex, PetscReal *u[], PetscReal *v[])
+{
+  PetscFunctionBegin;
+  if (u) *u = NULL;
+  if (v) *v = NULL;
+  PetscCall(PetscArraycpy(ex->vh, ex->v, ex->ndof));
+  PetscCall(SKExplicitFinishStep(ex, PETSC_TRUE));
+  ex->have_energy0 = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitGetElementStress(SKExplicit ex, PetscReal sigma[], PetscReal vm[])
+{
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const SKExplicitBlock *blk = &ex->blocks[b];
+    SKFEMFailure fail;
+    PetscCall(SKFEMStress(blk->basis, blk->mat, blk->nelem, blk->conn, ex->X, ex->u, NULL, NULL, sigma ? sigma + blk->first * 9 : NULL,
+                          vm ? vm + blk->first : NULL, &fail));
+    if (fail.kind != SK_FEM_OK)
+      PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], ex->t));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Column names "<prefix>_x", ... for dim components, into names[] (storage in buf[dim][16]). */
+static void VectorColumns(PetscInt dim, const char prefix[], char buf[][16], const char *names[])
+{
+  for (PetscInt d = 0; d < dim; d++) {
+    (void)PetscSNPrintf(buf[d], 16, "%s_%s", prefix, axes[d]);
+    names[d] = buf[d];
+  }
+}
+
+PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool restart)
+{
+  const PetscInt dim = ex->dim;
+  const char *names[32], *units[32];
+  char buf[12][16], path[PETSC_MAX_PATH_LEN];
+  PetscInt nc = 0, gsize, gelem;
+
+  PetscFunctionBegin;
+  (void)restart;
+  names[nc] = "time", units[nc++] = "s";
+  names[nc] = "kinetic", units[nc++] = "J";
+  names[nc] = "internal", units[nc++] = "J";
+  names[nc] = "spring", units[nc++] = "J";
+  names[nc] = "external_work", units[nc++] = "J";
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    (void)PetscSNPrintf(buf[k], 16, "work_%s", ex->terms[k].name);
+    names[nc] = buf[k], units[nc++] = "J";
+  }
+  names[nc] = "balance", units[nc++] = "J";
+  PetscCall(SKOutputHistoryCreate(out, "/explicit/energy", nc, names, units, &ex->energy_hist));
+  for (PetscInt i = 0; i < ex->nwatch; i++) {
+    nc        = 0;
+    names[nc] = "time", units[nc++] = "s";
+    VectorColumns(dim, "u", buf, names + nc);
+    for (PetscInt d = 0; d < dim; d++) units[nc++] = "m";
+    VectorColumns(dim, "v", buf + 3, names + nc);
+    for (PetscInt d = 0; d < dim; d++) units[nc++] = "m/s";
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/watch/%s", ex->watch[i].name));
+    PetscCall(SKOutputHistoryCreate(out, path, nc, names, units, &ex->watch[i].hist));
+  }
+  for (PetscInt i = 0; i < ex->nsethist; i++) {
+    nc        = 0;
+    names[nc] = "time", units[nc++] = "s";
+    VectorColumns(dim, "mean_u", buf, names + nc);
+    for (PetscInt d = 0; d < dim; d++) units[nc++] = "m";
+    VectorColumns(dim, "mean_v", buf + 3, names + nc);
+    for (PetscInt d = 0; d < dim; d++) units[nc++] = "m/s";
+    VectorColumns(dim, "reaction", buf + 6, names + nc);
+    for (PetscInt d = 0; d < dim; d++) units[nc++] = "N";
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/set/%s", ex->sethist[i].name));
+    PetscCall(SKOutputHistoryCreate(out, path, nc, names, units, &ex->sethist[i].hist));
+  }
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
+  PetscCall(SKMeshGetGlobalNumElements(ex->mesh, &gelem));
+  PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt", ex->dt));
+  PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_critical", ex->dt_critical));
+  PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_element_estimate", ex->dt_element));
+  PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "power_iterations", ex->power_its));
+  PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "nodes", gsize));
+  PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "elements", gelem));
+  PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "dim", dim));
+  PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "ranks", ex->size));
+  if (ex->field_interval > 0) {
+    PetscCall(SKOutputGetPath(out, "fields.pvd", path, sizeof(path)));
+    PetscCall(SKPVDCreate(ex->comm, path, &ex->pvd));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WriteHistories(SKExplicit ex)
+{
+  const PetscInt dim = ex->dim;
+  SKExplicitEnergy en;
+  PetscReal row[32], scale;
+  PetscInt nc = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SKExplicitGetEnergy(ex, &en));
+  row[nc++] = ex->t;
+  row[nc++] = en.kinetic;
+  row[nc++] = en.internal;
+  row[nc++] = en.spring;
+  row[nc++] = en.external_work;
+  for (PetscInt k = 0; k < ex->nterms; k++) row[nc++] = en.work_terms[k];
+  row[nc++] = en.balance;
+  if (ex->energy_hist) PetscCall(SKHistoryAppend(ex->energy_hist, row));
+  /* energy blow-up: the balance must stay within a fraction of the largest energy seen */
+  if (!ex->have_energy0) ex->energy0 = en.balance, ex->have_energy0 = PETSC_TRUE;
+  scale = PetscMax(PetscMax(en.kinetic, en.internal), PetscMax(PetscAbsReal(en.external_work), en.spring));
+  PetscCheck(PetscAbsReal(en.balance - ex->energy0) <= ex->energy_tolerance * scale || scale == 0.0, ex->comm, PETSC_ERR_NOT_CONVERGED,
+             "Energy blow-up at t = %g s (step %" PetscInt_FMT
+             "): the energy balance drifted by %g J, more than %g of the energy in play (%g J). Reduce the time step (now %g s, "
+             "critical %g s) or the safety factor; -explicit_energy_tolerance sets the allowed fraction",
+             (double)ex->t, ex->step, (double)(en.balance - ex->energy0), (double)ex->energy_tolerance, (double)scale, (double)ex->dt,
+             (double)ex->dt_critical);
+  for (PetscInt i = 0; i < ex->nwatch; i++) {
+    const PetscInt node = ex->watch[i].node;
+    nc                  = 0;
+    row[nc++]           = ex->t;
+    for (PetscInt d = 0; d < 2 * dim; d++) row[nc + d] = 0;
+    if (node >= 0)
+      for (PetscInt d = 0; d < dim; d++) row[nc + d] = ex->u[node * dim + d], row[nc + dim + d] = ex->v[node * dim + d];
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, row + 1, (PetscMPIInt)(2 * dim), MPIU_REAL, MPIU_SUM, ex->comm));
+    if (ex->watch[i].hist) PetscCall(SKHistoryAppend(ex->watch[i].hist, row));
+  }
+  for (PetscInt i = 0; i < ex->nsethist; i++) {
+    const SKExplicitSetHistory *h = &ex->sethist[i];
+    row[0]                        = ex->t;
+    for (PetscInt d = 0; d < 3 * dim; d++) row[1 + d] = 0;
+    for (PetscInt j = 0; j < h->n; j++) {
+      const PetscInt node = h->nodes[j];
+      if (node >= ex->nowned) continue;
+      for (PetscInt d = 0; d < dim; d++) {
+        row[1 + d] += ex->u[node * dim + d] / h->global_size;
+        row[1 + dim + d] += ex->v[node * dim + d] / h->global_size;
+        row[1 + 2 * dim + d] += ex->react[node * dim + d];
+      }
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, row + 1, (PetscMPIInt)(3 * dim), MPIU_REAL, MPIU_SUM, ex->comm));
+    if (h->hist) PetscCall(SKHistoryAppend(h->hist, row));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WriteFields(SKExplicit ex)
+{
+  char path[PETSC_MAX_PATH_LEN];
+  SKVTK vtk;
+  PetscInt *offsets, *conn, *ids, *ranks, nconn = 0;
+  SKVTKCellType *types;
+  PetscReal *sigma, *vm;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc5(ex->nelem + 1, &offsets, ex->nelem, &types, ex->nelem, &ids, ex->nelem, &ranks, ex->nelem * 9, &sigma));
+  PetscCall(PetscMalloc1(ex->nelem, &vm));
+  for (PetscInt b = 0; b < ex->nblocks; b++) nconn += ex->blocks[b].nelem * ex->blocks[b].nodes;
+  PetscCall(PetscMalloc1(nconn, &conn));
+  offsets[0] = 0;
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const SKExplicitBlock *blk = &ex->blocks[b];
+    SKElementType et;
+    const SKElementTypeInfo *info;
+    PetscCall(SKMeshGetBlock(ex->mesh, b, NULL, NULL, &et, NULL, NULL, NULL));
+    PetscCall(SKElementTypeGetInfo(et, &info));
+    for (PetscInt e = 0; e < blk->nelem; e++) {
+      const PetscInt g = blk->first + e;
+      offsets[g + 1]   = offsets[g] + blk->nodes;
+      types[g]         = (SKVTKCellType)info->vtk_type;
+      ids[g]           = blk->id;
+      ranks[g]         = ex->rank;
+      for (PetscInt a = 0; a < blk->nodes; a++) conn[offsets[g] + a] = blk->conn[e * blk->nodes + a];
+    }
+  }
+  PetscCall(SKExplicitGetElementStress(ex, sigma, vm));
+  PetscCall(SKPVDGetStepFileName(ex->pvd, ex->field_count, path, sizeof(path)));
+  PetscCall(SKVTKOpen(path, SK_VTK_BINARY, "stickslip explicit", &vtk));
+  PetscCall(SKVTKWritePoints(vtk, ex->nlocal, ex->dim, ex->X));
+  PetscCall(SKVTKWriteCells(vtk, ex->nelem, offsets, conn, types));
+  PetscCall(SKVTKWriteVectors(vtk, SK_VTK_POINT_DATA, "displacement", ex->dim, ex->nlocal, ex->u));
+  PetscCall(SKVTKWriteVectors(vtk, SK_VTK_POINT_DATA, "velocity", ex->dim, ex->nlocal, ex->v));
+  PetscCall(SKVTKWriteTensors(vtk, SK_VTK_CELL_DATA, "cauchy_stress", 3, ex->nelem, sigma));
+  PetscCall(SKVTKWriteScalars(vtk, SK_VTK_CELL_DATA, "von_mises", 1, ex->nelem, vm));
+  PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_CELL_DATA, "block_id", ex->nelem, ids));
+  PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_CELL_DATA, "rank", ex->nelem, ranks));
+  PetscCall(SKVTKClose(&vtk));
+  PetscCall(SKPVDAddStep(ex->pvd, ex->t, path));
+  ex->field_count++;
+  PetscCall(PetscFree5(offsets, types, ids, ranks, sigma));
+  PetscCall(PetscFree(vm));
+  PetscCall(PetscFree(conn));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitOutputStep(SKExplicit ex, SKOutput out, PetscBool force)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SK_EXPLICIT_Output, 0, 0, 0, 0));
+  if (ex->history_interval > 0 && (force || ex->step % ex->history_interval == 0)) PetscCall(WriteHistories(ex));
+  if (out && ex->pvd && (force || ex->step % ex->field_interval == 0)) PetscCall(WriteFields(ex));
+  PetscCall(PetscLogEventEnd(SK_EXPLICIT_Output, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

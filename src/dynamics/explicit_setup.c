@@ -1,0 +1,744 @@
+/* Explicit solver setup: reads an <explicit> input (schema/explicit.xsd) into the solver state, checking the physics
+   (every problem an input error at the offending element's line), distributes the mesh and assembles the lumped mass. */
+#include "explicitimpl.h"
+#include <string.h>
+
+/* Components named in an input: "x", "y", "z" or "all" -> bit mask. */
+static PetscErrorCode ReadComponents(SKExplicit ex, SKNode node, const char attr[], PetscInt *mask)
+{
+  char buf[16] = "all";
+  PetscBool found;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputGetString(ex->input, node, attr, buf, sizeof(buf), &found));
+  if (!strcmp(buf, "all"))
+    *mask = (1 << ex->dim) - 1;
+  else {
+    PetscCall(SKInputCheck(ex->input, node, strlen(buf) == 1 && buf[0] >= 'x' && buf[0] < 'x' + ex->dim,
+                           "%s = '%s' is not a component of this %" PetscInt_FMT "D problem (x, y%s or all)", attr, buf, ex->dim,
+                           ex->dim == 3 ? ", z" : ""));
+    *mask = 1 << (buf[0] - 'x');
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A vector attribute with exactly dim components (or `count` when count > 0); absent -> *found false, v untouched. */
+static PetscErrorCode ReadVector(SKExplicit ex, SKNode node, const char attr[], PetscInt count, PetscReal v[], PetscBool *found)
+{
+  PetscReal buf[3];
+  PetscInt n = 3, want = count > 0 ? count : ex->dim;
+  PetscBool has;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputGetRealList(ex->input, node, attr, &n, buf, &has));
+  if (found) *found = has;
+  if (!has) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKInputCheck(ex->input, node, n == want, "attribute '%s' needs %" PetscInt_FMT " values, got %" PetscInt_FMT, attr, want, n));
+  for (PetscInt d = 0; d < want; d++) v[d] = buf[d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The child <function> of NODE, or the constant DEFAULT_VALUE when there is none. */
+static PetscErrorCode ReadFunction(SKExplicit ex, SKNode node, PetscReal default_value, SKTimeFunction *f)
+{
+  SKNode fn;
+
+  PetscFunctionBegin;
+  PetscCall(SKNodeGetChild(node, "function", &fn));
+  if (fn)
+    PetscCall(SKTimeFunctionFromXML(ex->input, fn, f));
+  else {
+    PetscCall(PetscMemzero(f, sizeof(*f)));
+    f->type      = SK_TF_CONSTANT;
+    f->amplitude = default_value;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitNodeSetFromInput(SKExplicit ex, SKNode node, const char attr[], PetscInt *n, const PetscInt **nodes,
+                                          PetscInt *global_size)
+{
+  char name[SK_MESH_NAME_LEN], list[1024];
+  PetscInt i;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputRequireString(ex->input, node, attr, name, sizeof(name)));
+  PetscCall(SKMeshFindNodeSet(ex->mesh, name, &i));
+  if (i < 0) {
+    PetscCall(SKMeshListSets(ex->mesh, 0, list, sizeof(list)));
+    PetscCall(SKInputError(ex->input, node, "unknown node set '%s' (known: %s)", name, list));
+  }
+  PetscCall(SKMeshGetNodeSet(ex->mesh, i, NULL, n, nodes, global_size));
+  PetscCall(SKInputCheck(ex->input, node, *global_size > 0, "node set '%s' is empty (a box set without nodes inside?)", name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SideSetFromInput(SKExplicit ex, SKNode node, PetscInt *n, const PetscInt **elements, const PetscInt **faces)
+{
+  char name[SK_MESH_NAME_LEN], list[1024];
+  PetscInt i, global_size;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputRequireString(ex->input, node, "sideset", name, sizeof(name)));
+  PetscCall(SKMeshFindSideSet(ex->mesh, name, &i));
+  if (i < 0) {
+    PetscCall(SKMeshListSets(ex->mesh, 1, list, sizeof(list)));
+    PetscCall(SKInputError(ex->input, node, "unknown side set '%s' (known: %s)", name, list));
+  }
+  PetscCall(SKMeshGetSideSet(ex->mesh, i, NULL, n, elements, faces, &global_size));
+  PetscCall(SKInputCheck(ex->input, node, global_size > 0, "side set '%s' is empty (no boundary face on its plane?)", name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reference-area weights w[node] += int_face N_a dA (m^2 in 3D, m in 2D) over the sides of a side set: the consistent
+   nodal load of a unit dead traction. Faces are lines (L2, L3) in 2D and T3, Q4, Q9 in 3D; the face basis of a 3D
+   element is the fem basis of that name, the line basis is tabulated here. */
+static PetscErrorCode FaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt elements[], const PetscInt faces[], PetscReal w[])
+{
+  PetscInt dim = ex->dim;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < nsides; s++) {
+    SKElementType type;
+    const SKElementTypeInfo *info;
+    PetscInt fn[SK_ELEMENT_MAX_NODES], nf, nq;
+    PetscReal xq[SK_ELEMENT_MAX_QP], wq[SK_ELEMENT_MAX_QP], N[SK_ELEMENT_MAX_QP * 9], dN[SK_ELEMENT_MAX_QP * 9 * 2];
+
+    PetscCall(SKMeshGetElement(ex->mesh, elements[s], NULL, &type, NULL));
+    PetscCall(SKElementTypeGetInfo(type, &info));
+    PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fn));
+    if (dim == 2) { /* Lagrange line with nodes at -1, 1 (and 0 for L3), 3-point Gauss */
+      nq = 3;
+      PetscCall(SKQuadratureGaussLegendre(nq, xq, wq));
+      for (PetscInt q = 0; q < nq; q++) {
+        const PetscReal x = xq[q];
+        if (nf == 2) {
+          N[q * 9 + 0] = 0.5 * (1 - x), N[q * 9 + 1] = 0.5 * (1 + x);
+          dN[q * 9 + 0] = -0.5, dN[q * 9 + 1] = 0.5;
+        } else {
+          N[q * 9 + 0] = 0.5 * x * (x - 1), N[q * 9 + 1] = 0.5 * x * (x + 1), N[q * 9 + 2] = 1 - x * x;
+          dN[q * 9 + 0] = x - 0.5, dN[q * 9 + 1] = x + 0.5, dN[q * 9 + 2] = -2 * x;
+        }
+      }
+    } else {
+      SKBasis fb;
+      SKBasisInfo finfo;
+      const PetscReal *tN, *tdN, *twq;
+
+      PetscCall(SKBasisCreate(info->face_name, &fb));
+      PetscCall(SKBasisGetInfo(fb, &finfo));
+      PetscCall(SKBasisGetTabulation(fb, NULL, NULL, &twq, &tN, &tdN));
+      nq = finfo.qpoints;
+      for (PetscInt q = 0; q < nq; q++) {
+        wq[q] = twq[q];
+        for (PetscInt a = 0; a < nf; a++) {
+          N[q * 9 + a]            = tN[q * nf + a];
+          dN[(q * 9 + a) * 2 + 0] = tdN[(q * nf + a) * 2 + 0];
+          dN[(q * 9 + a) * 2 + 1] = tdN[(q * nf + a) * 2 + 1];
+        }
+      }
+      PetscCall(SKBasisDestroy(&fb));
+    }
+    for (PetscInt q = 0; q < nq; q++) {
+      PetscReal t1[3] = {0, 0, 0}, t2[3] = {0, 0, 0}, dA;
+      for (PetscInt a = 0; a < nf; a++)
+        for (PetscInt d = 0; d < dim; d++) {
+          const PetscReal x = ex->X[fn[a] * dim + d];
+          if (dim == 2)
+            t1[d] += dN[q * 9 + a] * x;
+          else {
+            t1[d] += dN[(q * 9 + a) * 2 + 0] * x;
+            t2[d] += dN[(q * 9 + a) * 2 + 1] * x;
+          }
+        }
+      if (dim == 2)
+        dA = PetscSqrtReal(t1[0] * t1[0] + t1[1] * t1[1]);
+      else {
+        const PetscReal c0 = t1[1] * t2[2] - t1[2] * t2[1], c1 = t1[2] * t2[0] - t1[0] * t2[2], c2 = t1[0] * t2[1] - t1[1] * t2[0];
+        dA = PetscSqrtReal(c0 * c0 + c1 * c1 + c2 * c2);
+      }
+      for (PetscInt a = 0; a < nf; a++) w[fn[a]] += wq[q] * dA * N[q * 9 + a];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root-level <nodeset name lower upper> (nodes in a box) and <sideset name axis value> (boundary faces on a plane),
+   added to the replicated mesh before it is distributed; plus the implicit node set "all". */
+static PetscErrorCode AddInputSets(SKExplicit ex, SKNode root, SKMesh mesh)
+{
+  SKNode *items;
+  PetscInt n, nn, idx;
+  const PetscReal *X;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNodes(mesh, &nn, &X));
+  PetscCall(SKNodeGetChildren(root, "nodeset", &n, &items));
+  for (PetscInt i = 0; i < n; i++) {
+    char name[SK_MESH_NAME_LEN];
+    PetscReal lo[3], hi[3];
+    PetscInt *sel, ns = 0;
+
+    PetscCall(SKInputRequireString(ex->input, items[i], "name", name, sizeof(name)));
+    PetscCall(ReadVector(ex, items[i], "lower", 0, lo, NULL));
+    PetscCall(ReadVector(ex, items[i], "upper", 0, hi, NULL));
+    PetscCall(SKMeshFindNodeSet(mesh, name, &idx));
+    PetscCall(SKInputCheck(ex->input, items[i], idx < 0, "node set '%s' is already defined", name));
+    PetscCall(PetscMalloc1(nn, &sel));
+    for (PetscInt p = 0; p < nn; p++) {
+      PetscBool in = PETSC_TRUE;
+      for (PetscInt d = 0; d < ex->dim; d++) in = (PetscBool)(in && X[p * ex->dim + d] >= lo[d] && X[p * ex->dim + d] <= hi[d]);
+      if (in) sel[ns++] = p;
+    }
+    /* an empty set is refused where a condition uses it, with that condition's line */
+    PetscCall(SKMeshAddNodeSet(mesh, name, ns, sel));
+    PetscCall(PetscFree(sel));
+  }
+  PetscCall(PetscFree(items));
+  PetscCall(SKNodeGetChildren(root, "sideset", &n, &items));
+  for (PetscInt i = 0; i < n; i++) {
+    char name[SK_MESH_NAME_LEN], axis[4];
+    PetscReal value;
+
+    PetscCall(SKInputRequireString(ex->input, items[i], "name", name, sizeof(name)));
+    PetscCall(SKInputRequireString(ex->input, items[i], "axis", axis, sizeof(axis)));
+    PetscCall(SKInputRequireReal(ex->input, items[i], "value", &value));
+    PetscCall(SKInputCheck(ex->input, items[i], axis[0] >= 'x' && axis[0] < 'x' + ex->dim && !axis[1], "axis = '%s' is not x, y%s", axis,
+                           ex->dim == 3 ? " or z" : ""));
+    PetscCall(SKMeshFindSideSet(mesh, name, &idx));
+    PetscCall(SKInputCheck(ex->input, items[i], idx < 0, "side set '%s' is already defined", name));
+    PetscCall(SKMeshAddPlaneSets(mesh, name, axis[0] - 'x', value));
+  }
+  PetscCall(PetscFree(items));
+  PetscCall(SKMeshFindNodeSet(mesh, "all", &idx));
+  if (idx < 0) {
+    PetscInt *all;
+    PetscCall(PetscMalloc1(nn, &all));
+    for (PetscInt p = 0; p < nn; p++) all[p] = p;
+    PetscCall(SKMeshAddNodeSet(mesh, "all", nn, all));
+    PetscCall(PetscFree(all));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every element of the reference mesh must have det(dX/dxi) > 0 at every quadrature point. */
+static PetscErrorCode CheckReference(SKExplicit ex, SKNode mesh_node, SKMesh mesh)
+{
+  PetscInt nb;
+  const PetscReal *X;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNumBlocks(mesh, &nb));
+  PetscCall(SKMeshGetNodes(mesh, NULL, &X));
+  for (PetscInt b = 0; b < nb; b++) {
+    const char *name;
+    SKElementType type;
+    const SKElementTypeInfo *info;
+    PetscInt ne, first;
+    const PetscInt *conn;
+    SKBasis basis;
+    SKFEMFailure fail;
+
+    PetscCall(SKMeshGetBlock(mesh, b, &name, NULL, &type, &ne, &first, &conn));
+    PetscCall(SKElementTypeGetInfo(type, &info));
+    PetscCall(SKBasisCreate(info->name, &basis));
+    PetscCall(SKFEMCheckReference(basis, ne, conn, X, NULL, &fail));
+    PetscCall(SKBasisDestroy(&basis));
+    PetscCall(
+        SKInputCheck(ex->input, mesh_node, fail.kind == SK_FEM_OK,
+                     "element %" PetscInt_FMT
+                     " (block '%s') is inverted or degenerate in the reference mesh: det(dX/dxi) = %g at quadrature point %" PetscInt_FMT
+                     "; check its node order (VTK convention, counter-clockwise in 2D) and its shape",
+                     first + fail.element, name, (double)fail.det, fail.qp));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* <watch name point>: the node nearest to the point in the replicated mesh; watch[i].node holds its natural number
+   until the mesh is distributed. */
+static PetscErrorCode ReadWatchPoints(SKExplicit ex, SKNode root, SKMesh mesh)
+{
+  SKNode *items;
+  PetscInt nn;
+  const PetscReal *X;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNodes(mesh, &nn, &X));
+  PetscCall(SKNodeGetChildren(root, "watch", &ex->nwatch, &items));
+  PetscCall(PetscCalloc1(ex->nwatch, &ex->watch));
+  for (PetscInt i = 0; i < ex->nwatch; i++) {
+    PetscReal p[3], best = PETSC_MAX_REAL;
+    PetscCall(SKInputRequireString(ex->input, items[i], "name", ex->watch[i].name, sizeof(ex->watch[i].name)));
+    for (PetscInt j = 0; j < i; j++)
+      PetscCall(SKInputCheck(ex->input, items[i], strcmp(ex->watch[i].name, ex->watch[j].name), "watch point '%s' is defined twice",
+                             ex->watch[i].name));
+    PetscCall(ReadVector(ex, items[i], "point", 0, p, NULL));
+    ex->watch[i].node = -1;
+    for (PetscInt q = 0; q < nn; q++) {
+      PetscReal d2 = 0;
+      for (PetscInt d = 0; d < ex->dim; d++) d2 += PetscSqr(X[q * ex->dim + d] - p[d]);
+      if (d2 < best) best = d2, ex->watch[i].node = q;
+    }
+  }
+  PetscCall(PetscFree(items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadBlocks(SKExplicit ex, SKNode root)
+{
+  SKNode *items;
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNumBlocks(ex->mesh, &ex->nblocks));
+  PetscCall(PetscCalloc1(ex->nblocks, &ex->blocks));
+  PetscCall(SKNodeGetChildren(root, "block", &n, &items));
+  for (PetscInt i = 0; i < n; i++) {
+    char name[SK_MESH_NAME_LEN], type[64], state[32] = "", lumping[16] = "auto", list[1024];
+    PetscReal E, nu, rho;
+    PetscInt b;
+    SKStressState ss = ex->dim == 3 ? SK_STRESS_STATE_3D : SK_STRESS_STATE_PLANE_STRAIN;
+    PetscBool exists, found;
+    SKElementType et;
+    const SKElementTypeInfo *info;
+    SKExplicitBlock *blk;
+    SKFEMFailure fail;
+
+    PetscCall(SKInputRequireString(ex->input, items[i], "name", name, sizeof(name)));
+    PetscCall(SKMeshFindBlock(ex->mesh, name, &b));
+    if (b < 0) {
+      list[0] = 0;
+      for (PetscInt k = 0; k < ex->nblocks; k++) {
+        const char *bn;
+        PetscCall(SKMeshGetBlock(ex->mesh, k, &bn, NULL, NULL, NULL, NULL, NULL));
+        if (k) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
+        PetscCall(PetscStrlcat(list, bn, sizeof(list)));
+      }
+      PetscCall(SKInputError(ex->input, items[i], "unknown element block '%s' (the mesh has: %s)", name, list));
+    }
+    blk = &ex->blocks[b];
+    PetscCall(SKInputCheck(ex->input, items[i], !blk->basis, "block '%s' has two materials", name));
+    PetscCall(SKInputRequireString(ex->input, items[i], "material", type, sizeof(type)));
+    PetscCall(SKMaterialTypeExists(type, &exists));
+    if (!exists) {
+      PetscCall(SKMaterialTypeList(list, sizeof(list)));
+      PetscCall(SKInputError(ex->input, items[i], "unknown material '%s' (known: %s)", type, list));
+    }
+    PetscCall(SKInputRequireReal(ex->input, items[i], "E", &E));
+    PetscCall(SKInputCheckPositive(ex->input, items[i], "E", E));
+    PetscCall(SKInputRequireReal(ex->input, items[i], "nu", &nu));
+    PetscCall(SKInputCheck(ex->input, items[i], nu > -1.0 && nu < 0.5, "Poisson's ratio nu = %g is outside (-1, 0.5)", (double)nu));
+    PetscCall(SKInputRequireReal(ex->input, items[i], "rho", &rho));
+    PetscCall(SKInputCheckPositive(ex->input, items[i], "rho", rho));
+    PetscCall(SKInputGetString(ex->input, items[i], "stress_state", state, sizeof(state), &found));
+    if (found) {
+      PetscInt k;
+      for (k = 0; SKStressStateNames[k]; k++)
+        if (!strcmp(state, SKStressStateNames[k])) break;
+      PetscCall(SKInputCheck(ex->input, items[i], SKStressStateNames[k] != NULL,
+                             "unknown stress_state '%s' (3d, plane_strain, plane_stress)", state));
+      ss = (SKStressState)k;
+      PetscCall(SKInputCheck(ex->input, items[i], (ss == SK_STRESS_STATE_3D) == (ex->dim == 3),
+                             "stress_state '%s' does not fit a %" PetscInt_FMT "D mesh", state, ex->dim));
+    }
+    PetscCall(SKInputGetString(ex->input, items[i], "lumping", lumping, sizeof(lumping), NULL));
+    PetscCall(SKMaterialCreate(type, ss, E, nu, rho, &blk->mat));
+    PetscCall(SKMeshGetBlock(ex->mesh, b, NULL, &blk->id, &et, &blk->nelem, &blk->first, &blk->conn));
+    PetscCall(SKElementTypeGetInfo(et, &info));
+    blk->nodes = info->num_nodes;
+    PetscCall(SKBasisCreate(info->name, &blk->basis));
+    {
+      const SKLumping lump = !strcmp(lumping, "rowsum") ? SK_LUMPING_ROWSUM : !strcmp(lumping, "hrz") ? SK_LUMPING_HRZ : SK_LUMPING_AUTO;
+      PetscCall(SKFEMLumpedMass(blk->basis, rho, lump, blk->nelem, blk->conn, ex->X, ex->mass, &fail));
+      if (fail.kind != SK_FEM_OK)
+        PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
+    }
+  }
+  PetscCall(PetscFree(items));
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const char *bn;
+    PetscInt ne;
+    PetscCall(SKMeshGetBlock(ex->mesh, b, &bn, NULL, NULL, &ne, NULL, NULL));
+    PetscCall(SKInputCheck(ex->input, root, ex->blocks[b].basis != NULL,
+                           "element block '%s' of the mesh has no material: add <block name=\"%s\" material=... E=... nu=... rho=.../>", bn,
+                           bn));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AddBC(SKExplicit ex, SKNode node, SKExplicitBCKind kind)
+{
+  PetscInt n, gs, mask, ib = ex->nbc;
+  const PetscInt *nodes;
+  SKExplicitBC *bc;
+
+  PetscFunctionBegin;
+  PetscCall(SKExplicitNodeSetFromInput(ex, node, "nodeset", &n, &nodes, &gs));
+  PetscCall(PetscRealloc(sizeof(SKExplicitBC) * (ex->nbc + 1), &ex->bc));
+  bc = &ex->bc[ex->nbc++];
+  PetscCall(PetscMemzero(bc, sizeof(*bc)));
+  bc->kind = kind;
+  PetscCall(ReadFunction(ex, node, 0.0, &bc->f));
+  if (kind == SK_EXPLICIT_BC_ROTATION) {
+    PetscReal norm = 0;
+    mask           = (1 << ex->dim) - 1;
+    bc->axis[2]    = 1.0;
+    PetscCall(ReadVector(ex, node, "center", 0, bc->center, NULL));
+    if (ex->dim == 3) {
+      PetscCall(ReadVector(ex, node, "axis", 3, bc->axis, NULL));
+      norm = PetscSqrtReal(PetscSqr(bc->axis[0]) + PetscSqr(bc->axis[1]) + PetscSqr(bc->axis[2]));
+      PetscCall(SKInputCheck(ex->input, node, norm > 0, "rotation axis is zero"));
+      for (PetscInt d = 0; d < 3; d++) bc->axis[d] /= norm;
+    }
+  } else
+    PetscCall(ReadComponents(ex, node, "component", &mask));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt d = 0; d < ex->dim; d++)
+      if (mask & (1 << d)) ex->dof_bc[nodes[i] * ex->dim + d] = ib; /* a later condition on the same dof wins */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AddLoad(SKExplicit ex, SKNode node, PetscReal **p)
+{
+  SKExplicitLoad *ld;
+
+  PetscFunctionBegin;
+  PetscCall(PetscRealloc(sizeof(SKExplicitLoad) * (ex->nloads + 1), &ex->loads));
+  ld = &ex->loads[ex->nloads++];
+  PetscCall(PetscMemzero(ld, sizeof(*ld)));
+  PetscCall(PetscCalloc1(ex->ndof, &ld->p));
+  PetscCall(ReadFunction(ex, node, 1.0, &ld->f));
+  *p = ld->p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AddSprings(SKExplicit ex, SKNode node, PetscInt n, const PetscInt nodes[], const PetscReal k[])
+{
+  PetscInt mask;
+  PetscReal vel[3] = {0, 0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(ReadComponents(ex, node, "components", &mask));
+  PetscCall(ReadVector(ex, node, "velocity", 0, vel, NULL));
+  PetscCall(PetscRealloc(sizeof(SKExplicitSpring) * (ex->nsprings + n), &ex->springs));
+  for (PetscInt i = 0; i < n; i++) {
+    SKExplicitSpring *s = &ex->springs[ex->nsprings++];
+    PetscCall(PetscMemzero(s, sizeof(*s)));
+    s->node = nodes[i];
+    s->k    = k[i];
+    s->mask = mask;
+    for (PetscInt d = 0; d < 3; d++) s->velocity[d] = vel[d];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Loads, boundary conditions, springs, initial velocity. */
+static PetscErrorCode ReadLoadsAndConditions(SKExplicit ex, SKNode root)
+{
+  SKNode *items;
+  PetscInt n;
+  const PetscInt dim = ex->dim;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(ex->ndof, &ex->dof_bc));
+  for (PetscInt i = 0; i < ex->ndof; i++) ex->dof_bc[i] = -1;
+  PetscCall(SKNodeGetChildren(root, NULL, &n, &items));
+  for (PetscInt i = 0; i < n; i++) {
+    const char *tag = SKNodeName(items[i]);
+    PetscInt ns, gs;
+    const PetscInt *nodes;
+
+    if (!strcmp(tag, "displacement"))
+      PetscCall(AddBC(ex, items[i], SK_EXPLICIT_BC_DISPLACEMENT));
+    else if (!strcmp(tag, "velocity"))
+      PetscCall(AddBC(ex, items[i], SK_EXPLICIT_BC_VELOCITY));
+    else if (!strcmp(tag, "rotation"))
+      PetscCall(AddBC(ex, items[i], SK_EXPLICIT_BC_ROTATION));
+    else if (!strcmp(tag, "point_load") || !strcmp(tag, "gravity")) {
+      PetscReal val[3]     = {0, 0, 0}, *p;
+      const PetscBool grav = (PetscBool)!strcmp(tag, "gravity");
+      PetscCall(ReadVector(ex, items[i], grav ? "acceleration" : "force", 0, val, NULL));
+      if (grav) {
+        nodes = NULL;
+        ns    = ex->nlocal;
+      } else
+        PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &ns, &nodes, &gs));
+      PetscCall(AddLoad(ex, items[i], &p));
+      for (PetscInt j = 0; j < ns; j++) {
+        const PetscInt node = nodes ? nodes[j] : j;
+        for (PetscInt d = 0; d < dim; d++) p[node * dim + d] += grav ? ex->mass[node] * val[d] : val[d];
+      }
+    } else if (!strcmp(tag, "traction") || !strcmp(tag, "distributed_spring")) {
+      const PetscInt *elements, *faces;
+      PetscReal *w, *p, val[3] = {0, 0, 0}, k;
+      PetscInt *list, nl = 0;
+      PetscCall(SideSetFromInput(ex, items[i], &ns, &elements, &faces));
+      PetscCall(PetscCalloc1(ex->nlocal, &w));
+      PetscCall(FaceWeights(ex, ns, elements, faces, w));
+      PetscCall(SKExplicitAssembleNodal(ex, w, 1));
+      if (!strcmp(tag, "traction")) {
+        PetscCall(ReadVector(ex, items[i], "value", 0, val, NULL));
+        PetscCall(AddLoad(ex, items[i], &p));
+        for (PetscInt j = 0; j < ex->nlocal; j++)
+          for (PetscInt d = 0; d < dim; d++) p[j * dim + d] = w[j] * val[d];
+      } else {
+        PetscCall(SKInputRequireReal(ex->input, items[i], "stiffness", &k));
+        PetscCall(SKInputCheckPositive(ex->input, items[i], "stiffness", k));
+        PetscCall(PetscMalloc1(ex->nlocal, &list));
+        for (PetscInt j = 0; j < ex->nlocal; j++)
+          if (w[j] != 0.0) list[nl] = j, w[nl++] = k * w[j];
+        PetscCall(AddSprings(ex, items[i], nl, list, w));
+        PetscCall(PetscFree(list));
+      }
+      PetscCall(PetscFree(w));
+    } else if (!strcmp(tag, "spring")) {
+      PetscReal k, *kk;
+      PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &ns, &nodes, &gs));
+      PetscCall(SKInputRequireReal(ex->input, items[i], "stiffness", &k));
+      PetscCall(SKInputCheckPositive(ex->input, items[i], "stiffness", k));
+      PetscCall(PetscMalloc1(ns, &kk));
+      for (PetscInt j = 0; j < ns; j++) kk[j] = k;
+      PetscCall(AddSprings(ex, items[i], ns, nodes, kk));
+      PetscCall(PetscFree(kk));
+    } else if (!strcmp(tag, "initial_velocity")) {
+      PetscReal val[3] = {0, 0, 0}, omega[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+      PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &ns, &nodes, &gs));
+      PetscCall(ReadVector(ex, items[i], "value", 0, val, NULL));
+      PetscCall(ReadVector(ex, items[i], "angular_velocity", dim == 2 ? 1 : 3, dim == 2 ? omega + 2 : omega, NULL));
+      PetscCall(ReadVector(ex, items[i], "center", 0, c, NULL));
+      for (PetscInt j = 0; j < ns; j++) {
+        PetscReal r[3] = {0, 0, 0};
+        for (PetscInt d = 0; d < dim; d++) r[d] = ex->X[nodes[j] * dim + d] - c[d];
+        {
+          const PetscReal w_r[3] = {omega[1] * r[2] - omega[2] * r[1], omega[2] * r[0] - omega[0] * r[2],
+                                    omega[0] * r[1] - omega[1] * r[0]};
+          for (PetscInt d = 0; d < dim; d++) ex->v[nodes[j] * dim + d] = val[d] + w_r[d];
+        }
+      }
+    }
+  }
+  PetscCall(PetscFree(items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
+{
+  SKNode time, node;
+  PetscReal dt = 0;
+  PetscBool has_dt;
+  SKNode *items;
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputRequireChild(ex->input, root, "time", &time));
+  PetscCall(SKInputRequireReal(ex->input, time, "end", &ex->t_end));
+  PetscCall(SKInputCheckPositive(ex->input, time, "end", ex->t_end));
+  ex->safety = 0.9;
+  PetscCall(SKInputGetReal(ex->input, time, "safety", &ex->safety, NULL));
+  PetscCall(SKInputCheck(ex->input, time, ex->safety > 0 && ex->safety <= 1, "safety = %g must be in (0, 1]", (double)ex->safety));
+  PetscCall(SKInputGetReal(ex->input, time, "dt", &dt, &has_dt));
+  PetscCall(SKExplicitCriticalTimeStep(ex));
+  if (has_dt) {
+    PetscCall(SKInputCheckPositive(ex->input, time, "dt", dt));
+    PetscCall(SKInputCheck(ex->input, time, dt <= ex->dt_critical,
+                           "dt = %g s is above the critical time step %g s (2/omega_max of the mesh; element-size estimate %g s): use dt "
+                           "<= %g s, or leave dt out to "
+                           "get safety * critical",
+                           (double)dt, (double)ex->dt_critical, (double)ex->dt_element, (double)(ex->safety * ex->dt_critical)));
+    ex->dt = dt;
+  } else { /* the largest dt <= safety * critical that lands on the end time */
+    const PetscReal n = PetscCeilReal(ex->t_end / (ex->safety * ex->dt_critical));
+    ex->dt            = ex->t_end / n;
+  }
+
+  ex->history_interval = 1;
+  PetscCall(SKNodeGetChild(root, "output", &node));
+  if (node) {
+    PetscCall(SKInputGetInt(ex->input, node, "fields", &ex->field_interval, NULL));
+    PetscCall(SKInputGetInt(ex->input, node, "histories", &ex->history_interval, NULL));
+  }
+  PetscCall(SKNodeGetChild(root, "checkpoint", &node));
+  ex->checkpoint_keep = 2;
+  if (node) {
+    PetscCall(SKInputRequireInt(ex->input, node, "interval", &ex->checkpoint_interval));
+    PetscCall(SKInputGetInt(ex->input, node, "keep", &ex->checkpoint_keep, NULL));
+  }
+  PetscCall(SKNodeGetChildren(root, "history", &n, &items));
+  ex->nsethist = n;
+  PetscCall(PetscCalloc1(n, &ex->sethist));
+  for (PetscInt i = 0; i < n; i++) {
+    SKExplicitSetHistory *h = &ex->sethist[i];
+    PetscBool found;
+    PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &h->n, &h->nodes, &h->global_size));
+    PetscCall(SKInputGetString(ex->input, items[i], "name", h->name, sizeof(h->name), &found));
+    if (!found) PetscCall(SKInputRequireString(ex->input, items[i], "nodeset", h->name, sizeof(h->name)));
+    for (PetscInt j = 0; j < i; j++)
+      PetscCall(SKInputCheck(ex->input, items[i], strcmp(h->name, ex->sethist[j].name), "history '%s' is defined twice", h->name));
+  }
+  PetscCall(PetscFree(items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Dof-level star forest from the mesh's node star forest: ghost dof (node, d) -> owner's (node, d). */
+static PetscErrorCode CreateDofSF(SKExplicit ex)
+{
+  PetscSF nsf;
+  PetscInt nroots, nleaves, *ilocal;
+  const PetscInt *nl;
+  const PetscSFNode *nr;
+  PetscSFNode *iremote;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshCreateNodeSF(ex->mesh, &nsf));
+  PetscCall(PetscSFGetGraph(nsf, &nroots, &nleaves, &nl, &nr));
+  PetscCall(PetscMalloc1(nleaves * ex->dim, &ilocal));
+  PetscCall(PetscMalloc1(nleaves * ex->dim, &iremote));
+  for (PetscInt i = 0; i < nleaves; i++)
+    for (PetscInt d = 0; d < ex->dim; d++) {
+      ilocal[i * ex->dim + d]        = (nl ? nl[i] : i) * ex->dim + d;
+      iremote[i * ex->dim + d].rank  = nr[i].rank;
+      iremote[i * ex->dim + d].index = nr[i].index * ex->dim + d;
+    }
+  PetscCall(PetscSFCreate(ex->comm, &ex->sf));
+  PetscCall(PetscSFSetGraph(ex->sf, nroots * ex->dim, nleaves * ex->dim, ilocal, PETSC_OWN_POINTER, iremote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetUp(ex->sf));
+  ex->node_sf = nsf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Log events of the explicit solver (once per process). */
+static PetscErrorCode RegisterEvents(void)
+{
+  static PetscBool done = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
+  done = PETSC_TRUE;
+  PetscCall(SKInitializePackage());
+  PetscCall(PetscLogEventRegister("ExplicitIntForce", SK_CLASSID, &SK_EXPLICIT_InternalForce));
+  PetscCall(PetscLogEventRegister("ExplicitExchange", SK_CLASSID, &SK_EXPLICIT_Exchange));
+  PetscCall(PetscLogEventRegister("ExplicitUpdate", SK_CLASSID, &SK_EXPLICIT_Update));
+  PetscCall(PetscLogEventRegister("ExplicitOutput", SK_CLASSID, &SK_EXPLICIT_Output));
+  PetscCall(PetscLogEventRegister("ExplicitCritDt", SK_CLASSID, &SK_EXPLICIT_CriticalStep));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
+{
+  SKExplicit ex;
+  SKNode root, mesh_node, desc;
+
+  PetscFunctionBegin;
+  PetscCall(RegisterEvents());
+  PetscCall(PetscNew(&ex));
+  *exp      = ex;
+  ex->input = input;
+  PetscCall(SKInputGetComm(input, &ex->comm));
+  PetscCallMPI(MPI_Comm_rank(ex->comm, &ex->rank));
+  PetscCallMPI(MPI_Comm_size(ex->comm, &ex->size));
+  PetscCall(SKInputGetRoot(input, &root));
+  PetscCall(SKNodeGetChild(root, "description", &desc));
+  if (desc) PetscCall(SKInputGetText_Node(input, desc, ex->description, sizeof(ex->description)));
+
+  /* replicated mesh, input sets, reference check, watch points; then distribution */
+  PetscCall(SKInputRequireChild(input, root, "mesh", &mesh_node));
+  PetscCall(SKMeshCreateFromInput(input, mesh_node, &ex->rmesh));
+  PetscCall(SKMeshGetDimension(ex->rmesh, &ex->dim));
+  PetscCall(AddInputSets(ex, root, ex->rmesh));
+  PetscCall(CheckReference(ex, mesh_node, ex->rmesh));
+  PetscCall(ReadWatchPoints(ex, root, ex->rmesh));
+  PetscCall(SKMeshDistribute(ex->rmesh, &ex->mesh));
+  PetscCall(SKMeshDestroy(&ex->rmesh));
+
+  PetscCall(SKMeshGetNodes(ex->mesh, &ex->nlocal, &ex->X));
+  PetscCall(SKMeshGetNumElements(ex->mesh, &ex->nelem));
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, &ex->nowned, NULL, NULL));
+  PetscCall(SKMeshGetNaturalNodes(ex->mesh, &ex->natural_nodes));
+  PetscCall(SKMeshGetNaturalElements(ex->mesh, &ex->natural_elements));
+  ex->ndof = ex->nlocal * ex->dim;
+  for (PetscInt i = 0; i < ex->nwatch; i++) {
+    const PetscInt natural = ex->watch[i].node;
+    ex->watch[i].node      = -1;
+    for (PetscInt p = 0; p < ex->nowned; p++)
+      if (ex->natural_nodes[p] == natural) ex->watch[i].node = p;
+  }
+  PetscCall(CreateDofSF(ex));
+
+  PetscCall(PetscCalloc1(ex->nlocal, &ex->mass));
+  PetscCall(PetscCalloc5(ex->ndof, &ex->u, ex->ndof, &ex->v, ex->ndof, &ex->a, ex->ndof, &ex->vh, ex->ndof, &ex->du));
+  PetscCall(PetscCalloc2(ex->ndof, &ex->f, ex->ndof, &ex->react));
+  PetscCall(PetscCalloc1(ex->ndof, &ex->fwork)); /* fwork and fwork_new are swapped each step: separate blocks */
+  PetscCall(PetscCalloc1(ex->ndof, &ex->fwork_new));
+  PetscCall(ReadBlocks(ex, root));
+  PetscCall(SKExplicitAssembleNodal(ex, ex->mass, 1));
+  PetscCall(ReadLoadsAndConditions(ex, root));
+
+  ex->energy_tolerance = 0.05;
+  ex->power_its        = 2000;
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-explicit_energy_tolerance", &ex->energy_tolerance, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-explicit_power_maxit", &ex->power_its, NULL));
+  PetscCall(ReadTimeAndOutput(ex, root));
+
+  /* accelerations at t = 0 */
+  PetscCall(SKExplicitFinishStep(ex, PETSC_TRUE));
+  ex->input = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
+{
+  SKExplicit ex = *exp;
+
+  PetscFunctionBegin;
+  if (!ex) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    if (ex->blocks[b].basis) PetscCall(SKBasisDestroy(&ex->blocks[b].basis));
+    if (ex->blocks[b].mat) PetscCall(SKMaterialDestroy(&ex->blocks[b].mat));
+  }
+  PetscCall(PetscFree(ex->blocks));
+  for (PetscInt i = 0; i < ex->nbc; i++) PetscCall(SKTimeFunctionReset(&ex->bc[i].f));
+  for (PetscInt i = 0; i < ex->nloads; i++) {
+    PetscCall(SKTimeFunctionReset(&ex->loads[i].f));
+    PetscCall(PetscFree(ex->loads[i].p));
+  }
+  for (PetscInt i = 0; i < ex->nterms; i++) {
+    PetscCall(PetscFree(ex->terms[i].f));
+    PetscCall(PetscFree(ex->terms[i].f_old));
+  }
+  PetscCall(PetscFree(ex->bc));
+  PetscCall(PetscFree(ex->dof_bc));
+  PetscCall(PetscFree(ex->loads));
+  PetscCall(PetscFree(ex->springs));
+  PetscCall(PetscFree(ex->watch));
+  PetscCall(PetscFree(ex->sethist));
+  PetscCall(PetscFree(ex->mass));
+  PetscCall(PetscFree5(ex->u, ex->v, ex->a, ex->vh, ex->du));
+  PetscCall(PetscFree2(ex->f, ex->react));
+  PetscCall(PetscFree(ex->fwork));
+  PetscCall(PetscFree(ex->fwork_new));
+  PetscCall(PetscSFDestroy(&ex->sf));
+  PetscCall(PetscSFDestroy(&ex->node_sf));
+  PetscCall(SKPVDDestroy(&ex->pvd));
+  PetscCall(SKMeshDestroy(&ex->mesh));
+  PetscCall(SKMeshDestroy(&ex->rmesh));
+  PetscCall(PetscFree(ex));
+  *exp = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitAddForceTerm(SKExplicit ex, const char name[], SKExplicitForceFn fn, void *ctx)
+{
+  SKExplicitTerm *t;
+
+  PetscFunctionBegin;
+  PetscCheck(ex->nterms < SK_EXPLICIT_MAX_TERMS, ex->comm, PETSC_ERR_ARG_OUTOFRANGE, "At most %d force terms", SK_EXPLICIT_MAX_TERMS);
+  t = &ex->terms[ex->nterms++];
+  PetscCall(PetscStrncpy(t->name, name, sizeof(t->name)));
+  t->fn  = fn;
+  t->ctx = ctx;
+  PetscCall(PetscCalloc1(ex->ndof, &t->f));
+  PetscCall(PetscCalloc1(ex->ndof, &t->f_old));
+  /* the term acts from the current step on: recompute the forces so that a_n includes it */
+  PetscCall(SKExplicitFinishStep(ex, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

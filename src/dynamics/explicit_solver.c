@@ -1,0 +1,112 @@
+/* The explicit solver's run loop and its registration as the solver of <explicit> inputs. */
+#include "explicitimpl.h"
+#include <signal.h>
+
+PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
+{
+  PetscBool restart = PETSC_FALSE, restarted = PETSC_FALSE;
+  char ckdir[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN];
+  PetscInt nsteps, start_step, gsize, kill_step = -1;
+  SKProgress progress;
+  SKExplicitEnergy en;
+  PetscReal *final;
+  PetscLogDouble w0, w1;
+
+  PetscFunctionBegin;
+  /* the last step lands on t_end up to round-off; a step of a few ulps beyond is not taken */
+  nsteps = (PetscInt)PetscCeilReal(ex->t_end / ex->dt - 1e-9);
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-restart", &restart));
+  /* test hook: the process kills itself with SIGKILL after this step, as an interrupted run would die */
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-explicit_kill_at_step", &kill_step, NULL));
+  if (out) PetscCall(SKOutputGetPath(out, "checkpoints", ckdir, sizeof(ckdir)));
+  if (restart && out) {
+    PetscCall(SKExplicitFindCheckpoint(ex->comm, ckdir, path, sizeof(path)));
+    if (path[0]) {
+      PetscCall(SKExplicitLoadCheckpoint(ex, path));
+      PetscCall(PetscPrintf(ex->comm, "restarting from %s at t = %g s (step %" PetscInt_FMT ")\n", path, (double)ex->t, ex->step));
+      restarted = PETSC_TRUE;
+    } else
+      PetscCall(PetscPrintf(ex->comm, "-restart: no valid checkpoint in %s, starting at t = 0\n", ckdir));
+  }
+  if (out) PetscCall(SKExplicitOutputSetUp(ex, out, restarted));
+  if (!restarted) PetscCall(SKExplicitOutputStep(ex, out, PETSC_TRUE));
+  start_step = ex->step;
+  PetscCall(SKProgressCreate(ex->comm, "explicit", 0.0, ex->t_end, &progress));
+  PetscCall(SKWallTime(&w0));
+  while (ex->step < nsteps) {
+    PetscCall(SKExplicitStep(ex));
+    PetscCall(SKExplicitOutputStep(ex, out, PETSC_FALSE));
+    if (out && ex->checkpoint_interval > 0 && ex->step % ex->checkpoint_interval == 0 && ex->step < nsteps)
+      PetscCall(SKExplicitWriteCheckpoint(ex, ckdir, ex->checkpoint_keep));
+    PetscCall(SKProgressUpdate(progress, ex->t, ex->step));
+    if (ex->step == kill_step) (void)raise(SIGKILL);
+  }
+  PetscCall(SKWallTime(&w1));
+  PetscCall(SKProgressDestroy(&progress));
+  if (ex->history_interval > 0 && ex->step % ex->history_interval) PetscCall(SKExplicitOutputStep(ex, out, PETSC_TRUE));
+  PetscCall(SKExplicitGetEnergy(ex, &en));
+  if (!out) PetscFunctionReturn(PETSC_SUCCESS);
+
+  /* the final state in natural node order: what restart tests compare bit for bit */
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
+  {
+    const PetscInt dims[2] = {gsize, ex->dim};
+    PetscCall(SKExplicitGatherNatural(ex, ex->X, &final));
+    PetscCall(SKOutputWriteRealArray(out, "/explicit/final/coordinates", 2, dims, final));
+    PetscCall(PetscFree(final));
+    PetscCall(SKExplicitGatherNatural(ex, ex->u, &final));
+    PetscCall(SKOutputWriteRealArray(out, "/explicit/final/displacement", 2, dims, final));
+    PetscCall(PetscFree(final));
+    PetscCall(SKExplicitGatherNatural(ex, ex->v, &final));
+    PetscCall(SKOutputWriteRealArray(out, "/explicit/final/velocity", 2, dims, final));
+    PetscCall(PetscFree(final));
+  }
+  PetscCall(SKOutputWriteAttributeReal(out, "/explicit/final", "time", ex->t));
+  PetscCall(SKOutputWriteAttributeInt(out, "/explicit/final", "step", ex->step));
+  PetscCall(SKOutputSummary(out, "steps", "%" PetscInt_FMT " of dt = %.6g s to t = %.6g s", ex->step - start_step, (double)ex->dt,
+                            (double)ex->t));
+  PetscCall(SKOutputSummary(out, "critical dt", "%.6g s (power iteration), element estimate %.6g s", (double)ex->dt_critical,
+                            (double)ex->dt_element));
+  PetscCall(SKOutputSummary(out, "energy", "kinetic %.6g J, internal %.6g J, spring %.6g J, external work %.6g J, balance drift %.3g J",
+                            (double)en.kinetic, (double)en.internal, (double)en.spring, (double)en.external_work,
+                            (double)(en.balance - ex->energy0)));
+  if (ex->step > start_step) PetscCall(SKOutputSummary(out, "time per step", "%.3g s", (double)((w1 - w0) / (ex->step - start_step))));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ExplicitSetup(SKInput input, void **ctx)
+{
+  SKExplicit ex = NULL;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  /* a refused input must not leak the half-built solver: the error is passed on after freeing it */
+  ierr = SKExplicitCreateFromInput(input, &ex);
+  if (ierr) {
+    (void)SKExplicitDestroy(&ex);
+    return ierr;
+  }
+  *ctx = ex;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ExplicitRun(void *ctx, SKOutput out)
+{
+  PetscFunctionBegin;
+  PetscCall(SKExplicitRun((SKExplicit)ctx, out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ExplicitDestroy(void **ctx)
+{
+  SKExplicit ex = (SKExplicit)*ctx;
+
+  PetscFunctionBegin;
+  PetscCall(SKExplicitDestroy(&ex));
+  *ctx = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const SKSolverType SKSolverExplicit = {
+    "explicit",    "explicit.xsd", "explicit finite elements: hyperelastic bodies, lumped mass, central differences, MPI",
+    ExplicitSetup, ExplicitRun,    ExplicitDestroy};

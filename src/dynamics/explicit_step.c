@@ -1,0 +1,441 @@
+/* Explicit solver time stepping: force assembly (internal + registered terms, summed over ranks, then loads and
+   springs), central differences in velocity form with prescribed motions, work bookkeeping, the critical time step. */
+#include "explicitimpl.h"
+
+PetscLogEvent SK_EXPLICIT_InternalForce, SK_EXPLICIT_Exchange, SK_EXPLICIT_Update, SK_EXPLICIT_Output, SK_EXPLICIT_CriticalStep;
+
+PetscErrorCode SKExplicitAssembleNodal(SKExplicit ex, PetscReal array[], PetscInt bs)
+{
+  PetscSF sf = bs == 1 ? ex->node_sf : ex->sf;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SK_EXPLICIT_Exchange, 0, 0, 0, 0));
+  PetscCheck(bs == 1 || bs == ex->dim, ex->comm, PETSC_ERR_ARG_OUTOFRANGE, "Block size %" PetscInt_FMT " is neither 1 nor the dimension",
+             bs);
+  /* roots (owned entries) and leaves (ghost entries) are disjoint parts of the same array */
+  PetscCall(PetscSFReduceBegin(sf, MPIU_REAL, array, array, MPIU_SUM));
+  PetscCall(PetscSFReduceEnd(sf, MPIU_REAL, array, array, MPIU_SUM));
+  PetscCall(PetscSFBcastBegin(sf, MPIU_REAL, array, array, MPI_REPLACE));
+  PetscCall(PetscSFBcastEnd(sf, MPIU_REAL, array, array, MPI_REPLACE));
+  PetscCall(PetscLogEventEnd(SK_EXPLICIT_Exchange, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Prescribed displacement of component d of local node i at time t (displacement-like conditions). */
+static PetscReal PrescribedDisplacement(const SKExplicit ex, const SKExplicitBC *bc, PetscInt i, PetscInt d, PetscReal t)
+{
+  const PetscInt dim = ex->dim;
+  PetscReal r[3]     = {0, 0, 0}, th, c, s, kr, kxr[3];
+  const PetscReal *k = bc->axis;
+
+  if (bc->kind == SK_EXPLICIT_BC_DISPLACEMENT) return SKTimeFunctionEval(&bc->f, t);
+  /* rotation by Rodrigues' formula: R r = r cos + (k x r) sin + k (k.r)(1 - cos) */
+  for (PetscInt j = 0; j < dim; j++) r[j] = ex->X[i * dim + j] - bc->center[j];
+  th     = SKTimeFunctionEval(&bc->f, t);
+  c      = PetscCosReal(th);
+  s      = PetscSinReal(th);
+  kr     = k[0] * r[0] + k[1] * r[1] + k[2] * r[2];
+  kxr[0] = k[1] * r[2] - k[2] * r[1];
+  kxr[1] = k[2] * r[0] - k[0] * r[2];
+  kxr[2] = k[0] * r[1] - k[1] * r[0];
+  return r[d] * (c - 1.0) + kxr[d] * s + k[d] * kr * (1.0 - c);
+}
+
+/* Velocity of a prescribed dof at time t: exact for velocity conditions, a central difference over +-dt otherwise. */
+static PetscReal PrescribedVelocity(const SKExplicit ex, const SKExplicitBC *bc, PetscInt i, PetscInt d, PetscReal t)
+{
+  if (bc->kind == SK_EXPLICIT_BC_VELOCITY) return SKTimeFunctionEval(&bc->f, t);
+  return (PrescribedDisplacement(ex, bc, i, d, t + ex->dt) - PrescribedDisplacement(ex, bc, i, d, t - ex->dt)) / (2.0 * ex->dt);
+}
+
+PetscReal SKExplicitSpringForce(const SKExplicit ex, const SKExplicitSpring *s, PetscReal t, PetscReal force[3])
+{
+  PetscReal e = 0;
+  for (PetscInt d = 0; d < ex->dim; d++) {
+    const PetscReal stretch = (s->mask & (1 << d)) ? ex->u[s->node * ex->dim + d] - s->velocity[d] * t : 0.0;
+    force[d]                = -s->k * stretch;
+    e += 0.5 * s->k * stretch * stretch;
+  }
+  return e;
+}
+
+/* Total force at the current (u, vh, t): f = -f_int + terms, summed over ranks, + loads + springs. Also the load part
+   into fwork_new and the local increments of the drivers' and the terms' work (when not first) into dwork[]. */
+static PetscErrorCode ComputeForces(SKExplicit ex, PetscBool first, PetscReal dwork[])
+{
+  const PetscInt dim = ex->dim, ndof = ex->ndof;
+  PetscInt bad       = 0;
+  SKFEMFailure fail  = {SK_FEM_OK, -1, -1, 0.0};
+  PetscInt bad_block = -1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SK_EXPLICIT_InternalForce, 0, 0, 0, 0));
+  PetscCall(PetscArrayzero(ex->f, ndof));
+  for (PetscInt b = 0; b < ex->nblocks && !bad; b++) {
+    const SKExplicitBlock *blk = &ex->blocks[b];
+    PetscCall(SKFEMInternalForce(blk->basis, blk->mat, blk->nelem, blk->conn, ex->X, ex->u, ex->f, NULL, &fail));
+    if (fail.kind != SK_FEM_OK) bad = 1, bad_block = b;
+  }
+  PetscCall(PetscLogEventEnd(SK_EXPLICIT_InternalForce, 0, 0, 0, 0));
+  /* a failed element on one rank must stop every rank before the next collective */
+  if (ex->size > 1) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPIU_INT, MPI_MAX, ex->comm));
+  if (bad) {
+    if (bad_block >= 0)
+      PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[ex->blocks[bad_block].first + fail.element], ex->t));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "An element on another rank turned inside out at t = %g s (see its message)",
+            (double)ex->t);
+  }
+  for (PetscInt i = 0; i < ndof; i++) ex->f[i] = -ex->f[i];
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    SKExplicitTerm *term = &ex->terms[k];
+    PetscReal *tmp = term->f_old, w = 0;
+    term->f_old = term->f;
+    term->f     = tmp;
+    PetscCall(PetscArrayzero(term->f, ndof));
+    PetscCall(term->fn(term->ctx, ex->t, ex->nlocal, ex->X, ex->u, ex->vh, term->f));
+    for (PetscInt i = 0; i < ndof; i++) ex->f[i] += term->f[i];
+    if (!first)
+      for (PetscInt i = 0; i < ndof; i++) w += 0.5 * ex->du[i] * (term->f[i] + term->f_old[i]);
+    dwork[1 + k] = w;
+  }
+  PetscCall(SKExplicitAssembleNodal(ex, ex->f, dim));
+
+  PetscCall(PetscArrayzero(ex->fwork_new, ndof));
+  for (PetscInt l = 0; l < ex->nloads; l++) {
+    const PetscReal s = SKTimeFunctionEval(&ex->loads[l].f, ex->t), *p = ex->loads[l].p;
+    if (s != 0.0)
+      for (PetscInt i = 0; i < ndof; i++) ex->fwork_new[i] += s * p[i];
+  }
+  for (PetscInt i = 0; i < ndof; i++) ex->f[i] += ex->fwork_new[i];
+  dwork[0] = 0;
+  for (PetscInt k = 0; k < ex->nsprings; k++) {
+    SKExplicitSpring *s = &ex->springs[k];
+    PetscReal fs[3];
+    (void)SKExplicitSpringForce(ex, s, ex->t, fs);
+    for (PetscInt d = 0; d < dim; d++) {
+      ex->f[s->node * dim + d] += fs[d];
+      /* the driver moves the far end by du_d = velocity dt: d(K + U + E_spring) = f_s . du_d, the driver's work */
+      if (!first && s->node < ex->nowned) dwork[0] += 0.5 * (fs[d] + s->force[d]) * s->velocity[d] * ex->dt;
+      s->force[d] = fs[d];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitFinishStep(SKExplicit ex, PetscBool first)
+{
+  const PetscInt dim = ex->dim, ndof = ex->ndof, nterm = ex->nterms;
+  const PetscReal dt = ex->dt;
+  PetscReal sums[2 + SK_EXPLICIT_MAX_TERMS + 1], dwork[1 + SK_EXPLICIT_MAX_TERMS];
+
+  PetscFunctionBegin;
+  if (first) { /* the prescribed motion at the current time, before the forces see u */
+    for (PetscInt i = 0; i < ndof; i++) {
+      const PetscInt ib = ex->dof_bc[i];
+      if (ib < 0) continue;
+      if (ex->bc[ib].kind != SK_EXPLICIT_BC_VELOCITY) ex->u[i] = PrescribedDisplacement(ex, &ex->bc[ib], i / dim, i % dim, ex->t);
+      if (dt > 0) ex->v[i] = PrescribedVelocity(ex, &ex->bc[ib], i / dim, i % dim, ex->t);
+    }
+    /* velocity-dependent force terms see the current velocity at a start */
+    PetscCall(PetscArraycpy(ex->vh, ex->v, ndof));
+  }
+  PetscCall(ComputeForces(ex, first, dwork));
+  for (PetscInt i = 0; i < ndof; i++) {
+    const PetscInt ib = ex->dof_bc[i];
+    const PetscReal m = ex->mass[i / dim];
+    if (ib < 0) {
+      ex->a[i]     = ex->f[i] / m;
+      ex->react[i] = 0;
+      if (!first) ex->v[i] = ex->vh[i] + 0.5 * dt * ex->a[i];
+    } else {
+      const PetscReal vt = dt > 0 ? PrescribedVelocity(ex, &ex->bc[ib], i / dim, i % dim, ex->t) : ex->v[i];
+      ex->a[i]           = first ? 0.0 : 2.0 * (vt - ex->vh[i]) / dt;
+      ex->v[i]           = vt;
+      ex->react[i]       = m * ex->a[i] - ex->f[i];
+      ex->fwork_new[i] += ex->react[i];
+    }
+  }
+  /* global sums: kinetic energy, external work increment, term work increments, and the drivers' work */
+  sums[0] = 0;
+  sums[1] = 0;
+  for (PetscInt i = 0; i < ex->nowned * dim; i++) {
+    sums[0] += 0.5 * ex->mass[i / dim] * ex->v[i] * ex->v[i];
+    if (!first) sums[1] += 0.5 * ex->du[i] * (ex->fwork[i] + ex->fwork_new[i]);
+  }
+  sums[1] += dwork[0];
+  for (PetscInt k = 0; k < nterm; k++) sums[2 + k] = dwork[1 + k];
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sums, (PetscMPIInt)(2 + nterm), MPIU_REAL, MPIU_SUM, ex->comm));
+  ex->kinetic = sums[0];
+  if (!first) {
+    ex->external_work += sums[1];
+    for (PetscInt k = 0; k < nterm; k++) ex->terms[k].work += sums[2 + k];
+  }
+  PetscCheck(PetscIsNormalReal(ex->kinetic) || ex->kinetic == 0.0, ex->comm, PETSC_ERR_NOT_CONVERGED,
+             "The run became unstable at t = %g s (step %" PetscInt_FMT
+             "): kinetic energy = %g. Reduce the time step (dt or the safety factor, now dt = %g s, critical %g s), "
+             "or check loads and springs (a stiff spring lowers the critical time step)",
+             (double)ex->t, ex->step, (double)ex->kinetic, (double)dt, (double)ex->dt_critical);
+  {
+    PetscReal *tmp = ex->fwork;
+    ex->fwork      = ex->fwork_new;
+    ex->fwork_new  = tmp;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitRestoreForces(SKExplicit ex)
+{
+  const PetscInt dim = ex->dim;
+  PetscReal dwork[1 + SK_EXPLICIT_MAX_TERMS], kinetic = 0;
+
+  PetscFunctionBegin;
+  PetscCall(ComputeForces(ex, PETSC_TRUE, dwork));
+  for (PetscInt i = 0; i < ex->ndof; i++) {
+    ex->react[i] = ex->dof_bc[i] < 0 ? 0.0 : ex->mass[i / dim] * ex->a[i] - ex->f[i];
+    ex->fwork_new[i] += ex->react[i];
+  }
+  for (PetscInt i = 0; i < ex->nowned * dim; i++) kinetic += 0.5 * ex->mass[i / dim] * ex->v[i] * ex->v[i];
+  PetscCallMPI(MPI_Allreduce(&kinetic, &ex->kinetic, 1, MPIU_REAL, MPIU_SUM, ex->comm));
+  {
+    PetscReal *tmp = ex->fwork;
+    ex->fwork      = ex->fwork_new;
+    ex->fwork_new  = tmp;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitStep(SKExplicit ex)
+{
+  const PetscInt dim = ex->dim, ndof = ex->ndof;
+  const PetscReal dt = ex->dt, t_next = (PetscReal)(ex->step + 1) * dt;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SK_EXPLICIT_Update, 0, 0, 0, 0));
+  for (PetscInt i = 0; i < ndof; i++) {
+    const PetscInt ib = ex->dof_bc[i];
+    PetscReal vh      = ex->v[i] + 0.5 * dt * ex->a[i];
+    if (ib >= 0) {
+      const SKExplicitBC *bc = &ex->bc[ib];
+      vh                     = bc->kind == SK_EXPLICIT_BC_VELOCITY ? SKTimeFunctionEval(&bc->f, ex->t + 0.5 * dt)
+                                                                   : (PrescribedDisplacement(ex, bc, i / dim, i % dim, t_next) - ex->u[i]) / dt;
+    }
+    ex->vh[i] = vh;
+    ex->du[i] = dt * vh;
+    ex->u[i] += ex->du[i];
+  }
+  ex->step++;
+  ex->t = t_next;
+  PetscCall(PetscLogEventEnd(SK_EXPLICIT_Update, 0, 0, 0, 0));
+  PetscCall(SKExplicitFinishStep(ex, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitAdvance(SKExplicit ex, PetscInt nsteps)
+{
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < nsteps; s++) PetscCall(SKExplicitStep(ex));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Global number of local node i. */
+static PetscInt GlobalNode(SKExplicit ex, PetscInt i, PetscInt gstart, const PetscInt ghost[])
+{
+  return i < ex->nowned ? gstart + i : ghost[i - ex->nowned];
+}
+
+PetscErrorCode SKExplicitGetOperators(SKExplicit ex, Mat *K, Vec *mass, IS *constrained)
+{
+  const PetscInt dim = ex->dim;
+  PetscInt gstart, gsize, nghost, *d_nnz, *o_nnz, *mark, nc = 0, *cidx, rstart;
+  const PetscInt *ghost, *offsets, *elems;
+  PetscReal *Ke, *Xe, *ue;
+  PetscInt *dofs;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, &gstart, &gsize));
+  PetscCall(SKMeshGetGhostNodes(ex->mesh, &nghost, &ghost, NULL));
+  /* preallocation from the local node-element map (exact inside a rank; interface rows may need a few mallocs) */
+  PetscCall(SKMeshGetNodeElements(ex->mesh, &offsets, &elems));
+  PetscCall(PetscCalloc3(ex->nowned * dim, &d_nnz, ex->nowned * dim, &o_nnz, ex->nlocal, &mark));
+  for (PetscInt i = 0; i < ex->nlocal; i++) mark[i] = -1;
+  for (PetscInt i = 0; i < ex->nowned; i++) {
+    PetscInt nd = 0, no = 0;
+    for (PetscInt k = offsets[i]; k < offsets[i + 1]; k++) {
+      const PetscInt *nodes;
+      SKElementType type;
+      const SKElementTypeInfo *info;
+      PetscCall(SKMeshGetElement(ex->mesh, elems[k], NULL, &type, &nodes));
+      PetscCall(SKElementTypeGetInfo(type, &info));
+      for (PetscInt a = 0; a < info->num_nodes; a++)
+        if (mark[nodes[a]] != i) {
+          mark[nodes[a]] = i;
+          if (nodes[a] < ex->nowned)
+            nd++;
+          else
+            no++;
+        }
+    }
+    if (ex->size > 1) no += nd; /* elements on other ranks are not seen here */
+    for (PetscInt d = 0; d < dim; d++)
+      d_nnz[i * dim + d] = PetscMin(nd * dim, ex->nowned * dim), o_nnz[i * dim + d] = PetscMin(no * dim, (gsize - ex->nowned) * dim);
+  }
+  PetscCall(MatCreateAIJ(ex->comm, ex->nowned * dim, ex->nowned * dim, PETSC_DETERMINE, PETSC_DETERMINE, 0, d_nnz, 0, o_nnz, K));
+  PetscCall(MatSetOption(*K, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(PetscFree3(d_nnz, o_nnz, mark));
+  PetscCall(PetscMalloc4(SK_ELEMENT_MAX_NODES * 3 * SK_ELEMENT_MAX_NODES * 3, &Ke, SK_ELEMENT_MAX_NODES * 3, &Xe, SK_ELEMENT_MAX_NODES * 3,
+                         &ue, SK_ELEMENT_MAX_NODES * 3, &dofs));
+  PetscCall(PetscArrayzero(ue, SK_ELEMENT_MAX_NODES * 3));
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const SKExplicitBlock *blk = &ex->blocks[b];
+    const PetscInt n           = blk->nodes * dim;
+    for (PetscInt e = 0; e < blk->nelem; e++) {
+      const PetscInt *c = blk->conn + e * blk->nodes;
+      SKFEMFailure fail;
+      for (PetscInt a = 0; a < blk->nodes; a++)
+        for (PetscInt d = 0; d < dim; d++) {
+          Xe[a * dim + d]   = ex->X[c[a] * dim + d];
+          dofs[a * dim + d] = GlobalNode(ex, c[a], gstart, ghost) * dim + d;
+        }
+      PetscCall(SKFEMElementStiffness(blk->basis, blk->mat, Xe, ue, Ke, &fail));
+      if (fail.kind != SK_FEM_OK) PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + e], -1.0));
+      PetscCall(MatSetValues(*K, n, dofs, n, dofs, Ke, ADD_VALUES));
+    }
+  }
+  for (PetscInt k = 0; k < ex->nsprings; k++) {
+    const SKExplicitSpring *s = &ex->springs[k];
+    if (s->node >= ex->nowned) continue;
+    for (PetscInt d = 0; d < dim; d++)
+      if (s->mask & (1 << d)) PetscCall(MatSetValue(*K, (gstart + s->node) * dim + d, (gstart + s->node) * dim + d, s->k, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*K, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*K, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree4(Ke, Xe, ue, dofs));
+
+  PetscCall(MatCreateVecs(*K, mass, NULL));
+  PetscCall(VecGetOwnershipRange(*mass, &rstart, NULL));
+  {
+    PetscReal *m;
+    PetscCall(VecGetArray(*mass, &m));
+    for (PetscInt i = 0; i < ex->nowned * dim; i++) m[i] = ex->mass[i / dim];
+    PetscCall(VecRestoreArray(*mass, &m));
+  }
+  PetscCall(PetscMalloc1(ex->nowned * dim, &cidx));
+  for (PetscInt i = 0; i < ex->nowned * dim; i++)
+    if (ex->dof_bc[i] >= 0) cidx[nc++] = rstart + i;
+  PetscCall(ISCreateGeneral(ex->comm, nc, cidx, PETSC_OWN_POINTER, constrained));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitPowerIteration(Mat K, Vec mass, IS constrained, PetscReal rtol, PetscInt maxit, PetscReal *lambda_max,
+                                        PetscInt *its)
+{
+  Vec d, x, y, z;
+  PetscInt rstart, rend, nc;
+  const PetscInt *cidx;
+  PetscReal *xa, lambda = 0, lambda_old = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(mass, &d));
+  PetscCall(VecDuplicate(mass, &x));
+  PetscCall(VecDuplicate(mass, &y));
+  PetscCall(VecDuplicate(mass, &z));
+  PetscCall(VecCopy(mass, d));
+  PetscCall(VecSqrtAbs(d));
+  PetscCall(VecReciprocal(d));
+  PetscCall(ISGetLocalSize(constrained, &nc));
+  PetscCall(ISGetIndices(constrained, &cidx));
+  PetscCall(VecGetOwnershipRange(x, &rstart, &rend));
+  PetscCall(VecGetArray(x, &xa));
+  /* start vector from a hash of the global dof number: the same on any number of ranks, rich in every mode */
+  for (PetscInt i = rstart; i < rend; i++) {
+    unsigned long long h = SKHashBytes(SK_FNV_SEED, &i, sizeof(i));
+    xa[i - rstart]       = 0.5 + (PetscReal)(h % 1000003) / 1000003.0;
+  }
+  PetscCall(VecRestoreArray(x, &xa));
+  for (PetscInt k = 0; k < nc; k++) {
+    PetscCall(VecSetValue(d, cidx[k], 0.0, INSERT_VALUES));
+    PetscCall(VecSetValue(x, cidx[k], 0.0, INSERT_VALUES));
+  }
+  PetscCall(ISRestoreIndices(constrained, &cidx));
+  PetscCall(VecAssemblyBegin(d));
+  PetscCall(VecAssemblyEnd(d));
+  PetscCall(VecAssemblyBegin(x));
+  PetscCall(VecAssemblyEnd(x));
+  *its = 0;
+  for (PetscInt k = 1; k <= maxit; k++) {
+    PetscReal nx;
+    PetscCall(VecNorm(x, NORM_2, &nx));
+    if (nx == 0.0) break;
+    PetscCall(VecScale(x, 1.0 / nx));
+    PetscCall(VecPointwiseMult(y, x, d));
+    PetscCall(MatMult(K, y, z));
+    PetscCall(VecPointwiseMult(z, z, d));
+    PetscCall(VecDot(z, x, &lambda)); /* Rayleigh quotient of D K D at the unit vector x */
+    PetscCall(VecCopy(z, x));
+    *its = k;
+    if (k % 10 == 0) {
+      if (PetscAbsReal(lambda - lambda_old) <= rtol * PetscAbsReal(lambda)) break;
+      lambda_old = lambda;
+    }
+  }
+  *lambda_max = lambda;
+  PetscCall(VecDestroy(&d));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
+{
+  Mat K;
+  Vec mass;
+  IS cons;
+  PetscReal lambda, rtol = 1e-6, hmin = PETSC_MAX_REAL;
+  PetscInt its;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-explicit_power_rtol", &rtol, NULL));
+  PetscCall(SKExplicitGetOperators(ex, &K, &mass, &cons));
+  PetscCall(SKExplicitPowerIteration(K, mass, cons, rtol, ex->power_its, &lambda, &its));
+  PetscCall(MatDestroy(&K));
+  PetscCall(VecDestroy(&mass));
+  PetscCall(ISDestroy(&cons));
+  /* every dof prescribed: nothing can go unstable, the element estimate still sets a sensible step */
+  ex->dt_critical = lambda > 0 ? 2.0 / PetscSqrtReal(lambda) : PETSC_MAX_REAL;
+  /* element-size estimate l_e / c_e, l_e the smallest node distance of the element */
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const SKExplicitBlock *blk = &ex->blocks[b];
+    PetscReal c;
+    PetscCall(SKMaterialGetWaveSpeed(blk->mat, &c));
+    for (PetscInt e = 0; e < blk->nelem; e++) {
+      const PetscInt *n = blk->conn + e * blk->nodes;
+      for (PetscInt p = 0; p < blk->nodes; p++)
+        for (PetscInt q = p + 1; q < blk->nodes; q++) {
+          PetscReal d2 = 0;
+          for (PetscInt d = 0; d < ex->dim; d++) d2 += PetscSqr(ex->X[n[p] * ex->dim + d] - ex->X[n[q] * ex->dim + d]);
+          hmin = PetscMin(hmin, PetscSqrtReal(d2) / c);
+        }
+    }
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &hmin, 1, MPIU_REAL, MPIU_MIN, ex->comm));
+  ex->dt_element = hmin;
+  ex->power_its  = its;
+  PetscCall(PetscInfo(NULL, "critical time step %g s (power iteration, %" PetscInt_FMT " iterations), element-size estimate %g s\n",
+                      (double)ex->dt_critical, its, (double)ex->dt_element));
+  /* the power iteration converges from below in omega^2, so a far too large value means it has not converged: the
+     element estimate (which bounds the largest element frequency) then decides */
+  if (ex->dt_critical == PETSC_MAX_REAL)
+    ex->dt_critical = ex->dt_element;
+  else if (ex->dt_critical > 1.5 * ex->dt_element) {
+    PetscCall(PetscPrintf(
+        ex->comm,
+        "warning: the power iteration gave a critical time step %g s above 1.5 times the element-size estimate %g s after %" PetscInt_FMT
+        " iterations; using the element estimate (raise -explicit_power_maxit)\n",
+        (double)ex->dt_critical, (double)ex->dt_element, its));
+    ex->dt_critical = ex->dt_element;
+  }
+  PetscCall(PetscLogEventEnd(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
