@@ -13,6 +13,15 @@ typedef struct _p_SKHistory *SKHistory;
    fails with "DIR already holds results (results.h5); use -force to overwrite". Creates results.h5 and writes
    /meta (version, date, input file name and copy, command-line and database options). INPUT may be NULL (tests). */
 PETSC_EXTERN PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, SKInput input, SKOutput *out);
+/* Reopens the results of an interrupted run in DIR for appending (the program's -restart): DIR/results.h5 is opened
+   read-write (created as by SKOutputCreate() if missing) and /meta gets the attributes restart_count and
+   last_restart_date. A history created afterwards with SKOutputHistoryCreate() reuses its existing dataset: it keeps
+   the rows whose first column (time) is <= the time given to SKOutputSetRestartTime() and appends after them. */
+PETSC_EXTERN PetscErrorCode SKOutputOpen(MPI_Comm comm, const char dir[], SKInput input, SKOutput *out);
+/* Time (s) of the state a restarted solver resumes from; see SKOutputOpen(). */
+PETSC_EXTERN PetscErrorCode SKOutputSetRestartTime(SKOutput out, PetscReal t);
+/* Whether OUT was opened by SKOutputOpen() on existing results (a restart). */
+PETSC_EXTERN PetscErrorCode SKOutputIsRestart(SKOutput out, PetscBool *restart);
 /* Flushes and closes results.h5 and frees OUT. */
 PETSC_EXTERN PetscErrorCode SKOutputDestroy(SKOutput *out);
 PETSC_EXTERN PetscErrorCode SKOutputGetDirectory(SKOutput out, const char *dir[]);

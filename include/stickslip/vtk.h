@@ -83,6 +83,9 @@ PETSC_EXTERN PetscErrorCode SKVTKWriteTensors(SKVTK vtk, SKVTKLocation loc, cons
 /* Creates the collection FILENAME (a .pvd) on COMM; rank 0 writes it, initially empty, and rewrites it after every
    SKPVDAddStep() (through a temporary file and rename(), so a killed run always leaves a complete collection). */
 PETSC_EXTERN PetscErrorCode SKPVDCreate(MPI_Comm comm, const char filename[], SKPVD *pvd);
+/* Reopens the collection FILENAME of an interrupted run (restart): keeps its entries with time <= t_keep (s) and
+   rewrites it; later SKPVDAddStep() calls append. A missing file starts an empty collection, as SKPVDCreate(). */
+PETSC_EXTERN PetscErrorCode SKPVDOpen(MPI_Comm comm, const char filename[], PetscReal t_keep, SKPVD *pvd);
 /* Frees PVD (*pvd = NULL); the file stays as last written. */
 PETSC_EXTERN PetscErrorCode SKPVDDestroy(SKPVD *pvd);
 /* Path, into path[len], of this rank's .vtu file for step STEP: "<dir of pvd>/<stem of pvd>_<step>.vtu" on one

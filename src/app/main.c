@@ -20,6 +20,8 @@ static PetscErrorCode SKPrintHelp(void)
                                           "options:\n"
                                           "  -o OUTDIR      output directory (results.h5, VTK/PVD files)\n"
                                           "  -force         overwrite the results of an earlier run in OUTDIR\n"
+                                          "  -restart       resume an interrupted run from its newest valid checkpoint in OUTDIR,\n"
+                                          "                 appending to its results (solvers with checkpoints: explicit)\n"
                                           "  -quiet         no progress line\n"
                                           "  -sk_traceback  print PETSc's full error traceback (for developers)\n"
                                           "  -log_view      PETSc's profile of where the time went\n"
@@ -83,7 +85,7 @@ static PetscErrorCode SKDefaultOutputDir(const char filename[], char dir[], size
 static PetscErrorCode SKCommandRun(const char filename[], SKRun *r)
 {
   char dir[PETSC_MAX_PATH_LEN];
-  PetscBool force = PETSC_FALSE, has_dir;
+  PetscBool force = PETSC_FALSE, has_dir, restart = PETSC_FALSE;
   PetscLogDouble t0, t1;
   PetscLogStage stage_setup, stage_run;
 
@@ -96,7 +98,12 @@ static PetscErrorCode SKCommandRun(const char filename[], SKRun *r)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-o", dir, sizeof(dir), &has_dir));
   if (!has_dir) PetscCall(SKDefaultOutputDir(filename, dir, sizeof(dir)));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-force", &force, NULL));
-  PetscCall(SKOutputCreate(PETSC_COMM_WORLD, dir, force, r->input, &r->out));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-restart", &restart));
+  /* -restart appends to the results of the interrupted run; the solver resumes from its newest checkpoint */
+  if (restart)
+    PetscCall(SKOutputOpen(PETSC_COMM_WORLD, dir, r->input, &r->out));
+  else
+    PetscCall(SKOutputCreate(PETSC_COMM_WORLD, dir, force, r->input, &r->out));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stickslip %s: %s solver, input %s\n", SK_VERSION_STRING, r->type->name, filename));
   PetscCall(PetscLogStagePop());
   PetscCall(PetscLogStagePush(stage_run));

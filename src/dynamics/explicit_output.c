@@ -120,7 +120,8 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
   PetscInt nc = 0, gsize, gelem;
 
   PetscFunctionBegin;
-  (void)restart;
+  /* a restarted run keeps the rows and field steps written up to the checkpoint's time and appends after them */
+  if (restart) PetscCall(SKOutputSetRestartTime(out, ex->t));
   names[nc] = "time", units[nc++] = "s";
   names[nc] = "kinetic", units[nc++] = "J";
   names[nc] = "internal", units[nc++] = "J";
@@ -166,7 +167,10 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "ranks", ex->size));
   if (ex->field_interval > 0) {
     PetscCall(SKOutputGetPath(out, "fields.pvd", path, sizeof(path)));
-    PetscCall(SKPVDCreate(ex->comm, path, &ex->pvd));
+    if (restart)
+      PetscCall(SKPVDOpen(ex->comm, path, ex->t, &ex->pvd));
+    else
+      PetscCall(SKPVDCreate(ex->comm, path, &ex->pvd));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

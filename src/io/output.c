@@ -24,7 +24,9 @@ struct _p_SKOutput {
   MPI_Comm comm;
   PetscMPIInt rank;
   char *dir;
-  hid_t file; /* valid on rank 0 only */
+  hid_t file;          /* valid on rank 0 only */
+  PetscBool append;    /* opened on existing results (restart) */
+  PetscReal t_restart; /* appended histories keep the rows with time <= t_restart */
   PetscInt nhist;
   SKHistory hist[SK_MAX_HISTORIES];
 };
@@ -203,6 +205,126 @@ PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Counts /meta restarts and stamps the date of this one. */
+static PetscErrorCode SKOutputNoteRestart(SKOutput out)
+{
+  hid_t meta = SKOpenObject(out->file, "/meta"), space, attr;
+  int count  = 0;
+  char date[64];
+  time_t now = time(NULL);
+  struct tm tm;
+
+  PetscFunctionBegin;
+  SKCallH5(meta, "opening /meta");
+  if (H5Aexists(meta, "restart_count") > 0) {
+    attr = H5Aopen(meta, "restart_count", H5P_DEFAULT);
+    SKCallH5(H5Aread(attr, H5T_NATIVE_INT, &count), "H5Aread");
+    H5Aclose(attr);
+    H5Adelete(meta, "restart_count");
+  }
+  count++;
+  space = H5Screate(H5S_SCALAR);
+  attr  = H5Acreate2(meta, "restart_count", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT);
+  SKCallH5(H5Awrite(attr, H5T_NATIVE_INT, &count), "H5Awrite");
+  H5Aclose(attr);
+  H5Sclose(space);
+  gmtime_r(&now, &tm);
+  strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  PetscCall(SKWriteStringAttribute(meta, "last_restart_date", date));
+  H5Oclose(meta);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputOpen(MPI_Comm comm, const char dir[], SKInput input, SKOutput *out)
+{
+  SKOutput o;
+  char path[PETSC_MAX_PATH_LEN];
+  int exists = 0, status = 0;
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/results.h5", dir));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) exists = access(path, F_OK) == 0;
+  PetscCallMPI(MPI_Bcast(&exists, 1, MPI_INT, 0, comm));
+  if (!exists) {
+    PetscCall(SKOutputCreate(comm, dir, PETSC_FALSE, input, out));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SKInitializePackage());
+  PetscCall(PetscNew(&o));
+  o->comm      = comm;
+  o->file      = -1;
+  o->append    = PETSC_TRUE;
+  o->t_restart = PETSC_MAX_REAL;
+  o->rank      = rank;
+  PetscCall(PetscStrallocpy(dir, &o->dir));
+  if (o->rank == 0) {
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    o->file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    if (o->file < 0) status = 1;
+  }
+  PetscCallMPI(MPI_Bcast(&status, 1, MPI_INT, 0, comm));
+  if (status) {
+    PetscCall(PetscFree(o->dir));
+    PetscCall(PetscFree(o));
+  }
+  PetscCheck(!status, comm, PETSC_ERR_FILE_OPEN, "cannot reopen %s to append to it (is it a results file of stickslip, and writable?)",
+             path);
+  if (o->rank == 0) PetscCall(SKOutputNoteRestart(o));
+  *out = o;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputSetRestartTime(SKOutput out, PetscReal t)
+{
+  PetscFunctionBegin;
+  out->t_restart = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputIsRestart(SKOutput out, PetscBool *restart)
+{
+  PetscFunctionBegin;
+  *restart = out->append;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Restart: reopens the existing history dataset H->dset at PATH and keeps its rows with time <= t_restart. */
+static PetscErrorCode SKHistoryReopen(SKOutput out, SKHistory h, const char path[])
+{
+  hsize_t dims[2], start[2] = {0, 0}, count[2];
+  hid_t space, mspace;
+  PetscReal *t;
+  PetscInt keep = 0;
+
+  PetscFunctionBegin;
+  h->dset = H5Dopen2(out->file, path, H5P_DEFAULT);
+  SKCallH5(h->dset, "H5Dopen2");
+  space = H5Dget_space(h->dset);
+  PetscCheck(H5Sget_simple_extent_ndims(space) == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s in results.h5 is not a history", path);
+  H5Sget_simple_extent_dims(space, dims, NULL);
+  PetscCheck((PetscInt)dims[1] == h->ncols, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED,
+             "cannot append to %s: it has %d columns, the restarted run writes %" PetscInt_FMT " (was the input changed?)", path,
+             (int)dims[1], h->ncols);
+  if (dims[0]) {
+    count[0] = dims[0];
+    count[1] = 1;
+    PetscCall(PetscMalloc1(dims[0], &t));
+    SKCallH5(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL), "H5Sselect_hyperslab");
+    mspace = H5Screate_simple(2, count, NULL);
+    SKCallH5(H5Dread(h->dset, H5T_NATIVE_DOUBLE, mspace, space, H5P_DEFAULT, t), "H5Dread");
+    H5Sclose(mspace);
+    while (keep < (PetscInt)dims[0] && t[keep] <= out->t_restart) keep++;
+    PetscCall(PetscFree(t));
+  }
+  H5Sclose(space);
+  dims[0] = (hsize_t)keep;
+  SKCallH5(H5Dset_extent(h->dset, dims), "H5Dset_extent");
+  h->rows = keep;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SKHistoryWriteBuffer(SKHistory h)
 {
   hsize_t dims[2], start[2], count[2];
@@ -297,15 +419,21 @@ PetscErrorCode SKOutputHistoryCreate(SKOutput out, const char path[], PetscInt n
   space    = H5Screate_simple(2, dims, maxdims);
   dcpl     = H5Pcreate(H5P_DATASET_CREATE);
   SKCallH5(H5Pset_chunk(dcpl, 2, chunk), "H5Pset_chunk");
-  lcpl = H5Pcreate(H5P_LINK_CREATE);
-  H5Pset_create_intermediate_group(lcpl, 1);
-  h->dset = H5Dcreate2(out->file, path, H5T_NATIVE_DOUBLE, space, lcpl, dcpl, H5P_DEFAULT);
-  H5Pclose(lcpl);
-  H5Pclose(dcpl);
-  H5Sclose(space);
-  PetscCheck(h->dset >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot create history %s in results.h5 (does it exist already?)", path);
-  if (colnames) PetscCall(SKWriteStringListAttribute(h->dset, "columns", ncols, colnames));
-  if (units) PetscCall(SKWriteStringListAttribute(h->dset, "units", ncols, units));
+  if (out->append && H5Lexists(out->file, path, H5P_DEFAULT) > 0) {
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    PetscCall(SKHistoryReopen(out, h, path));
+  } else {
+    lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    h->dset = H5Dcreate2(out->file, path, H5T_NATIVE_DOUBLE, space, lcpl, dcpl, H5P_DEFAULT);
+    H5Pclose(lcpl);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    PetscCheck(h->dset >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot create history %s in results.h5 (does it exist already?)", path);
+    if (colnames) PetscCall(SKWriteStringListAttribute(h->dset, "columns", ncols, colnames));
+    if (units) PetscCall(SKWriteStringListAttribute(h->dset, "units", ncols, units));
+  }
   PetscCall(PetscMalloc1(ncols, &h->buf));
   out->hist[out->nhist++] = h;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -613,11 +613,11 @@ static PetscErrorCode SKPVDWrite(SKPVD pvd)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKPVDCreate(MPI_Comm comm, const char filename[], SKPVD *pvd)
+/* Fills a new collection object for FILENAME without writing anything. */
+static PetscErrorCode SKPVDSetUp(MPI_Comm comm, const char filename[], SKPVD *pvd)
 {
   SKPVD p;
   const char *slash, *base, *dot;
-  PetscMPIInt rank;
 
   PetscFunctionBegin;
   SKCheckPointer(filename, 2);
@@ -634,8 +634,90 @@ PetscErrorCode SKPVDCreate(MPI_Comm comm, const char filename[], SKPVD *pvd)
   dot = strrchr(p->stem, '.');
   if (dot && dot != p->stem) p->stem[dot - p->stem] = '\0';
   *pvd = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKPVDCreate(MPI_Comm comm, const char filename[], SKPVD *pvd)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCall(SKPVDSetUp(comm, filename, pvd));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) PetscCall(SKPVDWrite(p));
+  if (rank == 0) PetscCall(SKPVDWrite(*pvd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Undoes SKPVDPutEscaped() in place. */
+static void SKPVDUnescape(char s[])
+{
+  static const char *const ent[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"};
+  static const char chr[]        = {'&', '<', '>', '"', '\''};
+  char *w                        = s;
+
+  for (const char *r = s; *r;) {
+    PetscInt k;
+    for (k = 0; k < 5; k++)
+      if (!strncmp(r, ent[k], strlen(ent[k]))) break;
+    if (k < 5) {
+      *w++ = chr[k];
+      r += strlen(ent[k]);
+    } else
+      *w++ = *r++;
+  }
+  *w = '\0';
+}
+
+/* Appends one entry (rank 0). */
+static PetscErrorCode SKPVDPush(SKPVD pvd, PetscReal time, PetscInt part, const char file[])
+{
+  SKPVDEntry *e;
+
+  PetscFunctionBegin;
+  if (pvd->nentries == pvd->capacity) {
+    PetscInt capacity = PetscMax(16, 2 * pvd->capacity);
+    SKPVDEntry *entries;
+
+    PetscCall(PetscMalloc1(capacity, &entries));
+    if (pvd->nentries) PetscCall(PetscArraycpy(entries, pvd->entries, pvd->nentries));
+    PetscCall(PetscFree(pvd->entries));
+    pvd->entries  = entries;
+    pvd->capacity = capacity;
+  }
+  e       = &pvd->entries[pvd->nentries++];
+  e->time = time;
+  e->part = part;
+  PetscCall(PetscStrallocpy(file, &e->file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKPVDOpen(MPI_Comm comm, const char filename[], PetscReal t_keep, SKPVD *pvd)
+{
+  PetscMPIInt rank;
+  FILE *fp;
+  char line[PETSC_MAX_PATH_LEN + 128], file[PETSC_MAX_PATH_LEN];
+  double time;
+  int part;
+
+  PetscFunctionBegin;
+  PetscCall(SKPVDSetUp(comm, filename, pvd));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
+  fp = fopen(filename, "r");
+  if (fp) {
+    /* Our own format, one DataSet per line (SKPVDWrite()). */
+    while (fgets(line, sizeof(line), fp)) {
+      if (sscanf(line, " <DataSet timestep=\"%lf\" group=\"\" part=\"%d\" file=\"%4095[^\"]\"", &time, &part, file) != 3) continue;
+      if ((PetscReal)time > t_keep) continue;
+      SKPVDUnescape(file);
+      if (SKPVDPush(*pvd, (PetscReal)time, (PetscInt)part, file)) {
+        fclose(fp);
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory reading %s", filename);
+      }
+    }
+    fclose(fp);
+  }
+  PetscCall(SKPVDWrite(*pvd));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -695,23 +777,7 @@ PetscErrorCode SKPVDAddStep(SKPVD pvd, PetscReal time, const char file[])
   if (rank == 0) PetscCall(PetscMalloc1((size_t)size * PETSC_MAX_PATH_LEN, &all));
   PetscCallMPI(MPI_Gather(relative, PETSC_MAX_PATH_LEN, MPI_CHAR, all, PETSC_MAX_PATH_LEN, MPI_CHAR, 0, pvd->comm));
   if (rank == 0) {
-    if (pvd->nentries + size > pvd->capacity) {
-      PetscInt capacity = PetscMax(2 * pvd->capacity, pvd->nentries + size);
-      SKPVDEntry *entries;
-
-      PetscCall(PetscMalloc1(capacity, &entries));
-      if (pvd->nentries) PetscCall(PetscArraycpy(entries, pvd->entries, pvd->nentries));
-      PetscCall(PetscFree(pvd->entries));
-      pvd->entries  = entries;
-      pvd->capacity = capacity;
-    }
-    for (PetscMPIInt r = 0; r < size; r++) {
-      SKPVDEntry *e = &pvd->entries[pvd->nentries++];
-
-      e->time = time;
-      e->part = r;
-      PetscCall(PetscStrallocpy(all + (size_t)r * PETSC_MAX_PATH_LEN, &e->file));
-    }
+    for (PetscMPIInt r = 0; r < size; r++) PetscCall(SKPVDPush(pvd, time, r, all + (size_t)r * PETSC_MAX_PATH_LEN));
     PetscCall(PetscFree(all));
     PetscCall(SKPVDWrite(pvd));
   }
