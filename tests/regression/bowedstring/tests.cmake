@@ -6,7 +6,7 @@ set(SK_BOW_INPUTS ${CMAKE_SOURCE_DIR}/inputs/bowedstring)
 file(GLOB SK_BOW_BAD CONFIGURE_DEPENDS ${SK_TEST_DIR}/bad/*.xml)
 foreach(bad IN LISTS SK_BOW_BAD)
   get_filename_component(stem ${bad} NAME_WE)
-  sk_add_python_test(bowedstring_bad_${stem} ${SK_BOW_CHECK} ARGS bad ${SK_PROGRAM} ${bad} LABELS regression)
+  sk_add_python_test(bowedstring_bad_${stem} ${CMAKE_SOURCE_DIR}/tests/common/check_bad_input.py ARGS ${SK_PROGRAM} ${bad} LABELS regression)
 endforeach()
 # Paper parameters: the reduced and full models stick and slip at the same times (transient to steady sliding).
 sk_add_python_test(bowedstring_transient ${SK_BOW_CHECK} ARGS transient ${SK_PROGRAM} ${SK_BOW_INPUTS}/section5.xml
