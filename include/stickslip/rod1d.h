@@ -73,9 +73,10 @@ PETSC_EXTERN PetscErrorCode SKRodPairSetBreakpoints(SKRodPair rp, PetscInt n, co
 /* Declares the closed form the mode-matching method needs: P(t) = Pc + P0 sin(W t + phase) (N, rad/s, rad) with Pc
    constant between breakpoints (harmonic, constant and pulse loads). The load function must agree with it. */
 PETSC_EXTERN PetscErrorCode SKRodPairSetLoadForm(SKRodPair rp, PetscReal P0, PetscReal W, PetscReal phase);
-/* Mode-matching steps as fractions of 1/omega_max: SAMPLE brackets events on samples dt = sample / max(2 sqrt(k/m),
-   omega of the last rod-2 mode) (default 1); COUPLING is the pseudo-force step coupling / omega of the last rod-2 mode
-   (default 0.5). Neither depends on the CFL step of rod 1 (k/m of the chain enters only through event sampling). */
+/* Mode-matching steps as fractions of 1/omega_max. COUPLING: the pseudo-force step that couples rod 2 and the sticking
+   nodes, coupling / (omega of the last rod-2 mode) (default 0.5); it does not depend on the rod-1 spacing. SAMPLE: event
+   bracketing samples every sample / max(2 sqrt(k/m), omega of the last rod-2 mode) (default 1); a sample is not a time
+   step but a closed-form evaluation of only those event functions whose Lipschitz bound allows a crossing by then. */
 PETSC_EXTERN PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample, PetscReal coupling);
 /* Calls MONITOR every dt_out seconds (and at t = 0 and at the final time). */
 PETSC_EXTERN PetscErrorCode SKRodPairSetMonitor(SKRodPair rp, PetscReal dt_out, SKRodPairMonitorFn monitor, void *ctx);

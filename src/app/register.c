@@ -14,6 +14,7 @@ PetscErrorCode SKSolverRegisterAll(void)
   if (registered) PetscFunctionReturn(PETSC_SUCCESS);
   registered = PETSC_TRUE;
   PetscCall(SKInitializePackage());
+  PetscCall(SKSolverRegister(&SKSolverRodPair));
   PetscCall(SKSolverRegister(&SKSolverBars2020));
   PetscCall(SKSolverRegister(&SKSolverBowedString));
   PetscCall(SKSolverRegister(&SKSolverExplicit));

@@ -1,0 +1,524 @@
+/* The rod-pair object: state, right-hand side with Coulomb stick constraints, event functions and state switching.
+   Shared by every integrator (RK45, CVODE) so that they all solve the same semi-discrete model. */
+#include "rodpairimpl.h"
+
+const char *const SKRodPairMethods[] = {"rk45", "cvode", "mmm", "SKRodPairMethod", "SK_RODPAIR_", NULL};
+
+#define U(y) (y)
+#define V(y) ((y) + rp->model.N)
+#define ETA(y) ((y) + 2 * rp->model.N)
+#define ETAD(y) ((y) + 2 * rp->model.N + rp->model.Nm)
+
+static PetscBool Frictional(SKRodPair rp)
+{
+  return rp->model.cap_s[0] > 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* signed contact function: > 0 while the tributary segment of node i overlaps rod 2 */
+static PetscReal ContactGap(const SKRodPairModel *m, PetscInt i, PetscReal ui)
+{
+  PetscReal zbar = m->z[i] + ui - m->l1;
+  return PetscMin(zbar + m->hr[i], m->L2 + m->hl[i] - zbar);
+}
+
+/* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n). The stick systems are small (one row per
+   sticking node) and their factorization is reused for every right-hand side until the stick set changes. */
+static PetscErrorCode CholeskyFactor(PetscInt n, PetscReal A[])
+{
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < n; j++) {
+    PetscReal d = A[j * n + j];
+    for (PetscInt k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
+    PetscCheck(d > 0, PETSC_COMM_SELF, PETSC_ERR_MAT_CH_ZRPVT,
+               "Stick constraint matrix is not positive definite (pivot %" PetscInt_FMT " = %g)", j, (double)d);
+    d            = PetscSqrtReal(d);
+    A[j * n + j] = d;
+    for (PetscInt i = j + 1; i < n; i++) {
+      PetscReal s = A[i * n + j];
+      for (PetscInt k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
+      A[i * n + j] = s / d;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void CholeskySolve(PetscInt n, const PetscReal L[], PetscReal x[])
+{
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal s = x[i];
+    for (PetscInt k = 0; k < i; k++) s -= L[i * n + k] * x[k];
+    x[i] = s / L[i * n + i];
+  }
+  for (PetscInt i = n - 1; i >= 0; i--) {
+    PetscReal s = x[i];
+    for (PetscInt k = i + 1; k < n; k++) s -= L[k * n + i] * x[k];
+    x[i] = s / L[i * n + i];
+  }
+}
+
+static PetscErrorCode FactorStick(SKRodPair rp)
+{
+  const SKRodPairModel *m = &rp->model;
+  PetscInt ns = 0, Nm = m->Nm;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < m->N; i++)
+    if (rp->state[i] == SK_ROD_STICK) rp->stick_idx[ns++] = i;
+  rp->nstick = ns;
+  /* A = diag(1/m) + G G^T: the stick constraints a_i = g_i . etadd solved for the holding forces */
+  for (PetscInt a = 0; a < ns; a++) {
+    const PetscReal *ga = rp->gstick + rp->stick_idx[a] * Nm;
+    for (PetscInt b = 0; b <= a; b++) {
+      const PetscReal *gb = rp->gstick + rp->stick_idx[b] * Nm;
+      PetscReal s         = 0;
+      for (PetscInt k = 0; k < Nm; k++) s += ga[k] * gb[k];
+      rp->chol[a * ns + b] = s;
+      rp->chol[b * ns + a] = s;
+    }
+    rp->chol[a * ns + a] += 1 / m->mass[rp->stick_idx[a]];
+  }
+  PetscCall(CholeskyFactor(ns, rp->chol));
+  rp->factored = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], PetscReal dy[])
+{
+  const SKRodPairModel *m = &rp->model;
+  PetscInt N = m->N, Nm = m->Nm;
+  const PetscReal *u = U(y), *v = V(y), *eta = ETA(y), *etad = ETAD(y);
+  PetscReal *b = rp->b, *g = rp->g, *F = rp->force, *fint = rp->fint, P = rp->load(rp->load_ctx, t), diss = 0;
+
+  PetscFunctionBegin;
+  if (!rp->factored) PetscCall(FactorStick(rp));
+  rp->rhs_evals++;
+  SKRodPairInternalForce(m, u, fint);
+  fint[0] += P;
+  for (PetscInt n = 0; n < Nm; n++) b[n] = -m->omega[n] * m->omega[n] * eta[n];
+  /* slipping nodes: kinetic friction on their clipped tributary length; the reaction loads rod 2 where they are now */
+  for (PetscInt i = 0; i < N; i++) {
+    F[i] = 0;
+    if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG) {
+      PetscReal len = SKRodPairCoupling(m, m->z[i] + u[i] - m->l1, m->hl[i], m->hr[i], g), w = 0;
+      F[i] = (rp->state[i] == SK_ROD_SLIP_POS ? -1 : 1) * m->cap_k[i] * len;
+      for (PetscInt n = 0; n < Nm; n++) {
+        b[n] -= F[i] * g[n];
+        w += g[n] * etad[n];
+      }
+      rp->vrel[i] = v[i] - w;
+    }
+  }
+  /* sticking nodes: holding forces from the constraints, with the coupling frozen at the moment they stuck */
+  if (rp->nstick) {
+    for (PetscInt a = 0; a < rp->nstick; a++) {
+      PetscInt i          = rp->stick_idx[a];
+      const PetscReal *gi = rp->gstick + i * Nm;
+      PetscReal s         = 0;
+      for (PetscInt k = 0; k < Nm; k++) s += gi[k] * b[k];
+      rp->rhs[a] = s - fint[i] / m->mass[i];
+    }
+    CholeskySolve(rp->nstick, rp->chol, rp->rhs);
+    for (PetscInt a = 0; a < rp->nstick; a++) {
+      PetscInt i          = rp->stick_idx[a];
+      const PetscReal *gi = rp->gstick + i * Nm;
+      PetscReal w         = 0;
+      F[i]                = rp->rhs[a];
+      for (PetscInt k = 0; k < Nm; k++) {
+        b[k] -= F[i] * gi[k];
+        w += gi[k] * etad[k];
+      }
+      rp->vrel[i] = v[i] - w;
+    }
+  }
+  for (PetscInt i = 0; i < N; i++) {
+    dy[i]     = v[i];
+    dy[N + i] = (fint[i] + F[i]) / m->mass[i];
+    if (rp->state[i] != SK_ROD_FREE) diss -= F[i] * rp->vrel[i];
+  }
+  for (PetscInt n = 0; n < Nm; n++) {
+    dy[2 * N + n]      = etad[n];
+    dy[2 * N + Nm + n] = b[n];
+  }
+  dy[2 * N + 2 * Nm]     = P * v[0];
+  dy[2 * N + 2 * Nm + 1] = diss;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void SKRodPairEventValues(SKRodPair rp, const PetscReal y[], PetscReal e[])
+{
+  const SKRodPairModel *m = &rp->model;
+
+  for (PetscInt i = 0; i < m->N; i++) {
+    PetscReal gap = ContactGap(m, i, y[i]);
+    switch (rp->state[i]) {
+    case SK_ROD_FREE:
+      e[2 * i]     = 1;
+      e[2 * i + 1] = Frictional(rp) ? -gap : 1;
+      break;
+    case SK_ROD_SLIP_POS:
+      e[2 * i]     = rp->vrel[i];
+      e[2 * i + 1] = gap;
+      break;
+    case SK_ROD_SLIP_NEG:
+      e[2 * i]     = -rp->vrel[i];
+      e[2 * i + 1] = gap;
+      break;
+    case SK_ROD_STICK: {
+      PetscReal a = PetscMax(m->z[i] + y[i] - m->l1 - m->hl[i], 0), b = PetscMin(m->z[i] + y[i] - m->l1 + m->hr[i], m->L2);
+      e[2 * i]     = m->cap_s[i] * (b - a) - PetscAbsReal(rp->force[i]);
+      e[2 * i + 1] = gap;
+    } break;
+    }
+  }
+}
+
+/* The stick constraint is imposed on accelerations, so the relative velocity of a sticking node would drift with the
+   integration error; resetting v_i = g_i . etadot keeps it exactly zero, and a node released later starts from rest
+   relative to rod 2, in the direction its holding force says. The kinetic-energy change is of the order of the tolerance. */
+void SKRodPairProjectStick(SKRodPair rp, PetscReal y[])
+{
+  const SKRodPairModel *m = &rp->model;
+
+  for (PetscInt i = 0; i < m->N; i++) {
+    if (rp->state[i] == SK_ROD_STICK) {
+      const PetscReal *g = rp->gstick + i * m->Nm;
+      PetscReal w        = 0;
+      for (PetscInt n = 0; n < m->Nm; n++) w += g[n] * ETAD(y)[n];
+      V(y)[i] = w;
+    }
+  }
+}
+
+static PetscErrorCode Stick(SKRodPair rp, PetscInt i, PetscReal y[])
+{
+  const SKRodPairModel *m = &rp->model;
+
+  PetscFunctionBegin;
+  (void)SKRodPairCoupling(m, m->z[i] + y[i] - m->l1, m->hl[i], m->hr[i], rp->gstick + i * m->Nm);
+  rp->state[i] = SK_ROD_STICK;
+  rp->factored = PETSC_FALSE;
+  SKRodPairProjectStick(rp, y);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void Slip(SKRodPair rp, PetscInt i, PetscReal direction)
+{
+  if (rp->state[i] == SK_ROD_STICK) rp->factored = PETSC_FALSE;
+  rp->state[i] = direction > 0 ? SK_ROD_SLIP_POS : SK_ROD_SLIP_NEG;
+}
+
+/* Relative tolerance on the holding force before a sticking node is released: round-off of the constraint solve. */
+#define SK_STICK_SLACK 1e-10
+
+PetscErrorCode SKRodPairResolve(SKRodPair rp, PetscReal t, PetscReal y[], const PetscBool trigger[])
+{
+  const SKRodPairModel *m = &rp->model;
+  PetscInt N              = m->N;
+
+  PetscFunctionBegin;
+  PetscCall(SKRodPairRHS(rp, t, y, rp->ytmp)); /* forces and relative velocities before switching */
+  for (PetscInt i = 0; i < N; i++) rp->prev_state[i] = rp->state[i];
+  for (PetscInt i = 0; i < N; i++) {
+    if (!trigger[2 * i] && !trigger[2 * i + 1]) continue;
+    rp->armed[2 * i] = rp->armed[2 * i + 1] = PETSC_FALSE;
+    rp->events++;
+    if (trigger[2 * i + 1]) {
+      if (rp->state[i] == SK_ROD_FREE) { /* enters rod 2: slides with its relative velocity, or tries to stick */
+        PetscReal w = 0, len = SKRodPairCoupling(m, m->z[i] + y[i] - m->l1, m->hl[i], m->hr[i], rp->g);
+        (void)len;
+        for (PetscInt n = 0; n < m->Nm; n++) w += rp->g[n] * ETAD(y)[n];
+        if (V(y)[i] - w != 0)
+          Slip(rp, i, V(y)[i] - w);
+        else
+          PetscCall(Stick(rp, i, y));
+      } else {
+        if (rp->state[i] == SK_ROD_STICK) rp->factored = PETSC_FALSE;
+        rp->state[i] = SK_ROD_FREE;
+      }
+    } else if (rp->state[i] == SK_ROD_STICK)
+      Slip(rp, i, -rp->force[i]);
+    else
+      PetscCall(Stick(rp, i, y));
+  }
+  /* release, one at a time and worst first, the sticking nodes whose holding force exceeds mu_s NF h */
+  for (PetscInt it = 0; it <= N; it++) {
+    PetscInt worst  = -1;
+    PetscReal ratio = 1 + SK_STICK_SLACK;
+    PetscCall(SKRodPairRHS(rp, t, y, rp->ytmp));
+    for (PetscInt i = 0; i < N; i++) {
+      if (rp->state[i] == SK_ROD_STICK) {
+        PetscReal a = PetscMax(m->z[i] + y[i] - m->l1 - m->hl[i], 0), b = PetscMin(m->z[i] + y[i] - m->l1 + m->hr[i], m->L2);
+        PetscReal r = PetscAbsReal(rp->force[i]) / (m->cap_s[i] * (b - a));
+        if (r > ratio) {
+          ratio = r;
+          worst = i;
+        }
+      }
+    }
+    if (worst < 0) break;
+    Slip(rp, worst, -rp->force[worst]);
+    rp->armed[2 * worst] = rp->armed[2 * worst + 1] = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void SKRodPairArmAfterEvent(SKRodPair rp)
+{
+  for (PetscInt i = 0; i < rp->model.N; i++) {
+    for (PetscInt f = 0; f < 2; f++) {
+      PetscInt j = 2 * i + f;
+      if (rp->state[i] == rp->prev_state[i] && rp->evals0[j] > 0) rp->armed[j] = PETSC_TRUE;
+      if (rp->armed[j] && rp->evals0[j] <= 0) rp->armed[j] = PETSC_FALSE;
+    }
+  }
+}
+
+PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKRodPairLoadFn load, void *load_ctx, SKRodPair *rp_out)
+{
+  SKRodPair rp;
+  PetscInt N, Nm, n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&rp));
+  rp->comm     = comm;
+  rp->params   = *params;
+  rp->load     = load;
+  rp->load_ctx = load_ctx;
+  PetscCall(SKRodPairModelCreate(params, &rp->model));
+  N     = params->N;
+  Nm    = params->Nm;
+  n     = 2 * N + 2 * Nm + 2;
+  rp->n = n;
+  PetscCall(PetscCalloc1(n, &rp->y));
+  PetscCall(PetscCalloc1(N, &rp->state));
+  PetscCall(PetscCalloc1(N, &rp->prev_state));
+  PetscCall(PetscCalloc1(2 * N, &rp->armed));
+  PetscCall(PetscCalloc1((size_t)N * Nm, &rp->gstick));
+  PetscCall(PetscCalloc1(N, &rp->stick_idx));
+  PetscCall(PetscCalloc1((size_t)N * N, &rp->chol));
+  PetscCall(PetscCalloc1(N, &rp->force));
+  PetscCall(PetscCalloc1(N, &rp->vrel));
+  PetscCall(PetscCalloc1(N, &rp->vrel_out));
+  PetscCall(PetscCalloc1(N, &rp->fint));
+  PetscCall(PetscCalloc1(N, &rp->rhs));
+  PetscCall(PetscCalloc1(Nm, &rp->b));
+  PetscCall(PetscCalloc1(Nm, &rp->g));
+  PetscCall(PetscCalloc1(n, &rp->atolv));
+  for (PetscInt s = 0; s < 7; s++) PetscCall(PetscCalloc1(n, &rp->k[s]));
+  for (PetscInt s = 0; s < 5; s++) PetscCall(PetscCalloc1(n, &rp->rcont[s]));
+  PetscCall(PetscCalloc1(n, &rp->ytmp));
+  PetscCall(PetscCalloc1(n, &rp->ynew));
+  PetscCall(PetscCalloc1(n, &rp->yint));
+  PetscCall(PetscCalloc1(2 * N, &rp->evals0));
+  PetscCall(PetscCalloc1(2 * N, &rp->evals1));
+  rp->rtol         = 1e-7;
+  rp->atol         = 1e-10;
+  rp->hmax         = PETSC_MAX_REAL;
+  rp->mmm_sample   = 1.0;
+  rp->mmm_coupling = 0.5;
+  /* at rest: every node whose tributary segment overlaps rod 2 sticks, then the overloaded ones are released */
+  if (Frictional(rp)) {
+    PetscBool *trigger;
+    for (PetscInt i = 0; i < N; i++)
+      if (ContactGap(&rp->model, i, 0) > 0) PetscCall(Stick(rp, i, rp->y));
+    PetscCall(PetscCalloc1(2 * N, &trigger));
+    PetscCall(SKRodPairResolve(rp, 0, rp->y, trigger));
+    PetscCall(PetscFree(trigger));
+  }
+  rp->events = 0;
+  *rp_out    = rp;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairDestroy(SKRodPair *rp_in)
+{
+  SKRodPair rp = *rp_in;
+
+  PetscFunctionBegin;
+  if (!rp) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKRodPairModelDestroy(&rp->model));
+  PetscCall(PetscFree(rp->y));
+  PetscCall(PetscFree(rp->state));
+  PetscCall(PetscFree(rp->prev_state));
+  PetscCall(PetscFree(rp->armed));
+  PetscCall(PetscFree(rp->gstick));
+  PetscCall(PetscFree(rp->stick_idx));
+  PetscCall(PetscFree(rp->chol));
+  PetscCall(PetscFree(rp->force));
+  PetscCall(PetscFree(rp->vrel));
+  PetscCall(PetscFree(rp->vrel_out));
+  PetscCall(PetscFree(rp->fint));
+  PetscCall(PetscFree(rp->rhs));
+  PetscCall(PetscFree(rp->b));
+  PetscCall(PetscFree(rp->g));
+  PetscCall(PetscFree(rp->atolv));
+  for (PetscInt s = 0; s < 7; s++) PetscCall(PetscFree(rp->k[s]));
+  for (PetscInt s = 0; s < 5; s++) PetscCall(PetscFree(rp->rcont[s]));
+  PetscCall(PetscFree(rp->ytmp));
+  PetscCall(PetscFree(rp->ynew));
+  PetscCall(PetscFree(rp->yint));
+  PetscCall(PetscFree(rp->evals0));
+  PetscCall(PetscFree(rp->evals1));
+  PetscCall(PetscFree(rp->breaks));
+  PetscCall(PetscFree(rp));
+  *rp_in = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSetTolerances(SKRodPair rp, PetscReal rtol, PetscReal atol)
+{
+  PetscFunctionBegin;
+  PetscCheck(rtol > 0 && atol > 0, rp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Tolerances must be positive, got rtol %g atol %g", (double)rtol,
+             (double)atol);
+  rp->rtol = rtol;
+  rp->atol = atol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSetMaxStep(SKRodPair rp, PetscReal hmax)
+{
+  PetscFunctionBegin;
+  PetscCheck(hmax > 0, rp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Maximum step must be positive, got %g", (double)hmax);
+  rp->hmax = hmax;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSetBreakpoints(SKRodPair rp, PetscInt n, const PetscReal t[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(rp->breaks));
+  rp->nbreak = n;
+  PetscCall(PetscMalloc1(n, &rp->breaks));
+  for (PetscInt i = 0; i < n; i++) rp->breaks[i] = t[i];
+  PetscCall(PetscSortReal(n, rp->breaks));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSetLoadForm(SKRodPair rp, PetscReal P0, PetscReal W, PetscReal phase)
+{
+  PetscFunctionBegin;
+  PetscCheck(W >= 0, rp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Load frequency must be non-negative, got %g", (double)W);
+  rp->load_form_set = PETSC_TRUE;
+  rp->load_P0       = P0;
+  rp->load_W        = W;
+  rp->load_phase    = phase;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample, PetscReal coupling)
+{
+  PetscFunctionBegin;
+  PetscCheck(sample > 0 && coupling > 0, rp->comm, PETSC_ERR_ARG_OUTOFRANGE, "MMM step fractions must be positive, got %g %g",
+             (double)sample, (double)coupling);
+  rp->mmm_sample   = sample;
+  rp->mmm_coupling = coupling;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSetMonitor(SKRodPair rp, PetscReal dt_out, SKRodPairMonitorFn monitor, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCheck(dt_out > 0, rp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Output interval must be positive, got %g", (double)dt_out);
+  rp->dt_out      = dt_out;
+  rp->monitor     = monitor;
+  rp->monitor_ctx = ctx;
+  rp->t_next_out  = rp->t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairEnergyOf(SKRodPair rp, const PetscReal y[], SKRodPairEnergy *e)
+{
+  PetscReal en[4];
+
+  PetscFunctionBegin;
+  SKRodPairModelEnergy(&rp->model, U(y), V(y), ETA(y), ETAD(y), en);
+  e->kinetic1   = en[0];
+  e->strain1    = en[1];
+  e->kinetic2   = en[2];
+  e->strain2    = en[3];
+  e->work       = y[rp->n - 2];
+  e->dissipated = y[rp->n - 1];
+  e->balance    = en[0] + en[1] + en[2] + en[3] + e->dissipated - e->work;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Calls the monitor for state y at time t (y is not the stored state: it may be interpolated). */
+PetscErrorCode SKRodPairOutput(SKRodPair rp, PetscReal t, const PetscReal y[])
+{
+  SKRodPairEnergy e;
+  const SKRodPairModel *m = &rp->model;
+
+  PetscFunctionBegin;
+  if (!rp->monitor) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < m->N; i++) {
+    PetscReal w = 0;
+    if (rp->state[i] == SK_ROD_STICK) {
+      for (PetscInt n = 0; n < m->Nm; n++) w += rp->gstick[i * m->Nm + n] * ETAD(y)[n];
+    } else {
+      (void)SKRodPairCoupling(m, m->z[i] + y[i] - m->l1, m->hl[i], m->hr[i], rp->g);
+      for (PetscInt n = 0; n < m->Nm; n++) w += rp->g[n] * ETAD(y)[n];
+    }
+    rp->vrel_out[i] = V(y)[i] - w;
+  }
+  PetscCall(SKRodPairEnergyOf(rp, y, &e));
+  PetscCall(rp->monitor(rp->monitor_ctx, t, U(y), V(y), rp->vrel_out, rp->state, &e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSolve(SKRodPair rp, SKRodPairMethod method, PetscReal t_end)
+{
+  PetscFunctionBegin;
+  rp->steps = rp->rejected = rp->rhs_evals = rp->events = 0;
+  switch (method) {
+  case SK_RODPAIR_RK45:
+    PetscCall(SKRodPairSolveRK45(rp, t_end));
+    break;
+  case SK_RODPAIR_CVODE:
+    PetscCall(SKRodPairSolveCVODE(rp, t_end));
+    break;
+  case SK_RODPAIR_MMM:
+    PetscCall(SKRodPairSolveMMM(rp, t_end));
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetState(SKRodPair rp, PetscReal *t, const PetscReal *u1[], const PetscReal *v1[], const PetscReal *eta[],
+                                 const PetscReal *etadot[], const SKRodNodeState *state[])
+{
+  PetscFunctionBegin;
+  if (t) *t = rp->t;
+  if (u1) *u1 = U(rp->y);
+  if (v1) *v1 = V(rp->y);
+  if (eta) *eta = ETA(rp->y);
+  if (etadot) *etadot = ETAD(rp->y);
+  if (state) *state = rp->state;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetEnergy(SKRodPair rp, SKRodPairEnergy *energy)
+{
+  PetscFunctionBegin;
+  PetscCall(SKRodPairEnergyOf(rp, rp->y, energy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetCounts(SKRodPair rp, PetscInt *steps, PetscInt *rejected, PetscInt *rhs_evals, PetscInt *events)
+{
+  PetscFunctionBegin;
+  if (steps) *steps = rp->steps;
+  if (rejected) *rejected = rp->rejected;
+  if (rhs_evals) *rhs_evals = rp->rhs_evals;
+  if (events) *events = rp->events;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetRod2Displacement(SKRodPair rp, PetscReal z2, PetscReal *u2)
+{
+  const SKRodPairModel *m = &rp->model;
+
+  PetscFunctionBegin;
+  *u2 = 0;
+  for (PetscInt n = 0; n < m->Nm; n++) *u2 += m->psi_amp * PetscCosReal((2 * n + 1) * m->k1 * z2) * ETA(rp->y)[n];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,889 @@
+/* Mode-matching method (Tsetas et al. 2022, Sect. 3.2) for the rod pair. Within an interval of fixed stick/slip state,
+   rod 1 splits into segments of non-sticking nodes whose ends are free (rod ends, half mass) or attached to sticking
+   nodes. A uniform segment's eigenpairs are closed form and depend only on its length and end types:
+     free-free   phi_p(j) = cos(j p pi/(n-1))                 free-fixed phi_p(j) = cos(j (2p+1) pi/(2n))
+     fixed-fixed phi_p(j) = sin((j+1)(p+1) pi/(n+1))         fixed-free: free-fixed mirrored
+   with w_p = 2 sqrt(k/m) sin(theta_p/2). Their modal responses to constant friction, a linear ramp of the end nodes
+   (sticking nodes move with rod 2) and P(t) = Pc + P0 sin(W t + phase) are closed form (Duhamel). Rod 2 keeps its own
+   modes; the sticking nodes and slipping friction load it as pseudo-forces (the paper's [37]) that are interpolated
+   linearly over a coupling step and integrated exactly. The end of an interval, the first stick->slip or slip->stick
+   transition, is bracketed on samples of the closed form and located by regula falsi; switching reuses the logic of
+   the reference integrator (SKRodPairResolve), so both solve the same semi-discrete model. */
+#include "rodpairimpl.h"
+
+typedef enum { SEG_FREE_FREE, SEG_FREE_FIXED, SEG_FIXED_FREE, SEG_FIXED_FIXED } SegKind;
+
+typedef struct {
+  PetscInt a, n, left, right; /* first node, node count, sticking neighbours (-1: free rod end) */
+  SegKind kind;
+  PetscReal theta0, dtheta; /* theta_p = theta0 + p dtheta */
+  PetscReal mass;           /* modal mass (kg), the same for all p except the free-free end modes */
+  const PetscReal *phi;     /* n x n mode matrix, row j = phi_p(j): from the cache below */
+} Seg;
+
+/* Mode matrices of uniform segments depend only on (end types, length): a small cache of them, preallocated, reused
+   across intervals (the same few segments recur as nodes near the tip switch), least recently used slot replaced. */
+typedef struct {
+  PetscInt nslot, cap, clock;
+  PetscInt *kind, *n, *used;
+  PetscReal *data; /* nslot x cap */
+} PhiCache;
+
+typedef struct {
+  SKRodPair rp;
+  PetscInt N, Nm, nseg;
+  Seg *seg;
+  PetscReal m, k, P0, W, phase, Pc;
+  /* per rod-1 mode (indexed a + p): frequency and closed-form coefficients of q_p(tau) */
+  PetscReal *w, *c0, *c1, *pa, *A, *B, *q0, *qd0, *g0, *g1, *gP;
+  PetscReal *phi;                     /* work: one node's mode values */
+  PetscReal *us0, *vs, *eta0, *etad0; /* start of the coupling step: sticking nodes, rod 2 */
+  PetscReal *eA, *eB, *eQ0, *eS;      /* rod-2 closed form: eta = eQ0/w^2 + eS tau/w^2 + eA cos + eB sin */
+  PetscReal *Ffric;                   /* slip friction of each node over the interval (N) */
+  PetscReal *gF;                      /* modal projection of the slip friction, phi_p . F / M_p (N) */
+  PetscReal *Qslip;                   /* rod-2 modal load of the slip friction over the interval (Nm) */
+  PetscReal *alag;                    /* acceleration of each sticking node, lagged by one coupling step (N) */
+  PetscReal W0, D0;                   /* work and dissipation at the start of the coupling step */
+  PetscReal dt_sample;
+  PhiCache cache;
+  /* fast event evaluation: per-segment modal values cached at one tau, rod 2 at one tau, Lipschitz bounds */
+  PetscInt *segof;                   /* segment of each node, -1 if sticking */
+  PetscReal *segtau, *qv, *qdv;      /* tau of the cached modal values of each segment; q, qdot (N) */
+  PetscReal r2tau, *et, *etd, *etdd; /* rod 2 at r2tau */
+  PetscReal *gstart, *lenS;          /* coupling (N x Nm) and clipped length of each node at the step start */
+  PetscReal *bv, *ba;                /* per segment: bounds of |velocity| and |acceleration| of its nodes */
+  PetscReal b2v, b2a, b2j;           /* rod 2: bounds of |velocity|, |acceleration|, |jerk| under any node */
+  PetscReal *rate;                   /* bound of |d e_j / d tau| per event function (2N) */
+  PetscReal *noise;                  /* round-off level of each event function: a just-switched node is "going the
+                                        wrong way" only beyond it (with mu_s = mu_k a release is marginal) */
+} MMM;
+
+#define ETA_OFF(mm) (2 * (mm)->N)
+#define ETAD_OFF(mm) (2 * (mm)->N + (mm)->Nm)
+
+/* phi_p(j) for p = 0..n-1 at local node j, by rotation (no trigonometric call per mode) */
+static void SegPhi(const Seg *s, PetscInt j, PetscReal phi[])
+{
+  PetscInt J  = s->kind == SEG_FIXED_FREE ? s->n - 1 - j : (s->kind == SEG_FIXED_FIXED ? j + 1 : j);
+  PetscReal x = J * s->theta0, y = J * s->dtheta;
+  PetscReal c = PetscCosReal(x), sn = PetscSinReal(x), cy = PetscCosReal(y), sy = PetscSinReal(y), t;
+  PetscBool use_sin = s->kind == SEG_FIXED_FIXED ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt p = 0; p < s->n; p++) {
+    phi[p] = use_sin ? sn : c;
+    t      = c * cy - sn * sy;
+    sn     = sn * cy + c * sy;
+    c      = t;
+  }
+}
+
+/* The mode matrix of SG from the cache, or NULL when every slot holds a matrix of the current segmentation (the
+   segment then evaluates its modes on the fly). PASS is the clock value when the current segmentation started. */
+static const PetscReal *SegMatrix(MMM *mm, const Seg *sg, PetscInt pass)
+{
+  PhiCache *c = &mm->cache;
+  PetscInt k, lru = -1;
+
+  for (k = 0; k < c->nslot; k++)
+    if (c->kind[k] == (PetscInt)sg->kind && c->n[k] == sg->n) break;
+  if (k == c->nslot) {
+    for (PetscInt q = 0; q < c->nslot; q++)
+      if (c->used[q] <= pass && (lru < 0 || c->used[q] < c->used[lru])) lru = q;
+    if (lru < 0) return NULL;
+    k          = lru;
+    c->kind[k] = (PetscInt)sg->kind;
+    c->n[k]    = sg->n;
+    for (PetscInt j = 0; j < sg->n; j++) SegPhi(sg, j, c->data + (size_t)k * c->cap + (size_t)j * sg->n);
+  }
+  c->used[k] = ++c->clock;
+  return c->data + (size_t)k * c->cap;
+}
+
+/* row j of the mode matrix (phi_p(j), p = 0..n-1); valid until the next call */
+static const PetscReal *SegRow(MMM *mm, const Seg *sg, PetscInt j)
+{
+  if (sg->phi) return sg->phi + (size_t)j * sg->n;
+  SegPhi(sg, j, mm->phi);
+  return mm->phi;
+}
+
+static PetscReal NodeMass(const MMM *mm, PetscInt i)
+{
+  return mm->rp->model.mass[i];
+}
+
+static void BuildSegments(MMM *mm)
+{
+  const SKRodNodeState *st = mm->rp->state;
+  PetscInt N               = mm->N;
+
+  PetscInt pass = mm->cache.clock;
+
+  mm->nseg = 0;
+  for (PetscInt i = 0; i < N; i++) mm->segof[i] = -1;
+  for (PetscInt i = 0; i < N;) {
+    if (st[i] == SK_ROD_STICK) {
+      i++;
+      continue;
+    }
+    Seg *s = &mm->seg[mm->nseg++];
+    s->a   = i;
+    while (i < N && st[i] != SK_ROD_STICK) i++;
+    s->n = i - s->a;
+    for (PetscInt j = s->a; j < i; j++) mm->segof[j] = mm->nseg - 1;
+    s->left  = s->a == 0 ? -1 : s->a - 1;
+    s->right = i == N ? -1 : i;
+    if (s->left < 0 && s->right < 0) {
+      s->kind   = SEG_FREE_FREE;
+      s->theta0 = 0;
+      s->dtheta = PETSC_PI / (s->n - 1);
+      s->mass   = mm->m * (s->n - 1) / 2;
+    } else if (s->left < 0 || s->right < 0) {
+      s->kind   = s->left < 0 ? SEG_FREE_FIXED : SEG_FIXED_FREE;
+      s->theta0 = PETSC_PI / (2 * s->n);
+      s->dtheta = PETSC_PI / s->n;
+      s->mass   = mm->m * s->n / 2;
+    } else {
+      s->kind   = SEG_FIXED_FIXED;
+      s->theta0 = PETSC_PI / (s->n + 1);
+      s->dtheta = PETSC_PI / (s->n + 1);
+      s->mass   = mm->m * (s->n + 1) / 2;
+    }
+    s->phi = SegMatrix(mm, s, pass);
+  }
+}
+
+static PetscReal ModalMass(const Seg *s, PetscInt p)
+{
+  if (s->kind == SEG_FREE_FREE && (p == 0 || p == s->n - 1)) return 2 * s->mass;
+  return s->mass;
+}
+
+/* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state, O(n^2) per
+   segment, and the modal projection of the (constant) slip friction. Later coupling steps of the same interval carry
+   the modal coordinates over in closed form and only re-project the sparse end loads. */
+static void ProjectInterval(MMM *mm, const PetscReal y[])
+{
+  PetscInt N         = mm->N;
+  const PetscReal *u = y, *v = y + N;
+
+  for (PetscInt s = 0; s < mm->nseg; s++) {
+    const Seg *sg = &mm->seg[s];
+    for (PetscInt p = 0; p < sg->n; p++) mm->q0[sg->a + p] = mm->qd0[sg->a + p] = mm->gF[sg->a + p] = 0;
+    for (PetscInt j = 0; j < sg->n; j++) {
+      PetscInt i           = sg->a + j;
+      PetscReal mi         = NodeMass(mm, i);
+      const PetscReal *row = SegRow(mm, sg, j);
+      for (PetscInt p = 0; p < sg->n; p++) {
+        PetscReal ph = row[p];
+        mm->q0[sg->a + p] += ph * mi * u[i];
+        mm->qd0[sg->a + p] += ph * mi * v[i];
+        mm->gF[sg->a + p] += ph * mm->Ffric[i];
+      }
+    }
+    for (PetscInt p = 0; p < sg->n; p++) {
+      PetscReal Mp = ModalMass(sg, p);
+      mm->q0[sg->a + p] /= Mp;
+      mm->qd0[sg->a + p] /= Mp;
+      mm->gF[sg->a + p] /= Mp;
+    }
+  }
+}
+
+/* adds c phi_p(j) / M_p to g[a + p] for all modes of segment sg (a point load c at local node j) */
+static void AddPointLoad(MMM *mm, const Seg *sg, PetscInt j, PetscReal c, PetscReal g[])
+{
+  const PetscReal *row;
+  if (c == 0) return;
+  row = SegRow(mm, sg, j);
+  for (PetscInt p = 0; p < sg->n; p++) g[sg->a + p] += c * row[p] / ModalMass(sg, p);
+}
+
+/* Closed-form coefficients of every mode for a coupling step from t0, given q0, qd0: constant friction and Pc, the
+   ramps k (us0 + vs tau) of the sticking end neighbours, and P0 sin(W t + phase) at node 0 */
+static void SetupCoefficients(MMM *mm, PetscReal t0)
+{
+  PetscReal psi = mm->W * t0 + mm->phase, wmax = 2 * PetscSqrtReal(mm->k / mm->m);
+
+  for (PetscInt s = 0; s < mm->nseg; s++) {
+    const Seg *sg = &mm->seg[s];
+    for (PetscInt p = 0; p < sg->n; p++) {
+      mm->g0[sg->a + p] = mm->gF[sg->a + p];
+      mm->g1[sg->a + p] = mm->gP[sg->a + p] = 0;
+    }
+    if (sg->left >= 0) {
+      AddPointLoad(mm, sg, 0, mm->k * mm->us0[sg->left], mm->g0);
+      AddPointLoad(mm, sg, 0, mm->k * mm->vs[sg->left], mm->g1);
+    }
+    if (sg->right >= 0) {
+      AddPointLoad(mm, sg, sg->n - 1, mm->k * mm->us0[sg->right], mm->g0);
+      AddPointLoad(mm, sg, sg->n - 1, mm->k * mm->vs[sg->right], mm->g1);
+    }
+    if (sg->a == 0) {
+      AddPointLoad(mm, sg, 0, mm->Pc, mm->g0);
+      AddPointLoad(mm, sg, 0, mm->P0, mm->gP);
+    }
+    for (PetscInt p = 0; p < sg->n; p++) {
+      PetscInt ip = sg->a + p;
+      PetscReal w = wmax * PetscSinReal(0.5 * (sg->theta0 + p * sg->dtheta)), w2 = w * w, D;
+      mm->w[ip] = w;
+      if (w < 1e-9 * wmax) continue; /* rigid-body mode: kept as q0, qd0, g0, g1, gP */
+      D = w2 - mm->W * mm->W;
+      if (PetscAbsReal(D) < 1e-9 * w2) D = 1e-9 * w2; /* exact resonance: detuned by 1e-9 */
+      mm->c0[ip] = mm->g0[ip] / w2;
+      mm->c1[ip] = mm->g1[ip] / w2;
+      mm->pa[ip] = mm->gP[ip] / D;
+      mm->A[ip]  = mm->q0[ip] - mm->c0[ip] - mm->pa[ip] * PetscSinReal(psi);
+      mm->B[ip]  = (mm->qd0[ip] - mm->c1[ip] - mm->pa[ip] * mm->W * PetscCosReal(psi)) / w;
+    }
+  }
+}
+
+/* modal displacement and velocity of mode ip at tau */
+static inline void ModeAt(const MMM *mm, PetscInt ip, PetscReal tau, PetscReal sP, PetscReal cP, PetscReal sP0, PetscReal cP0, PetscReal *q,
+                          PetscReal *qd)
+{
+  PetscReal w = mm->w[ip];
+  if (w == 0 || w < 1e-9 * 2 * PetscSqrtReal(mm->k / mm->m)) {
+    PetscReal W = mm->W, g = mm->gP[ip];
+    *q  = mm->q0[ip] + mm->qd0[ip] * tau + 0.5 * mm->g0[ip] * tau * tau + mm->g1[ip] * tau * tau * tau / 6;
+    *qd = mm->qd0[ip] + mm->g0[ip] * tau + 0.5 * mm->g1[ip] * tau * tau;
+    if (W > 0 && g != 0) {
+      *q -= g / (W * W) * (sP - sP0 - W * tau * cP0);
+      *qd -= g / W * (cP - cP0);
+    }
+  } else {
+    PetscReal c = PetscCosReal(w * tau), s = PetscSinReal(w * tau);
+    *q  = mm->c0[ip] + mm->c1[ip] * tau + mm->pa[ip] * sP + mm->A[ip] * c + mm->B[ip] * s;
+    *qd = mm->c1[ip] + mm->pa[ip] * mm->W * cP + w * (mm->B[ip] * c - mm->A[ip] * s);
+  }
+}
+
+/* rod-1 displacement and velocity of every node of the segments at tau (sticking nodes are not touched) */
+static void Rod1At(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscReal qbuf[], PetscReal qdbuf[])
+{
+  PetscInt N    = mm->N;
+  PetscReal psi = mm->W * t0 + mm->phase, sP = PetscSinReal(mm->W * tau + psi), cP = PetscCosReal(mm->W * tau + psi);
+  PetscReal sP0 = PetscSinReal(psi), cP0 = PetscCosReal(psi);
+
+  for (PetscInt s = 0; s < mm->nseg; s++) {
+    const Seg *sg = &mm->seg[s];
+    for (PetscInt p = 0; p < sg->n; p++) ModeAt(mm, sg->a + p, tau, sP, cP, sP0, cP0, &qbuf[p], &qdbuf[p]);
+    for (PetscInt j = 0; j < sg->n; j++) {
+      PetscReal uu = 0, vv = 0;
+      const PetscReal *row = SegRow(mm, sg, j);
+      for (PetscInt p = 0; p < sg->n; p++) {
+        uu += row[p] * qbuf[p];
+        vv += row[p] * qdbuf[p];
+      }
+      y[sg->a + j]     = uu;
+      y[N + sg->a + j] = vv;
+    }
+  }
+}
+
+/* velocity of node 0 at tau (for the work of P); node 0 never sticks in a segment-free way only if it sticks */
+static PetscReal V0At(MMM *mm, PetscReal t0, PetscReal tau)
+{
+  const Seg *sg;
+  const PetscReal *row;
+  PetscReal psi = mm->W * t0 + mm->phase, sP = PetscSinReal(mm->W * tau + psi), cP = PetscCosReal(mm->W * tau + psi), v = 0, q, qd;
+
+  if (mm->nseg == 0 || mm->seg[0].a != 0) return mm->vs[0];
+  sg  = &mm->seg[0];
+  row = SegRow(mm, sg, 0);
+  for (PetscInt p = 0; p < sg->n; p++) {
+    ModeAt(mm, p, tau, sP, cP, PetscSinReal(psi), PetscCosReal(psi), &q, &qd);
+    v += row[p] * qd;
+  }
+  return v;
+}
+
+/* Full state at tau of the current coupling step: rod 1 (segments in closed form, sticking nodes following rod 2),
+   rod 2 in closed form, work of P (Gauss-Legendre on panels of dt_sample) and dissipation (constant slip forces). */
+static void StateAt(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscReal qbuf[], PetscReal qdbuf[], PetscBool rod1,
+                    PetscBool energy)
+{
+  SKRodPair rp             = mm->rp;
+  const SKRodPairModel *md = &rp->model;
+  PetscInt N = mm->N, Nm = mm->Nm, npan;
+  PetscReal work = 0, diss = 0;
+  static const PetscReal gx[3] = {-0.7745966692414834, 0, 0.7745966692414834}, gw[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+
+  if (rod1) Rod1At(mm, t0, tau, y, qbuf, qdbuf);
+  for (PetscInt n = 0; n < Nm; n++) {
+    PetscReal w = md->omega[n], w2 = w * w, c = PetscCosReal(w * tau), s = PetscSinReal(w * tau);
+    y[ETA_OFF(mm) + n]  = mm->eQ0[n] / w2 + mm->eS[n] * tau / w2 + mm->eA[n] * c + mm->eB[n] * s;
+    y[ETAD_OFF(mm) + n] = mm->eS[n] / w2 + w * (mm->eB[n] * c - mm->eA[n] * s);
+  }
+  for (PetscInt i = 0; i < N; i++) {
+    if (rp->state[i] == SK_ROD_STICK) {
+      const PetscReal *g = rp->gstick + i * Nm;
+      PetscReal du = 0, vv = 0;
+      for (PetscInt n = 0; n < Nm; n++) {
+        du += g[n] * (y[ETA_OFF(mm) + n] - mm->eta0[n]);
+        vv += g[n] * y[ETAD_OFF(mm) + n];
+      }
+      y[i]     = mm->us0[i] + du;
+      y[N + i] = vv;
+    }
+  }
+  if (!energy) return;
+  /* dissipation over the step: -F . (du - rod-2 displacement under the nodes) = -sum_p M_p gF_p dq_p - Qslip . deta */
+  for (PetscInt sgi = 0; sgi < mm->nseg; sgi++) {
+    const Seg *sg = &mm->seg[sgi];
+    PetscReal psi = mm->W * t0 + mm->phase, q, qd;
+    for (PetscInt p = 0; p < sg->n; p++) {
+      if (mm->gF[sg->a + p] == 0) continue;
+      ModeAt(mm, sg->a + p, tau, PetscSinReal(mm->W * tau + psi), PetscCosReal(mm->W * tau + psi), PetscSinReal(psi), PetscCosReal(psi), &q,
+             &qd);
+      diss -= ModalMass(sg, p) * mm->gF[sg->a + p] * (q - mm->q0[sg->a + p]);
+    }
+  }
+  for (PetscInt n = 0; n < Nm; n++) diss -= mm->Qslip[n] * (y[ETA_OFF(mm) + n] - mm->eta0[n]);
+  npan = (PetscInt)PetscCeilReal(tau / mm->dt_sample - 1e-9);
+  for (PetscInt k = 0; k < npan; k++) {
+    PetscReal a = tau * k / npan, b = tau * (k + 1) / npan;
+    for (PetscInt q = 0; q < 3; q++) {
+      PetscReal s = 0.5 * (a + b) + 0.5 * (b - a) * gx[q];
+      work += 0.5 * (b - a) * gw[q] * rp->load(rp->load_ctx, t0 + s) * V0At(mm, t0, s);
+    }
+  }
+  y[rp->n - 2] = mm->W0 + work;
+  y[rp->n - 1] = mm->D0 + diss;
+}
+
+static void SegModes(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau)
+{
+  const Seg *sg = &mm->seg[s];
+  PetscReal psi = mm->W * t0 + mm->phase, sP = PetscSinReal(mm->W * tau + psi), cP = PetscCosReal(mm->W * tau + psi);
+  PetscReal sP0 = PetscSinReal(psi), cP0 = PetscCosReal(psi);
+
+  if (mm->segtau[s] == tau) return;
+  for (PetscInt p = 0; p < sg->n; p++) ModeAt(mm, sg->a + p, tau, sP, cP, sP0, cP0, &mm->qv[sg->a + p], &mm->qdv[sg->a + p]);
+  mm->segtau[s] = tau;
+}
+
+static void Rod2At(MMM *mm, PetscReal tau)
+{
+  const SKRodPairModel *md = &mm->rp->model;
+
+  if (mm->r2tau == tau) return;
+  for (PetscInt n = 0; n < mm->Nm; n++) {
+    PetscReal w = md->omega[n], w2 = w * w, c = PetscCosReal(w * tau), s = PetscSinReal(w * tau);
+    mm->et[n]   = mm->eQ0[n] / w2 + mm->eS[n] * tau / w2 + mm->eA[n] * c + mm->eB[n] * s;
+    mm->etd[n]  = mm->eS[n] / w2 + w * (mm->eB[n] * c - mm->eA[n] * s);
+    mm->etdd[n] = -w2 * (mm->eA[n] * c + mm->eB[n] * s);
+  }
+  mm->r2tau = tau;
+}
+
+/* displacement and velocity of node i at tau from the closed forms */
+static void NodeUV(MMM *mm, PetscReal t0, PetscReal tau, PetscInt i, PetscReal *u, PetscReal *v)
+{
+  PetscInt s = mm->segof[i], Nm = mm->Nm;
+
+  if (s < 0) {
+    const PetscReal *g = mm->rp->gstick + i * Nm;
+    PetscReal du = 0, vv = 0;
+    Rod2At(mm, tau);
+    for (PetscInt n = 0; n < Nm; n++) {
+      du += g[n] * (mm->et[n] - mm->eta0[n]);
+      vv += g[n] * mm->etd[n];
+    }
+    *u = mm->us0[i] + du;
+    *v = vv;
+  } else {
+    const Seg *sg = &mm->seg[s];
+    PetscReal uu = 0, vv = 0;
+    const PetscReal *row;
+    SegModes(mm, s, t0, tau);
+    row = SegRow(mm, sg, i - sg->a);
+    for (PetscInt p = 0; p < sg->n; p++) {
+      uu += row[p] * mm->qv[sg->a + p];
+      vv += row[p] * mm->qdv[sg->a + p];
+    }
+    *u = uu;
+    *v = vv;
+  }
+}
+
+/* Event values of the selected functions at tau from the closed forms, with the same meaning as
+   SKRodPairEventValues(): slipping nodes s (v - g . etadot), sticking nodes mu_s N_F len - |F| with the holding force
+   F = m g . etadd - (spring forces) - P, contact gaps. Only what a function needs is evaluated: O(n + N_m) each. */
+static void FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const PetscBool sel[], PetscReal e[])
+{
+  SKRodPair rp             = mm->rp;
+  const SKRodPairModel *md = &rp->model;
+  PetscInt N = mm->N, Nm = mm->Nm;
+
+  for (PetscInt i = 0; i < N; i++) {
+    PetscReal u, v;
+    if (!sel[2 * i] && !sel[2 * i + 1]) continue;
+    NodeUV(mm, t0, tau, i, &u, &v);
+    if (sel[2 * i + 1]) {
+      PetscReal zbar = md->z[i] + u - md->l1, gap = PetscMin(zbar + md->hr[i], md->L2 + md->hl[i] - zbar);
+      e[2 * i + 1] = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -gap : 1) : gap;
+    }
+    if (!sel[2 * i]) continue;
+    switch (rp->state[i]) {
+    case SK_ROD_FREE:
+      e[2 * i] = 1;
+      break;
+    case SK_ROD_SLIP_POS:
+    case SK_ROD_SLIP_NEG: {
+      const PetscReal *g = mm->gstart + i * Nm;
+      PetscReal w        = 0;
+      Rod2At(mm, tau);
+      for (PetscInt n = 0; n < Nm; n++) w += g[n] * mm->etd[n];
+      e[2 * i] = (rp->state[i] == SK_ROD_SLIP_POS ? 1 : -1) * (v - w);
+    } break;
+    case SK_ROD_STICK: {
+      const PetscReal *g = rp->gstick + i * Nm;
+      PetscReal a = 0, fint = i == 0 ? rp->load(rp->load_ctx, t0 + tau) : 0, un, vn;
+      Rod2At(mm, tau);
+      for (PetscInt n = 0; n < Nm; n++) a += g[n] * mm->etdd[n];
+      if (i > 0) {
+        NodeUV(mm, t0, tau, i - 1, &un, &vn);
+        fint += md->spring[i - 1] * (un - u);
+      }
+      if (i < N - 1) {
+        NodeUV(mm, t0, tau, i + 1, &un, &vn);
+        fint += md->spring[i] * (un - u);
+      }
+      e[2 * i] = md->cap_s[i] * mm->lenS[i] - PetscAbsReal(md->mass[i] * a - fint);
+    } break;
+    }
+  }
+}
+
+/* Lipschitz bounds of the event functions over the coupling step, from the modal amplitudes: a function with value
+   e > 0 cannot reach zero before e / rate, so it is not evaluated until then. */
+static void SetupBounds(MMM *mm, PetscReal dt)
+{
+  SKRodPair rp             = mm->rp;
+  const SKRodPairModel *md = &rp->model;
+  PetscInt N               = mm->N;
+  PetscReal W = mm->W, wmax = 2 * PetscSqrtReal(mm->k / mm->m);
+
+  mm->b2v = mm->b2a = mm->b2j = 0;
+  for (PetscInt n = 0; n < mm->Nm; n++) {
+    PetscReal w = md->omega[n], R = PetscAbsReal(mm->eA[n]) + PetscAbsReal(mm->eB[n]);
+    mm->b2v += w * R + PetscAbsReal(mm->eS[n]) / (w * w);
+    mm->b2a += w * w * R + PetscAbsReal(mm->eS[n]) / (w * w) * 0; /* forcing is inside the closed form's homogeneous part */
+    mm->b2j += w * w * w * R;
+  }
+  mm->b2v *= md->psi_amp;
+  mm->b2a *= md->psi_amp;
+  mm->b2j *= md->psi_amp;
+  for (PetscInt s = 0; s < mm->nseg; s++) {
+    const Seg *sg = &mm->seg[s];
+    PetscReal bv = 0, ba = 0;
+    for (PetscInt p = 0; p < sg->n; p++) {
+      PetscInt ip = sg->a + p;
+      PetscReal w = mm->w[ip];
+      if (w < 1e-9 * wmax) {
+        bv += PetscAbsReal(mm->qd0[ip]) + PetscAbsReal(mm->g0[ip]) * dt + 0.5 * PetscAbsReal(mm->g1[ip]) * dt * dt +
+              (W > 0 ? 2 * PetscAbsReal(mm->gP[ip]) / W : 0);
+        ba += PetscAbsReal(mm->g0[ip]) + PetscAbsReal(mm->g1[ip]) * dt + PetscAbsReal(mm->gP[ip]);
+      } else {
+        PetscReal R = PetscAbsReal(mm->A[ip]) + PetscAbsReal(mm->B[ip]);
+        bv += PetscAbsReal(mm->c1[ip]) + PetscAbsReal(mm->pa[ip]) * W + w * R;
+        ba += PetscAbsReal(mm->pa[ip]) * W * W + w * w * R;
+      }
+    }
+    mm->bv[s] = bv;
+    mm->ba[s] = ba;
+  }
+  for (PetscInt i = 0; i < N; i++) {
+    PetscInt s          = mm->segof[i];
+    PetscReal bv        = s < 0 ? mm->b2v : mm->bv[s];
+    mm->rate[2 * i + 1] = bv;
+    switch (rp->state[i]) {
+    case SK_ROD_FREE:
+      mm->rate[2 * i] = 0;
+      break;
+    case SK_ROD_SLIP_POS:
+    case SK_ROD_SLIP_NEG:
+      mm->rate[2 * i] = mm->ba[s] + mm->b2a;
+      break;
+    case SK_ROD_STICK: {
+      PetscReal r = md->mass[i] * mm->b2j + md->cap_s[i] * mm->b2v + 2 * mm->k * mm->b2v + (i == 0 ? PetscAbsReal(mm->P0) * W : 0);
+      if (i > 0) r += mm->k * (mm->segof[i - 1] < 0 ? mm->b2v : mm->bv[mm->segof[i - 1]]);
+      if (i < N - 1) r += mm->k * (mm->segof[i + 1] < 0 ? mm->b2v : mm->bv[mm->segof[i + 1]]);
+      mm->rate[2 * i] = r;
+    } break;
+    }
+  }
+}
+
+/* Rod-2 modal load Qslip + sum over sticking nodes of g_i (spring forces + P - m_i a_i) at tau of the coupling step,
+   with the sticking nodes on their ramps us0 + vs tau and their accelerations lagged (pseudo-forces) */
+static void Rod2Load(MMM *mm, PetscReal t0, PetscReal tau, PetscReal Q[])
+{
+  SKRodPair rp             = mm->rp;
+  const SKRodPairModel *md = &rp->model;
+  PetscInt N = mm->N, Nm = mm->Nm;
+
+  for (PetscInt n = 0; n < Nm; n++) Q[n] = mm->Qslip[n];
+  for (PetscInt i = 0; i < N; i++) {
+    const PetscReal *g;
+    PetscReal ui, f;
+    if (rp->state[i] != SK_ROD_STICK) continue;
+    g  = rp->gstick + i * Nm;
+    ui = mm->us0[i] + mm->vs[i] * tau;
+    f  = (i == 0 ? rp->load(rp->load_ctx, t0 + tau) : 0) - md->mass[i] * mm->alag[i];
+    for (PetscInt nb = i - 1; nb <= i + 1; nb += 2) {
+      PetscReal un, vn;
+      if (nb < 0 || nb >= N) continue;
+      if (rp->state[nb] == SK_ROD_STICK)
+        un = mm->us0[nb] + mm->vs[nb] * tau;
+      else
+        NodeUV(mm, t0, tau, nb, &un, &vn);
+      f += md->spring[PetscMin(i, nb)] * (un - ui);
+    }
+    for (PetscInt n = 0; n < Nm; n++) Q[n] += g[n] * f;
+  }
+}
+
+/* Starts an interval of fixed stick/slip state at (t0, y): segments, slip friction (constant over the interval), modal
+   coordinates, rod-2 state, the exact accelerations of the sticking nodes, event values. O(N^2) in the segments. */
+static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscReal dy[], PetscBool have_rhs)
+{
+  SKRodPair rp             = mm->rp;
+  const SKRodPairModel *md = &rp->model;
+  PetscInt N = mm->N, Nm = mm->Nm;
+
+  PetscFunctionBegin;
+  SKRodPairProjectStick(rp, y);
+  BuildSegments(mm);
+  if (!have_rhs) PetscCall(SKRodPairRHS(rp, t0, y, dy)); /* else: dy, forces and relative velocities are current */
+  SKRodPairEventValues(rp, y, rp->evals0);
+  for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] = 0;
+  for (PetscInt i = 0; i < N; i++) {
+    mm->Ffric[i] = (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG) ? rp->force[i] : 0;
+    mm->us0[i]   = y[i];
+    mm->vs[i]    = y[N + i];
+    mm->alag[i]  = dy[N + i];
+    mm->lenS[i]  = SKRodPairCoupling(md, md->z[i] + y[i] - md->l1, md->hl[i], md->hr[i], mm->gstart + i * Nm);
+    if (mm->Ffric[i] != 0)
+      for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] -= mm->Ffric[i] * mm->gstart[i * Nm + n];
+    mm->noise[2 * i]     = rp->state[i] == SK_ROD_STICK ? 1e-9 * md->cap_s[i] * mm->lenS[i] : rp->atol * md->omega1_rod1;
+    mm->noise[2 * i + 1] = rp->atol;
+  }
+  for (PetscInt n = 0; n < Nm; n++) {
+    mm->eta0[n]  = y[ETA_OFF(mm) + n];
+    mm->etad0[n] = y[ETAD_OFF(mm) + n];
+  }
+  mm->W0 = y[rp->n - 2];
+  mm->D0 = y[rp->n - 1];
+  ProjectInterval(mm, y);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Starts a coupling step [t0, t0 + dt] of the current interval: mode coefficients, rod-2 pseudo-forces at both ends
+   (linear in between) and rod-2 closed form, event bounds. O(n) per segment plus O(N_m) per sticking node. */
+static void StartStep(MMM *mm, PetscReal t0, PetscReal dt, PetscReal Qwork[])
+{
+  SKRodPair rp             = mm->rp;
+  const SKRodPairModel *md = &rp->model;
+  PetscInt Nm              = mm->Nm;
+
+  mm->Pc = rp->load(rp->load_ctx, t0 + 0.5 * dt) - mm->P0 * PetscSinReal(mm->W * (t0 + 0.5 * dt) + mm->phase);
+  SetupCoefficients(mm, t0);
+  for (PetscInt s = 0; s < mm->nseg; s++) mm->segtau[s] = -1;
+  mm->r2tau = -1;
+  Rod2Load(mm, t0, 0, mm->eQ0);
+  Rod2Load(mm, t0, dt, Qwork);
+  for (PetscInt n = 0; n < Nm; n++) {
+    PetscReal w = md->omega[n], w2 = w * w;
+    mm->eS[n] = (Qwork[n] - mm->eQ0[n]) / dt;
+    mm->eA[n] = mm->eta0[n] - mm->eQ0[n] / w2;
+    mm->eB[n] = (mm->etad0[n] - mm->eS[n] / w2) / w;
+  }
+  SetupBounds(mm, dt);
+}
+
+/* Ends a coupling step without event at tau = dt: the closed forms there become the next step's initial values, in
+   modal form (no projection); the nodal state y is not needed. */
+static void EndStep(MMM *mm, PetscReal t0, PetscReal dt, const PetscReal y_end[])
+{
+  SKRodPair rp = mm->rp;
+  PetscInt N = mm->N, Nm = mm->Nm;
+  PetscReal psi = mm->W * t0 + mm->phase, sP = PetscSinReal(mm->W * dt + psi), cP = PetscCosReal(mm->W * dt + psi);
+  PetscReal sP0 = PetscSinReal(psi), cP0 = PetscCosReal(psi);
+
+  Rod2At(mm, dt);
+  for (PetscInt s = 0; s < mm->nseg; s++) {
+    const Seg *sg = &mm->seg[s];
+    for (PetscInt p = 0; p < sg->n; p++) {
+      PetscReal q, qd;
+      ModeAt(mm, sg->a + p, dt, sP, cP, sP0, cP0, &q, &qd);
+      mm->q0[sg->a + p]  = q;
+      mm->qd0[sg->a + p] = qd;
+    }
+  }
+  for (PetscInt i = 0; i < N; i++) {
+    if (rp->state[i] != SK_ROD_STICK) continue;
+    const PetscReal *g = rp->gstick + i * Nm;
+    PetscReal a        = 0;
+    for (PetscInt n = 0; n < Nm; n++) a += g[n] * mm->etdd[n];
+    mm->us0[i]  = y_end[i];
+    mm->vs[i]   = y_end[N + i];
+    mm->alag[i] = a;
+  }
+  for (PetscInt n = 0; n < Nm; n++) {
+    mm->eta0[n]  = mm->et[n];
+    mm->etad0[n] = mm->etd[n];
+  }
+  mm->W0 = y_end[rp->n - 2];
+  mm->D0 = y_end[rp->n - 1];
+}
+
+PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
+{
+  MMM mm     = {0};
+  PetscInt N = rp->model.N, Nm = rp->model.Nm, n = rp->n, N2 = 2 * N, ib = 0, stalls = 0;
+  PetscReal t = rp->t, *y = rp->y, *yw, *dy, *qbuf, *qdbuf, *eprev, *tnext, *tlast, *margin, dtc, wmax;
+  PetscBool *watch, *trigger, *sel, new_interval = PETSC_TRUE, have_rhs = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCheck(N >= 3, rp->comm, PETSC_ERR_SUP, "The mode-matching method needs N >= 3 (uniform chain segments)");
+  PetscCheck(rp->load_form_set, rp->comm, PETSC_ERR_SUP,
+             "The mode-matching method needs P(t) = Pc + P0 sin(W t + phase) with Pc constant between breakpoints (harmonic, pulse, "
+             "constant loads); call SKRodPairSetLoadForm()");
+  mm.rp    = rp;
+  mm.N     = N;
+  mm.Nm    = Nm;
+  mm.m     = rp->model.mass[1];
+  mm.k     = rp->model.spring[0];
+  mm.P0    = rp->load_P0;
+  mm.W     = rp->load_W;
+  mm.phase = rp->load_phase;
+  wmax     = 2 * PetscSqrtReal(mm.k / mm.m);
+  /* samples for bracketing events: a fraction of the shortest period of rod 1 and of the retained rod-2 modes */
+  mm.dt_sample = rp->mmm_sample / PetscMax(wmax, rp->model.omega[Nm - 1]);
+  /* coupling (pseudo-force) step: resolves the retained rod-2 modes, independent of the rod-1 spacing */
+  dtc = PetscMin(rp->mmm_coupling / rp->model.omega[Nm - 1], rp->hmax);
+  PetscCall(PetscCalloc1(N, &mm.seg));
+  /* mode-matrix cache: up to 16 slots of N x N within 32 MB (at least 2) */
+  mm.cache.cap   = N * N;
+  mm.cache.nslot = PetscMax(2, PetscMin(16, (PetscInt)(32.0 * 1024 * 1024 / (8.0 * mm.cache.cap))));
+  PetscCall(PetscMalloc1((size_t)mm.cache.nslot * mm.cache.cap, &mm.cache.data));
+  PetscCall(PetscCalloc3(mm.cache.nslot, &mm.cache.kind, mm.cache.nslot, &mm.cache.n, mm.cache.nslot, &mm.cache.used));
+  for (PetscInt k = 0; k < mm.cache.nslot; k++) mm.cache.n[k] = -1;
+  PetscCall(PetscCalloc5(N, &mm.w, N, &mm.c0, N, &mm.c1, N, &mm.pa, N, &mm.A));
+  PetscCall(PetscCalloc5(N, &mm.B, N, &mm.q0, N, &mm.qd0, N, &mm.g0, N, &mm.g1));
+  PetscCall(PetscCalloc3(N, &mm.gP, N, &mm.phi, N, &mm.us0));
+  PetscCall(PetscCalloc4(N, &mm.vs, Nm, &mm.eta0, Nm, &mm.etad0, N, &mm.Ffric));
+  PetscCall(PetscCalloc4(Nm, &mm.eA, Nm, &mm.eB, Nm, &mm.eQ0, Nm, &mm.eS));
+  PetscCall(PetscMalloc5(n, &yw, n, &dy, N + n, &qbuf, N, &qdbuf, N2, &eprev));
+  PetscCall(PetscMalloc3(N2, &watch, N2, &trigger, N2, &sel));
+  PetscCall(PetscMalloc3(N2, &tnext, N2, &tlast, N2, &margin));
+  PetscCall(PetscCalloc3(N, &mm.gF, Nm, &mm.Qslip, N, &mm.alag));
+  PetscCall(PetscCalloc5(N, &mm.segof, N, &mm.segtau, N, &mm.qv, N, &mm.qdv, Nm, &mm.et));
+  PetscCall(PetscCalloc5(Nm, &mm.etd, Nm, &mm.etdd, (size_t)N * Nm, &mm.gstart, N, &mm.lenS, N, &mm.bv));
+  PetscCall(PetscCalloc3(N, &mm.ba, N2, &mm.rate, N2, &mm.noise));
+
+  if (rp->monitor && rp->t_next_out <= t) {
+    PetscCall(SKRodPairOutput(rp, t, y));
+    rp->t_next_out = t + rp->dt_out;
+  }
+  while (ib < rp->nbreak && rp->breaks[ib] <= t) ib++;
+  PetscCall(SKRodPairRHS(rp, t, y, dy));
+  SKRodPairEventValues(rp, y, rp->evals0);
+  for (PetscInt j = 0; j < N2; j++) rp->armed[j] = rp->evals0[j] > 0 ? PETSC_TRUE : PETSC_FALSE;
+  while (t < t_end * (1 - 1e-15)) {
+    PetscReal t_stop = PetscMin(t_end, t + dtc), dt, tau_prev = 0, tau_ev = -1;
+    PetscBool wrong_way = PETSC_FALSE;
+    PetscInt nsamp;
+
+    if (ib < rp->nbreak && rp->breaks[ib] < t_stop) t_stop = rp->breaks[ib];
+    dt = t_stop - t;
+    if (new_interval) {
+      /* y is the full nodal state here; event values are exact */
+      PetscCall(StartInterval(&mm, t, y, dy, have_rhs));
+      for (PetscInt j = 0; j < N2; j++) margin[j] = rp->evals0[j];
+      new_interval = PETSC_FALSE;
+      have_rhs     = PETSC_FALSE;
+    }
+    StartStep(&mm, t, dt, qbuf);
+    rp->steps++;
+    /* next-check time of each function from its lower bound at the step start (carried over from the last step) */
+    for (PetscInt j = 0; j < N2; j++) {
+      eprev[j] = margin[j];
+      tnext[j] = (rp->armed[j] && margin[j] > 0) ? (mm.rate[j] > 0 ? margin[j] / mm.rate[j] : PETSC_MAX_REAL) : 0;
+      tlast[j] = 0;
+    }
+    nsamp = (PetscInt)PetscCeilReal(dt / mm.dt_sample - 1e-9);
+    for (PetscInt k = 1; k <= nsamp && tau_ev < 0; k++) {
+      PetscReal tau = dt * k / nsamp;
+      PetscBool any = PETSC_FALSE, none = PETSC_TRUE;
+      for (PetscInt j = 0; j < N2; j++) {
+        sel[j] = tnext[j] <= tau ? PETSC_TRUE : PETSC_FALSE;
+        none   = (PetscBool)(none && !sel[j]);
+      }
+      if (none) {
+        tau_prev = tau;
+        continue;
+      }
+      rp->rhs_evals++;
+      FastEvents(&mm, t, tau, sel, rp->evals1);
+      for (PetscInt j = 0; j < N2; j++) {
+        watch[j]   = (sel[j] && rp->armed[j] && rp->evals1[j] <= 0) ? PETSC_TRUE : PETSC_FALSE;
+        trigger[j] = (sel[j] && !rp->armed[j] && rp->evals1[j] < -mm.noise[j]) ? PETSC_TRUE : PETSC_FALSE;
+        any        = (PetscBool)(any || watch[j]);
+        wrong_way  = (PetscBool)(wrong_way || trigger[j]);
+      }
+      if (wrong_way && !any) {
+        /* a node switched earlier and not yet armed is negative here: either it went the right way first (then arm it
+           where it is positive and bracket normally) or it went the wrong way from tau_prev on (re-decide it there) */
+        PetscReal tl = tau_prev, tr = tau;
+        PetscBool armed_now = PETSC_FALSE;
+        for (PetscInt j = 0; j < N2; j++) sel[j] = PETSC_FALSE; /* sel: seen positive in the search */
+        for (PetscInt it = 0; it < 60 && tr - tl > 1e-9 * dt + 1e-15; it++) {
+          PetscBool ok = PETSC_TRUE;
+          tr           = 0.5 * (tl + tr);
+          FastEvents(&mm, t, tr, trigger, rp->evals1);
+          for (PetscInt j = 0; j < N2; j++) {
+            if (trigger[j] && !(rp->evals1[j] > 0)) ok = PETSC_FALSE;
+            if (trigger[j] && rp->evals1[j] > 0) sel[j] = PETSC_TRUE;
+          }
+          if (ok) {
+            armed_now = PETSC_TRUE;
+            break;
+          }
+        }
+        /* only the functions never seen positive went the wrong way; the others are left alone */
+        if (!armed_now) {
+          PetscBool left = PETSC_FALSE;
+          for (PetscInt j = 0; j < N2; j++) {
+            trigger[j] = (PetscBool)(trigger[j] && !sel[j]);
+            left       = (PetscBool)(left || trigger[j]);
+          }
+          if (!left) { /* each went positive at some point, not all at once: go on; they are checked at every sample */
+            wrong_way = PETSC_FALSE;
+            tau_prev  = tau;
+            continue;
+          }
+        }
+        if (armed_now) {
+          for (PetscInt j = 0; j < N2; j++) {
+            if (trigger[j]) {
+              rp->armed[j] = PETSC_TRUE;
+              eprev[j]     = rp->evals1[j];
+              tnext[j]     = tr;
+              tlast[j]     = tr;
+            }
+          }
+          tau_prev  = tr;
+          wrong_way = PETSC_FALSE;
+          k--; /* bracket [tr, tau] again with the armed nodes */
+          continue;
+        }
+        tau_ev = tau_prev;
+        break;
+      }
+      if (any) {
+        /* bracket [tau_prev, tau] (every watched function was positive at tau_prev: evaluated there, or by its bound):
+           regula falsi (Illinois) on the min of the watched functions normalised by their values at tau_prev */
+        PetscReal a = tau_prev, b = tau, fa = 1, fb = PETSC_MAX_REAL, th, fth, ttol = 1e-9 * dt + 1e-15;
+        PetscInt side = 0;
+        FastEvents(&mm, t, a, watch, eprev);
+        for (PetscInt j = 0; j < N2; j++)
+          if (watch[j]) fb = PetscMin(fb, rp->evals1[j] / eprev[j]);
+        for (PetscInt it = 0; it < 100 && b - a > ttol; it++) {
+          th = (fb * a - fa * b) / (fb - fa);
+          if (!(th > a && th < b) || it % 8 == 7) th = 0.5 * (a + b);
+          FastEvents(&mm, t, th, watch, rp->evals1);
+          fth = PETSC_MAX_REAL;
+          for (PetscInt j = 0; j < N2; j++)
+            if (watch[j]) fth = PetscMin(fth, rp->evals1[j] / eprev[j]);
+          if (fth <= 0) {
+            b  = th;
+            fb = fth;
+            if (side == -1) fa *= 0.5;
+            side = -1;
+          } else {
+            a  = th;
+            fa = fth;
+            if (side == 1) fb *= 0.5;
+            side = 1;
+          }
+        }
+        FastEvents(&mm, t, b, watch, rp->evals1);
+        for (PetscInt j = 0; j < N2; j++) trigger[j] = (PetscBool)(watch[j] && rp->evals1[j] <= 0);
+        tau_ev = b;
+        break;
+      }
+      for (PetscInt j = 0; j < N2; j++) {
+        if (!sel[j]) continue;
+        if (rp->evals1[j] > 0) rp->armed[j] = PETSC_TRUE;
+        eprev[j] = rp->evals1[j];
+        tlast[j] = tau;
+        tnext[j] = (rp->armed[j] && eprev[j] > 0) ? (mm.rate[j] > 0 ? tau + eprev[j] / mm.rate[j] : PETSC_MAX_REAL) : tau;
+      }
+      tau_prev = tau;
+    }
+    if (wrong_way && tau_ev == 0) {
+      /* a node switched at t goes against its new state at once: re-decide it at t (as in RK45) */
+      PetscCheck(++stalls < 20 * N2 + 100, rp->comm, PETSC_ERR_NOT_CONVERGED,
+                 "Stick/slip switching does not settle at t = %g s (Zeno chatter)", (double)t);
+      StateAt(&mm, t, 0, y, qbuf, qdbuf, PETSC_TRUE, PETSC_TRUE);
+      PetscCall(SKRodPairResolve(rp, t, y, trigger));
+      for (PetscInt j = 0; j < n; j++) dy[j] = rp->ytmp[j];
+      SKRodPairEventValues(rp, y, rp->evals0);
+      SKRodPairArmAfterEvent(rp);
+      new_interval = PETSC_TRUE;
+      have_rhs     = PETSC_TRUE;
+      continue;
+    }
+    stalls = 0;
+    {
+      PetscReal tau_end = tau_ev >= 0 ? tau_ev : dt;
+      /* outputs inside the step, from the closed form */
+      while (rp->monitor && (rp->t_next_out < t + tau_end || (tau_ev < 0 && rp->t_next_out <= t + tau_end + 1e-9 * rp->dt_out))) {
+        StateAt(&mm, t, rp->t_next_out - t, yw, qbuf, qdbuf, PETSC_TRUE, PETSC_TRUE);
+        PetscCall(SKRodPairOutput(rp, rp->t_next_out, yw));
+        rp->t_next_out += rp->dt_out;
+      }
+      if (tau_ev >= 0) {
+        /* the end of the interval: full nodal state, switch, new interval */
+        StateAt(&mm, t, tau_end, y, qbuf, qdbuf, PETSC_TRUE, PETSC_TRUE);
+        t += tau_end;
+        if (ib < rp->nbreak && t >= rp->breaks[ib]) ib++;
+        PetscCall(SKRodPairResolve(rp, t, y, trigger));
+        /* Resolve's last right-hand side is at the switched state: reuse it (rp->ytmp, forces, relative velocities) */
+        for (PetscInt j = 0; j < n; j++) dy[j] = rp->ytmp[j];
+        SKRodPairEventValues(rp, y, rp->evals0);
+        SKRodPairArmAfterEvent(rp);
+        new_interval = PETSC_TRUE;
+        have_rhs     = PETSC_TRUE;
+      } else {
+        /* the interval goes on: carry the closed forms over, nodal rod 1 is not formed */
+        PetscBool last = t_stop >= t_end * (1 - 1e-15) ? PETSC_TRUE : PETSC_FALSE; /* the run ends: form the nodal state */
+        StateAt(&mm, t, dt, last ? y : yw, qbuf, qdbuf, last, PETSC_TRUE);
+        EndStep(&mm, t, dt, last ? y : yw);
+        for (PetscInt j = 0; j < N2; j++) margin[j] = (rp->armed[j] && eprev[j] > 0) ? eprev[j] - mm.rate[j] * (dt - tlast[j]) : eprev[j];
+        t = t_stop;
+        if (ib < rp->nbreak && t >= rp->breaks[ib]) ib++;
+      }
+    }
+  }
+  rp->t = t;
+  PetscCall(PetscFree(mm.seg));
+  PetscCall(PetscFree(mm.cache.data));
+  PetscCall(PetscFree3(mm.cache.kind, mm.cache.n, mm.cache.used));
+  PetscCall(PetscFree5(mm.w, mm.c0, mm.c1, mm.pa, mm.A));
+  PetscCall(PetscFree5(mm.B, mm.q0, mm.qd0, mm.g0, mm.g1));
+  PetscCall(PetscFree3(mm.gP, mm.phi, mm.us0));
+  PetscCall(PetscFree4(mm.vs, mm.eta0, mm.etad0, mm.Ffric));
+  PetscCall(PetscFree4(mm.eA, mm.eB, mm.eQ0, mm.eS));
+  PetscCall(PetscFree5(yw, dy, qbuf, qdbuf, eprev));
+  PetscCall(PetscFree3(watch, trigger, sel));
+  PetscCall(PetscFree3(tnext, tlast, margin));
+  PetscCall(PetscFree3(mm.gF, mm.Qslip, mm.alag));
+  PetscCall(PetscFree5(mm.segof, mm.segtau, mm.qv, mm.qdv, mm.et));
+  PetscCall(PetscFree5(mm.etd, mm.etdd, mm.gstart, mm.lenS, mm.bv));
+  PetscCall(PetscFree3(mm.ba, mm.rate, mm.noise));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

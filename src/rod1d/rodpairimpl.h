@@ -1,0 +1,109 @@
+/* Private data of the rod pair: the semi-discrete model (pure kernels on plain arrays) and the integrator workspace. */
+#ifndef STICKSLIP_RODPAIRIMPL_H
+#define STICKSLIP_RODPAIRIMPL_H
+
+#include <stickslip/rod1d.h>
+
+/* The semi-discrete model. Rod 1: node masses, springs between consecutive nodes, tributary half-lengths.
+   Rod 2: mode n has shape psi_n(z) = psi_amp cos(k_n z), k_n = (2n - 1) pi / (2 L2), frequency omega_n = c2 k_n.
+   Node i in contact loads rod 2 uniformly over its tributary segment [zbar_i - hl_i, zbar_i + hr_i] clipped to [0, L2];
+   it "sees" the average rod-2 velocity over that segment, g_i . etadot, with g_in = average of psi_n on the segment. */
+typedef struct {
+  PetscInt N, Nm;
+  PetscReal l1, L2;
+  PetscReal *z;             /* material coordinate of node i (m) */
+  PetscReal *mass;          /* lumped mass (kg) */
+  PetscReal *spring;        /* N - 1 spring stiffnesses EA1/h (N/m) */
+  PetscReal *hl, *hr;       /* tributary half-lengths to the left / right (m) */
+  PetscReal *cap_s, *cap_k; /* mu_s NF, mu_k NF (N/m): times the clipped tributary length they give the force */
+  PetscReal *omega;         /* rod-2 modal frequencies (rad/s) */
+  PetscReal k1;             /* wavenumber of mode 1 (1/m); k_n = (2n - 1) k1 */
+  PetscReal psi_amp;
+  PetscReal omega1_rod1; /* first flexible frequency of rod 1 (rad/s), for tolerance scaling */
+} SKRodPairModel;
+
+/* Builds the model of a uniform rod pair; frees with SKRodPairModelDestroy. */
+PETSC_INTERN PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m);
+PETSC_INTERN PetscErrorCode SKRodPairModelDestroy(SKRodPairModel *m);
+/* Coupling vector g[Nm] of a node at position zbar with half-lengths hl, hr (see above). Returns the clipped length. */
+PETSC_INTERN PetscReal SKRodPairCoupling(const SKRodPairModel *m, PetscReal zbar, PetscReal hl, PetscReal hr, PetscReal g[]);
+/* Internal force -K u at each node (N). */
+PETSC_INTERN void SKRodPairInternalForce(const SKRodPairModel *m, const PetscReal u[], PetscReal f[]);
+/* Energies of rod 1 (kinetic, strain) and rod 2 (kinetic, strain) for a state. */
+PETSC_INTERN void SKRodPairModelEnergy(const SKRodPairModel *m, const PetscReal u[], const PetscReal v[], const PetscReal eta[],
+                                       const PetscReal etad[], PetscReal e[4]);
+/* Is zbar on rod 2? */
+static inline PetscBool SKRodPairOnRod2(const SKRodPairModel *m, PetscReal zbar)
+{
+  return (zbar >= 0 && zbar <= m->L2) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Event kinds, per node. */
+typedef enum {
+  SK_EV_NONE,
+  SK_EV_SLIP_ZERO,  /* relative velocity of a slipping node reached zero */
+  SK_EV_STICK_FREE, /* holding force of a sticking node reached mu_s NF h */
+  SK_EV_CONTACT     /* node entered or left rod 2 */
+} SKRodEventKind;
+
+struct _p_SKRodPair {
+  MPI_Comm comm;
+  SKRodPairParams params;
+  SKRodPairModel model;
+  SKRodPairLoadFn load;
+  void *load_ctx;
+
+  /* state y = [u (N), v (N), eta (Nm), etad (Nm), work, dissipated], time, node states */
+  PetscInt n;
+  PetscReal t, *y;
+  SKRodNodeState *state, *prev_state; /* prev_state: before the last SKRodPairResolve() */
+  PetscBool *armed;                   /* event function of the node has been seen positive since its last switch */
+  PetscReal *gstick;                  /* N x Nm: coupling vectors of sticking nodes, frozen when they stuck */
+  PetscReal *gram;                    /* N x N: g_i . g_k for sticking nodes */
+  PetscBool factored;
+  PetscInt nstick, *stick_idx; /* sticking nodes of the current factorization */
+  PetscReal *chol;             /* nstick x nstick Cholesky factor of diag(1/m) + G G^T */
+
+  /* results of the last right-hand-side evaluation */
+  PetscReal *force; /* friction force on each node of rod 1 (N) */
+  PetscReal *vrel;  /* v1 - g . etad for nodes in contact (m/s) */
+  PetscReal *fint, *b, *g, *rhs;
+
+  /* integrator */
+  PetscReal rtol, atol, hmax, h;
+  PetscReal *atolv;
+  PetscReal *k[7], *ytmp, *ynew, *yint, *rcont[5], *evals0, *evals1;
+  PetscInt nbreak;
+  PetscReal *breaks;
+  PetscReal dt_out, t_next_out;
+  SKRodPairMonitorFn monitor;
+  void *monitor_ctx;
+  PetscReal *vrel_out;
+  PetscInt steps, rejected, rhs_evals, events;
+  /* mode matching: P(t) = Pc + P0 sin(W t + phase), Pc constant between breakpoints; sampling and coupling steps as
+     fractions of 1/omega_max */
+  PetscBool load_form_set;
+  PetscReal load_P0, load_W, load_phase;
+  PetscReal mmm_sample, mmm_coupling;
+  PetscReal work_max;
+};
+
+/* Right-hand side dy/dt at (t, y) with the current node states; fills rp->force and rp->vrel. */
+PETSC_INTERN PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], PetscReal dy[]);
+/* Event function of each node for the state last passed to SKRodPairRHS (positive while nothing happens). */
+PETSC_INTERN void SKRodPairEventValues(SKRodPair rp, const PetscReal y[], PetscReal e[]);
+/* Switches the nodes that triggered (e <= 0 in ev) at state (t, y) and makes the stick set consistent. */
+PETSC_INTERN PetscErrorCode SKRodPairResolve(SKRodPair rp, PetscReal t, PetscReal y[], const PetscBool trigger[]);
+/* After an event (states switched by SKRodPairResolve(), rp->evals0 evaluated at the new state): arms the functions of
+   the nodes that did not switch and are positive, disarms non-positive ones. Switched nodes are armed later, when
+   their function is first seen positive. */
+PETSC_INTERN void SKRodPairArmAfterEvent(SKRodPair rp);
+/* Sets the velocity of every sticking node to the rod-2 velocity it sticks to. */
+PETSC_INTERN void SKRodPairProjectStick(SKRodPair rp, PetscReal y[]);
+PETSC_INTERN PetscErrorCode SKRodPairSolveRK45(SKRodPair rp, PetscReal t_end);
+PETSC_INTERN PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end);
+PETSC_INTERN PetscErrorCode SKRodPairSolveCVODE(SKRodPair rp, PetscReal t_end);
+PETSC_INTERN PetscErrorCode SKRodPairEnergyOf(SKRodPair rp, const PetscReal y[], SKRodPairEnergy *e);
+PETSC_INTERN PetscErrorCode SKRodPairOutput(SKRodPair rp, PetscReal t, const PetscReal y[]);
+
+#endif
