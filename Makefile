@@ -4,6 +4,8 @@ ASAN     ?= build-asan
 JOBS     ?= $(shell nproc)
 DEMO     ?= inputs/rodpair/omega1-caseA.xml
 DEMO_OUT ?= out/demo
+# The main job: the rod-pair validation case of Tsetas et al. 2022 by the mode-matching solver.
+DEMO_OPTS ?= -rodpair_solver mmm
 CMAKE_FLAGS ?=
 MAKEFLAGS += --no-print-directory
 
@@ -24,8 +26,9 @@ build: configure
 	@test -x $(BUILD)/bin/stickslip
 
 demo: build
-	$(BUILD)/bin/stickslip run $(DEMO) -o $(DEMO_OUT) -force
-	@echo "demo outputs: $(DEMO_OUT)/ (results.h5; plot with: python3 -m postproc.summary $(DEMO_OUT)/results.h5)"
+	$(BUILD)/bin/stickslip run $(DEMO) -o $(DEMO_OUT) -force $(DEMO_OPTS)
+	@PYTHONPATH=$(CURDIR) /usr/bin/python3 -m postproc.summary $(DEMO_OUT) --figures
+	@echo "demo outputs are in $(DEMO_OUT)/: results.h5 (layout: docs/output.md) and the figures listed above"
 
 check: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

@@ -4,30 +4,26 @@ energy balance) and the figures of docs/validation/bars2020.md (`python3 -m post
 import sys
 import os
 import numpy as np
-import h5py
+
+from postproc.results import Results
 
 
 def load(path):
     """Dict of numpy arrays from a bars2020 results.h5 (or its directory): field histories u/v of both bars on the
     field grid (rows: times), point histories, energy columns, and the run's attributes."""
-    if os.path.isdir(path):
-        path = os.path.join(path, "results.h5")
-    r = {}
-    with h5py.File(path, "r") as f:
-        g = f["bars2020"]
-        r["attrs"] = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in g.attrs.items()}
-        for b in ("bar1", "bar2"):
-            for q in ("u", "v"):
-                d = g["field/%s_%s" % (b, q)][:]
-                r["t"] = d[:, 0]
-                r["%s_%s" % (b, q)] = d[:, 1:]
-            r[b + "_x"] = np.array([float(c.decode().split("=")[1].rstrip(")")) if isinstance(c, bytes) else float(c.split("=")[1].rstrip(")"))
-                                    for c in g["field/%s_u" % b].attrs["columns"][1:]])
-            if b in g:
-                r[b + "_points"] = g[b][:]
-        e = g["energy"][:]
-        cols = [c.decode() if isinstance(c, bytes) else c for c in g["energy"].attrs["columns"]]
-        r["energy"] = {c: e[:, i] for i, c in enumerate(cols)}
+    res = Results(path)
+    r = {"attrs": res.attrs("bars2020")}
+    for b in ("bar1", "bar2"):
+        for q in ("u", "v"):
+            h = res.history("bars2020/field/%s_%s" % (b, q))
+            r["t"] = h.data[:, 0]
+            r["%s_%s" % (b, q)] = h.data[:, 1:]
+            if q == "u":
+                # column names are like "u(x=2.5)": the positions of the field grid
+                r[b + "_x"] = np.array([float(c.split("=")[1].rstrip(")")) for c in h.columns[1:]])
+        if res.has("bars2020/" + b):
+            r[b + "_points"] = res.history("bars2020/" + b).data
+    r["energy"] = res.history("bars2020/energy").asdict()
     return r
 
 

@@ -8,36 +8,26 @@ docs/validation/bk.md in the style of the paper's Figs. 12-13:
 import os
 import sys
 import numpy as np
-import h5py
 
-
-def _s(v):
-    return v.decode() if isinstance(v, bytes) else v
+from postproc.results import Results
 
 
 def load(path):
     """Dict from a springslider/burridgeknopoff results.h5 (or its directory): 'root', 'attrs', 't', per-block arrays
     'x', 'v', 'friction', 'spring' (rows: times, columns: blocks), 'x_drive', 'centre' and 'energy' column dicts,
     'sticking_time_ratio', 'initial_displacement'."""
-    if os.path.isdir(path):
-        path = os.path.join(path, "results.h5")
-    r = {}
-    with h5py.File(path, "r") as f:
-        root = "springslider" if "springslider" in f else "burridgeknopoff"
-        g = f[root]
-        r["root"] = root
-        r["attrs"] = {k: _s(v) for k, v in g.attrs.items()}
-        x = g["x"][:]
-        r["t"], r["x_drive"], r["x"] = x[:, 0], x[:, 1], x[:, 2:]
-        for name in ("v", "friction", "spring", "z"):
-            if name in g:
-                r[name] = g[name][:, 1:]
-        for name in ("centre", "energy"):
-            d = g[name][:]
-            cols = [_s(c) for c in g[name].attrs["columns"]]
-            r[name] = {c: d[:, i] for i, c in enumerate(cols)}
-        r["sticking_time_ratio"] = g["sticking_time_ratio"][:]
-        r["initial_displacement"] = g["initial_displacement"][:]
+    res = Results(path)
+    root = "springslider" if res.has("springslider") else "burridgeknopoff"
+    r = {"root": root, "attrs": res.attrs(root)}
+    x = res.history(root + "/x").data
+    r["t"], r["x_drive"], r["x"] = x[:, 0], x[:, 1], x[:, 2:]
+    for name in ("v", "friction", "spring", "z"):
+        if res.has(root + "/" + name):
+            r[name] = res.history(root + "/" + name).data[:, 1:]
+    for name in ("centre", "energy"):
+        r[name] = res.history(root + "/" + name).asdict()
+    r["sticking_time_ratio"] = res.array(root + "/sticking_time_ratio")
+    r["initial_displacement"] = res.array(root + "/initial_displacement")
     return r
 
 

@@ -6,6 +6,8 @@
     t, u = tip["t"], tip["u_tip"]
     r.meta["version"], r.input_text          # provenance
 """
+import os
+
 import h5py
 import numpy as np
 
@@ -30,6 +32,10 @@ class History:
     def unit(self, name):
         return self.units[self.columns.index(name)]
 
+    def asdict(self):
+        """{column name: column array}."""
+        return {c: self.data[:, i] for i, c in enumerate(self.columns)}
+
 
 def _strings(values):
     return [v.decode() if isinstance(v, bytes) else str(v) for v in values]
@@ -39,6 +45,8 @@ class Results:
     """Read-only view of a results.h5 file. Datasets are read on access and returned as numpy arrays."""
 
     def __init__(self, path):
+        if os.path.isdir(path):
+            path = os.path.join(path, "results.h5")
         self.path = path
         with h5py.File(path, "r") as f:
             self.meta = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f["meta"].attrs.items()}
@@ -69,6 +77,11 @@ class Results:
         """Attributes of a group or dataset as a dict."""
         with h5py.File(self.path, "r") as f:
             return {k: (v.decode() if isinstance(v, bytes) else v) for k, v in f[name].attrs.items()}
+
+    def has(self, name):
+        """Whether the group or dataset NAME exists."""
+        with h5py.File(self.path, "r") as f:
+            return name in f
 
     def names(self):
         """Every dataset path in the file."""

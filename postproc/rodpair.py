@@ -13,8 +13,9 @@ import os
 import re
 import sys
 
-import h5py
 import numpy as np
+
+from postproc.results import Results
 
 SECTIONS = [("u1_0", "z1 = 0"), ("u1_L/3", "z1 = L1/3"), ("u1_2L/3", "z1 = 2L1/3"), ("u1_L", "z1 = L1")]
 STICK = 3  # SKRodNodeState SK_ROD_STICK
@@ -22,13 +23,11 @@ STICK = 3  # SKRodNodeState SK_ROD_STICK
 
 def load(path):
     """dict with t, z1, u1 (nt x ng), vrel, state (nt x N), sections (dict by column), energy, attrs"""
-    with h5py.File(path, "r") as f:
-        g = f["rodpair"]
-        d = {k: g[k][:] for k in ("time", "z1", "u1", "vrel", "state", "z1_nodes")}
-        for name in ("sections", "energy"):
-            cols = [c.decode() if isinstance(c, bytes) else str(c) for c in g[name].attrs["columns"]]
-            d[name] = {c: g[name][:, i] for i, c in enumerate(cols)}
-        d["attrs"] = {k: (v.decode() if isinstance(v, bytes) else v) for k, v in g.attrs.items()}
+    r = Results(path)
+    d = {k: r.array("rodpair/" + k) for k in ("time", "z1", "u1", "vrel", "state", "z1_nodes")}
+    for name in ("sections", "energy"):
+        d[name] = r.history("rodpair/" + name).asdict()
+    d["attrs"] = r.attrs("rodpair")
     return d
 
 
