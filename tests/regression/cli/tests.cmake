@@ -1,2 +1,4 @@
 # The command line program: bad inputs give one file:line error, usage and help, -force protection.
 sk_add_python_test(cli_bad_inputs ${SK_TEST_DIR}/check_bad_inputs.py LABELS regression)
+# The program end to end: help/version/usage, OUTDIR protection and -force, option precedence, quiet in a pipe.
+sk_add_python_test(cli_program ${SK_TEST_DIR}/check_program.py LABELS regression)

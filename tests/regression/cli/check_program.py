@@ -1,0 +1,82 @@
+"""The stickslip program end to end, on a short rod-pair run (0.01 s):
+- --help lists every registered solver, --version prints the version, a missing command is a usage error;
+- run writes OUTDIR/results.h5 with the input copied into /meta; a second run into the same OUTDIR is refused
+  (exit 1, message naming -force) and leaves the first results untouched; -force overwrites them;
+- options: <options> in the input apply, and the command line wins over them (solver name stored by the run);
+- a progress line on a terminal; -quiet and a pipe print none."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from postproc.results import Results
+
+exe = os.environ.get("STICKSLIP", "build/bin/stickslip")
+src = os.environ.get("SK_SOURCE_DIR", ".")
+work = os.path.abspath("cli_program")
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+failures = []
+
+
+def check(cond, what):
+    print(("ok  " if cond else "FAIL"), what)
+    if not cond:
+        failures.append(what)
+
+
+def run(*args):
+    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=120)
+
+
+p = run("--help")
+check(p.returncode == 0, "--help exits 0")
+for solver in ("rodpair", "bars2020", "bowedstring", "springslider", "burridgeknopoff", "explicit"):
+    check(re.search(rf"^\s+{solver}\s", p.stdout, re.M) is not None, f"--help lists the solver {solver}")
+p = run("--version")
+check(p.returncode == 0 and re.match(r"stickslip \d+\.\d+\.\d+", p.stdout), "--version")
+p = run()
+check(p.returncode == 1, "no command: exit status 1")
+p = run("frobnicate", "x.xml")
+check(p.returncode == 1 and "unknown command" in p.stderr, "unknown command refused")
+
+# A short run of the validation input, with an <options> element added: the solver in the input is rk45, the
+# options ask for mmm.
+text = open(os.path.join(src, "inputs/rodpair/omega1-caseA.xml")).read()
+text = text.replace("</rodpair>", "  <options>-rodpair_solver mmm -rodpair_end 0.01</options>\n</rodpair>")
+inp = os.path.join(work, "short.xml")
+open(inp, "w").write(text)
+out = os.path.join(work, "out")
+
+p = run("run", inp, "-o", out)
+check(p.returncode == 0, "run succeeds: " + p.stderr.strip()[-300:])
+check("ETA" not in p.stdout, "no progress line in a pipe")
+r = Results(out)
+check(r.input_text == text, "/meta/input is the input byte for byte")
+check(r.attrs("rodpair").get("solver") == "mmm", "options in the input apply (solver mmm)")
+check("-rodpair_solver mmm" in (r.options or ""), "/meta/options records the options")
+mtime = os.path.getmtime(os.path.join(out, "results.h5"))
+
+p = run("run", inp, "-o", out, "-rodpair_solver", "rk45")
+check(p.returncode == 1, f"second run into the same OUTDIR refused (exit {p.returncode})")
+check("-force" in p.stderr and len([l for l in p.stderr.splitlines() if l.strip()]) == 1, "one-line refusal naming -force: " + p.stderr.strip())
+check(os.path.getmtime(os.path.join(out, "results.h5")) == mtime, "refused run left results.h5 untouched")
+
+p = run("run", inp, "-o", out, "-force", "-rodpair_solver", "rk45", "-quiet")
+check(p.returncode == 0, "-force overwrites")
+check(Results(out).attrs("rodpair").get("solver") == "rk45", "the command line wins over <options> (solver rk45)")
+
+# On a terminal the run shows a progress line (time, step, percent, ETA); -quiet silences it. `script` gives the
+# program a pseudo-terminal; the run is made long enough (0.5 s of RK45) for the 4-per-second updates to show.
+if shutil.which("script"):
+    def tty(*extra):
+        cmd = " ".join([exe, "run", inp, "-o", os.path.join(work, "tty"), "-force", "-rodpair_solver", "rk45", "-rodpair_end", "0.5", *extra])
+        # bytes, not text: text mode would turn the line's carriage returns into newlines
+        return subprocess.run(["script", "-qec", cmd, "/dev/null"], capture_output=True, timeout=120).stdout.decode()
+    shown = tty()
+    check(re.search(r"\rrodpair: t = .* step .*%.*ETA", shown) is not None, "progress line with time, step, percent and ETA on a terminal")
+    check("ETA" not in tty("-quiet"), "-quiet silences the progress line on a terminal")
+
+print("check_program:", "FAILED" if failures else "ok")
+sys.exit(1 if failures else 0)
