@@ -10,7 +10,7 @@ packages=(
 )
 # Extra tools: the sanitizer/fuzzing toolchain (make check runs the sanitizer job) and the peers used by benchmarks.
 if [ "${SK_DEPS_MINIMAL:-0}" != 1 ]; then
-  packages+=(clang libclang-rt-14-dev libsundials-dev calculix-ccx)
+  packages+=(clang libclang-rt-14-dev libsundials-dev calculix-ccx valgrind bsdutils)
 fi
 
 missing=()

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Short runs of the program under valgrind's memcheck: any invalid read/write, use of uninitialised memory or bad
+# free fails (exit 9). Leaks are left to the sanitizer job (LeakSanitizer), which can tell OpenMPI's own from ours.
+# Usage: tests/valgrind/run.sh [BUILD_DIR]   (default build)
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+exe=${1:-$root/build}/bin/stickslip
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+vg() { valgrind --error-exitcode=9 --leak-check=no -q "$exe" "$@" -quiet >"$out/log" 2>&1 || { cat "$out/log"; exit 9; }; }
+vg run "$root/inputs/rodpair/omega1-caseA.xml" -o "$out/rodpair-mmm" -rodpair_solver mmm -rodpair_end 0.02
+vg run "$root/inputs/rodpair/omega1-caseA.xml" -o "$out/rodpair-rk45" -rodpair_solver rk45 -rodpair_end 0.02
+vg run "$root/inputs/explicit/neohookean_block.xml" -o "$out/explicit"
+vg run "$root/inputs/slider2d/springslider-rigid.xml" -o "$out/slider"
+vg validate "$root/inputs/bowedstring/section5.xml"
+vg validate "$root/inputs/bars2020/block-muN10.xml"
+echo "valgrind: clean"
