@@ -65,6 +65,8 @@ PETSC_EXTERN PetscErrorCode SKInputRequireFile(SKInput input, SKNode node, const
 /* Raises an input error "FILE:LINE: <formatted message>" at NODE's line (NODE NULL: line 0). Use as
    PetscCall(SKInputError(input, node, "...", ...)); it always returns SK_ERR_INPUT. */
 PETSC_EXTERN PetscErrorCode SKInputError(SKInput input, SKNode node, const char fmt[], ...) PETSC_ATTRIBUTE_FORMAT(3, 4);
+/* The same for a file that is not an SKInput (a Gmsh mesh, a table): raises "FILE:LINE: <formatted message>". */
+PETSC_EXTERN PetscErrorCode SKFileError(MPI_Comm comm, const char file[], int line, const char fmt[], ...) PETSC_ATTRIBUTE_FORMAT(4, 5);
 /* Physical sanity helpers: each raises an input error naming the attribute and value when violated. */
 PETSC_EXTERN PetscErrorCode SKInputCheckPositive(SKInput input, SKNode node, const char attr[], PetscReal value);
 PETSC_EXTERN PetscErrorCode SKInputCheckNonNegative(SKInput input, SKNode node, const char attr[], PetscReal value);

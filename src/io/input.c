@@ -550,20 +550,39 @@ PetscErrorCode SKInputRequireFile(SKInput input, SKNode node, const char attr[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKInputError(SKInput input, SKNode node, const char fmt[], ...)
+/* Formats the message and raises the input error "FILE:LINE: message". */
+static PetscErrorCode SKFileErrorV(MPI_Comm comm, const char file[], int line, const char fmt[], va_list ap)
 {
   char msg[1024];
-  va_list ap;
   size_t used;
+
+  PetscFunctionBegin;
+  PetscCall(PetscVSNPrintf(msg, sizeof(msg), fmt, &used, ap));
+  SETERRQ(comm, SK_ERR_INPUT, "%s:%d: %s", file, line, msg);
+}
+
+PetscErrorCode SKFileError(MPI_Comm comm, const char file[], int line, const char fmt[], ...)
+{
+  va_list ap;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   va_start(ap, fmt);
-  ierr = PetscVSNPrintf(msg, sizeof(msg), fmt, &used, ap);
+  ierr = SKFileErrorV(comm, file, line, fmt, ap);
   va_end(ap);
-  PetscCall(ierr);
-  PetscCall(SKInputErrorAt(input, node ? SKNodeLine(node) : 1, msg));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  PetscFunctionReturn(ierr);
+}
+
+PetscErrorCode SKInputError(SKInput input, SKNode node, const char fmt[], ...)
+{
+  va_list ap;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  va_start(ap, fmt);
+  ierr = SKFileErrorV(input->comm, input->filename, node ? SKNodeLine(node) : 1, fmt, ap);
+  va_end(ap);
+  PetscFunctionReturn(ierr);
 }
 
 PetscErrorCode SKInputCheckPositive(SKInput input, SKNode node, const char attr[], PetscReal value)

@@ -16,23 +16,7 @@ typedef struct {
   int line;
 } SKGmshLexer;
 
-#define SKGmshError(lex, ...) SKGmshErrorAt((lex)->comm, (lex)->file, (lex)->line, __VA_ARGS__)
-
-static PetscErrorCode SKGmshErrorAt(MPI_Comm comm, const char file[], int line, const char fmt[], ...) PETSC_ATTRIBUTE_FORMAT(4, 5);
-static PetscErrorCode SKGmshErrorAt(MPI_Comm comm, const char file[], int line, const char fmt[], ...)
-{
-  char msg[768];
-  va_list ap;
-  size_t used;
-  PetscErrorCode ierr;
-
-  PetscFunctionBegin;
-  va_start(ap, fmt);
-  ierr = PetscVSNPrintf(msg, sizeof(msg), fmt, &used, ap);
-  va_end(ap);
-  PetscCall(ierr);
-  SETERRQ(comm, SK_ERR_INPUT, "%s:%d: %s", file, line, msg);
-}
+#define SKGmshError(lex, ...) SKFileError((lex)->comm, (lex)->file, (lex)->line, __VA_ARGS__)
 
 /* Skips whitespace up to the next token (or the end of the text), counting lines. */
 static void SKGmshSkipSpace(SKGmshLexer *lex)
@@ -410,9 +394,9 @@ static PetscErrorCode SKGmshReadElements(SKGmshLexer *lex, SKGmshFile *f)
 
         SKGmshSkipSpace(lex);
         if (lex->line != f->el_line[k])
-          PetscCall(SKGmshErrorAt(lex->comm, lex->file, (int)f->el_line[k],
-                                  "element %" PetscInt_FMT " (a %s) needs %" PetscInt_FMT " node tags on its line", f->el_tag[k],
-                                  sk_gmsh_types[t].name, nn));
+          PetscCall(SKFileError(lex->comm, lex->file, (int)f->el_line[k],
+                                "element %" PetscInt_FMT " (a %s) needs %" PetscInt_FMT " node tags on its line", f->el_tag[k],
+                                sk_gmsh_types[t].name, nn));
         PetscCall(SKGmshInt(lex, "a node tag", &tag));
         if (tag < 1 || tag > f->max_node_tag || f->node_index[tag] < 0)
           PetscCall(
@@ -570,10 +554,10 @@ static PetscErrorCode SKGmshBuildSets(MPI_Comm comm, const char file[], SKGmshFi
       if (!in) continue;
       for (PetscInt a = f->el_offset[k]; a < f->el_offset[k + 1]; a++) {
         if (used[f->el_nodes[a]] < 0)
-          PetscCall(SKGmshErrorAt(comm, file, (int)f->el_line[k],
-                                  "element %" PetscInt_FMT " of physical group '%s' uses node %" PetscInt_FMT
-                                  ", which belongs to no %" PetscInt_FMT "D element",
-                                  f->el_tag[k], name, f->node_tag[f->el_nodes[a]], dim));
+          PetscCall(SKFileError(comm, file, (int)f->el_line[k],
+                                "element %" PetscInt_FMT " of physical group '%s' uses node %" PetscInt_FMT
+                                ", which belongs to no %" PetscInt_FMT "D element",
+                                f->el_tag[k], name, f->node_tag[f->el_nodes[a]], dim));
         nodes[nn++] = used[f->el_nodes[a]];
       }
       if (gdim == dim - 1) {
@@ -586,9 +570,9 @@ static PetscErrorCode SKGmshBuildSets(MPI_Comm comm, const char file[], SKGmshFi
         SKMeshFaceKey(ncorners, corners, key);
         PetscCall(SKMeshFaceTableFind(nface, f->table, key, &index));
         if (index < 0)
-          PetscCall(SKGmshErrorAt(comm, file, (int)f->el_line[k],
-                                  "element %" PetscInt_FMT " of physical group '%s' is not a face of any %" PetscInt_FMT "D element",
-                                  f->el_tag[k], name, dim));
+          PetscCall(SKFileError(comm, file, (int)f->el_line[k],
+                                "element %" PetscInt_FMT " of physical group '%s' is not a face of any %" PetscInt_FMT "D element",
+                                f->el_tag[k], name, dim));
         /* On an interface between two elements the lower-numbered element takes the side. */
         elements[ns] = f->table[index].element;
         faces[ns++]  = f->table[index].face;
@@ -609,7 +593,7 @@ static PetscErrorCode SKGmshBuild(MPI_Comm comm, const char file[], SKGmshFile *
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < f->num_elements; k++) dim = PetscMax(dim, sk_gmsh_types[f->el_type[k]].dim);
-  if (dim < 2) PetscCall(SKGmshErrorAt(comm, file, end_line, "the file has no 2D or 3D elements"));
+  if (dim < 2) PetscCall(SKFileError(comm, file, end_line, "the file has no 2D or 3D elements"));
 
   /* Nodes: those of the dim-dimensional elements, in file order; others (geometry points) are dropped. */
   PetscCall(PetscMalloc1(f->num_nodes, &f->used));
@@ -628,9 +612,9 @@ static PetscErrorCode SKGmshBuild(MPI_Comm comm, const char file[], SKGmshFile *
   if (dim == 2)
     for (PetscInt v = 0; v < f->num_nodes; v++)
       if (used[v] >= 0 && PetscAbsReal(f->xyz[3 * v + 2]) > 1e-12 * (hi - lo))
-        PetscCall(SKGmshErrorAt(comm, file, end_line,
-                                "2D mesh: node %" PetscInt_FMT " has z = %g; stickslip reads 2D meshes in the plane z = 0", f->node_tag[v],
-                                (double)f->xyz[3 * v + 2]));
+        PetscCall(SKFileError(comm, file, end_line,
+                              "2D mesh: node %" PetscInt_FMT " has z = %g; stickslip reads 2D meshes in the plane z = 0", f->node_tag[v],
+                              (double)f->xyz[3 * v + 2]));
   PetscCall(PetscMalloc1(nused * dim, &coords));
   for (PetscInt v = 0; v < f->num_nodes; v++)
     for (PetscInt d = 0; d < dim && used[v] >= 0; d++) coords[used[v] * dim + d] = f->xyz[3 * v + d];
@@ -640,15 +624,15 @@ static PetscErrorCode SKGmshBuild(MPI_Comm comm, const char file[], SKGmshFile *
   PetscCall(SKGmshBuildBlocks(f, dim, *mesh));
   PetscCall(SKMeshFindInvertedElement(*mesh, &bad, &det));
   if (bad >= 0)
-    PetscCall(SKGmshErrorAt(comm, file, (int)f->el_line[f->order[bad]],
-                            "element %" PetscInt_FMT " is inverted or degenerate: det J at its centre is %g (is its node order Gmsh's?)",
-                            f->el_tag[f->order[bad]], (double)det));
+    PetscCall(SKFileError(comm, file, (int)f->el_line[f->order[bad]],
+                          "element %" PetscInt_FMT " is inverted or degenerate: det J at its centre is %g (is its node order Gmsh's?)",
+                          f->el_tag[f->order[bad]], (double)det));
   PetscCall(SKGmshBuildSets(comm, file, f, dim, *mesh));
   for (PetscInt i = 0; i < f->nphysical; i++)
     if (f->physical[i].count == 0)
-      PetscCall(SKGmshErrorAt(comm, file, (int)f->physical[i].line,
-                              "physical group '%s' (dimension %" PetscInt_FMT ", tag %" PetscInt_FMT ") has no elements",
-                              f->physical[i].name, f->physical[i].dim, f->physical[i].tag));
+      PetscCall(SKFileError(comm, file, (int)f->physical[i].line,
+                            "physical group '%s' (dimension %" PetscInt_FMT ", tag %" PetscInt_FMT ") has no elements", f->physical[i].name,
+                            f->physical[i].dim, f->physical[i].tag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
