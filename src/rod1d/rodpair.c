@@ -210,6 +210,33 @@ static void Slip(SKRodPair rp, PetscInt i, PetscReal direction)
 /* Relative tolerance on the holding force before a sticking node is released: round-off of the constraint solve. */
 #define SK_STICK_SLACK 1e-10
 
+PetscErrorCode SKRodPairLocateEvent(SKRodPairEventMinFn f, void *ctx, PetscReal a, PetscReal b, PetscReal fa, PetscReal fb, PetscReal scale,
+                                    PetscReal tol, PetscReal *root)
+{
+  PetscInt side = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt it = 0; it < 100 && (b - a) * scale > tol; it++) {
+    PetscReal th = (fb * a - fa * b) / (fb - fa), fth;
+
+    if (!(th > a && th < b) || it % 8 == 7) th = 0.5 * (a + b);
+    PetscCall(f(ctx, th, &fth));
+    if (fth <= 0) {
+      b  = th;
+      fb = fth;
+      if (side == -1) fa *= 0.5;
+      side = -1;
+    } else {
+      a  = th;
+      fa = fth;
+      if (side == 1) fb *= 0.5;
+      side = 1;
+    }
+  }
+  *root = b;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKRodPairResolve(SKRodPair rp, PetscReal t, PetscReal y[], const PetscBool trigger[])
 {
   const SKRodPairModel *m = &rp->model;

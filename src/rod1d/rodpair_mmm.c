@@ -456,6 +456,27 @@ static void FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const PetscBool sel
   }
 }
 
+/* The watched event functions from the closed forms at tau, each normalised by its value at the bracket's start. */
+typedef struct {
+  MMM *mm;
+  PetscReal t0;
+  const PetscBool *watch;
+  const PetscReal *eprev;
+} ClosedEvent;
+
+static PetscErrorCode ClosedEventMin(void *ctx, PetscReal tau, PetscReal *fmin)
+{
+  ClosedEvent *ev = (ClosedEvent *)ctx;
+  SKRodPair rp    = ev->mm->rp;
+
+  PetscFunctionBegin;
+  FastEvents(ev->mm, ev->t0, tau, ev->watch, rp->evals1);
+  *fmin = PETSC_MAX_REAL;
+  for (PetscInt j = 0; j < 2 * ev->mm->N; j++)
+    if (ev->watch[j]) *fmin = PetscMin(*fmin, rp->evals1[j] / ev->eprev[j]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Lipschitz bounds of the event functions over the coupling step, from the modal amplitudes: a function with value
    e > 0 cannot reach zero before e / rate, so it is not evaluated until then. */
 static void SetupBounds(MMM *mm, PetscReal dt)
@@ -786,30 +807,12 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       if (any) {
         /* bracket [tau_prev, tau] (every watched function was positive at tau_prev: evaluated there, or by its bound):
            regula falsi (Illinois) on the min of the watched functions normalised by their values at tau_prev */
-        PetscReal a = tau_prev, b = tau, fa = 1, fb = PETSC_MAX_REAL, th, fth, ttol = 1e-9 * dt + 1e-15;
-        PetscInt side = 0;
-        FastEvents(&mm, t, a, watch, eprev);
+        PetscReal b, fb = PETSC_MAX_REAL, ttol = 1e-9 * dt + 1e-15;
+        ClosedEvent ev = {&mm, t, watch, eprev};
+        FastEvents(&mm, t, tau_prev, watch, eprev);
         for (PetscInt j = 0; j < N2; j++)
           if (watch[j]) fb = PetscMin(fb, rp->evals1[j] / eprev[j]);
-        for (PetscInt it = 0; it < 100 && b - a > ttol; it++) {
-          th = (fb * a - fa * b) / (fb - fa);
-          if (!(th > a && th < b) || it % 8 == 7) th = 0.5 * (a + b);
-          FastEvents(&mm, t, th, watch, rp->evals1);
-          fth = PETSC_MAX_REAL;
-          for (PetscInt j = 0; j < N2; j++)
-            if (watch[j]) fth = PetscMin(fth, rp->evals1[j] / eprev[j]);
-          if (fth <= 0) {
-            b  = th;
-            fb = fth;
-            if (side == -1) fa *= 0.5;
-            side = -1;
-          } else {
-            a  = th;
-            fa = fth;
-            if (side == 1) fb *= 0.5;
-            side = 1;
-          }
-        }
+        PetscCall(SKRodPairLocateEvent(ClosedEventMin, &ev, tau_prev, tau, 1, fb, 1, ttol, &b));
         FastEvents(&mm, t, b, watch, rp->evals1);
         for (PetscInt j = 0; j < N2; j++) trigger[j] = (PetscBool)(watch[j] && rp->evals1[j] <= 0);
         tau_ev = b;

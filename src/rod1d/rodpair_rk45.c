@@ -66,6 +66,23 @@ static PetscErrorCode WatchedMin(SKRodPair rp, PetscReal t, const PetscReal y[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The watched event functions on the dense output of the step [t, t + h], at theta in [0, 1]. */
+typedef struct {
+  SKRodPair rp;
+  PetscReal t, h;
+  const PetscBool *watch;
+} DenseEvent;
+
+static PetscErrorCode DenseEventMin(void *ctx, PetscReal theta, PetscReal *fmin)
+{
+  DenseEvent *ev = (DenseEvent *)ctx;
+
+  PetscFunctionBegin;
+  Dense(ev->rp, theta, ev->rp->yint);
+  PetscCall(WatchedMin(ev->rp, ev->t + theta * ev->h, ev->rp->yint, ev->watch, fmin));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode OutputUpTo(SKRodPair rp, PetscReal t0, PetscReal h, PetscReal t1, PetscBool inclusive)
 {
   PetscFunctionBegin;
@@ -157,26 +174,10 @@ PetscErrorCode SKRodPairSolveRK45(SKRodPair rp, PetscReal t_end)
     BuildDense(rp, y, yn, h);
     if (any) {
       /* earliest crossing by regula falsi (Illinois) on the min of the normalised watched functions */
-      PetscReal a = 0, b = 1, fa = 1, fb, th, fth, ttol = 1e-9 * h + 1e-15;
-      PetscInt side = 0;
+      PetscReal b, fb, ttol = 1e-9 * h + 1e-15;
+      DenseEvent ev = {rp, t, h, watch};
       PetscCall(WatchedMin(rp, t + h, yn, watch, &fb));
-      for (PetscInt it = 0; it < 100 && (b - a) * h > ttol; it++) {
-        th = (fb * a - fa * b) / (fb - fa);
-        if (!(th > a && th < b) || it % 8 == 7) th = 0.5 * (a + b);
-        Dense(rp, th, rp->yint);
-        PetscCall(WatchedMin(rp, t + th * h, rp->yint, watch, &fth));
-        if (fth <= 0) {
-          b  = th;
-          fb = fth;
-          if (side == -1) fa *= 0.5;
-          side = -1;
-        } else {
-          a  = th;
-          fa = fth;
-          if (side == 1) fb *= 0.5;
-          side = 1;
-        }
-      }
+      PetscCall(SKRodPairLocateEvent(DenseEventMin, &ev, 0, 1, 1, fb, h, ttol, &b));
       Dense(rp, b, rp->yint);
       PetscCall(WatchedMin(rp, t + b * h, rp->yint, watch, &fb));
       for (PetscInt j = 0; j < N2; j++) trigger[j] = (PetscBool)(watch[j] && rp->evals1[j] <= 0);

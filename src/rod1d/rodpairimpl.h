@@ -98,6 +98,14 @@ PETSC_INTERN PetscErrorCode SKRodPairResolve(SKRodPair rp, PetscReal t, PetscRea
    the nodes that did not switch and are positive, disarms non-positive ones. Switched nodes are armed later, when
    their function is first seen positive. */
 PETSC_INTERN void SKRodPairArmAfterEvent(SKRodPair rp);
+/* The smallest watched (normalised) event function at the point x of a bracket, for SKRodPairLocateEvent(). */
+typedef PetscErrorCode (*SKRodPairEventMinFn)(void *ctx, PetscReal x, PetscReal *fmin);
+/* Earliest crossing in the bracket [a, b] with f(a) = fa > 0 >= f(b) = fb: regula falsi with the Illinois
+   modification (the retained end's value is halved when the same side is kept twice) and a bisection every 8th
+   iteration, until (b - a) scale <= tol or 100 iterations. *root = the final right end b, where f <= 0. Shared by
+   the RK45 (on its dense output) and MMM (on its closed form) solvers. */
+PETSC_INTERN PetscErrorCode SKRodPairLocateEvent(SKRodPairEventMinFn f, void *ctx, PetscReal a, PetscReal b, PetscReal fa, PetscReal fb,
+                                                 PetscReal scale, PetscReal tol, PetscReal *root);
 /* Sets the velocity of every sticking node to the rod-2 velocity it sticks to. */
 PETSC_INTERN void SKRodPairProjectStick(SKRodPair rp, PetscReal y[]);
 PETSC_INTERN PetscErrorCode SKRodPairSolveRK45(SKRodPair rp, PetscReal t_end);
