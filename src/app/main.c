@@ -130,6 +130,7 @@ int main(int argc, char **argv)
   int pargc = 1;
   char **pargv;
   PetscBool help = PETSC_FALSE, version = PETSC_FALSE, traceback = PETSC_FALSE;
+  int status = 0; /* exit status: 0 success, 1 bad input or usage, 2 failure during the run */
 
   /* The command and the input file come first (stickslip run INPUT.xml ...); everything else but --help and
      --version goes to PETSc's options database. */
@@ -160,26 +161,18 @@ int main(int argc, char **argv)
   ierr = PetscOptionsGetBool(NULL, NULL, "-sk_traceback", &traceback, NULL);
   if (!ierr && !traceback) ierr = PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
   if (!ierr) ierr = SKSolverRegisterAll();
-  if (!ierr && (help || !command)) {
+  if (!ierr && help)
     ierr = SKPrintHelp();
-    if (!help) (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip: no command given\n");
-    (void)PetscFinalize();
-    free(pargv);
-    return help ? 0 : 1;
-  }
-  if (!ierr && strcmp(command, "run") && strcmp(command, "validate")) {
+  else if (!ierr && !command) {
+    (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip: no command given (stickslip --help tells more)\n%s", usage);
+    status = 1;
+  } else if (!ierr && strcmp(command, "run") && strcmp(command, "validate")) {
     (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip: unknown command '%s'\n%s", command, usage);
-    (void)PetscFinalize();
-    free(pargv);
-    return 1;
-  }
-  if (!ierr && !filename) {
+    status = 1;
+  } else if (!ierr && !filename) {
     (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip %s: no input file given\n%s", command, usage);
-    (void)PetscFinalize();
-    free(pargv);
-    return 1;
-  }
-  if (!ierr) {
+    status = 1;
+  } else if (!ierr) {
     SKRun r = {NULL, NULL, NULL, NULL};
     PetscErrorCode ierr_reset;
     ierr       = !strcmp(command, "run") ? SKCommandRun(filename, &r) : SKCommandValidate(filename, &r);
@@ -196,10 +189,10 @@ int main(int argc, char **argv)
     else
       (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip: error: %s\n  (%s; rerun with -sk_traceback for a traceback)\n",
                          specific && specific[0] ? specific : text, text ? text : "PETSc error");
+    status = ierr == SK_ERR_INPUT ? 1 : 2;
   }
   if (!traceback) (void)PetscPopErrorHandler();
   (void)PetscFinalize();
   free(pargv);
-  if (ierr) return ierr == SK_ERR_INPUT ? 1 : 2;
-  return 0;
+  return status;
 }
