@@ -47,6 +47,30 @@ typedef struct {
   PetscInt index;
 } NodeKey;
 
+/* Writes TEXT with its first FROM replaced by TO as DIR/NAME, reads it with SKMeshCreateFromFile() (by extension: .msh
+   or .xml) and expects an input error "NAME:LINE: ... WANT ..." and no mesh. */
+static inline PetscErrorCode ExpectBrokenFile(const char dir[], const char name[], const char text[], const char from[], const char to[],
+                                              int line, const char want[])
+{
+  char buf[4096], path[PETSC_MAX_PATH_LEN], where[64];
+  const char *at        = strstr(text, from);
+  const char *expect[3] = {where, want, NULL};
+  SKMesh mesh           = NULL;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCheck(at, PETSC_COMM_SELF, PETSC_ERR_PLIB, "'%s' is not in the test mesh", from);
+  PetscCall(PetscSNPrintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)));
+  PetscCall(WriteTempFile(dir, name, buf, path, sizeof(path)));
+  PetscCall(PetscSNPrintf(where, sizeof(where), "%s:%d:", name, line));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SKMeshCreateFromFile(PETSC_COMM_SELF, path, &mesh);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(ExpectInputError(ierr, expect));
+  PetscCheck(!mesh, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a failed read returned a mesh");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static inline int NodeKeyCompare(const void *a, const void *b)
 {
   const NodeKey *x = (const NodeKey *)a, *y = (const NodeKey *)b;

@@ -16,27 +16,6 @@ static const char cube[] = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n"
                            "$Elements\n2 2 1 2\n2 1 3 1\n1 1 2 3 4\n3 1 5 1\n2 1 2 3 4 5 6 7 8\n$EndElements\n";
 
 /* Loads CUBE with FROM replaced by TO and expects an input error with "cube.msh:LINE:" and WANT in its message. */
-static PetscErrorCode ExpectBroken(const char dir[], const char from[], const char to[], int line, const char want[])
-{
-  char text[2048], path[PETSC_MAX_PATH_LEN], where[64];
-  const char *at        = strstr(cube, from);
-  const char *expect[3] = {where, want, NULL};
-  SKMesh mesh           = NULL;
-  PetscErrorCode ierr;
-
-  PetscFunctionBegin;
-  PetscCheck(at, PETSC_COMM_SELF, PETSC_ERR_PLIB, "'%s' is not in the test mesh", from);
-  PetscCall(PetscSNPrintf(text, sizeof(text), "%.*s%s%s", (int)(at - cube), cube, to, at + strlen(from)));
-  PetscCall(WriteTempFile(dir, "cube.msh", text, path, sizeof(path)));
-  PetscCall(PetscSNPrintf(where, sizeof(where), "cube.msh:%d:", line));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = SKMeshCreateGmsh(PETSC_COMM_SELF, path, &mesh);
-  PetscCall(PetscPopErrorHandler());
-  PetscCall(ExpectInputError(ierr, expect));
-  PetscCheck(!mesh, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a failed read returned a mesh");
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode CheckCube(const char dir[])
 {
   char path[PETSC_MAX_PATH_LEN];
@@ -111,16 +90,17 @@ int main(int argc, char **argv)
   PetscCall(CheckBox("box_h27.msh", SK_ELEMENT_H27));
   PetscCall(MakeTempDir(dir, sizeof(dir)));
   PetscCall(CheckCube(dir));
-  PetscCall(ExpectBroken(dir, "4.1 0 8", "2.2 0 8", 2, "format 4.1"));
-  PetscCall(ExpectBroken(dir, "4.1 0 8", "4.1 1 8", 2, "binary"));
-  PetscCall(ExpectBroken(dir, "2 1 2 3 4 5 6 7 8", "2 1 2 3 4 5 6 7 9", 39, "node 9, which does not exist"));
-  PetscCall(ExpectBroken(dir, "2 1 2 3 4 5 6 7 8", "2 5 6 7 8 1 2 3 4", 39, "inverted"));
-  PetscCall(ExpectBroken(dir, "2 1 2 3 4 5 6 7 8", "2 1 2 3 4 5 6 7", 39, "needs 8 node tags"));
-  PetscCall(ExpectBroken(dir, "3 1 5 1", "3 1 11 1", 38, "type 11 is not supported"));
-  PetscCall(ExpectBroken(dir, "1 1 2 3 4", "1 1 3 6 8", 37, "is not a face"));
-  PetscCall(ExpectBroken(dir, "2\n2 1 \"bottom\"", "3\n2 7 \"top\"\n2 1 \"bottom\"", 6, "'top' (dimension 2, tag 7) has no elements"));
-  PetscCall(ExpectBroken(dir, "1 1 2 3 4\n3 1 5 1", "1 1 2 3 4\n3 1 5 2", 38, "more than the 2 elements announced"));
-  PetscCall(ExpectBroken(dir, "0 0 1\n1 0 1", "0 0 1\n1 0 x", 30, "a node coordinate"));
+  PetscCall(ExpectBrokenFile(dir, "cube.msh", cube, "4.1 0 8", "2.2 0 8", 2, "format 4.1"));
+  PetscCall(ExpectBrokenFile(dir, "cube.msh", cube, "4.1 0 8", "4.1 1 8", 2, "binary"));
+  PetscCall(ExpectBrokenFile(dir, "cube.msh", cube, "2 1 2 3 4 5 6 7 8", "2 1 2 3 4 5 6 7 9", 39, "node 9, which does not exist"));
+  PetscCall(ExpectBrokenFile(dir, "cube.msh", cube, "2 1 2 3 4 5 6 7 8", "2 5 6 7 8 1 2 3 4", 39, "inverted"));
+  PetscCall(ExpectBrokenFile(dir, "cube.msh", cube, "2 1 2 3 4 5 6 7 8", "2 1 2 3 4 5 6 7", 39, "needs 8 node tags"));
+  PetscCall(ExpectBrokenFile(dir, "cube.msh", cube, "3 1 5 1", "3 1 11 1", 38, "type 11 is not supported"));
+  PetscCall(ExpectBrokenFile(dir, "cube.msh", cube, "1 1 2 3 4", "1 1 3 6 8", 37, "is not a face"));
+  PetscCall(ExpectBrokenFile(dir, "cube.msh", cube, "2\n2 1 \"bottom\"", "3\n2 7 \"top\"\n2 1 \"bottom\"", 6,
+                             "'top' (dimension 2, tag 7) has no elements"));
+  PetscCall(ExpectBrokenFile(dir, "cube.msh", cube, "1 1 2 3 4\n3 1 5 1", "1 1 2 3 4\n3 1 5 2", 38, "more than the 2 elements announced"));
+  PetscCall(ExpectBrokenFile(dir, "cube.msh", cube, "0 0 1\n1 0 1", "0 0 1\n1 0 x", 30, "a node coordinate"));
   PetscCall(RemoveTempFiles(dir, files));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "gmsh reader: OK\n"));
   PetscCall(PetscFinalize());
