@@ -1,5 +1,5 @@
 """Post-processing of the rigid spring-slider (solver "springslider"): the exact Coulomb cycle and trajectory of
-docs/theory-contact.md in Python (independent of the C implementation, used by the regression tests to check it), the
+docs/theory.md in Python (independent of the C implementation, used by the regression tests to check it), the
 cycle measured from a run, and the figure of docs/validation/bk.md in the style of the paper's Fig. 6 (rigid case):
 
     python3 -m postproc.springslider figure OUTDIR RUN [RUN ...]   # bk-springslider-rigid.png, labels from the law
@@ -13,7 +13,7 @@ from postproc.bk import load, slips
 
 
 def coulomb_cycle(m, k, V, N, mu_s, mu_k):
-    """Exact steady cycle: dict with t_first, t_stick, t_slip, force_drop (docs/theory-contact.md)."""
+    """Exact steady cycle: dict with t_first, t_stick, t_slip, force_drop (docs/theory.md)."""
     w = np.sqrt(k / m)
     D = (mu_s - mu_k) * N / k
     beta = np.arctan(w * D / V)

@@ -1,5 +1,5 @@
 /* stickslip contact: friction laws behind one interface (this part), and later contact surfaces, search, projection and
-   the mortar treatment (sections 2.2-2.5 of lugre-mortar-explicit-contact-2024). Theory: docs/theory-contact.md.
+   the mortar treatment (sections 2.2-2.5 of lugre-mortar-explicit-contact-2024). Theory: docs/theory.md.
 
    A friction law is an opaque SKFrictionLaw made by name from a registry ("lugre", "coulomb", "coulomb-modified",
    "coulomb-tanh", "coulomb-threlfall"; SKFrictionLawRegister() adds one). Its physics lives in pure pointwise kernels
@@ -106,5 +106,64 @@ PETSC_EXTERN PetscReal SKFrictionStribeck(const SKFrictionParams *p, PetscReal s
 PETSC_EXTERN PetscReal SKFrictionStickThreshold(const SKFrictionParams *p);
 /* PETSC_TRUE when a point with relative speed |v| (m/s) counts as sticking: speed < SKFrictionStickThreshold(p). */
 PETSC_EXTERN PetscBool SKFrictionIsSticking(const SKFrictionParams *p, PetscReal speed);
+
+/* ------------------------------------------------------------------------------------------------------------------
+   Contact of a body's side set against a rigid plane (mortar nodal weighted penalty, eqs. 29-34 of the paper).
+
+   Each contact node a carries the weight w_a = int_Gamma N_a dA over the contact side set (m^2 in 3D, m per unit
+   thickness in 2D), the weighted gap g_a = w_a ((x_a - p) . n) (x_a current position, p a point of the plane, n its
+   unit normal pointing into the body side) and the normal force f_a = eps_N max(0, -g_a) n, so that the nodal pressure
+   f_a / w_a = eps_N max(0, -(x_a - p) . n) (Pa) is uniform whenever the penetration is. One friction state per contact
+   node, updated with the friction-law step kernel at the node's tangential velocity relative to the plane.
+   ------------------------------------------------------------------------------------------------------------------ */
+#include <stickslip/output.h>
+
+typedef struct _p_SKContactPlane *SKContactPlane;
+
+/* Totals over the contact surface at the last force evaluation, summed over ranks. */
+typedef struct {
+  PetscReal normal_force;      /* sum_a |f_a| (N; N/m in 2D) */
+  PetscReal friction_force[3]; /* friction force on the body, global components (N) */
+  PetscReal cof;               /* global coefficient of friction |friction_force| / normal_force (1); 0 without contact */
+  PetscInt nactive;            /* contact nodes with g_a < 0 */
+  PetscInt nnodes;             /* contact nodes (w_a > 0) */
+  PetscReal penalty_energy;    /* sum_a eps_N g_a^2 / (2 w_a) over penetrating nodes (J) */
+  PetscReal dissipation;       /* frictional dissipation accumulated since the start (J): sum F . v dt - stored energy */
+} SKContactPlaneStats;
+
+/* Creates the contact of the local nodes with weight w[a] > 0 (w: nlocal values, complete on every copy of a node;
+   only the first nowned nodes, the owned ones, carry forces and states) against the plane through POINT[dim] (m) with
+   normal NORMAL[dim] (normalised here; zero is PETSC_ERR_ARG_OUTOFRANGE), penalty EPS_N (Pa/m, > 0). Takes ownership
+   of LAW. Destroy with SKContactPlaneDestroy(). */
+PETSC_EXTERN PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
+                                                 const PetscReal point[], const PetscReal normal[], PetscReal eps_n, SKFrictionLaw law,
+                                                 SKContactPlane *cp);
+PETSC_EXTERN PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cp);
+/* Moves the plane rigidly with the constant velocity VELOCITY[dim] (m/s): its point is point + velocity t, and the
+   friction laws see the node's velocity relative to it. Default zero. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velocity[]);
+/* Force term with the signature of SKExplicitForceFn (include/stickslip/dynamics.h), ctx = the SKContactPlane: ADDS the
+   contact forces (N) of the owned contact nodes at time t (s) to f, from reference coordinates X, displacements u and the
+   half-step velocities v. The friction states advance by dt = t - (previous time); repeated calls at the same t
+   recompute from the same committed state, so the update is idempotent. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[],
+                                                const PetscReal v[], PetscReal f[]);
+/* Largest contribution of the contact to omega^2 (1/s^2): max_a (eps_N w_a + k_t) / m_a over contact nodes, with
+   k_t the friction law's tangential stiffness at N = 0 (Coulomb eps_t; the LuGre sigma0 N is proportional to the
+   unknown normal force and is not included). MASS: lumped nodal masses (kg), nlocal values. Adding it to the body's
+   largest omega^2 bounds the coupled one from above (lambda_max(A + B) <= lambda_max(A) + lambda_max(B)). Collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneGetOmega2(SKContactPlane cp, const PetscReal mass[], PetscReal *omega2);
+/* Totals at the last force evaluation (collective). */
+PETSC_EXTERN PetscErrorCode SKContactPlaneGetStats(SKContactPlane cp, SKContactPlaneStats *stats);
+/* Per owned contact node at the last force evaluation: *n nodes, their local numbers, weights w_a, normal force |f_a|
+   (N) and friction force components (dim per node, global axes, force on the body). Arrays owned by CP. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneGetNodal(SKContactPlane cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *w[],
+                                                   const PetscReal *fn[], const PetscReal *ft[]);
+/* History of the pair at PATH in OUT (e.g. /explicit/contact/NAME), columns: time (s), normal_force (N), friction_x,
+   friction_y[, friction_z] (N, on the body), cof (1), nodes_in_contact (1), contact_fraction (1, of the contact nodes),
+   dissipation (J). The history is owned by OUT. Collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneHistoryCreate(SKContactPlane cp, SKOutput out, const char path[], SKHistory *hist);
+/* Appends the row at time t (s) from the last force evaluation (collective; HIST may be NULL on ranks without output). */
+PETSC_EXTERN PetscErrorCode SKContactPlaneHistoryAppend(SKContactPlane cp, SKHistory hist, PetscReal t);
 
 #endif

@@ -46,7 +46,7 @@ PETSC_EXTERN PetscErrorCode SKMemoryKernelConstants(const SKModalData *md, Petsc
 /* The integrated memory kernel [L^1(tau)]_2 (III.18) at NTAU times TAU[] >= 0 (s), into L1[] (m/s per N).
    The first component [L^1]_1 is identically zero for this lifting ((III.26), first line) and is not returned.
    Evaluated in closed form per mode; this corrects the damped-case coefficients of the paper's (III.29), see
-   docs/theory-memory.md. */
+   docs/theory.md. */
 PETSC_EXTERN PetscErrorCode SKMemoryKernelL1(const SKModalData *md, PetscInt pivot, PetscInt ntau, const PetscReal tau[], PetscReal l1[]);
 /* Closed-form right limit of [L^1]_2 at tau = 0+ for the string with uniform damping D (III.30):
    acos(D) / (2 pi c sqrt(1 - D^2)). */
@@ -54,7 +54,7 @@ PETSC_EXTERN PetscReal SKMemoryStringL1RightLimit(PetscReal c, PetscReal zeta);
 
 /* Friction between bow and string (V.1). The force on the string opposes the relative velocity:
    F = -sign(v) (mu - kappa + kappa exp(-sigma |v|)), v = y2 - v0, and |F| <= mu while sticking (v = 0).
-   (The paper writes F_c = f_c(v_rel); with its sign the "friction" would feed slip, see docs/theory-memory.md.) */
+   (The paper writes F_c = f_c(v_rel); with its sign the "friction" would feed slip, see docs/theory.md.) */
 typedef struct {
   PetscReal mu;    /* static friction force limit, = |F(0+)| (N per unit modal mass) */
   PetscReal kappa; /* drop of the force from static to fully developed sliding (same unit as mu), 0 <= kappa <= mu */

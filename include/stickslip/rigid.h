@@ -1,7 +1,7 @@
 /* stickslip dynamics: rigid-body reference models of section 3 of lugre-mortar-explicit-contact-2024 — the spring-slider
    (one block) and the Burridge-Knopoff chain (n blocks) on a rigid surface with a friction law from contact.h, integrated
    with an adaptive stiff PETSc TS — and the closed-form steady stick-slip cycle of the Coulomb spring-slider.
-   Theory and the derivation of the cycle: docs/theory-contact.md. Solvers "springslider" and "burridgeknopoff". */
+   Theory and the derivation of the cycle: docs/theory.md. Solvers "springslider" and "burridgeknopoff". */
 #ifndef STICKSLIP_RIGID_H
 #define STICKSLIP_RIGID_H
 
@@ -13,7 +13,7 @@
    spring k_drive to a driver point moving as x_d(t) = v_drive t (the slider's driven spring; the BK "leaf" springs to the
    moving support), and by springs k_couple to blocks i - 1 and i + 1 (free chain ends). Each block is pressed by
    normal_force and feels friction F_i(v_i - v_belt) from the law, plus an optional external force f(t). Springs are
-   unstretched at x_i = 0 and t = 0. Equations (docs/theory-contact.md):
+   unstretched at x_i = 0 and t = 0. Equations (docs/theory.md):
      m x_i'' = k_drive (x_d - x_i) + k_couple (x_{i+1} - 2 x_i + x_{i-1}) + f(t) - F_i,   z_i' from the law. */
 typedef struct {
   PetscInt n;                  /* number of blocks, >= 1 */
@@ -73,7 +73,7 @@ PETSC_EXTERN PetscErrorCode SKRigidChainDestroy(SKRigidChain *chain);
    Delta = (mu_s - mu_k) N / k and beta = atan(omega Delta / V),
      t_stick = 2 Delta / V,  t_slip = (2 pi - 2 beta) / omega,  spring force drop = 2 (mu_s - mu_k) N,
    the spring force swinging between mu_s N (break-away) and (2 mu_k - mu_s) N (re-stick); the first stick from the
-   unstretched spring lasts t_first = mu_s N / (k V). Derivation: docs/theory-contact.md. */
+   unstretched spring lasts t_first = mu_s N / (k V). Derivation: docs/theory.md. */
 typedef struct {
   PetscReal t_first, t_stick, t_slip; /* s */
   PetscReal force_drop;               /* drop of the spring force over a slip (N) */

@@ -1,5 +1,5 @@
 /* contact: the LuGre friction law (eqs. 20-22) with a state update that is exact for a velocity constant over the step,
-   so it stays stable and accurate for any sigma0 |v| dt / G(v) (docs/theory-contact.md, section "LuGre update"). */
+   so it stays stable and accurate for any sigma0 |v| dt / G(v) (docs/theory.md, section "LuGre update"). */
 #include "frictionimpl.h"
 
 /* phi(x) = (1 - exp(-x)) / x, the weight of v dt in the exact update; phi(0) = 1, phi(x) -> 1/x for large x. */

@@ -155,6 +155,10 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
     PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/set/%s", ex->sethist[i].name));
     PetscCall(SKOutputHistoryCreate(out, path, nc, names, units, &ex->sethist[i].hist));
   }
+  for (PetscInt i = 0; i < ex->ncontacts; i++) {
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/contact/%s", ex->contact_names[i]));
+    PetscCall(SKContactPlaneHistoryCreate(ex->contacts[i], out, path, &ex->contact_hist[i]));
+  }
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
   PetscCall(SKMeshGetGlobalNumElements(ex->mesh, &gelem));
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt", ex->dt));
@@ -227,6 +231,7 @@ static PetscErrorCode WriteHistories(SKExplicit ex)
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, row + 1, (PetscMPIInt)(3 * dim), MPIU_REAL, MPIU_SUM, ex->comm));
     if (h->hist) PetscCall(SKHistoryAppend(h->hist, row));
   }
+  for (PetscInt i = 0; i < ex->ncontacts; i++) PetscCall(SKContactPlaneHistoryAppend(ex->contacts[i], ex->contact_hist[i], ex->t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

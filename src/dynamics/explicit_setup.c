@@ -163,6 +163,58 @@ static PetscErrorCode FaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* <contact name sideset point normal penalty> with a <friction law=.../> child: a side set against a rigid plane
+   (module contact). The side set must lie on the boundary; the weights are those of a unit traction on it. */
+static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
+{
+  SKNode *items;
+  PetscInt n;
+  const PetscInt dim = ex->dim;
+
+  PetscFunctionBegin;
+  PetscCall(SKNodeGetChildren(root, "contact", &n, &items));
+  PetscCall(PetscCalloc3(n, &ex->contacts, n, &ex->contact_names, n, &ex->contact_hist));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscInt *elements, *faces, *be, *bf;
+    PetscInt ns, nb;
+    PetscReal *w, point[3] = {0, 0, 0}, normal[3] = {0, 0, 0}, vel[3] = {0, 0, 0}, nn = 0, eps_n, omega2;
+    SKNode fnode;
+    SKFrictionLaw law;
+    char name[SK_MESH_NAME_LEN] = "contact";
+
+    PetscCall(SKInputGetString(ex->input, items[i], "name", name, sizeof(name), NULL));
+    PetscCall(PetscStrncpy(ex->contact_names[i], name, sizeof(ex->contact_names[i])));
+    PetscCall(SideSetFromInput(ex, items[i], &ns, &elements, &faces));
+    PetscCall(SKMeshGetBoundaryFaces(ex->mesh, &nb, &be, &bf));
+    for (PetscInt s = 0; s < ns; s++) {
+      PetscBool on = PETSC_FALSE;
+      for (PetscInt b = 0; b < nb && !on; b++) on = (PetscBool)(be[b] == elements[s] && bf[b] == faces[s]);
+      PetscCall(SKInputCheck(ex->input, items[i], on,
+                             "a face of the contact side set is not on the boundary (element %" PetscInt_FMT ", face %" PetscInt_FMT ")",
+                             ex->natural_elements[elements[s]], faces[s]));
+    }
+    PetscCall(ReadVector(ex, items[i], "point", 0, point, NULL));
+    PetscCall(ReadVector(ex, items[i], "normal", 0, normal, NULL));
+    for (PetscInt d = 0; d < dim; d++) nn += normal[d] * normal[d];
+    PetscCall(SKInputCheck(ex->input, items[i], nn > 0, "the normal of the rigid plane is zero"));
+    PetscCall(SKInputRequireReal(ex->input, items[i], "penalty", &eps_n));
+    PetscCall(SKInputCheckPositive(ex->input, items[i], "penalty", eps_n));
+    PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
+    PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
+    PetscCall(PetscCalloc1(ex->nlocal, &w));
+    PetscCall(FaceWeights(ex, ns, elements, faces, w));
+    PetscCall(SKExplicitAssembleNodal(ex, w, 1));
+    PetscCall(SKContactPlaneCreate(ex->comm, dim, ex->nlocal, ex->nowned, w, point, normal, eps_n, law, &ex->contacts[ex->ncontacts++]));
+    PetscCall(PetscFree(w));
+    PetscCall(ReadVector(ex, items[i], "velocity", 0, vel, NULL));
+    PetscCall(SKContactPlaneSetVelocity(ex->contacts[i], vel));
+    PetscCall(SKContactPlaneGetOmega2(ex->contacts[i], ex->mass, &omega2));
+    ex->contact_omega2 = PetscMax(ex->contact_omega2, omega2);
+  }
+  PetscCall(PetscFree(items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Root-level <nodeset name lower upper> (nodes in a box) and <sideset name axis value> (boundary faces on a plane),
    added to the replicated mesh before it is distributed; plus the implicit node set "all". */
 static PetscErrorCode AddInputSets(SKExplicit ex, SKNode root, SKMesh mesh)
@@ -677,7 +729,10 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   ex->power_its        = 2000;
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-explicit_energy_tolerance", &ex->energy_tolerance, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-explicit_power_maxit", &ex->power_its, NULL));
+  PetscCall(ReadContacts(ex, root));
   PetscCall(ReadTimeAndOutput(ex, root));
+  for (PetscInt i = 0; i < ex->ncontacts; i++)
+    PetscCall(SKExplicitAddForceTerm(ex, ex->contact_names[i], SKContactPlaneForce, ex->contacts[i]));
 
   /* accelerations at t = 0 */
   PetscCall(SKExplicitFinishStep(ex, PETSC_TRUE));
@@ -705,6 +760,8 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
     PetscCall(PetscFree(ex->terms[i].f));
     PetscCall(PetscFree(ex->terms[i].f_old));
   }
+  for (PetscInt i = 0; i < ex->ncontacts; i++) PetscCall(SKContactPlaneDestroy(&ex->contacts[i]));
+  PetscCall(PetscFree3(ex->contacts, ex->contact_names, ex->contact_hist));
   PetscCall(PetscFree(ex->bc));
   PetscCall(PetscFree(ex->dof_bc));
   PetscCall(PetscFree(ex->loads));

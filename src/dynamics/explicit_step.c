@@ -422,6 +422,11 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &hmin, 1, MPIU_REAL, MPIU_MIN, ex->comm));
   ex->dt_element = hmin;
   ex->power_its  = its;
+  /* contact penalties: lambda_max(A + B) <= lambda_max(A) + lambda_max(B), on both estimates */
+  if (ex->contact_omega2 > 0) {
+    if (ex->dt_critical < PETSC_MAX_REAL) ex->dt_critical = 2.0 / PetscSqrtReal(4.0 / PetscSqr(ex->dt_critical) + ex->contact_omega2);
+    ex->dt_element = 2.0 / PetscSqrtReal(4.0 / PetscSqr(ex->dt_element) + ex->contact_omega2);
+  }
   PetscCall(PetscInfo(NULL, "critical time step %g s (power iteration, %" PetscInt_FMT " iterations), element-size estimate %g s\n",
                       (double)ex->dt_critical, its, (double)ex->dt_element));
   /* the power iteration converges from below in omega^2, so a far too large value means it has not converged: the

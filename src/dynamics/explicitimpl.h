@@ -8,6 +8,7 @@
 #include <stickslip/material.h>
 #include <stickslip/timefunction.h>
 #include <stickslip/vtk.h>
+#include <stickslip/contact.h>
 
 typedef struct {
   SKBasis basis;
@@ -102,6 +103,12 @@ struct _p_SKExplicit {
   SKExplicitSpring *springs;
   PetscInt nterms;
   SKExplicitTerm terms[SK_EXPLICIT_MAX_TERMS];
+  /* <contact> pairs against rigid planes (module contact), registered as force terms named "contact_<name>" */
+  PetscInt ncontacts;
+  SKContactPlane *contacts;
+  char (*contact_names)[SK_MESH_NAME_LEN]; /* also the names of their work columns */
+  SKHistory *contact_hist;                 /* /explicit/contact/<name>, owned by the output */
+  PetscReal contact_omega2;                /* their largest omega^2 (1/s^2), added to the body's in the critical time step */
 
   /* time step */
   PetscReal dt_critical, dt_element, safety;

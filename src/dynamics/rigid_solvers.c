@@ -375,7 +375,7 @@ static PetscErrorCode RigidRun(void *vctx, SKOutput out)
     PetscCall(PetscSNPrintf(path, sizeof(path), "/%s/initial_displacement", ctx->root));
     PetscCall(SKOutputWriteRealArray(out, path, 1, dims, ctx->x0));
   }
-  /* the closed-form Coulomb cycle of the driven spring-slider, for comparison (docs/theory-contact.md) */
+  /* the closed-form Coulomb cycle of the driven spring-slider, for comparison (docs/theory.md) */
   if (n == 1 && ctx->p.k_drive > 0 && ctx->p.v_drive > 0 && w.fp->mu_s >= w.fp->mu_k) {
     SKCoulombCycle cy;
     PetscCall(SKSpringSliderCoulombCycle(ctx->p.mass, ctx->p.k_drive, ctx->p.v_drive, ctx->p.normal_force, w.fp->mu_s, w.fp->mu_k, &cy));

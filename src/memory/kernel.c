@@ -67,7 +67,7 @@ PetscErrorCode SKMemoryKernelConstants(const SKModalData *md, PetscInt pivot, Pe
 
 /* [L^0]_2 of mode k is n_k^2 (a_k h_k' + b_k h_k) with the impulse response h_k = exp(-D w t) sin(w_d t) / w_d,
    a_k = 1 - w_P^2 / w_k^2, b_k = 2 D_P w_P - 2 D_k w_P^2 / w_k: derived from (III.26) integrated once; it
-   differs from the printed (III.29) in the damped case (see docs/theory-memory.md). */
+   differs from the printed (III.29) in the damped case (see docs/theory.md). */
 PetscErrorCode SKMemoryKernelModes(const SKModalData *md, PetscInt pivot, SKCplx lambda[], SKCplx coef[])
 {
   PetscReal wp, zp;

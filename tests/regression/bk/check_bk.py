@@ -58,7 +58,7 @@ def cmd_coulomb_exact(*runs):
 
 def cmd_springslider(run):
     """Canudas values: stick-slip occurs, break-away near mu_s N (3 %: creep at loading rate k V / (sigma0 N) with
-    v_s = 1e-3 starts the slip ~1 % early, docs/theory-contact.md), energy balance."""
+    v_s = 1e-3 starts the slip ~1 % early, docs/theory.md), energy balance."""
     r = load(run)
     m, c = measured_cycle(r), coulomb_cycle(*exact_of(r))
     expect(m["slips"] >= 2, f"{m['slips']} slips in 6 s (stick-slip occurs)")

@@ -1,5 +1,5 @@
 /* Unit tests of the rigid spring-slider (src/dynamics/rigid.c): with LuGre close to its Coulomb limit (v_s << slip
-   velocity, sigma2 = 0, stiff bristles) the steady stick-slip cycle matches the closed form of docs/theory-contact.md
+   velocity, sigma2 = 0, stiff bristles) the steady stick-slip cycle matches the closed form of docs/theory.md
    (stick and slip durations, spring force drop) to 2 % (issue 6); the energy balance closes to 1e-3; under a force below
    mu_s N the block only pre-slides elastically by -(mu_s / sigma0) ln(1 - F / (mu_s N)) and holds. */
 #include <stickslip/rigid.h>
@@ -52,7 +52,7 @@ static PetscErrorCode TestCoulombLimit(void)
   PetscCall(SKFrictionParamsSetDefaults(&fp));
   fp.mu_s = 0.45;
   fp.mu_k = 0.3;
-  /* The Coulomb limit (docs/theory-contact.md): no viscous term; v_s = 1e-4 m/s << peak slip speed 0.44 m/s; bristles so
+  /* The Coulomb limit (docs/theory.md): no viscous term; v_s = 1e-4 m/s << peak slip speed 0.44 m/s; bristles so
      stiff that creep before break-away (speed k V / (sigma0 N) = 2e-8 m/s) stays far below v_s; sigma1 = sqrt(sigma0)
      as in Canudas de Wit et al. With the Canudas values sigma0 = 1e5, v_s = 1e-3 the stick is 2.7 % short (checked). */
   fp.sigma2 = 0;

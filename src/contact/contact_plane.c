@@ -1,0 +1,216 @@
+/* contact: a body's side set against a rigid plane, mortar nodal weighted penalty (eqs. 29-34 of the paper) with one
+   friction state per contact node; used by the explicit solver as a registered force term. */
+#include "contactimpl.h"
+
+PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
+                                    const PetscReal point[], const PetscReal normal[], PetscReal eps_n, SKFrictionLaw law,
+                                    SKContactPlane *cpp)
+{
+  SKContactPlane cp;
+  PetscReal nn = 0;
+  SKFrictionRateFn rate;
+
+  PetscFunctionBegin;
+  PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact needs dim 2 or 3, not %" PetscInt_FMT, dim);
+  PetscCheck(eps_n > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact penalty %g Pa/m must be > 0", (double)eps_n);
+  for (PetscInt d = 0; d < dim; d++) nn += normal[d] * normal[d];
+  nn = PetscSqrtReal(nn);
+  PetscCheck(nn > 0 && PetscIsNormalReal(nn), comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact plane normal is zero or not finite");
+  PetscCall(PetscNew(&cp));
+  cp->comm  = comm;
+  cp->dim   = dim;
+  cp->eps_n = eps_n;
+  cp->law   = law;
+  for (PetscInt d = 0; d < dim; d++) cp->point[d] = point[d], cp->normal[d] = normal[d] / nn;
+  if (dim == 2) {
+    cp->tangent[0][0] = -cp->normal[1], cp->tangent[0][1] = cp->normal[0];
+  } else { /* t1: the axis least aligned with n, orthogonalised; t2 = n x t1 */
+    const PetscReal *n = cp->normal;
+    PetscInt k         = 0;
+    PetscReal e[3] = {0, 0, 0}, s = 0, dot;
+    for (PetscInt d = 1; d < 3; d++)
+      if (PetscAbsReal(n[d]) < PetscAbsReal(n[k])) k = d;
+    e[k] = 1;
+    dot  = n[k];
+    for (PetscInt d = 0; d < 3; d++) cp->tangent[0][d] = e[d] - dot * n[d], s += PetscSqr(cp->tangent[0][d]);
+    s = PetscSqrtReal(s);
+    for (PetscInt d = 0; d < 3; d++) cp->tangent[0][d] /= s;
+    cp->tangent[1][0] = n[1] * cp->tangent[0][2] - n[2] * cp->tangent[0][1];
+    cp->tangent[1][1] = n[2] * cp->tangent[0][0] - n[0] * cp->tangent[0][2];
+    cp->tangent[1][2] = n[0] * cp->tangent[0][1] - n[1] * cp->tangent[0][0];
+  }
+  for (PetscInt a = 0; a < nowned; a++)
+    if (w[a] > 0) cp->n++;
+  PetscCall(PetscMalloc2(cp->n, &cp->nodes, cp->n, &cp->w));
+  cp->n = 0;
+  for (PetscInt a = 0; a < nowned && a < nlocal; a++)
+    if (w[a] > 0) cp->nodes[cp->n] = a, cp->w[cp->n++] = w[a];
+  PetscCall(SKFrictionLawGetKernels(law, &cp->step, &rate, &cp->law_ctx));
+  PetscCall(SKFrictionLawGetStateSize(law, dim - 1, &cp->nstate));
+  PetscCall(PetscCalloc4(cp->n * cp->nstate, &cp->state, cp->n * cp->nstate, &cp->trial, cp->n, &cp->stored, cp->n, &cp->stored_trial));
+  PetscCall(PetscCalloc2(cp->n, &cp->fn, cp->n * dim, &cp->ft));
+  *cpp = cp;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
+{
+  SKContactPlane cp = *cpp;
+
+  PetscFunctionBegin;
+  if (!cp) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKFrictionLawDestroy(&cp->law));
+  PetscCall(PetscFree2(cp->nodes, cp->w));
+  PetscCall(PetscFree4(cp->state, cp->trial, cp->stored, cp->stored_trial));
+  PetscCall(PetscFree2(cp->fn, cp->ft));
+  PetscCall(PetscFree(cp));
+  *cpp = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velocity[])
+{
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < cp->dim; d++) cp->velocity[d] = velocity[d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[], const PetscReal v[],
+                                   PetscReal f[])
+{
+  SKContactPlane cp  = (SKContactPlane)ctx;
+  const PetscInt dim = cp->dim, nt = dim - 1, ns = cp->nstate;
+  PetscReal dt, diss = 0;
+
+  PetscFunctionBegin;
+  (void)nlocal;
+  if (cp->called && t > cp->t_last) { /* a new step: the last trial becomes the committed state */
+    PetscCall(PetscArraycpy(cp->state, cp->trial, cp->n * ns));
+    PetscCall(PetscArraycpy(cp->stored, cp->stored_trial, cp->n));
+    cp->dissipation = cp->dissipation_trial;
+    cp->t_commit    = cp->t_last;
+  }
+  if (!cp->called) cp->t_commit = t;
+  cp->called = PETSC_TRUE;
+  cp->t_last = t;
+  dt         = t - cp->t_commit;
+  for (PetscInt i = 0; i < cp->n; i++) {
+    const PetscInt a = cp->nodes[i];
+    PetscReal dist = 0, vt[2] = {0, 0}, F[2] = {0, 0}, N;
+    SKFrictionInfo info = {PETSC_FALSE, 0, 0};
+
+    for (PetscInt d = 0; d < dim; d++) dist += (X[a * dim + d] + u[a * dim + d] - cp->point[d] - cp->velocity[d] * t) * cp->normal[d];
+    N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
+    for (PetscInt k = 0; k < nt; k++)
+      for (PetscInt d = 0; d < dim; d++) vt[k] += (v[a * dim + d] - cp->velocity[d]) * cp->tangent[k][d];
+    PetscCall(PetscArraycpy(cp->trial + i * ns, cp->state + i * ns, ns));
+    if (N > 0)
+      cp->step(cp->law_ctx, nt, dt, N, vt, cp->trial + i * ns, F, &info);
+    else
+      PetscCall(PetscArrayzero(cp->trial + i * ns, ns)); /* out of contact: the bristles / stick point relax */
+    cp->stored_trial[i] = N > 0 ? info.stored_energy : 0.0;
+    for (PetscInt k = 0; k < nt; k++) diss += F[k] * vt[k] * dt;
+    diss -= cp->stored_trial[i] - cp->stored[i];
+    cp->fn[i] = N;
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscReal ftd = 0;
+      for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * cp->tangent[k][d]; /* the body feels -F */
+      cp->ft[i * dim + d] = ftd;
+      f[a * dim + d] += N * cp->normal[d] + ftd;
+    }
+  }
+  cp->dissipation_trial = cp->dissipation + diss;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneGetOmega2(SKContactPlane cp, const PetscReal mass[], PetscReal *omega2)
+{
+  PetscReal kt, ct, w2 = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SKFrictionLawGetTangentModuli(cp->law, 0.0, &kt, &ct));
+  for (PetscInt i = 0; i < cp->n; i++) {
+    const PetscReal m = mass[cp->nodes[i]];
+    if (m > 0) w2 = PetscMax(w2, (cp->eps_n * cp->w[i] + kt) / m);
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &w2, 1, MPIU_REAL, MPIU_MAX, cp->comm));
+  *omega2 = w2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneGetStats(SKContactPlane cp, SKContactPlaneStats *s)
+{
+  PetscReal sums[7] = {0, 0, 0, 0, 0, 0, 0}, fnorm;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(s, sizeof(*s)));
+  for (PetscInt i = 0; i < cp->n; i++) {
+    sums[0] += cp->fn[i];
+    for (PetscInt d = 0; d < cp->dim; d++) sums[1 + d] += cp->ft[i * cp->dim + d];
+    if (cp->fn[i] > 0) {
+      sums[4] += 1;
+      sums[5] += cp->fn[i] * cp->fn[i] / (2 * cp->eps_n * cp->w[i]); /* eps_N g^2 / (2 w) = N^2 / (2 eps_N w) */
+    }
+  }
+  sums[6] = cp->dissipation_trial;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sums, 7, MPIU_REAL, MPIU_SUM, cp->comm));
+  s->normal_force = sums[0];
+  for (PetscInt d = 0; d < 3; d++) s->friction_force[d] = sums[1 + d];
+  fnorm             = PetscSqrtReal(PetscSqr(sums[1]) + PetscSqr(sums[2]) + PetscSqr(sums[3]));
+  s->cof            = sums[0] > 0 ? fnorm / sums[0] : 0.0;
+  s->nactive        = (PetscInt)sums[4];
+  s->penalty_energy = sums[5];
+  s->dissipation    = sums[6];
+  {
+    PetscInt n = cp->n;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPIU_INT, MPI_SUM, cp->comm));
+    s->nnodes = n;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneGetNodal(SKContactPlane cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *w[], const PetscReal *fn[],
+                                      const PetscReal *ft[])
+{
+  PetscFunctionBegin;
+  if (n) *n = cp->n;
+  if (nodes) *nodes = cp->nodes;
+  if (w) *w = cp->w;
+  if (fn) *fn = cp->fn;
+  if (ft) *ft = cp->ft;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneHistoryCreate(SKContactPlane cp, SKOutput out, const char path[], SKHistory *hist)
+{
+  const char *names[] = {"time", "normal_force",     "friction_x",       "friction_y", "friction_z",
+                         "cof",  "nodes_in_contact", "contact_fraction", "dissipation"};
+  const char *units[] = {"s", "N", "N", "N", "N", "1", "1", "1", "J"};
+  const char *n[9], *u[9];
+  PetscInt nc = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < 9; i++)
+    if (i != 4 || cp->dim == 3) n[nc] = names[i], u[nc++] = units[i];
+  PetscCall(SKOutputHistoryCreate(out, path, nc, n, u, hist));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneHistoryAppend(SKContactPlane cp, SKHistory hist, PetscReal t)
+{
+  SKContactPlaneStats st;
+  PetscReal row[9];
+  PetscInt nc = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SKContactPlaneGetStats(cp, &st));
+  row[nc++] = t;
+  row[nc++] = st.normal_force;
+  for (PetscInt d = 0; d < cp->dim; d++) row[nc++] = st.friction_force[d];
+  row[nc++] = st.cof;
+  row[nc++] = (PetscReal)st.nactive;
+  row[nc++] = st.nnodes > 0 ? (PetscReal)st.nactive / (PetscReal)st.nnodes : 0.0;
+  row[nc++] = st.dissipation;
+  if (hist) PetscCall(SKHistoryAppend(hist, row));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,22 @@
+# Regression tests of the rigid-plane contact of the explicit solver (module contact), label "regression".
+
+# Bad inputs: `stickslip validate` must refuse each with "FILE:LINE: message" at the offending element (<contact> or
+# its <friction> child; the expected line and a message regex are in a comment at the top of each file). No tolerance.
+file(GLOB SK_CONTACT_BAD CONFIGURE_DEPENDS ${SK_TEST_DIR}/bad/*.xml)
+foreach(bad IN LISTS SK_CONTACT_BAD)
+  get_filename_component(stem ${bad} NAME_WE)
+  sk_add_python_test(regression_contact_bad_${stem} ${CMAKE_SOURCE_DIR}/tests/common/check_bad_input.py ARGS ${SK_PROGRAM} ${bad} LABELS regression)
+endforeach()
+
+# A block sliding on the plane (inputs/explicit/contact_slide.xml): contact history and energy balance; tolerances in
+# the script (mean normal force 3 %, COF while sliding 1e-9, energy balance 1e-3 of the external work).
+sk_add_python_test(regression_contact_slide ${SK_TEST_DIR}/check_contact_slide.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml LABELS regression)
+
+# 1 and 2 ranks give the same histories and final state (contact pairs on partitioned side sets): measured 2.2e-13 on
+# the contact history, 5.4e-12 on the internal energy (3e-4 of the kinetic energy, so its round-off is relatively
+# larger) and 1.2e-11 on the final velocity; bound 1e-10.
+sk_add_python_test(regression_contact_slide_mpi ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_same_results.py
+  ARGS ${SK_PROGRAM} 1e-10 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml 1 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml 2 ${SK_MPIEXEC}
+  LABELS regression)
+set_tests_properties(regression_contact_slide_mpi PROPERTIES PROCESSORS 2)
