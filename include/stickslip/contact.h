@@ -159,6 +159,26 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneGetStats(SKContactPlane cp, SKContactP
    (N) and friction force components (dim per node, global axes, force on the body). Arrays owned by CP. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneGetNodal(SKContactPlane cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *w[],
                                                    const PetscReal *fn[], const PetscReal *ft[]);
+/* Values of the pair's restart state (SKContactPlanePackRestart): per node and per rank (not per node). */
+#define SK_CONTACT_RESTART_NSCALAR 5
+/* Number of restart values the pair stores per contact node (friction state and trial, stored energy, forces). */
+PETSC_EXTERN PetscErrorCode SKContactPlaneGetRestartSize(SKContactPlane cp, PetscInt *width);
+/* Packs everything the pair carries across steps: nodal[nowned * width] (caller-allocated, node a of the owned nodes
+   at a * width, zero off the contact surface) and scalars[SK_CONTACT_RESTART_NSCALAR] (this rank's times (s), call
+   flag and accumulated dissipation (J)). Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlanePackRestart(SKContactPlane cp, PetscInt nowned, PetscReal nodal[], PetscReal scalars[]);
+/* Inverse of SKContactPlanePackRestart: restores the pair bitwise from the packed arrays (not owned). */
+PETSC_EXTERN PetscErrorCode SKContactPlaneUnpackRestart(SKContactPlane cp, PetscInt nowned, const PetscReal nodal[],
+                                                        const PetscReal scalars[]);
+/* Number of friction state values per contact node (LuGre: bristle deflection z, m; Coulomb: elastic slip, m). */
+PETSC_EXTERN PetscErrorCode SKContactPlaneGetStateSize(SKContactPlane cp, PetscInt *nstate);
+/* Adds the pair's nodal fields at the last force evaluation into arrays over local nodes (only the owned contact
+   nodes are touched; callers zero them and fill ghosts): pressure[] = |f_a| / w_a (Pa), traction[dim per node] =
+   friction force / w_a (Pa, global axes, on the body), stick[] = 1 where the node is in contact and |v_t| (relative
+   to the plane, from V, local velocities in m/s) is below the law's stick threshold, else 0, state[ncomp per node]
+   = the friction state (its first min(ncomp, nstate) values). Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneAddNodalFields(SKContactPlane cp, const PetscReal v[], PetscReal pressure[], PetscReal traction[],
+                                                         PetscReal stick[], PetscInt ncomp, PetscReal state[]);
 /* History of the pair at PATH in OUT (e.g. /explicit/contact/NAME), columns: time (s), normal_force (N), friction_x,
    friction_y[, friction_z] (N, on the body), cof (1), nodes_in_contact (1), contact_fraction (1, of the contact nodes),
    dissipation (J). The history is owned by OUT. Collective. */

@@ -214,3 +214,97 @@ PetscErrorCode SKContactPlaneHistoryAppend(SKContactPlane cp, SKHistory hist, Pe
   if (hist) PetscCall(SKHistoryAppend(hist, row));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* Restart layout per node: state, trial (nstate each), stored, stored_trial, fn, ft (dim). */
+PetscErrorCode SKContactPlaneGetRestartSize(SKContactPlane cp, PetscInt *width)
+{
+  PetscFunctionBegin;
+  *width = 2 * cp->nstate + 3 + cp->dim;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copies the per-node arrays between the pair and the packed nodal array, in the direction given by PACK. */
+static PetscErrorCode ContactPlaneCopyRestart(SKContactPlane cp, PetscInt nowned, PetscReal nodal[], PetscBool pack)
+{
+  const PetscInt ns = cp->nstate, dim = cp->dim;
+  PetscInt width;
+
+  PetscFunctionBegin;
+  PetscCall(SKContactPlaneGetRestartSize(cp, &width));
+  for (PetscInt i = 0; i < cp->n; i++) {
+    PetscReal *row        = nodal + cp->nodes[i] * width;
+    PetscReal *parts[6]   = {cp->state + i * ns, cp->trial + i * ns, cp->stored + i, cp->stored_trial + i, cp->fn + i, cp->ft + i * dim};
+    const PetscInt len[6] = {ns, ns, 1, 1, 1, dim};
+
+    PetscCheck(cp->nodes[i] < nowned, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "Contact node %" PetscInt_FMT " is not owned (%" PetscInt_FMT " owned)", cp->nodes[i], nowned);
+    for (PetscInt k = 0; k < 6; row += len[k], k++) {
+      if (pack)
+        PetscCall(PetscArraycpy(row, parts[k], len[k]));
+      else
+        PetscCall(PetscArraycpy(parts[k], row, len[k]));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlanePackRestart(SKContactPlane cp, PetscInt nowned, PetscReal nodal[], PetscReal scalars[])
+{
+  PetscInt width;
+
+  PetscFunctionBegin;
+  PetscCall(SKContactPlaneGetRestartSize(cp, &width));
+  PetscCall(PetscArrayzero(nodal, nowned * width));
+  PetscCall(ContactPlaneCopyRestart(cp, nowned, nodal, PETSC_TRUE));
+  scalars[0] = cp->t_commit;
+  scalars[1] = cp->t_last;
+  scalars[2] = cp->called ? 1.0 : 0.0;
+  scalars[3] = cp->dissipation;
+  scalars[4] = cp->dissipation_trial;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneUnpackRestart(SKContactPlane cp, PetscInt nowned, const PetscReal nodal[], const PetscReal scalars[])
+{
+  PetscFunctionBegin;
+  PetscCall(ContactPlaneCopyRestart(cp, nowned, (PetscReal *)nodal, PETSC_FALSE));
+  cp->t_commit          = scalars[0];
+  cp->t_last            = scalars[1];
+  cp->called            = scalars[2] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  cp->dissipation       = scalars[3];
+  cp->dissipation_trial = scalars[4];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneGetStateSize(SKContactPlane cp, PetscInt *nstate)
+{
+  PetscFunctionBegin;
+  *nstate = cp->nstate;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneAddNodalFields(SKContactPlane cp, const PetscReal v[], PetscReal pressure[], PetscReal traction[],
+                                            PetscReal stick[], PetscInt ncomp, PetscReal state[])
+{
+  const PetscInt dim = cp->dim, nc = PetscMin(ncomp, cp->nstate);
+  const SKFrictionParams *p;
+
+  PetscFunctionBegin;
+  PetscCall(SKFrictionLawGetParams(cp->law, &p));
+  for (PetscInt i = 0; i < cp->n; i++) {
+    const PetscInt a = cp->nodes[i];
+    PetscReal speed2 = 0;
+
+    for (PetscInt k = 0; k < dim - 1; k++) {
+      PetscReal vt = 0;
+      for (PetscInt d = 0; d < dim; d++) vt += (v[a * dim + d] - cp->velocity[d]) * cp->tangent[k][d];
+      speed2 += vt * vt;
+    }
+    pressure[a] += cp->fn[i] / cp->w[i];
+    for (PetscInt d = 0; d < dim; d++) traction[a * dim + d] += cp->ft[i * dim + d] / cp->w[i];
+    stick[a] += (cp->fn[i] > 0 && SKFrictionIsSticking(p, PetscSqrtReal(speed2))) ? 1.0 : 0.0;
+    /* the trial state is the one at the last force evaluation, i.e. at the time of the output */
+    for (PetscInt k = 0; k < nc; k++) state[a * ncomp + k] += cp->trial[i * cp->nstate + k];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -31,6 +31,30 @@ enum {
 static const char *const state_names[] = {"u", "v", "a", "vh"};
 #define SK_CKPT_NSTATE 4
 
+/* Contact pairs' state (format version 1 of the contact part): "contact_meta" = [version, npairs, nranks, width of
+   each pair], then per pair "contact_nodal_<i>" (natural nodes x width) and "contact_scalars_<i>" (nranks x
+   SK_CONTACT_RESTART_NSCALAR, the per-rank values). Written only with contact; a checkpoint without it is the format
+   from before contact was checkpointed. */
+#define SK_CKPT_CONTACT_VERSION 1
+typedef struct {
+  PetscInt n; /* pairs stored; -1: no contact data in the file */
+  PetscInt nranks, width[SK_EXPLICIT_MAX_TERMS];
+  hsize_t nodal_len[SK_EXPLICIT_MAX_TERMS]; /* natural nodes x width */
+  PetscReal version;
+  PetscReal *nodal[SK_EXPLICIT_MAX_TERMS], *scalars[SK_EXPLICIT_MAX_TERMS];
+} SKCheckpointContact;
+
+static PetscErrorCode CheckpointContactFree(SKCheckpointContact *c)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < c->n; i++) {
+    PetscCall(PetscFree(c->nodal[i]));
+    PetscCall(PetscFree(c->scalars[i]));
+  }
+  c->n = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 unsigned long long SKHashBytes(unsigned long long seed, const void *data, size_t n)
 {
   const unsigned char *p = (const unsigned char *)data;
@@ -52,7 +76,15 @@ static PetscReal *StateArray(SKExplicit ex, PetscInt k)
    there, NULL elsewhere). */
 PetscErrorCode SKExplicitGatherNatural(SKExplicit ex, const PetscReal local[], PetscReal **global)
 {
-  const PetscInt dim = ex->dim;
+  PetscFunctionBegin;
+  PetscCall(SKExplicitGatherNaturalBlock(ex, local, ex->dim, global));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same with bs values per node. */
+PetscErrorCode SKExplicitGatherNaturalBlock(SKExplicit ex, const PetscReal local[], PetscInt bs, PetscReal **global)
+{
+  const PetscInt dim = bs;
   PetscInt gsize;
   PetscMPIInt n = (PetscMPIInt)ex->nowned, *counts = NULL, *displs = NULL, *dcounts = NULL, *ddispls = NULL;
   PetscInt *ids   = NULL;
@@ -149,9 +181,22 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
   PetscInt gsize;
   char tmp[PETSC_MAX_PATH_LEN], final[PETSC_MAX_PATH_LEN];
 
+  SKCheckpointContact contact = {-1, 0, {0}, {0}, 0, {NULL}, {NULL}};
+
   PetscFunctionBegin;
   for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(SKExplicitGatherNatural(ex, StateArray(ex, k), &global[k]));
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
+  for (PetscInt i = 0; i < ex->ncontacts; i++) {
+    PetscReal *nodal, scal[SK_CONTACT_RESTART_NSCALAR], *all = NULL;
+    PetscCall(SKContactPlaneGetRestartSize(ex->contacts[i], &contact.width[i]));
+    PetscCall(PetscMalloc1(ex->nowned * contact.width[i], &nodal));
+    PetscCall(SKContactPlanePackRestart(ex->contacts[i], ex->nowned, nodal, scal));
+    PetscCall(SKExplicitGatherNaturalBlock(ex, nodal, contact.width[i], &contact.nodal[i]));
+    PetscCall(PetscFree(nodal));
+    if (ex->rank == 0) PetscCall(PetscMalloc1(ex->size * SK_CONTACT_RESTART_NSCALAR, &all));
+    PetscCallMPI(MPI_Gather(scal, SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, all, SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, 0, ex->comm));
+    contact.scalars[i] = all;
+  }
   if (ex->rank == 0) {
     hid_t file, space, attr;
     unsigned long long hash = SK_FNV_SEED;
@@ -177,6 +222,21 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
     PetscCheck(file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create checkpoint file %s", tmp);
     PetscCall(WriteArray(file, "scalars", SC_COUNT, scalars, &hash));
     for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(WriteArray(file, state_names[k], (hsize_t)(gsize * ex->dim), global[k], &hash));
+    if (ex->ncontacts > 0) {
+      PetscReal meta[3 + SK_EXPLICIT_MAX_TERMS];
+      meta[0] = SK_CKPT_CONTACT_VERSION;
+      meta[1] = (PetscReal)ex->ncontacts;
+      meta[2] = (PetscReal)ex->size;
+      for (PetscInt i = 0; i < ex->ncontacts; i++) meta[3 + i] = (PetscReal)contact.width[i];
+      PetscCall(WriteArray(file, "contact_meta", (hsize_t)(3 + ex->ncontacts), meta, &hash));
+      for (PetscInt i = 0; i < ex->ncontacts; i++) {
+        char name[64];
+        PetscCall(PetscSNPrintf(name, sizeof(name), "contact_nodal_%" PetscInt_FMT, i));
+        PetscCall(WriteArray(file, name, (hsize_t)(gsize * contact.width[i]), contact.nodal[i], &hash));
+        PetscCall(PetscSNPrintf(name, sizeof(name), "contact_scalars_%" PetscInt_FMT, i));
+        PetscCall(WriteArray(file, name, (hsize_t)(ex->size * SK_CONTACT_RESTART_NSCALAR), contact.scalars[i], &hash));
+      }
+    }
     space = H5Screate(H5S_SCALAR);
     attr  = H5Acreate2(file, "checksum", H5T_NATIVE_ULLONG, space, H5P_DEFAULT, H5P_DEFAULT);
     SKCallH5(attr, "checksum");
@@ -196,13 +256,103 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
     PetscCall(FreeNames(n, &names));
     for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(PetscFree(global[k]));
   }
+  for (PetscInt i = 0; i < ex->ncontacts; i++) {
+    PetscCall(PetscFree(contact.nodal[i]));
+    PetscCall(PetscFree(contact.scalars[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads dataset NAME of N values (allocated into *data) and hashes it; *ok = false when absent, of another size or
+   unreadable. */
+static PetscErrorCode ReadArray(hid_t file, const char name[], hsize_t n, PetscReal **data, unsigned long long *hash, PetscBool *ok)
+{
+  hid_t d   = H5Dopen2(file, name, H5P_DEFAULT), s;
+  hsize_t m = 0;
+
+  PetscFunctionBegin;
+  *data = NULL;
+  *ok   = (PetscBool)(d >= 0);
+  if (*ok) {
+    s   = H5Dget_space(d);
+    *ok = (PetscBool)(s >= 0 && H5Sget_simple_extent_ndims(s) == 1 && H5Sget_simple_extent_dims(s, &m, NULL) == 1 && m == n);
+    if (s >= 0) H5Sclose(s);
+  }
+  if (*ok) {
+    PetscCall(PetscMalloc1(n, data));
+    *ok = (PetscBool)(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data) >= 0);
+    if (*ok)
+      *hash = SKHashBytes(*hash, *data, n * sizeof(PetscReal));
+    else
+      PetscCall(PetscFree(*data));
+  }
+  if (d >= 0) H5Dclose(d);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Length of 1-D dataset NAME, 0 when absent. */
+static hsize_t ArrayLength(hid_t file, const char name[])
+{
+  hsize_t m = 0;
+  hid_t d, s;
+
+  if (H5Lexists(file, name, H5P_DEFAULT) <= 0) return 0;
+  d = H5Dopen2(file, name, H5P_DEFAULT);
+  if (d < 0) return 0;
+  s = H5Dget_space(d);
+  if (s < 0 || H5Sget_simple_extent_ndims(s) != 1 || H5Sget_simple_extent_dims(s, &m, NULL) != 1) m = 0;
+  if (s >= 0) H5Sclose(s);
+  H5Dclose(d);
+  return m;
+}
+
+/* The contact part of a checkpoint (after the state arrays, in the hash order of the writer) into *c (c->n = -1
+   when the file has none); arrays allocated only when c is kept by the caller. */
+static PetscErrorCode ReadContact(hid_t file, SKCheckpointContact *c, unsigned long long *hash, PetscBool *ok)
+{
+  hsize_t nmeta = ArrayLength(file, "contact_meta");
+  PetscReal *meta;
+
+  PetscFunctionBegin;
+  c->n = -1;
+  if (!nmeta) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(ReadArray(file, "contact_meta", nmeta, &meta, hash, ok));
+  if (!*ok) PetscFunctionReturn(PETSC_SUCCESS);
+  *ok = (PetscBool)(nmeta >= 3 && meta[1] >= 0 && meta[1] <= SK_EXPLICIT_MAX_TERMS && nmeta == (hsize_t)(3 + (PetscInt)meta[1]) &&
+                    meta[2] >= 1);
+  if (*ok) {
+    c->version = meta[0];
+    c->nranks  = (PetscInt)meta[2];
+    c->n       = 0;
+    for (PetscInt i = 0; *ok && i < (PetscInt)meta[1]; i++) {
+      char name[64];
+      c->width[i] = (PetscInt)meta[3 + i];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "contact_nodal_%" PetscInt_FMT, i));
+      c->nodal_len[i] = ArrayLength(file, name);
+      *ok             = (PetscBool)(c->width[i] > 0 && c->nodal_len[i] % (hsize_t)c->width[i] == 0);
+      if (!*ok) break;
+      PetscCall(ReadArray(file, name, c->nodal_len[i], &c->nodal[i], hash, ok));
+      if (!*ok) break;
+      PetscCall(PetscSNPrintf(name, sizeof(name), "contact_scalars_%" PetscInt_FMT, i));
+      PetscCall(ReadArray(file, name, (hsize_t)(c->nranks * SK_CONTACT_RESTART_NSCALAR), &c->scalars[i], hash, ok));
+      if (!*ok) {
+        PetscCall(PetscFree(c->nodal[i]));
+        break;
+      }
+      c->n++;
+    }
+  }
+  PetscCall(PetscFree(meta));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Reads checkpoint PATH on this process: scalars[SC_COUNT] and, when state != NULL, the SK_CKPT_NSTATE arrays of
-   ndof values each (allocated). *valid = false for an unreadable file or a checksum mismatch (state freed). */
-static PetscErrorCode ReadCheckpoint(const char path[], PetscReal scalars[], PetscReal *state[], PetscBool *valid)
+   ndof values each (allocated) and the contact part into *contact. *valid = false for an unreadable file or a
+   checksum mismatch (state and contact freed). */
+static PetscErrorCode ReadCheckpoint(const char path[], PetscReal scalars[], PetscReal *state[], SKCheckpointContact *contact,
+                                     PetscBool *valid)
 {
+  SKCheckpointContact c = {-1, 0, {0}, {0}, 0, {NULL}, {NULL}};
   hid_t file, attr;
   unsigned long long stored = 0, hash = SK_FNV_SEED;
   H5E_auto2_t func;
@@ -240,6 +390,7 @@ static PetscErrorCode ReadCheckpoint(const char path[], PetscReal scalars[], Pet
     }
     if (d >= 0) H5Dclose(d);
   }
+  if (ok) PetscCall(ReadContact(file, &c, &hash, &ok));
   if (ok) {
     attr = H5Aopen(file, "checksum", H5P_DEFAULT);
     ok   = (PetscBool)(attr >= 0 && H5Aread(attr, H5T_NATIVE_ULLONG, &stored) >= 0 && stored == hash);
@@ -253,6 +404,10 @@ static PetscErrorCode ReadCheckpoint(const char path[], PetscReal scalars[], Pet
     else
       PetscCall(PetscFree(arrays[k]));
   }
+  if (ok && state && contact)
+    *contact = c;
+  else
+    PetscCall(CheckpointContactFree(&c));
   *valid = ok;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -273,7 +428,7 @@ PetscErrorCode SKExplicitFindCheckpoint(MPI_Comm comm, const char dir[], char pa
       PetscBool valid;
       char p[PETSC_MAX_PATH_LEN];
       PetscCall(PetscSNPrintf(p, sizeof(p), "%s/%s", dir, names[i]));
-      PetscCall(ReadCheckpoint(p, scalars, NULL, &valid));
+      PetscCall(ReadCheckpoint(p, scalars, NULL, NULL, &valid));
       if (valid) {
         PetscCall(PetscStrncpy(path, p, len));
         break;
@@ -286,16 +441,92 @@ PetscErrorCode SKExplicitFindCheckpoint(MPI_Comm comm, const char dir[], char pa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Restores the contact pairs from C (read on rank 0): refuses a checkpoint without contact data (the format from
+   before contact state was checkpointed) or with other pairs, then scatters each pair's nodal and per-rank values.
+   With another number of ranks the dissipation, accumulated per rank, goes to rank 0 as the sum. Frees C. */
+static PetscErrorCode LoadContact(SKExplicit ex, const char path[], PetscInt gsize, SKCheckpointContact *c)
+{
+  PetscReal info[3 + 2 * SK_EXPLICIT_MAX_TERMS];
+  PetscInt nranks;
+
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(info, 3 + 2 * SK_EXPLICIT_MAX_TERMS));
+  if (ex->rank == 0) {
+    info[0]                             = (PetscReal)c->n;
+    info[1]                             = (PetscReal)c->nranks;
+    info[2 + 2 * SK_EXPLICIT_MAX_TERMS] = c->version;
+    for (PetscInt i = 0; i < c->n; i++) info[2 + 2 * i] = (PetscReal)c->width[i], info[3 + 2 * i] = (PetscReal)c->nodal_len[i];
+  }
+  PetscCallMPI(MPI_Bcast(info, 3 + 2 * SK_EXPLICIT_MAX_TERMS, MPIU_REAL, 0, ex->comm));
+  if (ex->ncontacts == 0 && info[0] <= 0) {
+    if (ex->rank == 0) PetscCall(CheckpointContactFree(c));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(info[0] >= 0, ex->comm, PETSC_ERR_ARG_INCOMP,
+             "Checkpoint %s has no contact state (written before contact was checkpointed, or by a run without <contact>); "
+             "this run has %" PetscInt_FMT " contact pair(s) and cannot restart from it",
+             path, ex->ncontacts);
+  PetscCheck((PetscInt)info[0] == ex->ncontacts, ex->comm, PETSC_ERR_ARG_INCOMP,
+             "Checkpoint %s holds %g contact pair(s); this run has %" PetscInt_FMT, path, (double)info[0], ex->ncontacts);
+  PetscCheck(info[2 + 2 * SK_EXPLICIT_MAX_TERMS] == SK_CKPT_CONTACT_VERSION, ex->comm, PETSC_ERR_ARG_INCOMP,
+             "Checkpoint %s: contact state format version %g, this program reads version %d", path,
+             (double)info[2 + 2 * SK_EXPLICIT_MAX_TERMS], SK_CKPT_CONTACT_VERSION);
+  nranks = (PetscInt)info[1];
+  for (PetscInt i = 0; i < ex->ncontacts; i++) {
+    PetscInt width;
+    PetscReal *nodal, *local, scal[SK_CONTACT_RESTART_NSCALAR];
+
+    PetscCall(SKContactPlaneGetRestartSize(ex->contacts[i], &width));
+    PetscCheck((PetscInt)info[2 + 2 * i] == width && (PetscInt)info[3 + 2 * i] == gsize * width, ex->comm, PETSC_ERR_ARG_INCOMP,
+               "Checkpoint %s: contact pair %s has %g values per node for %g values, this run %" PetscInt_FMT " for %" PetscInt_FMT
+               " nodes (another friction law or mesh?)",
+               path, ex->contact_names[i], (double)info[2 + 2 * i], (double)info[3 + 2 * i], width, gsize);
+    nodal = ex->rank == 0 ? c->nodal[i] : NULL;
+    if (ex->rank) PetscCall(PetscMalloc1(gsize * width, &nodal));
+    PetscCallMPI(MPI_Bcast(nodal, (PetscMPIInt)(gsize * width), MPIU_REAL, 0, ex->comm));
+    PetscCall(PetscMalloc1(ex->nowned * width, &local));
+    for (PetscInt a = 0; a < ex->nowned; a++)
+      for (PetscInt k = 0; k < width; k++) local[a * width + k] = nodal[ex->natural_nodes[a] * width + k];
+    if (ex->rank) PetscCall(PetscFree(nodal));
+    if (ex->rank == 0) {
+      if (nranks == ex->size) {
+        PetscCallMPI(
+            MPI_Scatter(c->scalars[i], SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, scal, SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, 0, ex->comm));
+      } else {
+        PetscCall(PetscArraycpy(scal, c->scalars[i], SK_CONTACT_RESTART_NSCALAR));
+        for (PetscInt r = 1; r < nranks; r++)
+          for (PetscInt k = 3; k < SK_CONTACT_RESTART_NSCALAR; k++) scal[k] += c->scalars[i][r * SK_CONTACT_RESTART_NSCALAR + k];
+      }
+    } else if (nranks == ex->size) {
+      PetscCallMPI(MPI_Scatter(NULL, SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, scal, SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, 0, ex->comm));
+    }
+    if (nranks != ex->size) {
+      PetscReal times[3];
+      if (ex->rank == 0) PetscCall(PetscArraycpy(times, scal, 3));
+      PetscCallMPI(MPI_Bcast(times, 3, MPIU_REAL, 0, ex->comm));
+      if (ex->rank) {
+        PetscCall(PetscArraycpy(scal, times, 3));
+        scal[3] = scal[4] = 0; /* the dissipation is all on rank 0 */
+      }
+    }
+    PetscCall(SKContactPlaneUnpackRestart(ex->contacts[i], ex->nowned, local, scal));
+    PetscCall(PetscFree(local));
+  }
+  if (ex->rank == 0) PetscCall(CheckpointContactFree(c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKExplicitLoadCheckpoint(SKExplicit ex, const char path[])
 {
   PetscReal scalars[SC_COUNT], *state[SK_CKPT_NSTATE] = {NULL, NULL, NULL, NULL};
   PetscBool valid = PETSC_FALSE;
   PetscInt gsize, ndof;
+  SKCheckpointContact contact = {-1, 0, {0}, {0}, 0, {NULL}, {NULL}};
 
   PetscFunctionBegin;
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
   ndof = gsize * ex->dim;
-  if (ex->rank == 0) PetscCall(ReadCheckpoint(path, scalars, state, &valid));
+  if (ex->rank == 0) PetscCall(ReadCheckpoint(path, scalars, state, &contact, &valid));
   PetscCallMPI(MPI_Bcast(&valid, 1, MPIU_BOOL, 0, ex->comm));
   PetscCheck(valid, ex->comm, PETSC_ERR_FILE_READ, "Checkpoint %s is damaged (unreadable or checksum mismatch)", path);
   PetscCallMPI(MPI_Bcast(scalars, SC_COUNT, MPIU_REAL, 0, ex->comm));
@@ -312,6 +543,7 @@ PetscErrorCode SKExplicitLoadCheckpoint(SKExplicit ex, const char path[])
       for (PetscInt d = 0; d < ex->dim; d++) local[i * ex->dim + d] = state[k][ex->natural_nodes[i] * ex->dim + d];
     PetscCall(PetscFree(state[k]));
   }
+  PetscCall(LoadContact(ex, path, gsize, &contact));
   ex->step          = (PetscInt)scalars[SC_STEP];
   ex->t             = scalars[SC_TIME];
   ex->external_work = scalars[SC_EXT_WORK];

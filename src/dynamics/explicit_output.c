@@ -235,6 +235,44 @@ static PetscErrorCode WriteHistories(SKExplicit ex)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Contact point data (zero off the contact surfaces, summed over pairs): contact_pressure (Pa), contact_traction
+   (friction traction on the body, Pa), contact_stick (1 sticking, 0 otherwise) and contact_state (friction state per
+   node, as many components as the largest law state, e.g. the LuGre bristle deflection in m). */
+static PetscErrorCode WriteContactFields(SKExplicit ex, SKVTK vtk)
+{
+  const PetscInt n = ex->nlocal, dim = ex->dim;
+  PetscInt ncomp = 1, *stick;
+  PetscReal *pressure, *traction, *rstick, *state, *col;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < ex->ncontacts; i++) {
+    PetscInt ns;
+    PetscCall(SKContactPlaneGetStateSize(ex->contacts[i], &ns));
+    ncomp = PetscMax(ncomp, ns);
+  }
+  PetscCall(PetscCalloc5(n, &pressure, n * dim, &traction, n, &rstick, n * ncomp, &state, n, &col));
+  PetscCall(PetscMalloc1(n, &stick));
+  for (PetscInt i = 0; i < ex->ncontacts; i++)
+    PetscCall(SKContactPlaneAddNodalFields(ex->contacts[i], ex->v, pressure, traction, rstick, ncomp, state));
+  /* owned values are complete and ghosts zero: assembling copies them to the ghosts */
+  PetscCall(SKExplicitAssembleNodal(ex, pressure, 1));
+  PetscCall(SKExplicitAssembleNodal(ex, traction, dim));
+  PetscCall(SKExplicitAssembleNodal(ex, rstick, 1));
+  for (PetscInt k = 0; k < ncomp; k++) {
+    for (PetscInt a = 0; a < n; a++) col[a] = state[a * ncomp + k];
+    PetscCall(SKExplicitAssembleNodal(ex, col, 1));
+    for (PetscInt a = 0; a < n; a++) state[a * ncomp + k] = col[a];
+  }
+  for (PetscInt a = 0; a < n; a++) stick[a] = rstick[a] > 0 ? 1 : 0;
+  PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, "contact_pressure", 1, n, pressure));
+  PetscCall(SKVTKWriteVectors(vtk, SK_VTK_POINT_DATA, "contact_traction", dim, n, traction));
+  PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_POINT_DATA, "contact_stick", n, stick));
+  PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, "contact_state", ncomp, n, state));
+  PetscCall(PetscFree5(pressure, traction, rstick, state, col));
+  PetscCall(PetscFree(stick));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode WriteFields(SKExplicit ex)
 {
   char path[PETSC_MAX_PATH_LEN];
@@ -266,11 +304,12 @@ static PetscErrorCode WriteFields(SKExplicit ex)
   }
   PetscCall(SKExplicitGetElementStress(ex, sigma, vm));
   PetscCall(SKPVDGetStepFileName(ex->pvd, ex->field_count, path, sizeof(path)));
-  PetscCall(SKVTKOpen(path, SK_VTK_BINARY, "stickslip explicit", &vtk));
+  PetscCall(SKVTKOpen(path, SK_VTK_XML_BINARY, "stickslip explicit", &vtk)); /* .vtu: the XML form a .pvd can list */
   PetscCall(SKVTKWritePoints(vtk, ex->nlocal, ex->dim, ex->X));
   PetscCall(SKVTKWriteCells(vtk, ex->nelem, offsets, conn, types));
   PetscCall(SKVTKWriteVectors(vtk, SK_VTK_POINT_DATA, "displacement", ex->dim, ex->nlocal, ex->u));
   PetscCall(SKVTKWriteVectors(vtk, SK_VTK_POINT_DATA, "velocity", ex->dim, ex->nlocal, ex->v));
+  if (ex->ncontacts > 0) PetscCall(WriteContactFields(ex, vtk));
   PetscCall(SKVTKWriteTensors(vtk, SK_VTK_CELL_DATA, "cauchy_stress", 3, ex->nelem, sigma));
   PetscCall(SKVTKWriteScalars(vtk, SK_VTK_CELL_DATA, "von_mises", 1, ex->nelem, vm));
   PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_CELL_DATA, "block_id", ex->nelem, ids));

@@ -147,6 +147,7 @@ PETSC_INTERN PetscErrorCode SKExplicitRestoreForces(SKExplicit);
 PETSC_INTERN PetscReal SKExplicitSpringForce(const SKExplicit, const SKExplicitSpring *, PetscReal t, PetscReal force[3]);
 /* checkpoint.c */
 PETSC_INTERN PetscErrorCode SKExplicitGatherNatural(SKExplicit, const PetscReal local[], PetscReal **global);
+PETSC_INTERN PetscErrorCode SKExplicitGatherNaturalBlock(SKExplicit, const PetscReal local[], PetscInt bs, PetscReal **global);
 /* explicit_output.c */
 PETSC_INTERN PetscErrorCode SKExplicitOutputSetUp(SKExplicit, SKOutput, PetscBool restart);
 PETSC_INTERN PetscErrorCode SKExplicitOutputStep(SKExplicit, SKOutput, PetscBool force);

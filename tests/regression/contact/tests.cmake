@@ -20,3 +20,22 @@ sk_add_python_test(regression_contact_slide_mpi ${CMAKE_SOURCE_DIR}/tests/regres
   ARGS ${SK_PROGRAM} 1e-10 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml 1 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml 2 ${SK_MPIEXEC}
   LABELS regression)
 set_tests_properties(regression_contact_slide_mpi PROPERTIES PROCESSORS 2)
+
+# Restart with contact (inputs/explicit/contact_restart.xml: LuGre, so each contact node carries a bristle state):
+# killed with SIGKILL after step 400 (checkpoints every 120 steps, the last two kept: 240 and 360, both with nodes in
+# contact, so nonzero bristle states), restarted with -restart: final state, energy history and contact history
+# bitwise those of one run; then again from the previous checkpoint after damaging the newest. Exact equality is required (the checkpoint holds the full friction state), so
+# there is no tolerance. The same on 2 ranks (per-rank dissipation restored per rank).
+sk_add_python_test(regression_contact_restart ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_restart.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_restart.xml 400 LABELS regression)
+sk_add_python_test(regression_contact_restart_mpi2 ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_restart.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_restart.xml 400 ${SK_MPIEXEC} -n 2 --oversubscribe LABELS regression)
+set_tests_properties(regression_contact_restart_mpi2 PROPERTIES PROCESSORS 2)
+
+# VTK point data of contact (issue 6) on the patch test inputs/explicit/contact_patch.xml: the four arrays exist, are
+# zero off the contact face, and the pressure is uniform on it to 1e-6 relative (the issue's bound; round-off only).
+sk_add_python_test(regression_contact_fields ${SK_TEST_DIR}/check_contact_fields.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_patch.xml LABELS regression)
+sk_add_python_test(regression_contact_fields_mpi2 ${SK_TEST_DIR}/check_contact_fields.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_patch.xml ${SK_MPIEXEC} -n 2 --oversubscribe LABELS regression)
+set_tests_properties(regression_contact_fields_mpi2 PROPERTIES PROCESSORS 2)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checkpoint/restart of the explicit solver (issue 5): a run killed with SIGKILL and restarted with -restart ends in
-bitwise the same state (displacement, velocity, and the energy history after the restart point) as an uninterrupted
-run; with the newest checkpoint damaged, the restart detects it (checksum) and resumes from the previous one, again
+bitwise the same state (displacement, velocity, the energy history and, with <contact>, every contact history
+/explicit/contact/<name>) as an uninterrupted run; with the newest checkpoint damaged, the restart detects it (checksum) and resumes from the previous one, again
 bitwise identical. Exact equality is the requirement: the state in a checkpoint is the full state of the integrator.
 
 Usage: check_restart.py STICKSLIP INPUT.xml KILL_STEP [mpiexec -n N]"""
@@ -29,12 +29,15 @@ def run(cmd, args, expect_kill=False):
 
 def final(out):
     with h5py.File(os.path.join(out, "results.h5"), "r") as f:
-        return f["/explicit/final/displacement"][...], f["/explicit/final/velocity"][...], f["/explicit/energy"][...]
+        contact = {}
+        if "/explicit/contact" in f:
+            contact = {name: h[...] for name, h in f["/explicit/contact"].items()}
+        return f["/explicit/final/displacement"][...], f["/explicit/final/velocity"][...], f["/explicit/energy"][...], contact
 
 
 def compare(ref, got, what):
-    u0, v0, e0 = ref
-    u1, v1, e1 = got
+    u0, v0, e0, c0 = ref
+    u1, v1, e1, c1 = got
     if not (np.array_equal(u0, u1) and np.array_equal(v0, v1)):
         sys.exit("FAIL (%s): final state differs: max |du| = %g, max |dv| = %g" % (what, np.abs(u0 - u1).max(), np.abs(v0 - v1).max()))
     # -restart appends to the interrupted run's results.h5: it keeps the rows up to the checkpoint and drops those
@@ -43,7 +46,17 @@ def compare(ref, got, what):
         n = min(len(e0), len(e1))
         sys.exit("FAIL (%s): energy history differs: %d rows vs %d, max diff over common rows %g"
                  % (what, len(e1), len(e0), np.abs(e0[:n] - e1[:n]).max() if n else 0.0))
-    print("ok (%s): final state and all %d energy rows bitwise identical" % (what, len(e1)))
+    # the contact histories (friction force, dissipation...) depend on the friction state carried across steps
+    if sorted(c0) != sorted(c1):
+        sys.exit("FAIL (%s): contact histories %s vs %s" % (what, sorted(c1), sorted(c0)))
+    for name in c0:
+        h0, h1 = c0[name], c1[name]
+        if h1.shape != h0.shape or not np.array_equal(h0, h1):
+            n = min(len(h0), len(h1))
+            sys.exit("FAIL (%s): contact history %s differs: %d rows vs %d, max diff over common rows %g"
+                     % (what, name, len(h1), len(h0), np.abs(h0[:n] - h1[:n]).max() if n else 0.0))
+    print("ok (%s): final state, all %d energy rows and %d contact histories (%s rows) bitwise identical"
+          % (what, len(e1), len(c1), ", ".join(str(len(h)) for h in c1.values())))
 
 
 def pvd_times(out):
