@@ -113,6 +113,18 @@ def fig_v2d(prog, tmp, out, lines):
     lines.append("")
 
 
+def _save_kernel_figure(fig, axs, path):
+    """Common axes of the kernel figures (III.2, III.3), then save."""
+    for ax in axs:
+        ax.set_xlabel("tau")
+        ax.set_ylabel("[L1(tau)]_2")
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def fig_iii2(prog, tmp, out, lines):
     fig, axs = plt.subplots(1, 2, figsize=(11, 4))
     for d, c in ((0.0, "tab:blue"), (0.1, "tab:red")):
@@ -130,14 +142,7 @@ def fig_iii2(prog, tmp, out, lines):
         lines.append(f"| {n} | {np.sqrt(np.mean((l1 - lref) ** 2)):.3e} |")
     axs[1].plot(tref, lref, "k", lw=0.5, label="N = 20480")
     axs[1].set_title("(b) truncations, D = 0.1")
-    for ax in axs:
-        ax.set_xlabel("tau")
-        ax.set_ylabel("[L1(tau)]_2")
-        ax.legend(fontsize=8)
-        ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "fig-iii2.png"), dpi=110)
-    plt.close(fig)
+    _save_kernel_figure(fig, axs, os.path.join(out, "fig-iii2.png"))
     lines.append(f"\nClosed form (III.30) for D = 0.1: {a['L1_right_limit_closed_form']:.7f}\n")
 
 
@@ -158,14 +163,7 @@ def fig_iii3(prog, tmp, out, lines):
     axs[1].loglog(tl, c * np.sqrt(tl), "k:", label="~ tau^(1/2)")
     axs[0].set_title("(a) cantilever tip, N = 4000")
     axs[1].set_title("(b) near tau = 0")
-    for ax in axs:
-        ax.set_xlabel("tau")
-        ax.set_ylabel("[L1(tau)]_2")
-        ax.legend(fontsize=8)
-        ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "fig-iii3.png"), dpi=110)
-    plt.close(fig)
+    _save_kernel_figure(fig, axs, os.path.join(out, "fig-iii3.png"))
     lines.append("")
 
 
