@@ -49,7 +49,9 @@ typedef struct {
   /* fast event evaluation: per-segment modal values cached at one tau, rod 2 at one tau, Lipschitz bounds */
   PetscInt *segof;                   /* segment of each node, -1 if sticking */
   PetscReal *segtau, *qv, *qdv;      /* tau of the cached modal values of each segment; q, qdot (N) */
+  PetscReal *cwv, *swv;              /* cos, sin (w_p tau) of the cached modal values (N) */
   PetscReal r2tau, *et, *etd, *etdd; /* rod 2 at r2tau */
+  PetscReal *cw2, *sw2;              /* cos, sin (omega_n r2tau) (Nm) */
   PetscReal *gstart, *lenS;          /* coupling (N x Nm) and clipped length of each node at the step start */
   PetscReal *bv, *ba;                /* per segment: bounds of |velocity| and |acceleration| of its nodes */
   PetscReal b2v, b2a, b2j;           /* rod 2: bounds of |velocity|, |acceleration|, |jerk| under any node */
@@ -238,42 +240,103 @@ static void SetupCoefficients(MMM *mm, PetscReal t0)
   }
 }
 
-/* modal displacement and velocity of mode ip at tau */
-static inline void ModeAt(const MMM *mm, PetscInt ip, PetscReal tau, PetscReal sP, PetscReal cP, PetscReal sP0, PetscReal cP0, PetscReal *q,
-                          PetscReal *qd)
+/* sin and cos of x (the compiler turns the pair into one sincos call) */
+static inline void SinCos(PetscReal x, PetscReal *s, PetscReal *c)
+{
+  *s = PetscSinReal(x);
+  *c = PetscCosReal(x);
+}
+
+/* sin and cos of the load phase W (t0 + tau) + phase at tau and at the step start */
+typedef struct {
+  PetscReal s, c, s0, c0;
+} LoadPhase;
+
+static LoadPhase LoadPhaseAt(const MMM *mm, PetscReal t0, PetscReal tau)
+{
+  PetscReal psi = mm->W * t0 + mm->phase;
+  LoadPhase L;
+  SinCos(mm->W * tau + psi, &L.s, &L.c);
+  SinCos(psi, &L.s0, &L.c0);
+  return L;
+}
+
+static inline PetscBool IsRigidMode(const MMM *mm, PetscInt ip)
+{
+  return (PetscBool)(mm->w[ip] < 1e-9 * 2 * PetscSqrtReal(mm->k / mm->m));
+}
+
+/* modal displacement and velocity of mode ip at tau, and cos/sin(w tau) (1, 0 for the rigid-body mode) */
+static inline void ModeAt(const MMM *mm, PetscInt ip, PetscReal tau, const LoadPhase *L, PetscReal *q, PetscReal *qd, PetscReal *cw,
+                          PetscReal *sw)
 {
   PetscReal w = mm->w[ip];
-  if (w == 0 || w < 1e-9 * 2 * PetscSqrtReal(mm->k / mm->m)) {
+  if (IsRigidMode(mm, ip)) {
     PetscReal W = mm->W, g = mm->gP[ip];
     *q  = mm->q0[ip] + mm->qd0[ip] * tau + 0.5 * mm->g0[ip] * tau * tau + mm->g1[ip] * tau * tau * tau / 6;
     *qd = mm->qd0[ip] + mm->g0[ip] * tau + 0.5 * mm->g1[ip] * tau * tau;
     if (W > 0 && g != 0) {
-      *q -= g / (W * W) * (sP - sP0 - W * tau * cP0);
-      *qd -= g / W * (cP - cP0);
+      *q -= g / (W * W) * (L->s - L->s0 - W * tau * L->c0);
+      *qd -= g / W * (L->c - L->c0);
     }
+    *cw = 1, *sw = 0;
   } else {
-    PetscReal c = PetscCosReal(w * tau), s = PetscSinReal(w * tau);
-    *q  = mm->c0[ip] + mm->c1[ip] * tau + mm->pa[ip] * sP + mm->A[ip] * c + mm->B[ip] * s;
-    *qd = mm->c1[ip] + mm->pa[ip] * mm->W * cP + w * (mm->B[ip] * c - mm->A[ip] * s);
+    PetscReal c, s;
+    SinCos(w * tau, &s, &c);
+    *q  = mm->c0[ip] + mm->c1[ip] * tau + mm->pa[ip] * L->s + mm->A[ip] * c + mm->B[ip] * s;
+    *qd = mm->c1[ip] + mm->pa[ip] * mm->W * L->c + w * (mm->B[ip] * c - mm->A[ip] * s);
+    *cw = c, *sw = s;
   }
 }
 
-/* rod-1 displacement and velocity of every node of the segments at tau (sticking nodes are not touched) */
-static void Rod1At(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscReal qbuf[], PetscReal qdbuf[])
+/* modal values of segment s at tau (q, qdot, cos and sin of w tau), cached until the tau or the coefficients change:
+   one sincos per mode and evaluation time, shared by the nodal values, the events, the energy terms and EndStep */
+static void SegModes(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau)
 {
-  PetscInt N    = mm->N;
-  PetscReal psi = mm->W * t0 + mm->phase, sP = PetscSinReal(mm->W * tau + psi), cP = PetscCosReal(mm->W * tau + psi);
-  PetscReal sP0 = PetscSinReal(psi), cP0 = PetscCosReal(psi);
+  const Seg *sg = &mm->seg[s];
+  LoadPhase L;
+
+  if (mm->segtau[s] == tau) return;
+  L = LoadPhaseAt(mm, t0, tau);
+  for (PetscInt p = 0; p < sg->n; p++) {
+    PetscInt ip = sg->a + p;
+    ModeAt(mm, ip, tau, &L, &mm->qv[ip], &mm->qdv[ip], &mm->cwv[ip], &mm->swv[ip]);
+  }
+  mm->segtau[s] = tau;
+}
+
+/* rod 2 in closed form at tau of the coupling step (cached) */
+static void Rod2At(MMM *mm, PetscReal tau)
+{
+  const SKRodPairModel *md = &mm->rp->model;
+
+  if (mm->r2tau == tau) return;
+  for (PetscInt n = 0; n < mm->Nm; n++) {
+    PetscReal w = md->omega[n], w2 = w * w, c, s;
+    SinCos(w * tau, &s, &c);
+    mm->et[n]   = mm->eQ0[n] / w2 + mm->eS[n] * tau / w2 + mm->eA[n] * c + mm->eB[n] * s;
+    mm->etd[n]  = mm->eS[n] / w2 + w * (mm->eB[n] * c - mm->eA[n] * s);
+    mm->etdd[n] = -w2 * (mm->eA[n] * c + mm->eB[n] * s);
+    mm->cw2[n]  = c;
+    mm->sw2[n]  = s;
+  }
+  mm->r2tau = tau;
+}
+
+/* rod-1 displacement and velocity of every node of the segments at tau (sticking nodes are not touched) */
+static void Rod1At(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[])
+{
+  PetscInt N = mm->N;
 
   for (PetscInt s = 0; s < mm->nseg; s++) {
     const Seg *sg = &mm->seg[s];
-    for (PetscInt p = 0; p < sg->n; p++) ModeAt(mm, sg->a + p, tau, sP, cP, sP0, cP0, &qbuf[p], &qdbuf[p]);
+    SegModes(mm, s, t0, tau);
     for (PetscInt j = 0; j < sg->n; j++) {
       PetscReal uu = 0, vv = 0;
       const PetscReal *row = SegRow(mm, sg, j);
       for (PetscInt p = 0; p < sg->n; p++) {
-        uu += row[p] * qbuf[p];
-        vv += row[p] * qdbuf[p];
+        uu += row[p] * mm->qv[sg->a + p];
+        vv += row[p] * mm->qdv[sg->a + p];
       }
       y[sg->a + j]     = uu;
       y[N + sg->a + j] = vv;
@@ -281,100 +344,143 @@ static void Rod1At(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscRea
   }
 }
 
-/* velocity of node 0 at tau (for the work of P); node 0 never sticks in a segment-free way only if it sticks */
-static PetscReal V0At(MMM *mm, PetscReal t0, PetscReal tau)
+/* int_0^tau sin(eps s + phi) ds and int_0^tau cos(eps s + phi) ds, given sin/cos of phi and of eps tau + phi; the sinc
+   form near eps tau = 0 avoids the cancellation of the difference quotient */
+static void TrigIntegrals(PetscReal eps, PetscReal tau, PetscReal s0, PetscReal c0, PetscReal s1, PetscReal c1, PetscReal *S, PetscReal *C)
 {
-  const Seg *sg;
-  const PetscReal *row;
-  PetscReal psi = mm->W * t0 + mm->phase, sP = PetscSinReal(mm->W * tau + psi), cP = PetscCosReal(mm->W * tau + psi), v = 0, q, qd;
-
-  if (mm->nseg == 0 || mm->seg[0].a != 0) return mm->vs[0];
-  sg  = &mm->seg[0];
-  row = SegRow(mm, sg, 0);
-  for (PetscInt p = 0; p < sg->n; p++) {
-    ModeAt(mm, p, tau, sP, cP, PetscSinReal(psi), PetscCosReal(psi), &q, &qd);
-    v += row[p] * qd;
+  if (PetscAbsReal(eps * tau) > 1e-2) {
+    *S = (c0 - c1) / eps;
+    *C = (s1 - s0) / eps;
+  } else {
+    PetscReal x = 0.5 * eps * tau, x2 = x * x, sinc = 1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42)), sm = s0, cm = c0, sx, cx;
+    SinCos(x, &sx, &cx);
+    sm = s0 * cx + c0 * sx; /* sin and cos of phi + x */
+    cm = c0 * cx - s0 * sx;
+    *S = tau * sinc * sm;
+    *C = tau * sinc * cm;
   }
-  return v;
+}
+
+/* Work of P(s) = Pc + P0 sin(W s + psi) over [0, tau] on a velocity v(s) = c1 + pa W cos(W s + psi) + sum_m w_m (B_m cos
+   w_m s - A_m sin w_m s) (the modal closed form, rod 1 or rod 2, weighted by the mode values at node 0): exact, from
+   cos/sin(w_m tau) already computed for the state at tau. The rigid-body mode is added by WorkRigid(). */
+typedef struct {
+  PetscReal Pc, P0, W, tau;
+  LoadPhase L;
+  PetscReal sum; /* accumulated work (J) */
+} WorkAcc;
+
+static void WorkSmooth(WorkAcc *wa, PetscReal c1, PetscReal pa)
+{
+  const LoadPhase *L = &wa->L;
+  PetscReal W = wa->W, tau = wa->tau, S, C;
+
+  wa->sum += wa->Pc * c1 * tau;
+  if (W <= 0) return;
+  S = (L->c0 - L->c) / W;
+  C = (L->s - L->s0) / W;
+  /* sin(a) cos(a) = sin(2a) / 2: int = (cos 2 psi - cos 2(W tau + psi)) / (4 W) = (sin^2(W tau + psi) - sin^2 psi) / (2 W) */
+  wa->sum += wa->Pc * pa * W * C + wa->P0 * c1 * S + wa->P0 * pa * W * (L->s * L->s - L->s0 * L->s0) / (2 * W);
+}
+
+static void WorkOscillator(WorkAcc *wa, PetscReal A, PetscReal B, PetscReal w, PetscReal cw, PetscReal sw)
+{
+  const LoadPhase *L = &wa->L;
+  PetscReal W        = wa->W, Sp, Cp, Sm, Cm;
+
+  wa->sum += wa->Pc * (B * sw - A * (1 - cw)); /* Pc int w (B cos - A sin) */
+  if (W <= 0 || wa->P0 == 0) return;
+  /* sin(a) cos(b) = (sin(a + b) + sin(a - b)) / 2, sin(a) sin(b) = (cos(a - b) - cos(a + b)) / 2 with a = W s + psi, b = w s */
+  TrigIntegrals(W + w, wa->tau, L->s0, L->c0, L->s * cw + L->c * sw, L->c * cw - L->s * sw, &Sp, &Cp);
+  TrigIntegrals(W - w, wa->tau, L->s0, L->c0, L->s * cw - L->c * sw, L->c * cw + L->s * sw, &Sm, &Cm);
+  wa->sum += wa->P0 * w * 0.5 * (B * (Sp + Sm) - A * (Cm - Cp));
+}
+
+/* the rigid-body mode's velocity qd0 + g0 s + g1 s^2 / 2 - (gP / W)(cos(W s + psi) - cos psi), weighted by r */
+static void WorkRigid(WorkAcc *wa, PetscReal r, PetscReal qd0, PetscReal g0, PetscReal g1, PetscReal gP)
+{
+  const LoadPhase *L = &wa->L;
+  PetscReal W = wa->W, tau = wa->tau, w = 0, S, C, I1, I2;
+
+  w += wa->Pc * (qd0 * tau + g0 * tau * tau / 2 + g1 * tau * tau * tau / 6);
+  if (W > 0) {
+    S  = (L->c0 - L->c) / W;                                 /* int sin(W s + psi) */
+    C  = (L->s - L->s0) / W;                                 /* int cos(W s + psi) */
+    I1 = (C - tau * L->c) / W;                               /* int s sin(W s + psi) */
+    I2 = (-tau * tau * L->c + 2 * (tau * L->s - S) / W) / W; /* int s^2 sin(W s + psi) */
+    w -= wa->Pc * gP / W * (C - tau * L->c0);
+    w += wa->P0 * (qd0 * S + g0 * I1 + 0.5 * g1 * I2 - gP / W * ((L->s * L->s - L->s0 * L->s0) / (2 * W) - L->c0 * S));
+  }
+  wa->sum += r * w;
+}
+
+/* exact work of P over [0, tau] of the coupling step; the modal values at tau (SegModes, Rod2At) must be current */
+static PetscReal WorkOfP(MMM *mm, PetscReal t0, PetscReal tau)
+{
+  SKRodPair rp = mm->rp;
+  WorkAcc wa   = {mm->Pc, mm->P0, mm->W, tau, LoadPhaseAt(mm, t0, tau), 0};
+  PetscReal c1 = 0, pa = 0;
+
+  if (mm->nseg > 0 && mm->seg[0].a == 0) { /* node 0 slips or is free: rod-1 modes of segment 0 */
+    const Seg *sg        = &mm->seg[0];
+    const PetscReal *row = SegRow(mm, sg, 0);
+    for (PetscInt p = 0; p < sg->n; p++) {
+      if (IsRigidMode(mm, p)) {
+        WorkRigid(&wa, row[p], mm->qd0[p], mm->g0[p], mm->g1[p], mm->gP[p]);
+        continue;
+      }
+      c1 += row[p] * mm->c1[p];
+      pa += row[p] * mm->pa[p];
+      WorkOscillator(&wa, row[p] * mm->A[p], row[p] * mm->B[p], mm->w[p], mm->cwv[p], mm->swv[p]);
+    }
+  } else { /* node 0 sticks: it moves with rod 2, v0 = g . etadot */
+    const SKRodPairModel *md = &rp->model;
+    const PetscReal *g       = rp->gstick;
+    for (PetscInt n = 0; n < mm->Nm; n++) {
+      PetscReal w = md->omega[n];
+      c1 += g[n] * mm->eS[n] / (w * w);
+      WorkOscillator(&wa, g[n] * mm->eA[n], g[n] * mm->eB[n], w, mm->cw2[n], mm->sw2[n]);
+    }
+  }
+  WorkSmooth(&wa, c1, pa);
+  return wa.sum;
 }
 
 /* Full state at tau of the current coupling step: rod 1 (segments in closed form, sticking nodes following rod 2),
-   rod 2 in closed form, work of P (Gauss-Legendre on panels of dt_sample) and dissipation (constant slip forces). */
-static void StateAt(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscReal qbuf[], PetscReal qdbuf[], PetscBool rod1,
-                    PetscBool energy)
+   rod 2 in closed form, work of P and dissipation (constant slip forces), all exact for the closed forms. */
+static void StateAt(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscBool rod1)
 {
-  SKRodPair rp             = mm->rp;
-  const SKRodPairModel *md = &rp->model;
-  PetscInt N = mm->N, Nm = mm->Nm, npan;
-  PetscReal work = 0, diss = 0;
-  static const PetscReal gx[3] = {-0.7745966692414834, 0, 0.7745966692414834}, gw[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+  SKRodPair rp = mm->rp;
+  PetscInt N = mm->N, Nm = mm->Nm;
+  PetscReal diss = 0;
 
-  if (rod1) Rod1At(mm, t0, tau, y, qbuf, qdbuf);
+  Rod2At(mm, tau);
+  for (PetscInt s = 0; s < mm->nseg; s++) SegModes(mm, s, t0, tau);
+  if (rod1) Rod1At(mm, t0, tau, y);
   for (PetscInt n = 0; n < Nm; n++) {
-    PetscReal w = md->omega[n], w2 = w * w, c = PetscCosReal(w * tau), s = PetscSinReal(w * tau);
-    y[ETA_OFF(mm) + n]  = mm->eQ0[n] / w2 + mm->eS[n] * tau / w2 + mm->eA[n] * c + mm->eB[n] * s;
-    y[ETAD_OFF(mm) + n] = mm->eS[n] / w2 + w * (mm->eB[n] * c - mm->eA[n] * s);
+    y[ETA_OFF(mm) + n]  = mm->et[n];
+    y[ETAD_OFF(mm) + n] = mm->etd[n];
   }
   for (PetscInt i = 0; i < N; i++) {
     if (rp->state[i] == SK_ROD_STICK) {
       const PetscReal *g = rp->gstick + i * Nm;
       PetscReal du = 0, vv = 0;
       for (PetscInt n = 0; n < Nm; n++) {
-        du += g[n] * (y[ETA_OFF(mm) + n] - mm->eta0[n]);
-        vv += g[n] * y[ETAD_OFF(mm) + n];
+        du += g[n] * (mm->et[n] - mm->eta0[n]);
+        vv += g[n] * mm->etd[n];
       }
       y[i]     = mm->us0[i] + du;
       y[N + i] = vv;
     }
   }
-  if (!energy) return;
   /* dissipation over the step: -F . (du - rod-2 displacement under the nodes) = -sum_p M_p gF_p dq_p - Qslip . deta */
   for (PetscInt sgi = 0; sgi < mm->nseg; sgi++) {
     const Seg *sg = &mm->seg[sgi];
-    PetscReal psi = mm->W * t0 + mm->phase, q, qd;
-    for (PetscInt p = 0; p < sg->n; p++) {
-      if (mm->gF[sg->a + p] == 0) continue;
-      ModeAt(mm, sg->a + p, tau, PetscSinReal(mm->W * tau + psi), PetscCosReal(mm->W * tau + psi), PetscSinReal(psi), PetscCosReal(psi), &q,
-             &qd);
-      diss -= ModalMass(sg, p) * mm->gF[sg->a + p] * (q - mm->q0[sg->a + p]);
-    }
+    for (PetscInt p = 0; p < sg->n; p++) diss -= ModalMass(sg, p) * mm->gF[sg->a + p] * (mm->qv[sg->a + p] - mm->q0[sg->a + p]);
   }
-  for (PetscInt n = 0; n < Nm; n++) diss -= mm->Qslip[n] * (y[ETA_OFF(mm) + n] - mm->eta0[n]);
-  npan = (PetscInt)PetscCeilReal(tau / mm->dt_sample - 1e-9);
-  for (PetscInt k = 0; k < npan; k++) {
-    PetscReal a = tau * k / npan, b = tau * (k + 1) / npan;
-    for (PetscInt q = 0; q < 3; q++) {
-      PetscReal s = 0.5 * (a + b) + 0.5 * (b - a) * gx[q];
-      work += 0.5 * (b - a) * gw[q] * rp->load(rp->load_ctx, t0 + s) * V0At(mm, t0, s);
-    }
-  }
-  y[rp->n - 2] = mm->W0 + work;
+  for (PetscInt n = 0; n < Nm; n++) diss -= mm->Qslip[n] * (mm->et[n] - mm->eta0[n]);
+  y[rp->n - 2] = mm->W0 + WorkOfP(mm, t0, tau);
   y[rp->n - 1] = mm->D0 + diss;
-}
-
-static void SegModes(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau)
-{
-  const Seg *sg = &mm->seg[s];
-  PetscReal psi = mm->W * t0 + mm->phase, sP = PetscSinReal(mm->W * tau + psi), cP = PetscCosReal(mm->W * tau + psi);
-  PetscReal sP0 = PetscSinReal(psi), cP0 = PetscCosReal(psi);
-
-  if (mm->segtau[s] == tau) return;
-  for (PetscInt p = 0; p < sg->n; p++) ModeAt(mm, sg->a + p, tau, sP, cP, sP0, cP0, &mm->qv[sg->a + p], &mm->qdv[sg->a + p]);
-  mm->segtau[s] = tau;
-}
-
-static void Rod2At(MMM *mm, PetscReal tau)
-{
-  const SKRodPairModel *md = &mm->rp->model;
-
-  if (mm->r2tau == tau) return;
-  for (PetscInt n = 0; n < mm->Nm; n++) {
-    PetscReal w = md->omega[n], w2 = w * w, c = PetscCosReal(w * tau), s = PetscSinReal(w * tau);
-    mm->et[n]   = mm->eQ0[n] / w2 + mm->eS[n] * tau / w2 + mm->eA[n] * c + mm->eB[n] * s;
-    mm->etd[n]  = mm->eS[n] / w2 + w * (mm->eB[n] * c - mm->eA[n] * s);
-    mm->etdd[n] = -w2 * (mm->eA[n] * c + mm->eB[n] * s);
-  }
-  mm->r2tau = tau;
 }
 
 /* displacement and velocity of node i at tau from the closed forms */
@@ -630,17 +736,14 @@ static void EndStep(MMM *mm, PetscReal t0, PetscReal dt, const PetscReal y_end[]
 {
   SKRodPair rp = mm->rp;
   PetscInt N = mm->N, Nm = mm->Nm;
-  PetscReal psi = mm->W * t0 + mm->phase, sP = PetscSinReal(mm->W * dt + psi), cP = PetscCosReal(mm->W * dt + psi);
-  PetscReal sP0 = PetscSinReal(psi), cP0 = PetscCosReal(psi);
 
   Rod2At(mm, dt);
   for (PetscInt s = 0; s < mm->nseg; s++) {
     const Seg *sg = &mm->seg[s];
+    SegModes(mm, s, t0, dt);
     for (PetscInt p = 0; p < sg->n; p++) {
-      PetscReal q, qd;
-      ModeAt(mm, sg->a + p, dt, sP, cP, sP0, cP0, &q, &qd);
-      mm->q0[sg->a + p]  = q;
-      mm->qd0[sg->a + p] = qd;
+      mm->q0[sg->a + p]  = mm->qv[sg->a + p];
+      mm->qd0[sg->a + p] = mm->qdv[sg->a + p];
     }
   }
   for (PetscInt i = 0; i < N; i++) {
@@ -664,7 +767,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
 {
   MMM mm     = {0};
   PetscInt N = rp->model.N, Nm = rp->model.Nm, n = rp->n, N2 = 2 * N, ib = 0, stalls = 0;
-  PetscReal t = rp->t, *y = rp->y, *yw, *dy, *qbuf, *qdbuf, *eprev, *tnext, *tlast, *margin, dtc, wmax;
+  PetscReal t = rp->t, *y = rp->y, *yw, *dy, *qbuf, *eprev, *tnext, *tlast, *margin, dtc, wmax;
   PetscBool *watch, *trigger, *sel, new_interval = PETSC_TRUE, have_rhs = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -697,13 +800,14 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscCalloc3(N, &mm.gP, N, &mm.phi, N, &mm.us0));
   PetscCall(PetscCalloc4(N, &mm.vs, Nm, &mm.eta0, Nm, &mm.etad0, N, &mm.Ffric));
   PetscCall(PetscCalloc4(Nm, &mm.eA, Nm, &mm.eB, Nm, &mm.eQ0, Nm, &mm.eS));
-  PetscCall(PetscMalloc5(n, &yw, n, &dy, N + n, &qbuf, N, &qdbuf, N2, &eprev));
+  PetscCall(PetscMalloc4(n, &yw, n, &dy, Nm, &qbuf, N2, &eprev));
   PetscCall(PetscMalloc3(N2, &watch, N2, &trigger, N2, &sel));
   PetscCall(PetscMalloc3(N2, &tnext, N2, &tlast, N2, &margin));
   PetscCall(PetscCalloc3(N, &mm.gF, Nm, &mm.Qslip, N, &mm.alag));
   PetscCall(PetscCalloc5(N, &mm.segof, N, &mm.segtau, N, &mm.qv, N, &mm.qdv, Nm, &mm.et));
   PetscCall(PetscCalloc5(Nm, &mm.etd, Nm, &mm.etdd, (size_t)N * Nm, &mm.gstart, N, &mm.lenS, N, &mm.bv));
   PetscCall(PetscCalloc3(N, &mm.ba, N2, &mm.rate, N2, &mm.noise));
+  PetscCall(PetscCalloc4(N, &mm.cwv, N, &mm.swv, Nm, &mm.cw2, Nm, &mm.sw2));
 
   if (rp->monitor && rp->t_next_out <= t) {
     PetscCall(SKRodPairOutput(rp, t, y));
@@ -737,16 +841,16 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
     }
     nsamp = (PetscInt)PetscCeilReal(dt / mm.dt_sample - 1e-9);
     for (PetscInt k = 1; k <= nsamp && tau_ev < 0; k++) {
-      PetscReal tau = dt * k / nsamp;
-      PetscBool any = PETSC_FALSE, none = PETSC_TRUE;
-      for (PetscInt j = 0; j < N2; j++) {
-        sel[j] = tnext[j] <= tau ? PETSC_TRUE : PETSC_FALSE;
-        none   = (PetscBool)(none && !sel[j]);
-      }
-      if (none) {
-        tau_prev = tau;
-        continue;
-      }
+      PetscReal tau, tmin = PETSC_MAX_REAL;
+      PetscBool any = PETSC_FALSE;
+      /* jump to the first sample at or after the earliest time a bound lets a function reach zero: the samples in
+         between are certainly event-free, so the cost follows the evaluations, not the sample grid */
+      for (PetscInt j = 0; j < N2; j++) tmin = PetscMin(tmin, tnext[j]);
+      if (tmin > dt) break;
+      k        = PetscMax(k, (PetscInt)PetscCeilReal(tmin / dt * nsamp - 1e-9));
+      tau      = dt * k / nsamp;
+      tau_prev = PetscMax(tau_prev, dt * (k - 1) / nsamp); /* a re-bracket start inside the sample interval is kept */
+      for (PetscInt j = 0; j < N2; j++) sel[j] = tnext[j] <= tau ? PETSC_TRUE : PETSC_FALSE;
       rp->rhs_evals++;
       FastEvents(&mm, t, tau, sel, rp->evals1);
       for (PetscInt j = 0; j < N2; j++) {
@@ -831,7 +935,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       /* a node switched at t goes against its new state at once: re-decide it at t (as in RK45) */
       PetscCheck(++stalls < 20 * N2 + 100, rp->comm, PETSC_ERR_NOT_CONVERGED,
                  "Stick/slip switching does not settle at t = %g s (Zeno chatter)", (double)t);
-      StateAt(&mm, t, 0, y, qbuf, qdbuf, PETSC_TRUE, PETSC_TRUE);
+      StateAt(&mm, t, 0, y, PETSC_TRUE);
       PetscCall(SKRodPairResolve(rp, t, y, trigger));
       for (PetscInt j = 0; j < n; j++) dy[j] = rp->ytmp[j];
       SKRodPairEventValues(rp, y, rp->evals0);
@@ -845,13 +949,13 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       PetscReal tau_end = tau_ev >= 0 ? tau_ev : dt;
       /* outputs inside the step, from the closed form */
       while (rp->monitor && (rp->t_next_out < t + tau_end || (tau_ev < 0 && rp->t_next_out <= t + tau_end + 1e-9 * rp->dt_out))) {
-        StateAt(&mm, t, rp->t_next_out - t, yw, qbuf, qdbuf, PETSC_TRUE, PETSC_TRUE);
+        StateAt(&mm, t, rp->t_next_out - t, yw, PETSC_TRUE);
         PetscCall(SKRodPairOutput(rp, rp->t_next_out, yw));
         rp->t_next_out += rp->dt_out;
       }
       if (tau_ev >= 0) {
         /* the end of the interval: full nodal state, switch, new interval */
-        StateAt(&mm, t, tau_end, y, qbuf, qdbuf, PETSC_TRUE, PETSC_TRUE);
+        StateAt(&mm, t, tau_end, y, PETSC_TRUE);
         t += tau_end;
         if (ib < rp->nbreak && t >= rp->breaks[ib]) ib++;
         PetscCall(SKRodPairResolve(rp, t, y, trigger));
@@ -864,7 +968,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       } else {
         /* the interval goes on: carry the closed forms over, nodal rod 1 is not formed */
         PetscBool last = t_stop >= t_end * (1 - 1e-15) ? PETSC_TRUE : PETSC_FALSE; /* the run ends: form the nodal state */
-        StateAt(&mm, t, dt, last ? y : yw, qbuf, qdbuf, last, PETSC_TRUE);
+        StateAt(&mm, t, dt, last ? y : yw, last);
         EndStep(&mm, t, dt, last ? y : yw);
         for (PetscInt j = 0; j < N2; j++) margin[j] = (rp->armed[j] && eprev[j] > 0) ? eprev[j] - mm.rate[j] * (dt - tlast[j]) : eprev[j];
         t = t_stop;
@@ -881,12 +985,13 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree3(mm.gP, mm.phi, mm.us0));
   PetscCall(PetscFree4(mm.vs, mm.eta0, mm.etad0, mm.Ffric));
   PetscCall(PetscFree4(mm.eA, mm.eB, mm.eQ0, mm.eS));
-  PetscCall(PetscFree5(yw, dy, qbuf, qdbuf, eprev));
+  PetscCall(PetscFree4(yw, dy, qbuf, eprev));
   PetscCall(PetscFree3(watch, trigger, sel));
   PetscCall(PetscFree3(tnext, tlast, margin));
   PetscCall(PetscFree3(mm.gF, mm.Qslip, mm.alag));
   PetscCall(PetscFree5(mm.segof, mm.segtau, mm.qv, mm.qdv, mm.et));
   PetscCall(PetscFree5(mm.etd, mm.etdd, mm.gstart, mm.lenS, mm.bv));
   PetscCall(PetscFree3(mm.ba, mm.rate, mm.noise));
+  PetscCall(PetscFree4(mm.cwv, mm.swv, mm.cw2, mm.sw2));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
