@@ -8,6 +8,10 @@ history is within 1 %
 relative L2 of the reference is timed: process CPU time of the solve as stored by the run (/rodpair@cpu_time; robust
 to other jobs on a shared machine, and equal to wall time on an idle one: the solvers are serial), best of REPEAT runs.
 
+Before that, an event-free check of what the mode matching is for: with mu_k N_F = 0 (free rod 1) and with friction so
+large that nothing slips (bonded rods), the number of MMM coupling steps does not depend on N while RK45's steps grow
+like N (its step is tied to rod 1's CFL limit); printed as a table (SK_BENCH_SCALING=0 skips it).
+
 Usage: rodpair_speed.py [STICKSLIP] [STICKSLIP_WITH_CVODE]   (defaults: $STICKSLIP, build/bin/stickslip)
 Prints a table and, on its last line:
 RESULT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=...
@@ -28,8 +32,8 @@ REPEAT = int(os.environ.get("SK_BENCH_REPEAT", "2"))
 TOL = 0.01
 
 
-def run(prog, outdir, opts):
-    cmd = [prog, "run", INPUT, "-o", outdir, "-force", "-quiet"] + opts
+def run(prog, outdir, opts, inp=INPUT):
+    cmd = [prog, "run", inp, "-o", outdir, "-force", "-quiet"] + opts
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return None
@@ -37,7 +41,8 @@ def run(prog, outdir, opts):
         g = f["rodpair"]
         sec = g["sections"][:]
         cols = [c.decode() if isinstance(c, bytes) else str(c) for c in g["sections"].attrs["columns"]]
-        return {"tip": sec[:, cols.index("u1_L")], "wall": float(g.attrs["cpu_time"]), "events": int(g.attrs["events"])}
+        return {"tip": sec[:, cols.index("u1_L")], "wall": float(g.attrs["cpu_time"]), "events": int(g.attrs["events"]),
+                "steps": int(g.attrs["steps"])}
 
 
 def l2(a, b):
@@ -69,12 +74,34 @@ def scan(prog, tmp, name, settings, ref):
     return best, e, label
 
 
+def scaling(prog, tmp):
+    """MMM coupling steps and RK45 steps versus N on the validation input without events (N_F = 0: free rod 1; N_F = 1e6:
+    bonded), N_m = 10, RK45 at rtol 1e-6."""
+    with open(INPUT) as f:
+        text = f.read()
+    print("  event-free scaling (omega1-caseA with normal_load 0 / 1e6, N_m = 10): N, MMM steps and cpu, RK45 steps and cpu")
+    for label, nf in (("free", "0"), ("bonded", "1e6")):
+        inp = os.path.join(tmp, f"{label}.xml")
+        with open(inp, "w") as f:
+            f.write(text.replace('normal_load="1000"', f'normal_load="{nf}"'))
+        for n in (51, 101, 201, 401):
+            disc = ["-rodpair_nodes", str(n), "-rodpair_modes", "10"]
+            m = run(prog, os.path.join(tmp, "sc_mmm"), ["-rodpair_solver", "mmm", "-rodpair_mmm_coupling", "2"] + disc, inp)
+            r = run(prog, os.path.join(tmp, "sc_rk"), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1e-6", "-rodpair_atol", "1e-12"] + disc, inp)
+            if m is None or r is None:
+                sys.exit(f"scaling run failed ({label}, N {n})")
+            print(f"  {label:7s} N {n:4d}  mmm {m['steps']:6d} steps {m['wall']:.3f} s   rk45 {r['steps']:6d} steps {r['wall']:.3f} s"
+                  f"   ({m['events']} / {r['events']} events)", flush=True)
+
+
 def main():
     prog = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("STICKSLIP", os.path.join(ROOT, "build", "bin", "stickslip"))
     prog_cv = sys.argv[2] if len(sys.argv) > 2 else None
     print(f"rodpair_speed: {platform.node()} {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"{time.strftime('%Y-%m-%d %H:%M:%S %Z')}; input {os.path.relpath(INPUT, ROOT)}")
     with tempfile.TemporaryDirectory() as tmp:
+        if os.environ.get("SK_BENCH_SCALING", "1") != "0":
+            scaling(prog, tmp)
         ref = run(prog, os.path.join(tmp, "ref"), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1e-9", "-rodpair_atol", "1e-12",
                                                    "-rodpair_nodes", "401", "-rodpair_modes", "50"])
         if ref is None:
