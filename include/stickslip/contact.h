@@ -66,6 +66,9 @@ typedef struct _p_SKFrictionLaw *SKFrictionLaw;
 
 /* Registers the built-in laws and the contact log events. Idempotent; SKFrictionLawCreate() calls it. */
 PETSC_EXTERN PetscErrorCode SKContactInitializePackage(void);
+/* Log event "ContactForce": one contact force evaluation of a pair (search: gaps and slip velocities; enforcement:
+   penalty and friction law), i.e. the whole of SKContactPlaneForce(). */
+PETSC_EXTERN PetscLogEvent SK_CONTACT_Force;
 /* Adds a friction law under NAME; CREATE fills the law's ops and context from its parameters (see frictionimpl.h). */
 PETSC_EXTERN PetscErrorCode SKFrictionLawRegister(const char name[], PetscErrorCode (*create)(SKFrictionLaw));
 /* Comma-separated names of the registered laws, into buf[len]. */

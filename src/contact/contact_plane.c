@@ -116,6 +116,7 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   PetscReal dt, diss = 0;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SK_CONTACT_Force, 0, 0, 0, 0));
   (void)nlocal;
   if (cp->called && t > cp->t_last) { /* a new step: the last trial becomes the committed state */
     PetscCall(PetscArraycpy(cp->state, cp->trial, cp->n * ns));
@@ -156,6 +157,7 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   }
   cp->dissipation_trial = cp->dissipation + diss;
   PetscCall(ContactPlaneStickTrial(cp, v, dt));
+  PetscCall(PetscLogEventEnd(SK_CONTACT_Force, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
