@@ -19,6 +19,7 @@ import tempfile
 
 import numpy as np
 
+from postproc import slider2d
 from postproc.results import Results
 
 
@@ -38,6 +39,15 @@ def set_attr(text, element, attr, value):
     if n != 1:
         sys.exit("FAIL: no %s=... on <%s> in the input" % (attr, element))
     return new
+
+
+def figures(make, tmp, names):
+    """Runs the figure script MAKE(figdir) of postproc.slider2d on a run and checks that it wrote NAMES."""
+    figdir = os.path.join(tmp, "figures")
+    make(figdir)
+    missing = [n for n in names if not os.path.isfile(os.path.join(figdir, n))]
+    if missing:
+        sys.exit("FAIL: postproc.slider2d did not write " + ", ".join(missing))
 
 
 def energy_drift(r):
@@ -128,6 +138,8 @@ def velocity(prog, inp):
         w, c = r.history("/explicit/watch/mid"), r.history("/explicit/contact/floor")
         t, v, cof = np.asarray(w["time"]), np.asarray(w["v_x"]), np.asarray(c["cof"])
         ratio = r.attrs("/explicit/contact_nodes/floor")["sticking_time_ratio"]
+        figures(lambda d: slider2d.velocity(d, [os.path.join(tmp, "velocity")]), tmp,
+                ("fig10-midpoint.png", "fig10-sticking.png", "fig14-cof.png"))
     V, vs, m = 0.01, 1e-3, t > 1
     stick, fast, mean_cof = np.mean(np.abs(v[m]) < vs), np.mean(v[m] > 2 * V), np.mean(cof[m])
     print("midpoint: sticking %.3f of the time after 1 s, faster than 2 V %.3f; global sticking-time ratio %.3f; mean COF after "
@@ -153,6 +165,7 @@ def cyclic(prog, inp):
         r = run(prog, text, "cyclic", tmp)
         names = ("x0", "x025", "x05", "x075", "x1")
         ws = [r.history("/explicit/watch/" + n) for n in names]
+        figures(lambda d: slider2d.cyclic(d, os.path.join(tmp, "cyclic")), tmp, ("fig16-cyclic.png",))
     t = np.asarray(ws[0]["time"])
     u = np.array([np.asarray(w["u_x"]) for w in ws])
     loaded, after = t <= 6.0, t >= 6.5
