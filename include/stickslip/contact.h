@@ -66,6 +66,9 @@ typedef struct _p_SKFrictionLaw *SKFrictionLaw;
 
 /* Registers the built-in laws and the contact log events. Idempotent; SKFrictionLawCreate() calls it. */
 PETSC_EXTERN PetscErrorCode SKContactInitializePackage(void);
+/* Log event "ContactForce": one contact force evaluation of a pair (search: gaps and slip velocities; enforcement:
+   penalty and friction law), i.e. the whole of SKContactPlaneForce(). */
+PETSC_EXTERN PetscLogEvent SK_CONTACT_Force;
 /* Adds a friction law under NAME; CREATE fills the law's ops and context from its parameters (see frictionimpl.h). */
 PETSC_EXTERN PetscErrorCode SKFrictionLawRegister(const char name[], PetscErrorCode (*create)(SKFrictionLaw));
 /* Comma-separated names of the registered laws, into buf[len]. */
@@ -179,6 +182,23 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneGetStateSize(SKContactPlane cp, PetscI
    = the friction state (its first min(ncomp, nstate) values). Not collective. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneAddNodalFields(SKContactPlane cp, const PetscReal v[], PetscReal pressure[], PetscReal traction[],
                                                          PetscReal stick[], PetscInt ncomp, PetscReal state[]);
+/* Sticking-time statistics (issue 6; paper section 3.2) per owned contact node, accumulated over the steps since the
+   start (s): STICK[i], the time in contact and sticking (normal force > 0 at the end of the step and the slip speed
+   relative to the plane over the step below the law's stick threshold, SKFrictionIsSticking()), and CONTACT[i], the
+   time in contact. Same node order as SKContactPlaneGetNodal(); arrays owned by CP; kept across checkpoint/restart. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneGetStickTimes(SKContactPlane cp, PetscInt *n, const PetscReal *stick[],
+                                                        const PetscReal *contact[]);
+/* Global sticking-time ratio over ELAPSED seconds: the weighted mean of the nodal ratios, *ratio = sum_a w_a
+   T_stick,a / (ELAPSED sum_a w_a), i.e. the time-averaged share of the contact surface that sticks (1); and
+   *contact_ratio = sum_a w_a T_stick,a / sum_a w_a T_contact,a, the same over the time in contact only (0 without
+   contact). Either may be NULL. Collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneGetStickingTimeRatio(SKContactPlane cp, PetscReal elapsed, PetscReal *ratio,
+                                                               PetscReal *contact_ratio);
+/* The pair's stick threshold for statistics, SKFrictionStickThreshold() of its law (m/s). */
+PETSC_EXTERN PetscErrorCode SKContactPlaneGetStickThreshold(SKContactPlane cp, PetscReal *threshold);
+/* Adds the nodal sticking-time ratio T_stick,a / ELAPSED (1) of the owned contact nodes into ratio[] over local nodes
+   (callers zero it and fill ghosts). Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneAddNodalStickRatio(SKContactPlane cp, PetscReal elapsed, PetscReal ratio[]);
 /* History of the pair at PATH in OUT (e.g. /explicit/contact/NAME), columns: time (s), normal_force (N), friction_x,
    friction_y[, friction_z] (N, on the body), cof (1), nodes_in_contact (1), contact_fraction (1, of the contact nodes),
    dissipation (J). The history is owned by OUT. Collective. */

@@ -49,6 +49,7 @@ PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal
   PetscCall(SKFrictionLawGetStateSize(law, dim - 1, &cp->nstate));
   PetscCall(PetscCalloc4(cp->n * cp->nstate, &cp->state, cp->n * cp->nstate, &cp->trial, cp->n, &cp->stored, cp->n, &cp->stored_trial));
   PetscCall(PetscCalloc2(cp->n, &cp->fn, cp->n * dim, &cp->ft));
+  PetscCall(PetscCalloc4(cp->n, &cp->stick_time, cp->n, &cp->stick_time_trial, cp->n, &cp->contact_time, cp->n, &cp->contact_time_trial));
   *cpp = cp;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -63,6 +64,7 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(PetscFree2(cp->nodes, cp->w));
   PetscCall(PetscFree4(cp->state, cp->trial, cp->stored, cp->stored_trial));
   PetscCall(PetscFree2(cp->fn, cp->ft));
+  PetscCall(PetscFree4(cp->stick_time, cp->stick_time_trial, cp->contact_time, cp->contact_time_trial));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -75,6 +77,37 @@ PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Speed (m/s) of local node A tangentially to the plane, relative to it, from the local velocities V. */
+static PetscReal ContactPlaneSlipSpeed(SKContactPlane cp, PetscInt a, const PetscReal v[])
+{
+  const PetscInt dim = cp->dim;
+  PetscReal speed2   = 0;
+
+  for (PetscInt k = 0; k < dim - 1; k++) {
+    PetscReal vt = 0;
+    for (PetscInt d = 0; d < dim; d++) vt += (v[a * dim + d] - cp->velocity[d]) * cp->tangent[k][d];
+    speed2 += vt * vt;
+  }
+  return PetscSqrtReal(speed2);
+}
+
+/* Trial sticking-time statistics over the step of length DT that ends at the current force evaluation: a node counts
+   as in contact when it carries a normal force at the end of the step, and as sticking when, in addition, its slip
+   speed over the step (the half-step velocities V, the ones the friction law saw) is below the stick threshold. */
+static PetscErrorCode ContactPlaneStickTrial(SKContactPlane cp, const PetscReal v[], PetscReal dt)
+{
+  const SKFrictionParams *p;
+
+  PetscFunctionBegin;
+  PetscCall(SKFrictionLawGetParams(cp->law, &p));
+  for (PetscInt i = 0; i < cp->n; i++) {
+    const PetscBool in        = (PetscBool)(cp->fn[i] > 0);
+    cp->contact_time_trial[i] = cp->contact_time[i] + (in ? dt : 0.0);
+    cp->stick_time_trial[i]   = cp->stick_time[i] + (in && SKFrictionIsSticking(p, ContactPlaneSlipSpeed(cp, cp->nodes[i], v)) ? dt : 0.0);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[], const PetscReal v[],
                                    PetscReal f[])
 {
@@ -83,12 +116,15 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   PetscReal dt, diss = 0;
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(SK_CONTACT_Force, 0, 0, 0, 0));
   (void)nlocal;
   if (cp->called && t > cp->t_last) { /* a new step: the last trial becomes the committed state */
     PetscCall(PetscArraycpy(cp->state, cp->trial, cp->n * ns));
     PetscCall(PetscArraycpy(cp->stored, cp->stored_trial, cp->n));
     cp->dissipation = cp->dissipation_trial;
     cp->t_commit    = cp->t_last;
+    PetscCall(PetscArraycpy(cp->stick_time, cp->stick_time_trial, cp->n));
+    PetscCall(PetscArraycpy(cp->contact_time, cp->contact_time_trial, cp->n));
   }
   if (!cp->called) cp->t_commit = t;
   cp->called = PETSC_TRUE;
@@ -120,6 +156,8 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
     }
   }
   cp->dissipation_trial = cp->dissipation + diss;
+  PetscCall(ContactPlaneStickTrial(cp, v, dt));
+  PetscCall(PetscLogEventEnd(SK_CONTACT_Force, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -215,11 +253,12 @@ PetscErrorCode SKContactPlaneHistoryAppend(SKContactPlane cp, SKHistory hist, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Restart layout per node: state, trial (nstate each), stored, stored_trial, fn, ft (dim). */
+/* Restart layout per node: state, trial (nstate each), stored, stored_trial, fn, ft (dim), then the sticking-time
+   statistics stick_time, stick_time_trial, contact_time, contact_time_trial. */
 PetscErrorCode SKContactPlaneGetRestartSize(SKContactPlane cp, PetscInt *width)
 {
   PetscFunctionBegin;
-  *width = 2 * cp->nstate + 3 + cp->dim;
+  *width = 2 * cp->nstate + 3 + cp->dim + 4;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -232,13 +271,15 @@ static PetscErrorCode ContactPlaneCopyRestart(SKContactPlane cp, PetscInt nowned
   PetscFunctionBegin;
   PetscCall(SKContactPlaneGetRestartSize(cp, &width));
   for (PetscInt i = 0; i < cp->n; i++) {
-    PetscReal *row        = nodal + cp->nodes[i] * width;
-    PetscReal *parts[6]   = {cp->state + i * ns, cp->trial + i * ns, cp->stored + i, cp->stored_trial + i, cp->fn + i, cp->ft + i * dim};
-    const PetscInt len[6] = {ns, ns, 1, 1, 1, dim};
+    PetscReal *row         = nodal + cp->nodes[i] * width;
+    PetscReal *parts[10]   = {cp->state + i * ns,   cp->trial + i * ns,        cp->stored + i,     cp->stored_trial + i,
+                              cp->fn + i,           cp->ft + i * dim,          cp->stick_time + i, cp->stick_time_trial + i,
+                              cp->contact_time + i, cp->contact_time_trial + i};
+    const PetscInt len[10] = {ns, ns, 1, 1, 1, dim, 1, 1, 1, 1};
 
     PetscCheck(cp->nodes[i] < nowned, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "Contact node %" PetscInt_FMT " is not owned (%" PetscInt_FMT " owned)", cp->nodes[i], nowned);
-    for (PetscInt k = 0; k < 6; row += len[k], k++) {
+    for (PetscInt k = 0; k < 10; row += len[k], k++) {
       if (pack)
         PetscCall(PetscArraycpy(row, parts[k], len[k]));
       else
@@ -293,18 +334,55 @@ PetscErrorCode SKContactPlaneAddNodalFields(SKContactPlane cp, const PetscReal v
   PetscCall(SKFrictionLawGetParams(cp->law, &p));
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscInt a = cp->nodes[i];
-    PetscReal speed2 = 0;
 
-    for (PetscInt k = 0; k < dim - 1; k++) {
-      PetscReal vt = 0;
-      for (PetscInt d = 0; d < dim; d++) vt += (v[a * dim + d] - cp->velocity[d]) * cp->tangent[k][d];
-      speed2 += vt * vt;
-    }
     pressure[a] += cp->fn[i] / cp->w[i];
     for (PetscInt d = 0; d < dim; d++) traction[a * dim + d] += cp->ft[i * dim + d] / cp->w[i];
-    stick[a] += (cp->fn[i] > 0 && SKFrictionIsSticking(p, PetscSqrtReal(speed2))) ? 1.0 : 0.0;
+    stick[a] += (cp->fn[i] > 0 && SKFrictionIsSticking(p, ContactPlaneSlipSpeed(cp, a, v))) ? 1.0 : 0.0;
     /* the trial state is the one at the last force evaluation, i.e. at the time of the output */
     for (PetscInt k = 0; k < nc; k++) state[a * ncomp + k] += cp->trial[i * cp->nstate + k];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneGetStickTimes(SKContactPlane cp, PetscInt *n, const PetscReal *stick[], const PetscReal *contact[])
+{
+  PetscFunctionBegin;
+  if (n) *n = cp->n;
+  if (stick) *stick = cp->stick_time_trial; /* the trial values are those up to the last force evaluation */
+  if (contact) *contact = cp->contact_time_trial;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneGetStickingTimeRatio(SKContactPlane cp, PetscReal elapsed, PetscReal *ratio, PetscReal *contact_ratio)
+{
+  PetscReal sums[3] = {0, 0, 0};
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < cp->n; i++) {
+    sums[0] += cp->w[i] * cp->stick_time_trial[i];
+    sums[1] += cp->w[i] * cp->contact_time_trial[i];
+    sums[2] += cp->w[i];
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPIU_REAL, MPIU_SUM, cp->comm));
+  if (ratio) *ratio = elapsed > 0 && sums[2] > 0 ? sums[0] / (sums[2] * elapsed) : 0.0;
+  if (contact_ratio) *contact_ratio = sums[1] > 0 ? sums[0] / sums[1] : 0.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneAddNodalStickRatio(SKContactPlane cp, PetscReal elapsed, PetscReal ratio[])
+{
+  PetscFunctionBegin;
+  if (elapsed > 0)
+    for (PetscInt i = 0; i < cp->n; i++) ratio[cp->nodes[i]] += cp->stick_time_trial[i] / elapsed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneGetStickThreshold(SKContactPlane cp, PetscReal *threshold)
+{
+  const SKFrictionParams *p;
+
+  PetscFunctionBegin;
+  PetscCall(SKFrictionLawGetParams(cp->law, &p));
+  *threshold = SKFrictionStickThreshold(p);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -24,6 +24,9 @@ struct _p_SKContactPlane {
   PetscBool called;
   PetscReal *fn, *ft;                       /* last normal force magnitude (n) and friction force on the body (n * dim) */
   PetscReal dissipation, dissipation_trial; /* committed and trial accumulated dissipation (J), local */
+  /* sticking-time statistics per node (s), committed and trial like the friction state: time in contact and sticking
+     (SKFrictionIsSticking() on the tangential slip speed over the step), and time in contact */
+  PetscReal *stick_time, *stick_time_trial, *contact_time, *contact_time_trial;
 };
 
 #endif

@@ -12,6 +12,7 @@ typedef struct {
 static FrictionLawEntry SKFrictionLaws[SK_FRICTION_MAX_LAWS];
 static PetscInt SKFrictionLawCount           = 0;
 static PetscBool SKContactPackageInitialized = PETSC_FALSE;
+PetscLogEvent SK_CONTACT_Force;
 
 static PetscErrorCode SKContactFinalizePackage(void)
 {
@@ -32,6 +33,7 @@ PetscErrorCode SKContactInitializePackage(void)
   PetscCall(SKFrictionLawRegister("coulomb-modified", SKFrictionLawCreate_CoulombModified));
   PetscCall(SKFrictionLawRegister("coulomb-tanh", SKFrictionLawCreate_CoulombTanh));
   PetscCall(SKFrictionLawRegister("coulomb-threlfall", SKFrictionLawCreate_CoulombThrelfall));
+  PetscCall(PetscLogEventRegister("ContactForce", SK_CLASSID, &SK_CONTACT_Force));
   PetscCall(PetscRegisterFinalize(SKContactFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

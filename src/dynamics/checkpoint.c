@@ -31,11 +31,11 @@ enum {
 static const char *const state_names[] = {"u", "v", "a", "vh"};
 #define SK_CKPT_NSTATE 4
 
-/* Contact pairs' state (format version 1 of the contact part): "contact_meta" = [version, npairs, nranks, width of
+/* Contact pairs' state (format version 2 of the contact part): "contact_meta" = [version, npairs, nranks, width of
    each pair], then per pair "contact_nodal_<i>" (natural nodes x width) and "contact_scalars_<i>" (nranks x
    SK_CONTACT_RESTART_NSCALAR, the per-rank values). Written only with contact; a checkpoint without it is the format
-   from before contact was checkpointed. */
-#define SK_CKPT_CONTACT_VERSION 1
+   from before contact was checkpointed. Version 2 added the sticking-time statistics to the nodal part. */
+#define SK_CKPT_CONTACT_VERSION 2
 typedef struct {
   PetscInt n; /* pairs stored; -1: no contact data in the file */
   PetscInt nranks, width[SK_EXPLICIT_MAX_TERMS];

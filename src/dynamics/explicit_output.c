@@ -236,13 +236,14 @@ static PetscErrorCode WriteHistories(SKExplicit ex)
 }
 
 /* Contact point data (zero off the contact surfaces, summed over pairs): contact_pressure (Pa), contact_traction
-   (friction traction on the body, Pa), contact_stick (1 sticking, 0 otherwise) and contact_state (friction state per
-   node, as many components as the largest law state, e.g. the LuGre bristle deflection in m). */
+   (friction traction on the body, Pa), contact_stick (1 sticking, 0 otherwise), contact_state (friction state per
+   node, as many components as the largest law state, e.g. the LuGre bristle deflection in m) and
+   contact_sticking_time_ratio (time in contact and sticking up to now over the time elapsed, 1). */
 static PetscErrorCode WriteContactFields(SKExplicit ex, SKVTK vtk)
 {
   const PetscInt n = ex->nlocal, dim = ex->dim;
   PetscInt ncomp = 1, *stick;
-  PetscReal *pressure, *traction, *rstick, *state, *col;
+  PetscReal *pressure, *traction, *rstick, *state, *col, *ratio;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < ex->ncontacts; i++) {
@@ -252,12 +253,16 @@ static PetscErrorCode WriteContactFields(SKExplicit ex, SKVTK vtk)
   }
   PetscCall(PetscCalloc5(n, &pressure, n * dim, &traction, n, &rstick, n * ncomp, &state, n, &col));
   PetscCall(PetscMalloc1(n, &stick));
-  for (PetscInt i = 0; i < ex->ncontacts; i++)
+  PetscCall(PetscCalloc1(n, &ratio));
+  for (PetscInt i = 0; i < ex->ncontacts; i++) {
     PetscCall(SKContactPlaneAddNodalFields(ex->contacts[i], ex->v, pressure, traction, rstick, ncomp, state));
+    PetscCall(SKContactPlaneAddNodalStickRatio(ex->contacts[i], ex->t, ratio));
+  }
   /* owned values are complete and ghosts zero: assembling copies them to the ghosts */
   PetscCall(SKExplicitAssembleNodal(ex, pressure, 1));
   PetscCall(SKExplicitAssembleNodal(ex, traction, dim));
   PetscCall(SKExplicitAssembleNodal(ex, rstick, 1));
+  PetscCall(SKExplicitAssembleNodal(ex, ratio, 1));
   for (PetscInt k = 0; k < ncomp; k++) {
     for (PetscInt a = 0; a < n; a++) col[a] = state[a * ncomp + k];
     PetscCall(SKExplicitAssembleNodal(ex, col, 1));
@@ -268,8 +273,10 @@ static PetscErrorCode WriteContactFields(SKExplicit ex, SKVTK vtk)
   PetscCall(SKVTKWriteVectors(vtk, SK_VTK_POINT_DATA, "contact_traction", dim, n, traction));
   PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_POINT_DATA, "contact_stick", n, stick));
   PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, "contact_state", ncomp, n, state));
+  PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, "contact_sticking_time_ratio", 1, n, ratio));
   PetscCall(PetscFree5(pressure, traction, rstick, state, col));
   PetscCall(PetscFree(stick));
+  PetscCall(PetscFree(ratio));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -330,5 +337,60 @@ PetscErrorCode SKExplicitOutputStep(SKExplicit ex, SKOutput out, PetscBool force
   if (ex->history_interval > 0 && (force || ex->step % ex->history_interval == 0)) PetscCall(WriteHistories(ex));
   if (out && ex->pvd && (force || ex->step % ex->field_interval == 0)) PetscCall(WriteFields(ex));
   PetscCall(PetscLogEventEnd(SK_EXPLICIT_Output, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* End-of-run contact statistics (issue 6), per pair under /explicit/contact_nodes/<name>: the arrays weight (w_a,
+   m^2 or m), stick_time and contact_time (s) and sticking_time_ratio (stick_time over the elapsed time, 1), one value
+   per node in natural order and zero off the contact surface, and the attributes time (the elapsed time, s),
+   stick_threshold (m/s), sticking_time_ratio (weighted mean, SKContactPlaneGetStickingTimeRatio()) and
+   sticking_time_ratio_in_contact; the global ratio is also an attribute of the pair's history. Collective. */
+PetscErrorCode SKExplicitOutputFinish(SKExplicit ex, SKOutput out)
+{
+  static const char *const names[] = {"weight", "stick_time", "contact_time", "sticking_time_ratio"};
+  PetscInt gsize;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
+  for (PetscInt i = 0; i < ex->ncontacts; i++) {
+    const PetscInt *nodes;
+    const PetscReal *w, *stick, *contact;
+    PetscReal *local, *global, *column = NULL, ratio, ratio_contact, threshold;
+    PetscInt n;
+    char group[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
+
+    PetscCall(SKContactPlaneGetNodal(ex->contacts[i], &n, &nodes, &w, NULL, NULL));
+    PetscCall(SKContactPlaneGetStickTimes(ex->contacts[i], NULL, &stick, &contact));
+    PetscCall(PetscCalloc1(ex->nowned * 4, &local));
+    for (PetscInt j = 0; j < n; j++) {
+      PetscReal *row = local + nodes[j] * 4;
+      row[0]         = w[j];
+      row[1]         = stick[j];
+      row[2]         = contact[j];
+      row[3]         = ex->t > 0 ? stick[j] / ex->t : 0.0;
+    }
+    PetscCall(SKExplicitGatherNaturalBlock(ex, local, 4, &global));
+    PetscCall(PetscFree(local));
+    if (ex->rank == 0) PetscCall(PetscMalloc1(gsize, &column));
+    PetscCall(PetscSNPrintf(group, sizeof(group), "/explicit/contact_nodes/%s", ex->contact_names[i]));
+    for (PetscInt k = 0; k < 4; k++) {
+      if (ex->rank == 0)
+        for (PetscInt a = 0; a < gsize; a++) column[a] = global[a * 4 + k];
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", group, names[k]));
+      PetscCall(SKOutputWriteRealArray(out, path, 1, &gsize, column));
+    }
+    PetscCall(PetscFree(column));
+    PetscCall(PetscFree(global));
+    PetscCall(SKContactPlaneGetStickingTimeRatio(ex->contacts[i], ex->t, &ratio, &ratio_contact));
+    PetscCall(SKContactPlaneGetStickThreshold(ex->contacts[i], &threshold));
+    PetscCall(SKOutputWriteAttributeReal(out, group, "time", ex->t));
+    PetscCall(SKOutputWriteAttributeReal(out, group, "stick_threshold", threshold));
+    PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio", ratio));
+    PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio_in_contact", ratio_contact));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/contact/%s", ex->contact_names[i]));
+    PetscCall(SKOutputWriteAttributeReal(out, path, "sticking_time_ratio", ratio));
+    PetscCall(SKOutputSummary(out, "sticking-time ratio", "%s: %.4g of the time (%.4g of the time in contact), threshold %g m/s",
+                              ex->contact_names[i], (double)ratio, (double)ratio_contact, (double)threshold));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

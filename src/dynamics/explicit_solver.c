@@ -61,6 +61,7 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
     PetscCall(SKOutputWriteRealArray(out, "/explicit/final/velocity", 2, dims, final));
     PetscCall(PetscFree(final));
   }
+  PetscCall(SKExplicitOutputFinish(ex, out));
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit/final", "time", ex->t));
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit/final", "step", ex->step));
   PetscCall(SKOutputSummary(out, "steps", "%" PetscInt_FMT " of dt = %.6g s to t = %.6g s", ex->step - start_step, (double)ex->dt,

@@ -1,5 +1,6 @@
 /* Unit tests of the rigid-plane contact on the explicit solver (src/contact/contact_plane.c): the contact patch test
-   with every element type, and a block sliding under a constant tangential force with Coulomb friction. */
+   with every element type, a block sliding under a constant tangential force with Coulomb friction, and the
+   sticking-time statistics (all sticking, all sliding, and a known sticking fraction). */
 #include <stickslip/contact.h>
 #include "../dynamics/test_explicit_common.h"
 #include "../../../src/dynamics/explicitimpl.h" /* white box: the solver's contact pairs */
@@ -28,6 +29,25 @@ static const char patch3d[] = "<explicit>"
                               "<contact name=\"floor\" sideset=\"base\" point=\"0 0 0\" normal=\"0 0 1\" penalty=\"1e9\">"
                               "<friction law=\"coulomb-modified\" mu_s=\"0.5\" mu_k=\"0.4\" eps_t=\"1e7\"/></contact>"
                               "<time end=\"1\" safety=\"0.9\"/></explicit>";
+
+/* Sticking-time statistics of pair 0 after T seconds: the largest |T_stick,a / T - STICK| and |T_contact,a / T - 1|
+   over the contact nodes, and the global ratio (SKContactPlaneGetStickingTimeRatio()). */
+static PetscErrorCode StickTimeDeviation(SKExplicit ex, PetscReal T, PetscReal stick, PetscReal *dev_stick, PetscReal *dev_contact,
+                                         PetscReal *global)
+{
+  const PetscReal *ts, *tc;
+  PetscInt n;
+
+  PetscFunctionBeginUser;
+  PetscCall(SKContactPlaneGetStickTimes(SKTestExplicitContact(ex, 0), &n, &ts, &tc));
+  *dev_stick = *dev_contact = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    *dev_stick   = PetscMax(*dev_stick, PetscAbsReal(ts[i] / T - stick));
+    *dev_contact = PetscMax(*dev_contact, PetscAbsReal(tc[i] / T - 1));
+  }
+  PetscCall(SKContactPlaneGetStickingTimeRatio(SKTestExplicitContact(ex, 0), T, global, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Patch test: starting from the exact static state (uniform strain -P/E, penetration P/eps_N), 200 steps later the
    nodal pressure f_a / w_a equals P at every contact node to 1e-6 relative (the static state is an exact discrete
@@ -83,6 +103,14 @@ static PetscErrorCode PatchTest(const char type[], PetscInt dim)
   PetscCheck(maxft < 1e-9, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: spurious friction force %g", type, (double)maxft);
   PetscCheck(PetscAbsReal(st.normal_force - P * ptot) < 1e-6 * P * ptot, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
              "%s: total normal force %g, expected %g", type, (double)st.normal_force, (double)(P * ptot));
+  { /* nothing moves, so every node is in contact and sticks all the time: ratio 1 up to the round-off of summing dt */
+    PetscReal t, ds, dc, global;
+    PetscInt step;
+    PetscCall(SKExplicitGetTime(ex, &t, &step));
+    PetscCall(StickTimeDeviation(ex, t, 1.0, &ds, &dc, &global));
+    PetscCheck(ds < 1e-12 && dc < 1e-12 && PetscAbsReal(global - 1) < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+               "%s: sticking-time ratio off 1 by %g (contact time by %g, global %g)", type, (double)ds, (double)dc, (double)global);
+  }
   PetscCall(SKExplicitDestroy(&ex));
   PetscCall(SKInputDestroy(&input));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -98,8 +126,41 @@ static const char slide[] =
     "<gravity acceleration=\"%g -10\"/>"
     "<initial_velocity nodeset=\"all\" value=\"%g 0\"/>"
     "<contact name=\"floor\" sideset=\"base\" point=\"0 0\" normal=\"0 1\" velocity=\"%g 0\" penalty=\"1e7\">"
-    "<friction law=\"coulomb\" mu_s=\"0.3\" mu_k=\"0.3\" eps_t=\"1e8\"/></contact>"
+    "<friction law=\"coulomb\" mu_s=\"0.3\" mu_k=\"0.3\" eps_t=\"1e8\" %s/></contact>"
     "<time end=\"0.2\" safety=\"0.9\"/></explicit>";
+
+/* The solver of the slide template (FRICTION: extra attributes of <friction>) started from the static state under
+   gravity; *vyc the initial mass-centre vertical velocity, *ebal0 the initial energy balance. */
+static PetscErrorCode SlideCreate(PetscReal fx, PetscReal v0, PetscReal vp, const char friction[], SKInput *input, SKExplicit *ex,
+                                  PetscReal *m, PetscReal *vyc, PetscReal *ebal0)
+{
+  const PetscReal g = 10, rho = 1000, E = 1e7, H = 0.1, eps_n = 1e7;
+  char text[2048];
+  PetscReal *u, *v;
+  const PetscReal *mass, *uu, *vv, *aa, *X;
+  PetscInt nl;
+  SKMesh mesh;
+  SKExplicitEnergy e0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(text, sizeof(text), slide, (double)fx, (double)v0, (double)vp, friction));
+  PetscCall(SKTestExplicitCreate("slide", text, input, ex));
+  PetscCall(SKExplicitGetMesh(*ex, &mesh));
+  PetscCall(SKMeshGetNodes(mesh, &nl, &X));
+  PetscCall(SKExplicitGetStateWrite(*ex, &u, &v));
+  for (PetscInt a = 0; a < nl; a++) {
+    const PetscReal y = X[a * 2 + 1];
+    u[a * 2 + 1]      = -rho * g * H / eps_n - rho * g / E * (H * y - 0.5 * y * y); /* static under gravity */
+  }
+  PetscCall(SKExplicitRestoreState(*ex, &u, &v));
+  PetscCall(SKExplicitGetEnergy(*ex, &e0));
+  *ebal0 = e0.balance;
+  PetscCall(SKExplicitGetState(*ex, &nl, &uu, &vv, &aa, &mass));
+  *m = *vyc = 0;
+  for (PetscInt a = 0; a < nl; a++) *vyc += mass[a] * vv[a * 2 + 1], *m += mass[a];
+  *vyc /= *m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Rigid-body check: the mass-centre velocity gains (F/m + s mu_k g) T, s the sign of vp - v; friction acts at mu_k N(t)
    on every node as long as it slides, so the exact gain is (F/m + s mu_k g) T + s mu_k dv_y (dv_y: change of the mass-centre
@@ -109,35 +170,18 @@ static const char slide[] =
    COF is mu_k to round-off (bound 1e-6). */
 static PetscErrorCode SlideTest(PetscReal fx, PetscReal v0, PetscReal vp)
 {
-  const PetscReal g = 10, mu = 0.3, rho = 1000, E = 1e7, H = 0.1, eps_n = 1e7, sgn = vp > v0 ? 1 : -1;
-  char text[2048];
+  const PetscReal g = 10, mu = 0.3, sgn = vp > v0 ? 1 : -1;
   SKInput input;
   SKExplicit ex;
-  PetscReal *u, *v, t, m = 0, vc = 0, vyc = 0, expected, rel, ebal, ebal0;
+  PetscReal t, m, vc = 0, vyc, expected, rel, ebal, ebal0;
   const PetscReal *mass, *uu, *vv, *aa;
   PetscInt nl, step;
-  SKMesh mesh;
-  const PetscReal *X;
-  SKExplicitEnergy e0, e1;
+  SKExplicitEnergy e1;
   SKContactPlaneStats st, st0;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(text, sizeof(text), slide, (double)fx, (double)v0, (double)vp));
-  PetscCall(SKTestExplicitCreate("slide", text, &input, &ex));
-  PetscCall(SKExplicitGetMesh(ex, &mesh));
-  PetscCall(SKMeshGetNodes(mesh, &nl, &X));
-  PetscCall(SKExplicitGetStateWrite(ex, &u, &v));
-  for (PetscInt a = 0; a < nl; a++) {
-    const PetscReal y = X[a * 2 + 1];
-    u[a * 2 + 1]      = -rho * g * H / eps_n - rho * g / E * (H * y - 0.5 * y * y); /* static under gravity */
-  }
-  PetscCall(SKExplicitRestoreState(ex, &u, &v));
-  PetscCall(SKExplicitGetEnergy(ex, &e0));
-  ebal0 = e0.balance;
+  PetscCall(SlideCreate(fx, v0, vp, "", &input, &ex, &m, &vyc, &ebal0));
   PetscCall(SKContactPlaneGetStats(SKTestExplicitContact(ex, 0), &st0));
-  PetscCall(SKExplicitGetState(ex, &nl, &uu, &vv, &aa, &mass));
-  for (PetscInt a = 0; a < nl; a++) vyc += mass[a] * vv[a * 2 + 1], m += mass[a];
-  vyc /= m;
   {
     PetscReal dt, dtc, dte;
     PetscCall(SKExplicitGetTimeStep(ex, &dt, &dtc, &dte));
@@ -172,6 +216,44 @@ static PetscErrorCode SlideTest(PetscReal fx, PetscReal v0, PetscReal vp)
   PetscCheck(vp != 0 || PetscAbsReal(e1.work_terms[0] + st.penalty_energy - st0.penalty_energy + st.dissipation) < 1e-3 * st.dissipation,
              PETSC_COMM_WORLD, PETSC_ERR_PLIB, "contact work %g vs -(penalty energy %g + dissipation %g)", (double)e1.work_terms[0],
              (double)st.penalty_energy, (double)st.dissipation);
+  { /* it slides at 0.1 m/s or more all the time, far above the stick threshold v_s = 1e-3 m/s: no sticking at all */
+    PetscReal ds, dc, global;
+    PetscCall(StickTimeDeviation(ex, t, 0.0, &ds, &dc, &global));
+    PetscCheck(ds == 0 && global == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "sliding block: sticking-time ratio %g (global %g), expected 0",
+               (double)ds, (double)global);
+  }
+  PetscCall(SKExplicitDestroy(&ex));
+  PetscCall(SKInputDestroy(&input));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A known sticking fraction: the block, at rest on the plane that moves at 1 m/s, is dragged at mu g = 3 m/s^2, so
+   its slip speed 1 - 3 t falls below the stick threshold v_thr at t* = (1 - v_thr) / 3 and it then rides with the
+   plane (static friction: the Coulomb law's elastic stick, the body's waves only). Over T = 0.5 s the sticking-time
+   ratio of every node is (T - t*) / T. The threshold v_thr = 0.02 m/s lies above the tangential velocity
+   oscillations after the stick (shear wave, amplitude about mu rho g H / (rho c_s) = 5e-3 m/s); the onset is found to
+   within a step (dt = 1.4e-4 s, 2.7e-4 of T) plus the time the waves keep the slip speed above v_thr (measured 2.7e-3
+   of T at worst, nodes near the ends): bound 5e-3 of T. */
+static PetscErrorCode StickOnsetTest(void)
+{
+  const PetscReal T = 0.5, vthr = 0.02, expected = (T - (1 - vthr) / 3) / T;
+  SKInput input;
+  SKExplicit ex;
+  PetscReal m, vyc, ebal0, dt, dtc, dte, t, ds, dc, global;
+  PetscInt step;
+
+  PetscFunctionBeginUser;
+  PetscCall(SlideCreate(0, 0, 1, "stick_velocity=\"0.02\"", &input, &ex, &m, &vyc, &ebal0));
+  PetscCall(SKExplicitGetTimeStep(ex, &dt, &dtc, &dte));
+  PetscCall(SKExplicitAdvance(ex, (PetscInt)PetscCeilReal(T / dt - 0.5)));
+  PetscCall(SKExplicitGetTime(ex, &t, &step));
+  PetscCall(StickTimeDeviation(ex, t, (t - (1 - vthr) / 3) / t, &ds, &dc, &global));
+  PetscCall(
+      PetscPrintf(PETSC_COMM_WORLD,
+                  "stick onset: t = %g s, expected ratio %.6g, max nodal deviation %.3g, global %.6g, max contact-time deviation %.3g\n",
+                  (double)t, (double)expected, (double)ds, (double)global, (double)dc));
+  PetscCheck(ds < 5e-3 && PetscAbsReal(global - (t - (1 - vthr) / 3) / t) < 5e-3, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "stick onset: nodal sticking-time ratio off by %g (global %g), expected %g", (double)ds, (double)global, (double)expected);
   PetscCall(SKExplicitDestroy(&ex));
   PetscCall(SKInputDestroy(&input));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -186,6 +268,7 @@ int main(int argc, char **argv)
   for (PetscInt i = 0; i < 3; i++) PetscCall(PatchTest(types3[i], 3));
   PetscCall(SlideTest(5, 0.1, 0)); /* pushed: a = 5 - 0.3 * 10 = 2 m/s^2 */
   PetscCall(SlideTest(0, 0, 1));   /* dragged by the plane moving at 1 m/s: a = +3 m/s^2, slower than the plane up to 0.2 s */
+  PetscCall(StickOnsetTest());
   PetscCall(PetscFinalize());
   return 0;
 }

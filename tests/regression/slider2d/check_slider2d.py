@@ -1,0 +1,207 @@
+"""Checks of the 2D slider studies (issue 6, sections 3.1-3.3 of the LuGre/mortar paper) on shortened horizons.
+
+usage: check_slider2d.py elastic PROGRAM RIGID_INPUT ELASTIC_INPUT
+           the elastic spring-slider (inputs/slider2d/springslider-elastic.xml) made stiffer, E = 1e7 and 1e8 Pa, over
+           the first stick and slip (2.6 s), against the rigid spring-slider (springslider-rigid.xml): mass-centre
+           displacement and global friction force; energy balance of each run
+       check_slider2d.py energy PROGRAM INPUT:END...
+           each input run to END seconds: the energy balance (with the contact work column) closes to 1e-3
+       check_slider2d.py velocity PROGRAM INPUT
+           the velocity-controlled slider (slider-velocity-h*.xml): stick-slip of the contact layer, COF about mu_k
+       check_slider2d.py cyclic PROGRAM INPUT
+           the slider under a cyclic force below break-away (slider-cyclic.xml): pre-sliding only, larger near the
+           loaded edge, and no drift after the force is removed"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+from postproc import slider2d
+from postproc.results import Results
+
+
+def run(prog, text, name, tmp, *options):
+    """Writes TEXT to TMP/NAME.xml, runs it into TMP/NAME and returns its Results."""
+    path = os.path.join(tmp, name + ".xml")
+    with open(path, "w") as f:
+        f.write(text)
+    subprocess.run([prog, "run", path, "-o", os.path.join(tmp, name), "-quiet", *options], check=True, stdout=subprocess.DEVNULL)
+    return Results(os.path.join(tmp, name, "results.h5"))
+
+
+def set_attr(text, element, attr, value):
+    """TEXT with attribute ATTR of the first <ELEMENT ...> set to VALUE (the element must have it)."""
+    pat = re.compile(r"(<%s\b[^>]*\b%s=\")[^\"]*(\")" % (element, attr))
+    new, n = pat.subn(lambda m: m.group(1) + value + m.group(2), text, count=1)
+    if n != 1:
+        sys.exit("FAIL: no %s=... on <%s> in the input" % (attr, element))
+    return new
+
+
+def figures(make, tmp, names):
+    """Runs the figure script MAKE(figdir) of postproc.slider2d on a run and checks that it wrote NAMES."""
+    figdir = os.path.join(tmp, "figures")
+    make(figdir)
+    missing = [n for n in names if not os.path.isfile(os.path.join(figdir, n))]
+    if missing:
+        sys.exit("FAIL: postproc.slider2d did not write " + ", ".join(missing))
+
+
+def energy_drift(r):
+    """Largest drift of the energy balance over the run, relative to the largest external work (the spring driver's)."""
+    e = r.history("/explicit/energy")
+    bal, wext = np.asarray(e["balance"]), np.asarray(e["external_work"])
+    return np.max(np.abs(bal - bal[0])) / np.max(np.abs(wext))
+
+
+def elastic(prog, rigid_input, elastic_input):
+    with open(elastic_input) as f:
+        base = f.read()
+    fails = []
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(rigid_input) as f:
+            rig = run(prog, f.read(), "rigid", tmp)
+        c = rig.history("/springslider/centre")
+        tr, xr, fr = (np.asarray(c[k]) for k in ("t", "x_mean", "friction_total"))
+        errors = []
+        for E in (1e7, 1e8):
+            # the top layer is lowered to its static position under the weight: penetration rho g H / eps_N plus the
+            # plane-strain self-weight shortening (1 - nu^2) rho g H^2 / (2 E), rho = 1, H = 1, nu = 0.25, eps_N = 1e6
+            top = -(9.81 / 1e6 + (1 - 0.25**2) * 9.81 / (2 * E))
+            text, n = re.subn(r'(<displacement nodeset="top" component="y">\s*<function[^>]*value=")[^"]*',
+                              lambda m: m.group(1) + "%.7g" % top, set_attr(base, "block", "E", "%g" % E))
+            if n != 1:
+                sys.exit("FAIL: no prescribed displacement of the top layer in " + elastic_input)
+            text = set_attr(text, "time", "end", "2.6")
+            text = set_attr(text, "output", "fields", "0")
+            r = run(prog, text, "elastic_E%g" % E, tmp)
+            s, f = r.history("/explicit/set/all"), r.history("/explicit/contact/floor")
+            t, x, fx = np.asarray(s["time"]), np.asarray(s["mean_u_x"]), -np.asarray(f["friction_x"])
+            xi, fi = np.interp(t, tr, xr), np.interp(t, tr, fr)
+            ex = np.max(np.abs(x - xi)) / np.max(np.abs(xi))
+            ef = np.trapz(np.abs(fx - fi), t) / np.trapz(np.abs(fi), t)
+            drift = energy_drift(r)
+            errors.append((E, ex, ef))
+            print("E = %g Pa: mass-centre displacement off the rigid one by %.3g of its maximum (%.4g m), global friction force by "
+                  "%.3g (L1 over 0-2.6 s), energy balance drift %.3g of the driver's work" % (E, ex, np.max(np.abs(xi)), ef, drift))
+            # energy balance with the contact work column (friction dissipation, bristle and penalty energy): the issue's
+            # 1e-3 (measured 2.4e-8 at E = 1e7 and 9.7e-10 at 1e8)
+            if drift > 1e-3:
+                fails.append("E = %g: energy balance drift %.3g > 1e-3" % (E, drift))
+    (E1, ex1, ef1), (E2, ex2, ef2) = errors
+    # the difference is the body's compliance, so it falls like 1/E: measured 6.2e-2 -> 6.8e-3 (displacement) and
+    # 8.3e-3 -> 1.6e-3 (friction) from E = 1e7 to 1e8. Required: at E = 1e8 below 1e-2 (displacement) and 3e-3
+    # (friction), and at least a factor 3 smaller than at E = 1e7 (the slip onset, sampled every 1 ms, limits the
+    # friction error's decrease)
+    if not (ex2 < 1e-2 and ex2 < ex1 / 3):
+        fails.append("displacement error %.3g at E = 1e8 (%.3g at 1e7): expected < 1e-2 and < 1/3 of the E = 1e7 one" % (ex2, ex1))
+    if not (ef2 < 3e-3 and ef2 < ef1 / 3):
+        fails.append("friction force error %.3g at E = 1e8 (%.3g at 1e7): expected < 3e-3 and < 1/3 of the E = 1e7 one" % (ef2, ef1))
+    if fails:
+        sys.exit("FAIL: " + "; ".join(fails))
+
+
+def energy(prog, items):
+    fails = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for item in items:
+            inp, end = item.rsplit(":", 1)
+            with open(inp) as f:
+                text = set_attr(f.read(), "time", "end", end)
+            text = re.sub(r'fields="\d+"', 'fields="0"', text)
+            name = os.path.splitext(os.path.basename(inp))[0]
+            r = run(prog, text, name, tmp)
+            drift = energy_drift(r)
+            diss = np.asarray(r.history("/explicit/contact/floor")["dissipation"])[-1]
+            wext = np.asarray(r.history("/explicit/energy")["external_work"])[-1]
+            print("%s to %s s: energy balance drift %.3g of the external work (%.4g J), frictional dissipation %.4g J"
+                  % (name, end, drift, wext, diss))
+            # the issue's bound for the slider studies (measured 2.4e-8 and 5.4e-8 for the velocity-controlled and the
+            # cyclic slider, 1.8e-5 for the E = 1 MPa spring-slider whose contact chatters after the first slip)
+            if drift > 1e-3:
+                fails.append("%s: energy balance drift %.3g > 1e-3" % (name, drift))
+            # the friction dissipates: its accumulated dissipation is positive and a sizeable part of the work put in
+            if not diss > 0:
+                fails.append("%s: frictional dissipation %.3g J is not positive" % (name, diss))
+    if fails:
+        sys.exit("FAIL: " + "; ".join(fails))
+
+
+def velocity(prog, inp):
+    with open(inp) as f:
+        text = re.sub(r'fields="\d+"', 'fields="0"', f.read())
+    with tempfile.TemporaryDirectory() as tmp:
+        r = run(prog, text, "velocity", tmp)
+        w, c = r.history("/explicit/watch/mid"), r.history("/explicit/contact/floor")
+        t, v, cof = np.asarray(w["time"]), np.asarray(w["v_x"]), np.asarray(c["cof"])
+        ratio = r.attrs("/explicit/contact_nodes/floor")["sticking_time_ratio"]
+        figures(lambda d: slider2d.velocity(d, [os.path.join(tmp, "velocity")]), tmp,
+                ("fig10-midpoint.png", "fig10-sticking.png", "fig14-cof.png"))
+    V, vs, m = 0.01, 1e-3, t > 1
+    stick, fast, mean_cof = np.mean(np.abs(v[m]) < vs), np.mean(v[m] > 2 * V), np.mean(cof[m])
+    print("midpoint: sticking %.3f of the time after 1 s, faster than 2 V %.3f; global sticking-time ratio %.3f; mean COF after "
+          "1 s %.4f" % (stick, fast, ratio, mean_cof))
+    fails = []
+    # stick-slip, not steady sliding at V (which would give no time below v_s = V / 10 and none above 2 V): the
+    # midpoint sticks 45 % and slips faster than 2 V 23 % of the time after 1 s (measured, h = 0.25); bounds 20 % and 5 %
+    if not (stick > 0.2 and fast > 0.05 and 0.2 < ratio < 0.8):
+        fails.append("no stick-slip: midpoint sticks %.3f, slips above 2 V %.3f, sticking-time ratio %.3f" % (stick, fast, ratio))
+    # the body's mean acceleration is zero, so the mean friction equals the mean drive, which stick-slip keeps near the
+    # kinetic friction mu_k N = 0.3 N (the paper's Fig. 14: fluctuations around mu_k; measured 0.2932 to 0.3077 over the
+    # meshes): bound 0.3 +- 0.02
+    if abs(mean_cof - 0.3) > 0.02:
+        fails.append("mean COF %.4f not within 0.02 of mu_k = 0.3" % mean_cof)
+    if fails:
+        sys.exit("FAIL: " + "; ".join(fails))
+
+
+def cyclic(prog, inp):
+    with open(inp) as f:
+        text = f.read()
+    with tempfile.TemporaryDirectory() as tmp:
+        r = run(prog, text, "cyclic", tmp)
+        names = ("x0", "x025", "x05", "x075", "x1")
+        ws = [r.history("/explicit/watch/" + n) for n in names]
+        figures(lambda d: slider2d.cyclic(d, os.path.join(tmp, "cyclic")), tmp, ("fig16-cyclic.png",))
+    t = np.asarray(ws[0]["time"])
+    u = np.array([np.asarray(w["u_x"]) for w in ws])
+    loaded, after = t <= 6.0, t >= 6.5
+    amp = u[:, loaded].max(axis=1) - u[:, loaded].min(axis=1)
+    drift = np.abs(u[:, -1] - u[:, np.argmax(after)])
+    print("pre-sliding range of u_x at x = 0, 0.25, 0.5, 0.75, 1: %s mm; drift from 6.5 to 8 s: %s mm"
+          % (" ".join("%.3f" % (1e3 * a) for a in amp), " ".join("%.4f" % (1e3 * d) for d in drift)))
+    fails = []
+    # below break-away the block only pre-slides: millimetres (measured at most 2.5 mm), against the 0.1 m the same
+    # block slid when loaded at 0.9 mu_s N (above its break-away force of about 0.34 N); bound 5 mm
+    if amp.max() > 5e-3:
+        fails.append("gross sliding: u_x ranges over %.3g m > 5 mm" % amp.max())
+    # the points nearer the loaded edge (x = 1) pre-slide more (the paper's Fig. 16): range at x = 1 above x = 0
+    # (measured 2.7 times)
+    if not amp[-1] > 1.5 * amp[0]:
+        fails.append("pre-sliding at x = 1 (%.3g m) not larger than at x = 0 (%.3g m)" % (amp[-1], amp[0]))
+    # after the force is removed the body stays put: drift over 1.5 s below 5 % of the pre-sliding range (measured 1 %)
+    if drift.max() > 0.05 * amp.max():
+        fails.append("drift after removal %.3g m > 5 %% of the pre-sliding range %.3g m" % (drift.max(), amp.max()))
+    if fails:
+        sys.exit("FAIL: " + "; ".join(fails))
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == "elastic":
+        elastic(*sys.argv[2:5])
+    elif cmd == "energy":
+        energy(sys.argv[2], sys.argv[3:])
+    elif cmd == "velocity":
+        velocity(sys.argv[2], sys.argv[3])
+    elif cmd == "cyclic":
+        cyclic(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
