@@ -12,6 +12,7 @@ typedef struct {
   PetscReal EA[2];           /* N */
   PetscReal muN, k;          /* N/m, - */
   PetscReal v95;             /* m/s; eq. 7 unless given */
+  PetscBool implicit;        /* friction from the end-of-step relative velocity (default) or from that at t_i (paper) */
   PetscReal overlap0;        /* u0(0), m */
   SKTimeFunction load;       /* F(t) at x = 0 of bar 1, N */
   PetscReal t_end, dt;       /* s */
@@ -27,6 +28,8 @@ typedef struct {
   PetscInt n;
   PetscReal *omega, *mass, *g; /* rad/s, kg, phi(x_F)/mass (1/kg; NULL: unloaded) */
   PetscReal *eta, *etadot, *eta_old, *q, *proj, *S, *C;
+  PetscReal *vfree;   /* modal velocities at the end of the step without friction (implicit friction update) */
+  PetscReal *Sw, *Cw; /* Duhamel integrals over part of the step, scratch of LoadWork() */
   SKBarsStepCoef *coef;
 } BarsModes;
 
@@ -42,7 +45,7 @@ static PetscErrorCode BarsModesCreate(PetscInt n, PetscBool loaded, BarsModes *m
   PetscFunctionBegin;
   m->n = n;
   PetscCall(PetscCalloc5(n, &m->omega, n, &m->mass, n, &m->eta, n, &m->etadot, n, &m->eta_old));
-  PetscCall(PetscCalloc4(n, &m->q, n, &m->proj, n, &m->S, n, &m->C));
+  PetscCall(PetscCalloc7(n, &m->q, n, &m->proj, n, &m->S, n, &m->C, n, &m->vfree, n, &m->Sw, n, &m->Cw));
   PetscCall(PetscCalloc1(n, &m->coef));
   m->g = NULL;
   if (loaded) PetscCall(PetscCalloc1(n, &m->g));
@@ -60,10 +63,17 @@ static PetscErrorCode BarsModesDestroy(BarsModes *m)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree5(m->omega, m->mass, m->eta, m->etadot, m->eta_old));
-  PetscCall(PetscFree4(m->q, m->proj, m->S, m->C));
+  PetscCall(PetscFree7(m->q, m->proj, m->S, m->C, m->vfree, m->Sw, m->Cw));
   PetscCall(PetscFree(m->coef));
   PetscCall(PetscFree(m->g));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Modal velocities at the end of the step if no friction acted (load only; S, C of the step already computed). */
+static void BarsModesFreeVelocity(BarsModes *m)
+{
+  for (PetscInt j = 0; j < m->n; j++)
+    m->vfree[j] = -m->coef[j].wsw * m->eta[j] + m->coef[j].cw * m->etadot[j] + (m->g ? m->g[j] * m->C[j] : 0);
 }
 
 static void BarsSample(const BarsSampler *s, PetscBool velocity, PetscReal out[])
@@ -117,7 +127,7 @@ static PetscErrorCode ReadBar(SKInput input, SKNode root, const char name[], Pet
 static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
 {
   SKNode root, node, fn;
-  char model[32] = "threlfall";
+  char model[32] = "threlfall", update[32] = "implicit";
   PetscReal dt = 0, dt_max, interval = 0, ppw = 16, lambda_min;
   PetscBool has_dt, has_v95, has_int, flg;
   PetscInt modes_opt;
@@ -209,6 +219,13 @@ static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
       PetscCall(SKInputCheck(input, node, ctx->linear_modes >= 1, "modes = %" PetscInt_FMT " must be at least 1", ctx->linear_modes));
     PetscCall(SKInputGetReal(input, node, "points_per_wavelength", &ppw, NULL));
     PetscCall(SKInputCheck(input, node, ppw >= 2, "points_per_wavelength = %g must be at least 2", (double)ppw));
+    PetscCall(SKInputGetString(input, node, "friction_update", update, sizeof(update), NULL));
+  }
+  PetscCall(PetscStrcmp(update, "implicit", &ctx->implicit));
+  if (!ctx->implicit) {
+    PetscBool ok;
+    PetscCall(PetscStrcmp(update, "explicit", &ok));
+    PetscCall(SKInputCheck(input, node, ok, "friction_update = '%s' is unknown (known: implicit, explicit)", update));
   }
   PetscCall(PetscStrcmp(model, "linear", &ctx->linear));
   if (!ctx->linear) {
@@ -273,11 +290,11 @@ static PetscErrorCode LoadWork(const SKTimeFunction *f, BarsModes *m, const Pets
     for (PetscInt g = 0; g < 4; g++) {
       PetscReal tau = mid + half * gx[g], F = SKTimeFunctionEval(f, tau), v = 0;
       if (F == 0) continue;
-      PetscCall(SKBarsLoadDuhamel(f, t, tau, m->n, m->omega, m->S, m->C));
+      PetscCall(SKBarsLoadDuhamel(f, t, tau, m->n, m->omega, m->Sw, m->Cw));
       for (PetscInt j = 0; j < m->n; j++) {
         SKBarsStepCoef c;
         SKBarsStepCoefCompute(m->omega[j], tau - t, &c);
-        v += phi0[j] * (-c.wsw * m->eta[j] + c.cw * m->etadot[j] + m->g[j] * m->C[j] + (m->q ? m->q[j] * c.sw : 0));
+        v += phi0[j] * (-c.wsw * m->eta[j] + c.cw * m->etadot[j] + m->g[j] * m->Cw[j] + (m->q ? m->q[j] * c.sw : 0));
       }
       *work += half * gw[g] * F * v;
     }
@@ -399,9 +416,14 @@ typedef struct {
 } BarsQuad;
 
 /* Friction integrals of eqs. 15-16 by the midpoint rule over the contact, bar-1 points x in [max(0, L1 - u0), L1] facing
-   bar-2 points z = x - L1 + u0; fills proj (N m per mode) of both bars. */
-static void FrictionIntegrals(const Bars2020Ctx *ctx, PetscReal u0, BarsQuad *qd, BarsModes *b1, BarsModes *b2)
+   bar-2 points z = x - L1 + u0; fills proj (N m per mode) of both bars. The relative velocity of eq. 5 is that of the
+   modal velocities VEL1, VEL2: etadot(t_i) for the paper's explicit update, or the friction-free end-of-step velocities,
+   from which SKBarsThrelfallImplicit() finds the force consistent with the end-of-step relative velocity. */
+static void FrictionIntegrals(const Bars2020Ctx *ctx, PetscReal u0, const PetscReal vel1[], const PetscReal vel2[], BarsQuad *qd,
+                              BarsModes *b1, BarsModes *b2)
 {
+  /* a friction force density held over the step changes the relative velocity by dt (1/rho1A1 + 1/rho2A2) per N/m */
+  PetscReal r  = ctx->dt * (1 / ctx->fam[0].rhoA + 1 / ctx->fam[1].rhoA);
   PetscReal L1 = ctx->fam[0].length, x0 = PetscMax(0, L1 - u0), len = PetscMax(0, L1 - x0);
   PetscInt nq = PetscMin(qd->cap, (PetscInt)PetscCeilReal(len / ctx->quad_h));
   PetscReal w = nq ? len / nq : 0;
@@ -412,9 +434,13 @@ static void FrictionIntegrals(const Bars2020Ctx *ctx, PetscReal u0, BarsQuad *qd
     qd->x[q] = x0 + (q + 0.5) * w;
     qd->z[q] = qd->x[q] - L1 + u0;
   }
-  SKBarsCosineFamilyEval(&ctx->fam[0], b1->etadot, nq, qd->x, qd->v1);
-  SKBarsCosineFamilyEval(&ctx->fam[1], b2->etadot, nq, qd->z, qd->v2);
-  for (PetscInt q = 0; q < nq; q++) qd->wT[q] = w * SKBarsThrelfall(qd->v1[q] - qd->v2[q], ctx->muN, ctx->k, ctx->v95); /* eq. 5 */
+  SKBarsCosineFamilyEval(&ctx->fam[0], vel1, nq, qd->x, qd->v1);
+  SKBarsCosineFamilyEval(&ctx->fam[1], vel2, nq, qd->z, qd->v2);
+  for (PetscInt q = 0; q < nq; q++) {
+    PetscReal dv = qd->v1[q] - qd->v2[q]; /* eq. 5 */
+    qd->wT[q] =
+        w * (ctx->implicit ? SKBarsThrelfallImplicit(dv, r, ctx->muN, ctx->k, ctx->v95) : SKBarsThrelfall(dv, ctx->muN, ctx->k, ctx->v95));
+  }
   SKBarsCosineFamilyProject(&ctx->fam[0], nq, qd->x, qd->wT, b1->proj);
   SKBarsCosineFamilyProject(&ctx->fam[1], nq, qd->z, qd->wT, b2->proj);
 }
@@ -541,6 +567,7 @@ static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
   PetscCall(WriteRow(ctx, smp, &wr, set, nset, 0, ctx->overlap0, &en));
   for (PetscInt step = 0; step < ctx->nsteps; step++) {
     PetscReal t = step * ctx->dt, dW;
+    PetscCall(SKBarsLoadDuhamel(&ctx->load, t, t + ctx->dt, set[0]->n, set[0]->omega, set[0]->S, set[0]->C));
     if (!ctx->linear) {
       /* the overlap follows the rigid-body mode of bar 1 (section 2.2: deformation does not change it); u0 <= 0 means
          the bars have separated (no contact) */
@@ -548,14 +575,17 @@ static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
       PetscCheck(overlap < L2, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
                  "bar 1 reached the fixed end of bar 2 at t = %g s (overlap %g m >= L2 = %g m); shorten the run", (double)t,
                  (double)overlap, (double)L2);
-      if (ctx->muN > 0) FrictionIntegrals(ctx, overlap, &qd, &modes[0], &modes[1]);
+      if (ctx->muN > 0 && ctx->implicit) {
+        for (PetscInt b = 0; b < 2; b++) BarsModesFreeVelocity(&modes[b]);
+        FrictionIntegrals(ctx, overlap, modes[0].vfree, modes[1].vfree, &qd, &modes[0], &modes[1]);
+      } else if (ctx->muN > 0)
+        FrictionIntegrals(ctx, overlap, modes[0].etadot, modes[1].etadot, &qd, &modes[0], &modes[1]);
       for (PetscInt b = 0; b < 2; b++) {
         PetscReal sign = b ? 1 : -1; /* friction acts -T on bar 1 and +T on bar 2 (eqs. 1-2 with T2 = -T1 at matched points) */
         for (PetscInt j = 0; j < modes[b].n; j++) modes[b].q[j] = ctx->muN > 0 ? sign * modes[b].proj[j] / modes[b].mass[j] : 0;
       }
     }
     PetscCall(LoadWork(&ctx->load, set[0], phi0, t, ctx->dt, &dW));
-    PetscCall(SKBarsLoadDuhamel(&ctx->load, t, t + ctx->dt, set[0]->n, set[0]->omega, set[0]->S, set[0]->C));
     for (PetscInt s = 0; s < nset; s++) {
       BarsModes *m = set[s];
       PetscCall(PetscArraycpy(m->eta_old, m->eta, m->n));

@@ -37,6 +37,15 @@ static inline PetscReal SKBarsThrelfall(PetscReal dv, PetscReal muN, PetscReal k
   return dv > 0 ? m : (dv < 0 ? -m : 0);
 }
 
+/* Threlfall force consistent with the end-of-step relative velocity (backward Euler in the friction term only): the T
+   (N/m) that solves  T = SKBarsThrelfall(dv_free - r T),  where dv_free (m/s) is the relative velocity the bars would
+   have at the end of the step without friction and r = dt (1/rho1A1 + 1/rho2A2) (m^2 s/kg) is how much a friction
+   force density held over the step changes the relative velocity. Unique (the residual is monotone in T); solved by
+   Newton on |dv_new| from a point below the root, where the concave residual makes the iteration monotone. With eq. 7's
+   v95 the law is stiff on the scale of one step (r k muN / v95 = 2.83 for section 3), which the explicit evaluation
+   T(dv(t_i)) turns into a step-to-step chatter; this evaluation decays it instead (docs/theory.md). */
+PetscReal SKBarsThrelfallImplicit(PetscReal dv_free, PetscReal r, PetscReal muN, PetscReal k, PetscReal v95);
+
 /* Velocity threshold of eq. 7: v95 = 4 muN dt / (pi rho1A1), m/s. */
 PetscReal SKBarsV95(PetscReal muN, PetscReal dt, PetscReal rho1A1);
 

@@ -86,6 +86,24 @@ void SKBarsCosineFamilyAddProjection(const SKBarsCosineFamily *fam, PetscReal w,
   SKBarsCosineFamilyProject(fam, 1, &x, &w, acc);
 }
 
+PetscReal SKBarsThrelfallImplicit(PetscReal dv_free, PetscReal r, PetscReal muN, PetscReal k, PetscReal v95)
+{
+  /* y = |dv_new| solves g(y) = y + a (1 - exp(-k y / v95)) - |dv_free| = 0 with a = r muN; g is increasing and concave,
+     g(max(0, |dv_free| - a)) <= 0, so Newton from there stays below the root and converges monotonically */
+  PetscReal A = PetscAbsReal(dv_free), a = r * muN, s = k / v95, y = PetscMax(0, A - a), m;
+
+  if (r == 0) return SKBarsThrelfall(dv_free, muN, k, v95);
+  if (A == 0 || muN == 0) return 0;
+  for (PetscInt it = 0; it < 100; it++) {
+    PetscReal e = PetscExpReal(-s * y), g = y - a * expm1(-s * y) - A, dy = -g / (1 + a * s * e);
+    y += dy;
+    if (PetscAbsReal(dy) <= 4 * PETSC_MACHINE_EPSILON * (y + 1 / s)) break;
+  }
+  y = PetscMin(PetscMax(y, 0), A);
+  m = -muN * expm1(-s * y);
+  return dv_free > 0 ? m : -m;
+}
+
 PetscReal SKBarsV95(PetscReal muN, PetscReal dt, PetscReal rho1A1)
 {
   return 4 * muN * dt / (PETSC_PI * rho1A1);

@@ -23,6 +23,7 @@ CASES = [
     ("negative-muN", r'muN="10"', 'muN="-1"', 9, r"muN"),
     ("zero-length", r'<bar1 rhoA="1" EA="25e6" length="20"', '<bar1 rhoA="1" EA="25e6" length="0"', 7, r"length"),
     ("unknown-model", r'<model type="threlfall"/>', '<model type="coulomb"/>', 13, r"type|coulomb"),
+    ("unknown-friction-update", r'<model type="threlfall"/>', '<model type="threlfall" friction_update="midpoint"/>', 13, r"friction_update|midpoint"),
     ("no-load-function", r'<load><function [^>]*/></load>', '<load></load>', 10, r"function|load"),
 ]
 

@@ -1,5 +1,5 @@
 /* Unit tests of the bars2020 kernels (src/rod1d/barskernels.c) against closed forms: modal data, Clenshaw sums,
-   Threlfall law, exact per-step Duhamel update, zero-friction bar response, stepped-bar roots/orthogonality. */
+   Threlfall law (explicit and implicit), exact per-step Duhamel update, zero-friction bar response, stepped-bar roots/orthogonality. */
 #include <petscsys.h>
 #include "rod1d/barsimpl.h"
 
@@ -65,6 +65,33 @@ static PetscErrorCode TestThrelfall(void)
   CHECK_CLOSE(SKBarsThrelfall(1e3, 10, 3, 0.02), 10, 1e-14, "saturation");
   CHECK_CLOSE(SKBarsThrelfall(1e-12, 10, 3, 0.02), 10 * 3 * 1e-12 / 0.02, 1e-18, "slope at rest k muN / v95 (next term x^2/2 ~ 1e-19)");
   CHECK_CLOSE(SKBarsV95(10, 1e-6, 1), 4e-5 / PETSC_PI, 1e-20, "eq. 7");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Implicit Threlfall force: it solves T = T_threlfall(dv - r T) (to round-off, tolerance 1e-12 muN, over relative
+   velocities from deep stick to full sliding, both signs), reduces to the explicit law for r = 0, and about dv = 0 it
+   damps the relative velocity by 1 / (1 + r k muN / v95) per step: with eq. 7's v95 and section 3's masses that is
+   1 / (1 + (k pi / 4)(1 + rho1A1 / rho2A2)) = 0.261, where the explicit update multiplies it by -1.83 (closed forms). */
+static PetscErrorCode TestThrelfallImplicit(void)
+{
+  const PetscReal muN = 100, k = 3, dt = 1e-6, rho1 = 1, rho2 = 5, v95 = SKBarsV95(muN, dt, rho1), r = dt * (1 / rho1 + 1 / rho2);
+
+  PetscFunctionBeginUser;
+  for (PetscReal e = -9; e <= 1; e += 0.25) {
+    for (PetscInt sgn = -1; sgn <= 1; sgn += 2) {
+      PetscReal dv = sgn * PetscPowReal(10, e), T = SKBarsThrelfallImplicit(dv, r, muN, k, v95);
+      CHECK_CLOSE(T, SKBarsThrelfall(dv - r * T, muN, k, v95), 1e-12 * muN, "implicit Threlfall fixed point");
+      PetscCheck(T * dv > 0 && PetscAbsReal(r * T) <= PetscAbsReal(dv) * (1 + 1e-14), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "implicit Threlfall: T = %g must oppose dv = %g and not reverse it", (double)T, (double)dv);
+    }
+  }
+  CHECK_CLOSE(SKBarsThrelfallImplicit(0.3 * v95, 0, muN, k, v95), SKBarsThrelfall(0.3 * v95, muN, k, v95), 1e-14 * muN, "r = 0");
+  CHECK_CLOSE(SKBarsThrelfallImplicit(0, r, muN, k, v95), 0, 0, "T at rest");
+  {
+    PetscReal dv = 1e-9 * v95, T = SKBarsThrelfallImplicit(dv, r, muN, k, v95), damp = 1 / (1 + k * PETSC_PI / 4 * (1 + rho1 / rho2));
+    CHECK_CLOSE((dv - r * T) / dv, damp, 1e-8, "linearised decay per step (next term ~ dv / v95)");
+    CHECK_CLOSE(1 - r * SKBarsThrelfall(dv, muN, k, v95) / dv, 1 - k * PETSC_PI / 4 * (1 + rho1 / rho2), 1e-8, "explicit: -1.83");
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -205,6 +232,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(TestCosineFamily());
   PetscCall(TestThrelfall());
+  PetscCall(TestThrelfallImplicit());
   PetscCall(TestModalStep());
   PetscCall(TestBarWave());
   PetscCall(TestStepped());
