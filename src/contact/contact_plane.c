@@ -1,44 +1,40 @@
-/* contact: a body's side set against a rigid plane, mortar nodal weighted penalty (eqs. 29-34 of the paper) with one
-   friction state per contact node; used by the explicit solver as a registered force term. */
+/* contact: a body's side set against a rigid surface (plane or curved, surface*.c), mortar nodal weighted penalty (eqs. 29-34 of the paper)
+   with one friction state per contact node; used by the explicit solver as a registered force term. */
 #include "contactimpl.h"
+#include "surfaceimpl.h"
 
 PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
                                     const PetscReal point[], const PetscReal normal[], PetscReal eps_n, SKFrictionLaw law,
                                     SKContactPlane *cpp)
 {
+  SKRigidSurface plane;
+
+  PetscFunctionBegin;
+  PetscCall(SKRigidSurfaceCreatePlane(comm, dim, point, normal, &plane));
+  PetscCall(SKContactPlaneCreateWithSurface(comm, dim, nlocal, nowned, w, plane, eps_n, law, cpp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
+                                               SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
+{
   SKContactPlane cp;
-  PetscReal nn = 0;
   SKFrictionRateFn rate;
+  PetscInt sdim;
 
   PetscFunctionBegin;
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact needs dim 2 or 3, not %" PetscInt_FMT, dim);
   PetscCheck(eps_n > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact penalty %g Pa/m must be > 0", (double)eps_n);
-  for (PetscInt d = 0; d < dim; d++) nn += normal[d] * normal[d];
-  nn = PetscSqrtReal(nn);
-  PetscCheck(nn > 0 && PetscIsNormalReal(nn), comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact plane normal is zero or not finite");
+  PetscCall(SKRigidSurfaceGetType(surface, NULL, &sdim));
+  PetscCheck(sdim == dim, comm, PETSC_ERR_ARG_INCOMP, "Rigid surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D",
+             sdim, dim);
   PetscCall(PetscNew(&cp));
-  cp->comm  = comm;
-  cp->dim   = dim;
-  cp->eps_n = eps_n;
-  cp->law   = law;
-  for (PetscInt d = 0; d < dim; d++) cp->point[d] = point[d], cp->normal[d] = normal[d] / nn;
-  if (dim == 2) {
-    cp->tangent[0][0] = -cp->normal[1], cp->tangent[0][1] = cp->normal[0];
-  } else { /* t1: the axis least aligned with n, orthogonalised; t2 = n x t1 */
-    const PetscReal *n = cp->normal;
-    PetscInt k         = 0;
-    PetscReal e[3] = {0, 0, 0}, s = 0, dot;
-    for (PetscInt d = 1; d < 3; d++)
-      if (PetscAbsReal(n[d]) < PetscAbsReal(n[k])) k = d;
-    e[k] = 1;
-    dot  = n[k];
-    for (PetscInt d = 0; d < 3; d++) cp->tangent[0][d] = e[d] - dot * n[d], s += PetscSqr(cp->tangent[0][d]);
-    s = PetscSqrtReal(s);
-    for (PetscInt d = 0; d < 3; d++) cp->tangent[0][d] /= s;
-    cp->tangent[1][0] = n[1] * cp->tangent[0][2] - n[2] * cp->tangent[0][1];
-    cp->tangent[1][1] = n[2] * cp->tangent[0][0] - n[0] * cp->tangent[0][2];
-    cp->tangent[1][2] = n[0] * cp->tangent[0][1] - n[1] * cp->tangent[0][0];
-  }
+  cp->comm    = comm;
+  cp->dim     = dim;
+  cp->eps_n   = eps_n;
+  cp->law     = law;
+  cp->surface = surface;
+  PetscCallMPI(MPI_Comm_size(comm, &cp->size));
   for (PetscInt a = 0; a < nowned; a++)
     if (w[a] > 0) cp->n++;
   PetscCall(PetscMalloc2(cp->n, &cp->nodes, cp->n, &cp->w));
@@ -49,6 +45,7 @@ PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal
   PetscCall(SKFrictionLawGetStateSize(law, dim - 1, &cp->nstate));
   PetscCall(PetscCalloc4(cp->n * cp->nstate, &cp->state, cp->n * cp->nstate, &cp->trial, cp->n, &cp->stored, cp->n, &cp->stored_trial));
   PetscCall(PetscCalloc2(cp->n, &cp->fn, cp->n * dim, &cp->ft));
+  PetscCall(PetscCalloc1(cp->n * dim * dim, &cp->frame));
   *cpp = cp;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -63,6 +60,8 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(PetscFree2(cp->nodes, cp->w));
   PetscCall(PetscFree4(cp->state, cp->trial, cp->stored, cp->stored_trial));
   PetscCall(PetscFree2(cp->fn, cp->ft));
+  PetscCall(PetscFree(cp->frame));
+  PetscCall(SKRigidSurfaceDestroy(&cp->surface));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -71,7 +70,7 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
 PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velocity[])
 {
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < cp->dim; d++) cp->velocity[d] = velocity[d];
+  PetscCall(SKRigidSurfaceSetVelocity(cp->surface, velocity));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -81,6 +80,10 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   SKContactPlane cp  = (SKContactPlane)ctx;
   const PetscInt dim = cp->dim, nt = dim - 1, ns = cp->nstate;
   PetscReal dt, diss = 0;
+  PetscInt failed          = 0; /* projection failures */
+  PetscInt bad_node        = -1;
+  char msg[1024]           = "";
+  SKSurfaceProjection proj = {0};
 
   PetscFunctionBegin;
   (void)nlocal;
@@ -96,13 +99,19 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   dt         = t - cp->t_commit;
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscInt a = cp->nodes[i];
-    PetscReal dist = 0, vt[2] = {0, 0}, F[2] = {0, 0}, N;
+    PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, *frame = cp->frame + i * dim * dim;
     SKFrictionInfo info = {PETSC_FALSE, 0, 0};
 
-    for (PetscInt d = 0; d < dim; d++) dist += (X[a * dim + d] + u[a * dim + d] - cp->point[d] - cp->velocity[d] * t) * cp->normal[d];
-    N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
+    for (PetscInt d = 0; d < dim; d++) x[d] = X[a * dim + d] + u[a * dim + d];
+    /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
+    if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj)) failed++, bad_node = i;
+    N = proj.distance < 0 ? -cp->eps_n * cp->w[i] * proj.distance : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
     for (PetscInt k = 0; k < nt; k++)
-      for (PetscInt d = 0; d < dim; d++) vt[k] += (v[a * dim + d] - cp->velocity[d]) * cp->tangent[k][d];
+      for (PetscInt d = 0; d < dim; d++) vt[k] += (v[a * dim + d] - proj.velocity[d]) * proj.tangent[k][d];
+    for (PetscInt d = 0; d < dim; d++) {
+      for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = proj.tangent[k][d];
+      frame[nt * dim + d] = proj.velocity[d];
+    }
     PetscCall(PetscArraycpy(cp->trial + i * ns, cp->state + i * ns, ns));
     if (N > 0)
       cp->step(cp->law_ctx, nt, dt, N, vt, cp->trial + i * ns, F, &info);
@@ -114,12 +123,32 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
     cp->fn[i] = N;
     for (PetscInt d = 0; d < dim; d++) {
       PetscReal ftd = 0;
-      for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * cp->tangent[k][d]; /* the body feels -F */
+      for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * proj.tangent[k][d]; /* the body feels -F */
       cp->ft[i * dim + d] = ftd;
-      f[a * dim + d] += N * cp->normal[d] + ftd;
+      f[a * dim + d] += N * proj.normal[d] + ftd;
     }
   }
   cp->dissipation_trial = cp->dissipation + diss;
+  /* every rank stops together, the one with the problem says what it is */
+  if (failed) {
+    const PetscInt a = cp->nodes[bad_node];
+    PetscCall(
+        PetscSNPrintf(msg, sizeof(msg),
+                      "Closest-point projection of a contact node at (%g, %g, %g) m onto the rigid surface did not converge at t = %g s "
+                      "(%d Newton iterations): the node is far inside the surface or at a point equally close to several parts of it; "
+                      "lower the time step or raise the penalty",
+                      (double)(X[a * dim] + u[a * dim]), (double)(X[a * dim + 1] + u[a * dim + 1]),
+                      (double)(dim == 3 ? X[a * dim + 2] + u[a * dim + 2] : 0), (double)t, SK_SURFACE_MAX_IT));
+  }
+  if (cp->size > 1) {
+    PetscInt local = failed;
+    PetscCallMPI(MPI_Allreduce(&local, &failed, 1, MPIU_INT, MPI_MAX, cp->comm));
+    /* the program prints the first error of rank 0 only: another rank's message goes to stderr here */
+    if (local) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "stickslip: error: %s\n", msg));
+    PetscCheck(!failed || local, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Contact failed on another rank at t = %g s (see its message)",
+               (double)t);
+  }
+  PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "%s", msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -295,9 +324,10 @@ PetscErrorCode SKContactPlaneAddNodalFields(SKContactPlane cp, const PetscReal v
     const PetscInt a = cp->nodes[i];
     PetscReal speed2 = 0;
 
-    for (PetscInt k = 0; k < dim - 1; k++) {
-      PetscReal vt = 0;
-      for (PetscInt d = 0; d < dim; d++) vt += (v[a * dim + d] - cp->velocity[d]) * cp->tangent[k][d];
+    for (PetscInt k = 0; k < dim - 1; k++) { /* in the node's frame of the last force evaluation */
+      const PetscReal *frame = cp->frame + i * dim * dim;
+      PetscReal vt           = 0;
+      for (PetscInt d = 0; d < dim; d++) vt += (v[a * dim + d] - frame[(dim - 1) * dim + d]) * frame[k * dim + d];
       speed2 += vt * vt;
     }
     pressure[a] += cp->fn[i] / cp->w[i];

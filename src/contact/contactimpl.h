@@ -1,4 +1,5 @@
-/* contact: private structure of a rigid-plane contact (contact_plane.c); only src/contact and white-box tests include it. */
+/* contact: private structure of the contact of a side set against a rigid surface (contact_plane.c); only src/contact and white-box tests
+ * include it. */
 #ifndef STICKSLIP_CONTACTIMPL_H
 #define STICKSLIP_CONTACTIMPL_H
 
@@ -6,15 +7,15 @@
 
 struct _p_SKContactPlane {
   MPI_Comm comm;
-  PetscInt dim, n;         /* space dimension; owned contact nodes */
-  PetscInt *nodes;         /* local node numbers of the owned contact nodes */
-  PetscReal *w;            /* mortar nodal weights int N_a dA (m^2; m in 2D) */
-  PetscReal point[3];      /* a point of the plane at t = 0 (m) */
-  PetscReal velocity[3];   /* rigid translation velocity of the plane (m/s) */
-  PetscReal normal[3];     /* unit normal pointing to the body side */
-  PetscReal tangent[2][3]; /* orthonormal tangent basis (dim - 1 vectors): the friction law's components */
-  PetscReal eps_n;         /* penalty (Pa/m) */
-  SKFrictionLaw law;       /* owned */
+  PetscInt dim, n;        /* space dimension; owned contact nodes */
+  PetscInt *nodes;        /* local node numbers of the owned contact nodes */
+  PetscReal *w;           /* mortar nodal weights int N_a dA (m^2; m in 2D) */
+  SKRigidSurface surface; /* owned: the obstacle, its projection gives each node's gap, normal and tangent basis */
+  PetscReal *frame;       /* per node at the last force evaluation: tangent basis ((dim - 1) * dim, the friction law's
+                             components) then the surface velocity (dim), so n * dim * dim values */
+  PetscMPIInt size;       /* ranks of comm */
+  PetscReal eps_n;        /* penalty (Pa/m) */
+  SKFrictionLaw law;      /* owned */
   SKFrictionStepFn step;
   const void *law_ctx;
   PetscInt nstate;                  /* friction state values per node */

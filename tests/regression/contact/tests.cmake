@@ -39,3 +39,11 @@ sk_add_python_test(regression_contact_fields ${SK_TEST_DIR}/check_contact_fields
 sk_add_python_test(regression_contact_fields_mpi2 ${SK_TEST_DIR}/check_contact_fields.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_patch.xml ${SK_MPIEXEC} -n 2 --oversubscribe LABELS regression)
 set_tests_properties(regression_contact_fields_mpi2 PROPERTIES PROCESSORS 2)
+
+# Curved rigid surfaces (issue 6): a block sliding inside a rigid ring (2D circle) and inside a rigid cylinder (3D),
+# Coulomb friction, braking rate against the rigid-block closed form (bound 5e-4, derived in the script) and energy
+# balance (1e-3 of the initial kinetic energy).
+foreach(ring contact_ring contact_ring3d)
+  sk_add_python_test(regression_${ring} ${SK_TEST_DIR}/check_contact_ring.py
+    ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/${ring}.xml LABELS regression)
+endforeach()
