@@ -223,10 +223,20 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const P
 PETSC_EXTERN PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[],
                                                 const PetscReal v[], PetscReal f[]);
 /* Largest contribution of the contact to omega^2 (1/s^2): max_a (eps_N w_a + k_t) / m_a over contact nodes, with
-   k_t the friction law's tangential stiffness at N = 0 (Coulomb eps_t; the LuGre sigma0 N is proportional to the
-   unknown normal force and is not included). MASS: lumped nodal masses (kg), nlocal values. Adding it to the body's largest omega^2 bounds
-   the coupled one from above (lambda_max(A + B) <= lambda_max(A) + lambda_max(B)). Collective. */
+   k_t the friction law's tangential stiffness at N = 0 (Coulomb eps_t). The LuGre stiffness sigma0 N and every law's
+   damping grow with the normal force, unknown before the run: SKContactPlaneSetStabilityCheck() checks them at every
+   force evaluation. MASS: lumped nodal masses (kg), nlocal values. Adding it to the body's largest omega^2 bounds the
+   coupled one from above (lambda_max(A + B) <= lambda_max(A) + lambda_max(B)). Collective. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneGetOmega2(SKContactPlane cp, const PetscReal mass[], PetscReal *omega2);
+/* Arms the run-time stability check of SKContactPlaneForce() for the time step DT (s) chosen for OMEGA2 (1/s^2, the
+   omega_max^2 of body and contact, e.g. 4 / dt_critical^2), MASS the lumped nodal masses (kg, nlocal values, copied).
+   At every force evaluation each node in contact must satisfy dt^2 omega_a^2 + 2 dt c_a / m_a <= 4 with
+   omega_a^2 = OMEGA2 + (k_t(N_a) - k_t(0)) / m_a and (k_t, c_t) the law's tangent moduli at its normal force N_a (the
+   exact stability limit of central differences for one degree of freedom with velocity-proportional damping from the
+   previous half step); otherwise the evaluation fails on every rank (PETSC_ERR_NOT_CONVERGED) with the node, its
+   normal force, the moduli, the time step it needs and what to change. Collective in SKContactPlaneForce() on more
+   than one rank (one reduction per evaluation). */
+PETSC_EXTERN PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, PetscReal omega2, const PetscReal mass[]);
 /* Totals at the last force evaluation (collective). */
 PETSC_EXTERN PetscErrorCode SKContactPlaneGetStats(SKContactPlane cp, SKContactPlaneStats *stats);
 /* Per owned contact node at the last force evaluation: *n nodes, their local numbers, weights w_a, normal force |f_a|

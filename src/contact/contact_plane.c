@@ -21,6 +21,7 @@ PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, Pets
   SKContactPlane cp;
   SKFrictionRateFn rate;
   PetscInt sdim;
+  PetscReal ct;
 
   PetscFunctionBegin;
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact needs dim 2 or 3, not %" PetscInt_FMT, dim);
@@ -35,6 +36,7 @@ PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, Pets
   cp->law     = law;
   cp->surface = surface;
   PetscCallMPI(MPI_Comm_size(comm, &cp->size));
+  PetscCall(SKFrictionLawGetTangentModuli(law, 0.0, &cp->kt0, &ct));
   for (PetscInt a = 0; a < nowned; a++)
     if (w[a] > 0) cp->n++;
   PetscCall(PetscMalloc2(cp->n, &cp->nodes, cp->n, &cp->w));
@@ -61,6 +63,7 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(PetscFree4(cp->state, cp->trial, cp->stored, cp->stored_trial));
   PetscCall(PetscFree2(cp->fn, cp->ft));
   PetscCall(PetscFree(cp->frame));
+  PetscCall(PetscFree(cp->check_mass));
   PetscCall(SKRigidSurfaceDestroy(&cp->surface));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
@@ -74,14 +77,47 @@ PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The worst node of the run-time stability check of one force evaluation. */
+typedef struct {
+  PetscReal ratio;                        /* dt^2 omega_a^2 + 2 dt c_a / m_a, stable while <= 4 */
+  PetscReal x[3], N, k, c, m, omega2, dt; /* the node's position, normal force, law moduli, mass, omega_a^2, the step it needs */
+} ContactStability;
+
+/* Central differences with a force that depends on the previous half-step velocity are stable for one degree of
+   freedom of mass m, stiffness k and damping c while dt^2 omega^2 + 2 dt c / m <= 4 (omega^2 = k / m; the pure damper
+   limit is dt <= 2 m / c). Checked per contact node with omega_a^2 = omega_max^2 + (k_t(N_a) - k_t(0)) / m_a, the
+   friction law's moduli at the node's actual normal force on top of what the critical step already holds. */
+static PetscErrorCode ContactCheckNode(SKContactPlane cp, PetscInt i, const PetscReal x[], PetscReal N, ContactStability *worst)
+{
+  const PetscReal dt = cp->check_dt, m = cp->check_mass[i];
+  PetscReal k, c, w2, ratio;
+
+  PetscFunctionBegin;
+  PetscCall(SKFrictionLawGetTangentModuli(cp->law, N, &k, &c));
+  w2    = cp->check_omega2 + (k - cp->kt0) / m;
+  ratio = dt * dt * w2 + 2 * dt * c / m;
+  if (ratio > worst->ratio) {
+    worst->ratio  = ratio;
+    worst->N      = N;
+    worst->k      = k;
+    worst->c      = c;
+    worst->m      = m;
+    worst->omega2 = w2;
+    worst->dt     = 4 / (c / m + PetscSqrtReal(PetscSqr(c / m) + 4 * w2)); /* the root of dt^2 w2 + 2 dt c / m = 4 */
+    for (PetscInt d = 0; d < cp->dim; d++) worst->x[d] = x[d];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[], const PetscReal v[],
                                    PetscReal f[])
 {
   SKContactPlane cp  = (SKContactPlane)ctx;
   const PetscInt dim = cp->dim, nt = dim - 1, ns = cp->nstate;
   PetscReal dt, diss = 0;
-  PetscInt failed          = 0; /* projection failures */
+  PetscInt failed[2]       = {0, 0}; /* projection failures, unstable nodes */
   PetscInt bad_node        = -1;
+  ContactStability worst   = {4 * (1 + 1e-12), {0, 0, 0}, 0, 0, 0, 0, 0, 0};
   char msg[1024]           = "";
   SKSurfaceProjection proj = {0};
 
@@ -104,7 +140,7 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
 
     for (PetscInt d = 0; d < dim; d++) x[d] = X[a * dim + d] + u[a * dim + d];
     /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
-    if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj)) failed++, bad_node = i;
+    if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj)) failed[0]++, bad_node = i;
     N = proj.distance < 0 ? -cp->eps_n * cp->w[i] * proj.distance : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
     for (PetscInt k = 0; k < nt; k++)
       for (PetscInt d = 0; d < dim; d++) vt[k] += (v[a * dim + d] - proj.velocity[d]) * proj.tangent[k][d];
@@ -112,6 +148,7 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
       for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = proj.tangent[k][d];
       frame[nt * dim + d] = proj.velocity[d];
     }
+    if (N > 0 && cp->check_dt > 0) PetscCall(ContactCheckNode(cp, i, x, N, &worst));
     PetscCall(PetscArraycpy(cp->trial + i * ns, cp->state + i * ns, ns));
     if (N > 0)
       cp->step(cp->law_ctx, nt, dt, N, vt, cp->trial + i * ns, F, &info);
@@ -130,7 +167,8 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   }
   cp->dissipation_trial = cp->dissipation + diss;
   /* every rank stops together, the one with the problem says what it is */
-  if (failed) {
+  failed[1] = worst.N > 0 ? 1 : 0;
+  if (failed[0]) {
     const PetscInt a = cp->nodes[bad_node];
     PetscCall(
         PetscSNPrintf(msg, sizeof(msg),
@@ -139,16 +177,41 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
                       "lower the time step or raise the penalty",
                       (double)(X[a * dim] + u[a * dim]), (double)(X[a * dim + 1] + u[a * dim + 1]),
                       (double)(dim == 3 ? X[a * dim + 2] + u[a * dim + 2] : 0), (double)t, SK_SURFACE_MAX_IT));
+  } else if (failed[1]) {
+    PetscCall(
+        PetscSNPrintf(msg, sizeof(msg),
+                      "Contact became unstable at t = %g s: a node at (%g, %g, %g) m with normal force N = %g N and lumped mass %g kg gets "
+                      "from the friction law a tangential stiffness %g N/m and damping %g N s/m; with the body's omega_max^2 that needs "
+                      "dt <= %g s, but dt = %g s. Lower the time step (<time dt> or safety), the friction damping (sigma1, sigma2) or "
+                      "stiffness (sigma0), or the penalty (it bounds the normal force)",
+                      (double)t, (double)worst.x[0], (double)worst.x[1], (double)worst.x[2], (double)worst.N, (double)worst.m,
+                      (double)worst.k, (double)worst.c, (double)worst.dt, (double)cp->check_dt));
   }
   if (cp->size > 1) {
-    PetscInt local = failed;
-    PetscCallMPI(MPI_Allreduce(&local, &failed, 1, MPIU_INT, MPI_MAX, cp->comm));
+    PetscInt local[2] = {failed[0], failed[1]};
+    PetscCallMPI(MPI_Allreduce(local, failed, 2, MPIU_INT, MPI_MAX, cp->comm));
     /* the program prints the first error of rank 0 only: another rank's message goes to stderr here */
-    if (local) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "stickslip: error: %s\n", msg));
-    PetscCheck(!failed || local, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "Contact failed on another rank at t = %g s (see its message)",
-               (double)t);
+    if (local[0] || local[1]) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "stickslip: error: %s\n", msg));
+    PetscCheck(!(failed[0] || failed[1]) || local[0] || local[1], PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
+               "Contact failed on another rank at t = %g s (see its message)", (double)t);
   }
-  PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "%s", msg);
+  PetscCheck(!(failed[0] || failed[1]), PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "%s", msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, PetscReal omega2, const PetscReal mass[])
+{
+  PetscFunctionBegin;
+  PetscCheck(dt > 0 && omega2 >= 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Stability check needs dt > 0 and omega^2 >= 0, got %g s and %g 1/s^2", (double)dt, (double)omega2);
+  if (!cp->check_mass) PetscCall(PetscMalloc1(cp->n, &cp->check_mass));
+  for (PetscInt i = 0; i < cp->n; i++) {
+    cp->check_mass[i] = mass[cp->nodes[i]];
+    PetscCheck(cp->check_mass[i] > 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact node %" PetscInt_FMT " has mass %g kg", cp->nodes[i],
+               (double)cp->check_mass[i]);
+  }
+  cp->check_dt     = dt;
+  cp->check_omega2 = omega2;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

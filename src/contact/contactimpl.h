@@ -14,6 +14,10 @@ struct _p_SKContactPlane {
   PetscReal *frame;       /* per node at the last force evaluation: tangent basis ((dim - 1) * dim, the friction law's
                              components) then the surface velocity (dim), so n * dim * dim values */
   PetscMPIInt size;       /* ranks of comm */
+  PetscReal check_dt;     /* run-time stability check (0: off): time step (s), */
+  PetscReal check_omega2; /* the omega_max^2 (1/s^2) it was chosen for, */
+  PetscReal *check_mass;  /* the lumped mass of each contact node (kg) */
+  PetscReal kt0;          /* the law's tangential stiffness at N = 0, already in omega_max^2 (unit of N per m) */
   PetscReal eps_n;        /* penalty (Pa/m) */
   SKFrictionLaw law;      /* owned */
   SKFrictionStepFn step;

@@ -728,8 +728,11 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-explicit_power_maxit", &ex->power_its, NULL));
   PetscCall(ReadContacts(ex, root));
   PetscCall(ReadTimeAndOutput(ex, root));
-  for (PetscInt i = 0; i < ex->ncontacts; i++)
+  for (PetscInt i = 0; i < ex->ncontacts; i++) {
     PetscCall(SKExplicitAddForceTerm(ex, ex->contact_names[i], SKContactPlaneForce, ex->contacts[i]));
+    /* the friction moduli grow with the normal force, known only during the run: checked there against this step */
+    PetscCall(SKContactPlaneSetStabilityCheck(ex->contacts[i], ex->dt, 4 / PetscSqr(ex->dt_critical), ex->mass));
+  }
 
   /* accelerations at t = 0 */
   PetscCall(SKExplicitFinishStep(ex, PETSC_TRUE));

@@ -22,7 +22,7 @@ sk_add_python_test(regression_contact_slide_mpi ${CMAKE_SOURCE_DIR}/tests/regres
 set_tests_properties(regression_contact_slide_mpi PROPERTIES PROCESSORS 2)
 
 # Restart with contact (inputs/explicit/contact_restart.xml: LuGre, so each contact node carries a bristle state):
-# killed with SIGKILL after step 400 (checkpoints every 120 steps, the last two kept: 240 and 360, both with nodes in
+# killed with SIGKILL after step 400 (checkpoints every 110 steps, the last two kept: 220 and 330, both with nodes in
 # contact, so nonzero bristle states), restarted with -restart: final state, energy history and contact history
 # bitwise those of one run; then again from the previous checkpoint after damaging the newest. Exact equality is required (the checkpoint holds the full friction state), so
 # there is no tolerance. The same on 2 ranks (per-rank dissipation restored per rank).
@@ -46,4 +46,13 @@ set_tests_properties(regression_contact_fields_mpi2 PROPERTIES PROCESSORS 2)
 foreach(ring contact_ring contact_ring3d)
   sk_add_python_test(regression_${ring} ${SK_TEST_DIR}/check_contact_ring.py
     ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/${ring}.xml LABELS regression)
+endforeach()
+
+# Unstable contact settings stop with a message that says what to change (the friction law's moduli at the actual
+# normal force against the time step, checked during the run).
+file(GLOB SK_CONTACT_UNSTABLE CONFIGURE_DEPENDS ${SK_TEST_DIR}/unstable/*.xml)
+foreach(input IN LISTS SK_CONTACT_UNSTABLE)
+  get_filename_component(stem ${input} NAME_WE)
+  sk_add_python_test(regression_contact_unstable_${stem} ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_run_fails.py
+    ARGS ${SK_PROGRAM} ${input} LABELS regression)
 endforeach()
