@@ -47,6 +47,11 @@ foreach(ring contact_ring contact_ring3d)
   sk_add_python_test(regression_${ring} ${SK_TEST_DIR}/check_contact_ring.py
     ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/${ring}.xml LABELS regression)
 endforeach()
+# The sine surface in a run (Newton projection of every contact node each step): a block swinging frictionless in a
+# trough; period against the small-oscillation period of a rigid block with both corners on the sine (bound 1e-3,
+# derived in the script; measured 1.2e-4).
+sk_add_python_test(regression_contact_sine_pendulum ${SK_TEST_DIR}/check_contact_sine.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_sine_pendulum.xml LABELS regression)
 
 # Unstable contact settings stop with a message that says what to change (the friction law's moduli at the actual
 # normal force against the time step, checked during the run).
