@@ -125,7 +125,8 @@ PETSC_EXTERN PetscBool SKFrictionIsSticking(const SKFrictionParams *p, PetscReal
    ------------------------------------------------------------------------------------------------------------------ */
 typedef struct _p_SKRigidSurface *SKRigidSurface;
 
-/* The result of a projection; vectors have dim components (the rest are zero). */
+/* The result of a projection; vectors have dim components (SKRigidSurfaceProjectPoint() leaves the others as they
+   were, SKRigidSurfaceProject() sets them to zero). */
 typedef struct {
   PetscReal distance;      /* signed distance g (m): > 0 on the body side, < 0 penetration */
   PetscReal point[3];      /* closest point x_bar of the surface at time t (m) */

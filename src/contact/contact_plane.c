@@ -115,11 +115,11 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   SKContactPlane cp  = (SKContactPlane)ctx;
   const PetscInt dim = cp->dim, nt = dim - 1, ns = cp->nstate;
   PetscReal dt, diss = 0;
-  PetscInt failed[2]       = {0, 0}; /* projection failures, unstable nodes */
-  PetscInt bad_node        = -1;
-  ContactStability worst   = {4 * (1 + 1e-12), {0, 0, 0}, 0, 0, 0, 0, 0, 0};
-  char msg[1024]           = "";
-  SKSurfaceProjection proj = {0};
+  PetscInt failed[2]     = {0, 0}; /* projection failures, unstable nodes */
+  PetscInt bad_node      = -1;
+  ContactStability worst = {4 * (1 + 1e-12), {0, 0, 0}, 0, 0, 0, 0, 0, 0};
+  char msg[1024]         = "";
+  SKSurfaceProjection proj; /* filled by every projection */
 
   PetscFunctionBegin;
   (void)nlocal;
@@ -142,8 +142,11 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
     /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
     if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj)) failed[0]++, bad_node = i;
     N = proj.distance < 0 ? -cp->eps_n * cp->w[i] * proj.distance : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
-    for (PetscInt k = 0; k < nt; k++)
-      for (PetscInt d = 0; d < dim; d++) vt[k] += (v[a * dim + d] - proj.velocity[d]) * proj.tangent[k][d];
+    for (PetscInt k = 0; k < nt; k++) {
+      PetscReal s = 0; /* accumulated in a register: the law reads vt[] right after */
+      for (PetscInt d = 0; d < dim; d++) s += (v[a * dim + d] - proj.velocity[d]) * proj.tangent[k][d];
+      vt[k] = s;
+    }
     for (PetscInt d = 0; d < dim; d++) {
       for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = proj.tangent[k][d];
       frame[nt * dim + d] = proj.velocity[d];

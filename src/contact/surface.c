@@ -115,7 +115,8 @@ PetscErrorCode SKRigidSurfaceDestroy(SKRigidSurface *surface)
 PetscErrorCode SKRigidSurfaceSetVelocity(SKRigidSurface s, const PetscReal velocity[])
 {
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < s->dim; d++) s->velocity[d] = velocity[d];
+  s->moving = PETSC_FALSE;
+  for (PetscInt d = 0; d < s->dim; d++) s->velocity[d] = velocity[d], s->moving = (PetscBool)(s->moving || velocity[d] != 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -134,17 +135,20 @@ PetscBool SKRigidSurfaceProjectPoint(SKRigidSurface s, const PetscReal x[], Pets
 
   /* the surface at time t is the one at 0 shifted by velocity t: project x - velocity t, shift the point back */
   for (PetscInt d = 0; d < s->dim; d++) y[d] = x[d] - s->velocity[d] * t;
-  for (PetscInt d = 0; d < 3; d++) p->point[d] = p->normal[d] = p->velocity[d] = p->tangent[0][d] = p->tangent[1][d] = 0;
   p->iterations = 0;
   p->exact      = PETSC_TRUE;
   ok            = s->project(s, y, cutoff, p);
-  for (PetscInt d = 0; d < s->dim; d++) p->point[d] += s->velocity[d] * t, p->velocity[d] = s->velocity[d];
+  for (PetscInt d = 0; d < s->dim; d++) p->velocity[d] = s->velocity[d];
+  /* only when moving: the hot path would otherwise reload the point just stored by the projection (a stall) */
+  if (s->moving)
+    for (PetscInt d = 0; d < s->dim; d++) p->point[d] += s->velocity[d] * t;
   return ok;
 }
 
 PetscErrorCode SKRigidSurfaceProject(SKRigidSurface s, const PetscReal x[], PetscReal t, SKSurfaceProjection *p)
 {
   PetscFunctionBegin;
+  PetscCall(PetscMemzero(p, sizeof(*p))); /* the components beyond dim read zero */
   PetscCheck(SKRigidSurfaceProjectPoint(s, x, t, PETSC_MAX_REAL, p), s->comm, PETSC_ERR_NOT_CONVERGED,
              "Closest-point projection of (%g, %g, %g) m onto the %s surface did not converge in %d Newton iterations", (double)x[0],
              (double)x[1], (double)(s->dim == 3 ? x[2] : 0.0), s->type, SK_SURFACE_MAX_IT);

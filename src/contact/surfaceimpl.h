@@ -15,6 +15,7 @@ struct _p_SKRigidSurface {
   PetscInt dim;
   SKSurfaceProjectFn project;
   PetscReal velocity[3];   /* rigid translation velocity (m/s) */
+  PetscBool moving;        /* velocity != 0 */
   PetscReal point[3];      /* plane: a point; circle, cylinder, sphere: the centre; sine: the origin (m) */
   PetscReal direction[3];  /* plane: unit normal; cylinder: unit axis; sphere: unit tangent reference direction */
   PetscReal tangent[2][3]; /* plane: its constant tangent basis */

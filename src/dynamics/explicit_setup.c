@@ -197,8 +197,8 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
     PetscCall(SKInputRequireReal(ex->input, items[i], "penalty", &eps_n));
     PetscCall(SKInputCheckPositive(ex->input, items[i], "penalty", eps_n));
     PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
-    PetscCall(SKRigidSurfaceCreateFromXML(ex->input, items[i], dim, &surface));
     PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
+    PetscCall(SKRigidSurfaceCreateFromXML(ex->input, items[i], dim, &surface));
     PetscCall(PetscCalloc1(ex->nlocal, &w));
     PetscCall(FaceWeights(ex, ns, elements, faces, w));
     PetscCall(SKExplicitAssembleNodal(ex, w, 1));
