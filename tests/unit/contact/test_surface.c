@@ -215,7 +215,7 @@ static PetscErrorCode TestSine(void)
       }
       PetscCall(PetscPrintf(PETSC_COMM_SELF,
                             "sine %" PetscInt_FMT "D %s: max |g - g_brute| = %.3g m over %" PetscInt_FMT
-                            " points, at most %g Newton iterations\n",
+                            " points, at most %.0f Newton iterations\n",
                             dim, below ? "below" : "above", (double)maxerr, npts + 6, (double)maxit));
       PetscCall(SKRigidSurfaceDestroy(&s));
     }
