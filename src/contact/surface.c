@@ -39,8 +39,9 @@ PetscErrorCode SKRigidSurfaceCreatePlane(MPI_Comm comm, PetscInt dim, const Pets
   PetscInt k     = 0;
 
   PetscFunctionBegin;
+  PetscCall(SurfaceNormalise(comm, dim, normal, "Contact plane normal", e)); /* before allocating: no leak on error */
   PetscCall(SurfaceCreate(comm, dim, "plane", SKSurfaceProject_Plane, &s));
-  PetscCall(SurfaceNormalise(comm, dim, normal, "Contact plane normal", s->direction));
+  for (PetscInt d = 0; d < dim; d++) s->direction[d] = e[d], e[d] = 0;
   for (PetscInt d = 0; d < dim; d++) s->point[d] = point[d];
   /* a plane's basis is constant: t1 from the axis least aligned with n */
   for (PetscInt d = 1; d < dim; d++)
@@ -55,12 +56,14 @@ PetscErrorCode SKRigidSurfaceCreateCircle(MPI_Comm comm, PetscInt dim, const Pet
                                           PetscBool inside, SKRigidSurface *surface)
 {
   SKRigidSurface s;
+  PetscReal a[3] = {0, 0, 0};
 
   PetscFunctionBegin;
   PetscCheck(radius > 0 && PetscIsNormalReal(radius), comm, PETSC_ERR_ARG_OUTOFRANGE, "Circle or cylinder radius %g m must be > 0",
              (double)radius);
+  if (dim == 3) PetscCall(SurfaceNormalise(comm, 3, axis, "Cylinder axis", a));
   PetscCall(SurfaceCreate(comm, dim, dim == 2 ? "circle" : "cylinder", SKSurfaceProject_Circle, &s));
-  if (dim == 3) PetscCall(SurfaceNormalise(comm, 3, axis, "Cylinder axis", s->direction));
+  for (PetscInt d = 0; d < 3; d++) s->direction[d] = a[d];
   for (PetscInt d = 0; d < dim; d++) s->point[d] = center[d];
   s->radius = radius;
   s->side   = inside ? -1 : 1;
@@ -72,12 +75,14 @@ PetscErrorCode SKRigidSurfaceCreateSphere(MPI_Comm comm, const PetscReal center[
                                           PetscBool inside, SKRigidSurface *surface)
 {
   const PetscReal ex[3] = {1, 0, 0};
+  PetscReal e[3];
   SKRigidSurface s;
 
   PetscFunctionBegin;
   PetscCheck(radius > 0 && PetscIsNormalReal(radius), comm, PETSC_ERR_ARG_OUTOFRANGE, "Sphere radius %g m must be > 0", (double)radius);
+  PetscCall(SurfaceNormalise(comm, 3, reference ? reference : ex, "Sphere reference direction", e));
   PetscCall(SurfaceCreate(comm, 3, "sphere", SKSurfaceProject_Sphere, &s));
-  PetscCall(SurfaceNormalise(comm, 3, reference ? reference : ex, "Sphere reference direction", s->direction));
+  for (PetscInt d = 0; d < 3; d++) s->direction[d] = e[d];
   for (PetscInt d = 0; d < 3; d++) s->point[d] = center[d];
   s->radius = radius;
   s->side   = inside ? -1 : 1;
