@@ -15,13 +15,27 @@ PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A plane's frame is the same at every node: written here once (at creation and when its velocity changes), so that
+   the force loop skips it. */
+static void ContactFillFlatFrame(SKContactPlane cp)
+{
+  const struct _p_SKRigidSurface *sf = cp->surface;
+  const PetscInt dim                 = cp->dim;
+
+  if (sf->project != SKSurfaceProject_Plane) return;
+  for (PetscInt i = 0; i < cp->n; i++)
+    for (PetscInt d = 0; d < dim; d++) {
+      for (PetscInt k = 0; k < dim - 1; k++) cp->frame[i * dim * dim + k * dim + d] = sf->tangent[k][d];
+      cp->frame[i * dim * dim + (dim - 1) * dim + d] = sf->velocity[d];
+    }
+}
+
 PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
                                                SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
 {
   SKContactPlane cp;
   SKFrictionRateFn rate;
   PetscInt sdim;
-  PetscReal ct;
 
   PetscFunctionBegin;
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact needs dim 2 or 3, not %" PetscInt_FMT, dim);
@@ -36,7 +50,6 @@ PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, Pets
   cp->law     = law;
   cp->surface = surface;
   PetscCallMPI(MPI_Comm_size(comm, &cp->size));
-  PetscCall(SKFrictionLawGetTangentModuli(law, 0.0, &cp->kt0, &ct));
   for (PetscInt a = 0; a < nowned; a++)
     if (w[a] > 0) cp->n++;
   PetscCall(PetscMalloc2(cp->n, &cp->nodes, cp->n, &cp->w));
@@ -48,6 +61,7 @@ PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, Pets
   PetscCall(PetscCalloc4(cp->n * cp->nstate, &cp->state, cp->n * cp->nstate, &cp->trial, cp->n, &cp->stored, cp->n, &cp->stored_trial));
   PetscCall(PetscCalloc2(cp->n, &cp->fn, cp->n * dim, &cp->ft));
   PetscCall(PetscCalloc1(cp->n * dim * dim, &cp->frame));
+  ContactFillFlatFrame(cp);
   *cpp = cp;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -74,6 +88,7 @@ PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velo
 {
   PetscFunctionBegin;
   PetscCall(SKRigidSurfaceSetVelocity(cp->surface, velocity));
+  ContactFillFlatFrame(cp);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -86,16 +101,14 @@ typedef struct {
 /* Central differences with a force that depends on the previous half-step velocity are stable for one degree of
    freedom of mass m, stiffness k and damping c while dt^2 omega^2 + 2 dt c / m <= 4 (omega^2 = k / m; the pure damper
    limit is dt <= 2 m / c). Checked per contact node with omega_a^2 = omega_max^2 + (k_t(N_a) - k_t(0)) / m_a, the
-   friction law's moduli at the node's actual normal force on top of what the critical step already holds. */
-static PetscErrorCode ContactCheckNode(SKContactPlane cp, PetscInt i, const PetscReal x[], PetscReal N, ContactStability *worst)
+   friction law's moduli at the node's actual normal force on top of what the critical step already holds; the moduli
+   of the laws are affine in N (checked when the check is armed), so no call per node. Records the node in WORST when it
+   is the worst so far. Pure. */
+static void ContactCheckNode(SKContactPlane cp, PetscInt i, const PetscReal x[], PetscReal N, ContactStability *worst)
 {
-  const PetscReal dt = cp->check_dt, m = cp->check_mass[i];
-  PetscReal k, c, w2, ratio;
+  const PetscReal dt = cp->check_dt, m = cp->check_mass[i], k = cp->kt0 + cp->kt1 * N, c = cp->ct0 + cp->ct1 * N;
+  const PetscReal w2 = cp->check_omega2 + (k - cp->kt0) / m, ratio = dt * dt * w2 + 2 * dt * c / m;
 
-  PetscFunctionBegin;
-  PetscCall(SKFrictionLawGetTangentModuli(cp->law, N, &k, &c));
-  w2    = cp->check_omega2 + (k - cp->kt0) / m;
-  ratio = dt * dt * w2 + 2 * dt * c / m;
   if (ratio > worst->ratio) {
     worst->ratio  = ratio;
     worst->N      = N;
@@ -106,7 +119,6 @@ static PetscErrorCode ContactCheckNode(SKContactPlane cp, PetscInt i, const Pets
     worst->dt     = 4 / (c / m + PetscSqrtReal(PetscSqr(c / m) + 4 * w2)); /* the root of dt^2 w2 + 2 dt c / m = 4 */
     for (PetscInt d = 0; d < cp->dim; d++) worst->x[d] = x[d];
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[], const PetscReal v[],
@@ -118,8 +130,11 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   PetscInt failed[2]     = {0, 0}; /* projection failures, unstable nodes */
   PetscInt bad_node      = -1;
   ContactStability worst = {4 * (1 + 1e-12), {0, 0, 0}, 0, 0, 0, 0, 0, 0};
-  char msg[1024]         = "";
-  SKSurfaceProjection proj; /* filled by every projection */
+  char msg[1024];           /* written only on failure */
+  SKSurfaceProjection proj; /* filled by every projection of a curved surface */
+  const struct _p_SKRigidSurface *sf = cp->surface;
+  /* a plane's frame is constant: its nodes skip the projection call and the copy of the frame */
+  const PetscBool flat = (PetscBool)(sf->project == SKSurfaceProject_Plane);
 
   PetscFunctionBegin;
   (void)nlocal;
@@ -135,23 +150,28 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   dt         = t - cp->t_commit;
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscInt a = cp->nodes[i];
-    PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, *frame = cp->frame + i * dim * dim;
+    PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim;
+    const PetscReal *normal = sf->direction, *velocity = sf->velocity, (*tangent)[3] = sf->tangent;
     SKFrictionInfo info = {PETSC_FALSE, 0, 0};
 
     for (PetscInt d = 0; d < dim; d++) x[d] = X[a * dim + d] + u[a * dim + d];
-    /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
-    if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj)) failed[0]++, bad_node = i;
-    N = proj.distance < 0 ? -cp->eps_n * cp->w[i] * proj.distance : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
+    if (flat) {
+      for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->direction[d];
+    } else { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
+      if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj)) failed[0]++, bad_node = i;
+      dist = proj.distance, normal = proj.normal, velocity = proj.velocity, tangent = proj.tangent;
+      for (PetscInt d = 0; d < dim; d++) {
+        for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = tangent[k][d];
+        frame[nt * dim + d] = velocity[d];
+      }
+    }
+    N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
     for (PetscInt k = 0; k < nt; k++) {
       PetscReal s = 0; /* accumulated in a register: the law reads vt[] right after */
-      for (PetscInt d = 0; d < dim; d++) s += (v[a * dim + d] - proj.velocity[d]) * proj.tangent[k][d];
+      for (PetscInt d = 0; d < dim; d++) s += (v[a * dim + d] - velocity[d]) * tangent[k][d];
       vt[k] = s;
     }
-    for (PetscInt d = 0; d < dim; d++) {
-      for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = proj.tangent[k][d];
-      frame[nt * dim + d] = proj.velocity[d];
-    }
-    if (N > 0 && cp->check_dt > 0) PetscCall(ContactCheckNode(cp, i, x, N, &worst));
+    if (N > 0 && cp->check_dt > 0) ContactCheckNode(cp, i, x, N, &worst);
     PetscCall(PetscArraycpy(cp->trial + i * ns, cp->state + i * ns, ns));
     if (N > 0)
       cp->step(cp->law_ctx, nt, dt, N, vt, cp->trial + i * ns, F, &info);
@@ -163,9 +183,9 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
     cp->fn[i] = N;
     for (PetscInt d = 0; d < dim; d++) {
       PetscReal ftd = 0;
-      for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * proj.tangent[k][d]; /* the body feels -F */
+      for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * tangent[k][d]; /* the body feels -F */
       cp->ft[i * dim + d] = ftd;
-      f[a * dim + d] += N * proj.normal[d] + ftd;
+      f[a * dim + d] += N * normal[d] + ftd;
     }
   }
   cp->dissipation_trial = cp->dissipation + diss;
@@ -207,6 +227,16 @@ PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, 
   PetscFunctionBegin;
   PetscCheck(dt > 0 && omega2 >= 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Stability check needs dt > 0 and omega^2 >= 0, got %g s and %g 1/s^2", (double)dt, (double)omega2);
+  { /* the moduli as k0 + k1 N, c0 + c1 N: exact for every built-in law, checked at N = 2 */
+    PetscReal k1, c1, k2, c2;
+    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 0.0, &cp->kt0, &cp->ct0));
+    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 1.0, &k1, &c1));
+    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 2.0, &k2, &c2));
+    cp->kt1 = k1 - cp->kt0, cp->ct1 = c1 - cp->ct0;
+    PetscCheck(PetscAbsReal(k2 - cp->kt0 - 2 * cp->kt1) <= 1e-12 * PetscAbsReal(k2) &&
+                   PetscAbsReal(c2 - cp->ct0 - 2 * cp->ct1) <= 1e-12 * PetscAbsReal(c2),
+               cp->comm, PETSC_ERR_SUP, "The stability check needs tangent moduli affine in the normal force; this friction law's are not");
+  }
   if (!cp->check_mass) PetscCall(PetscMalloc1(cp->n, &cp->check_mass));
   for (PetscInt i = 0; i < cp->n; i++) {
     cp->check_mass[i] = mass[cp->nodes[i]];
