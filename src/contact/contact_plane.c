@@ -77,7 +77,7 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(PetscFree4(cp->state, cp->trial, cp->stored, cp->stored_trial));
   PetscCall(PetscFree2(cp->fn, cp->ft));
   PetscCall(PetscFree(cp->frame));
-  PetscCall(PetscFree(cp->check_mass));
+  PetscCall(PetscFree(cp->check_minv));
   PetscCall(SKRigidSurfaceDestroy(&cp->surface));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
@@ -106,17 +106,17 @@ typedef struct {
    is the worst so far. Pure. */
 static void ContactCheckNode(SKContactPlane cp, PetscInt i, const PetscReal x[], PetscReal N, ContactStability *worst)
 {
-  const PetscReal dt = cp->check_dt, m = cp->check_mass[i], k = cp->kt0 + cp->kt1 * N, c = cp->ct0 + cp->ct1 * N;
-  const PetscReal w2 = cp->check_omega2 + (k - cp->kt0) / m, ratio = dt * dt * w2 + 2 * dt * c / m;
+  const PetscReal dt = cp->check_dt, minv = cp->check_minv[i], k = cp->kt0 + cp->kt1 * N, c = cp->ct0 + cp->ct1 * N;
+  const PetscReal w2 = cp->check_omega2 + (k - cp->kt0) * minv, ratio = dt * dt * w2 + 2 * dt * c * minv;
 
   if (ratio > worst->ratio) {
     worst->ratio  = ratio;
     worst->N      = N;
     worst->k      = k;
     worst->c      = c;
-    worst->m      = m;
+    worst->m      = 1 / minv;
     worst->omega2 = w2;
-    worst->dt     = 4 / (c / m + PetscSqrtReal(PetscSqr(c / m) + 4 * w2)); /* the root of dt^2 w2 + 2 dt c / m = 4 */
+    worst->dt     = 4 / (c * minv + PetscSqrtReal(PetscSqr(c * minv) + 4 * w2)); /* the root of dt^2 w2 + 2 dt c / m = 4 */
     for (PetscInt d = 0; d < cp->dim; d++) worst->x[d] = x[d];
   }
 }
@@ -237,11 +237,11 @@ PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, 
                    PetscAbsReal(c2 - cp->ct0 - 2 * cp->ct1) <= 1e-12 * PetscAbsReal(c2),
                cp->comm, PETSC_ERR_SUP, "The stability check needs tangent moduli affine in the normal force; this friction law's are not");
   }
-  if (!cp->check_mass) PetscCall(PetscMalloc1(cp->n, &cp->check_mass));
+  if (!cp->check_minv) PetscCall(PetscMalloc1(cp->n, &cp->check_minv));
   for (PetscInt i = 0; i < cp->n; i++) {
-    cp->check_mass[i] = mass[cp->nodes[i]];
-    PetscCheck(cp->check_mass[i] > 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact node %" PetscInt_FMT " has mass %g kg", cp->nodes[i],
-               (double)cp->check_mass[i]);
+    PetscCheck(mass[cp->nodes[i]] > 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact node %" PetscInt_FMT " has mass %g kg", cp->nodes[i],
+               (double)mass[cp->nodes[i]]);
+    cp->check_minv[i] = 1 / mass[cp->nodes[i]];
   }
   cp->check_dt     = dt;
   cp->check_omega2 = omega2;

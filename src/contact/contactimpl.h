@@ -16,7 +16,7 @@ struct _p_SKContactPlane {
   PetscMPIInt size;       /* ranks of comm */
   PetscReal check_dt;     /* run-time stability check (0: off): time step (s), */
   PetscReal check_omega2; /* the omega_max^2 (1/s^2) it was chosen for, */
-  PetscReal *check_mass;  /* the lumped mass of each contact node (kg) */
+  PetscReal *check_minv;  /* the inverse lumped mass of each contact node (1/kg) */
   PetscReal kt0, kt1;     /* the law's tangential stiffness kt0 + kt1 N (kt0 already in omega_max^2; N per m, 1/m) */
   PetscReal ct0, ct1;     /* and damping ct0 + ct1 N (N s/m, s/m) */
   PetscReal eps_n;        /* penalty (Pa/m) */
