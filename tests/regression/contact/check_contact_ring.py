@@ -4,31 +4,23 @@ block, omega = omega0 / (1 + beta omega0 t), and the energy balance.
 
 usage: check_contact_ring.py PROGRAM INPUT"""
 import math
-import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
-from postproc.results import Results
+from contact_run import run_histories
 
 R, B, H, MU, OMEGA0 = 1.0, 0.05, 0.025, 0.3, 1.0  # ring radius, block width and height (m), friction, rad/s
 
 
 def main():
     prog, inp = sys.argv[1], sys.argv[2]
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "out")
-        subprocess.run([prog, "run", inp, "-o", out], check=True, stdout=subprocess.DEVNULL)
-        r = Results(os.path.join(out, "results.h5"))
-        s = r.history("/explicit/set/all")
-        e = r.history("/explicit/energy")
-        c = r.history("/explicit/contact/ring")
-        t = np.asarray(s["time"])
-        u = np.stack([np.asarray(s["mean_u_x"]), np.asarray(s["mean_u_y"])], axis=1)
-        v = np.stack([np.asarray(s["mean_v_x"]), np.asarray(s["mean_v_y"])], axis=1)
-        bal, kin, wc, diss = (np.asarray(x) for x in (e["balance"], e["kinetic"], e["work_ring"], c["dissipation"]))
+    h = run_histories(prog, inp, ["/explicit/set/all", "/explicit/energy", "/explicit/contact/ring"])
+    s, e, c = h["/explicit/set/all"], h["/explicit/energy"], h["/explicit/contact/ring"]
+    t = s["time"]
+    u = np.stack([s["mean_u_x"], s["mean_u_y"]], axis=1)
+    v = np.stack([s["mean_v_x"], s["mean_v_y"]], axis=1)
+    bal, kin, wc, diss = e["balance"], e["kinetic"], e["work_ring"], c["dissipation"]
     # the mass centre (the mean of the nodes of the uniform grid) and its angular velocity about the axis (through the
     # origin): omega = (x cross v) / |x|^2
     theta = math.asin(B / 2 / R)  # half the angle of the chord between the two outer corners

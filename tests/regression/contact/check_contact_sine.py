@@ -4,14 +4,11 @@ curve, and the energy balance.
 
 usage: check_contact_sine.py PROGRAM INPUT"""
 import math
-import os
-import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
-from postproc.results import Results
+from contact_run import run_histories
 
 LAMBDA, B, H, G = 2.0, 0.05, 0.025, 10.0  # wavelength (m), block width and height (m), gravity (m/s^2)
 K = 2 * math.pi / LAMBDA
@@ -50,14 +47,9 @@ def period_closed_form():
 
 def main():
     prog, inp = sys.argv[1], sys.argv[2]
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "out")
-        subprocess.run([prog, "run", inp, "-o", out], check=True, stdout=subprocess.DEVNULL)
-        r = Results(os.path.join(out, "results.h5"))
-        s = r.history("/explicit/set/all")
-        e = r.history("/explicit/energy")
-        t, ux = np.asarray(s["time"]), np.asarray(s["mean_u_x"])
-        bal, kin = np.asarray(e["balance"]), np.asarray(e["kinetic"])
+    h = run_histories(prog, inp, ["/explicit/set/all", "/explicit/energy"])
+    t, ux = h["/explicit/set/all"]["time"], h["/explicit/set/all"]["mean_u_x"]
+    bal, kin = h["/explicit/energy"]["balance"], h["/explicit/energy"]["kinetic"]
     # zero crossings of the horizontal displacement of the mass centre (linear interpolation), half a period apart
     zeros = [t[i] - ux[i] * (t[i + 1] - t[i]) / (ux[i + 1] - ux[i]) for i in range(len(t) - 1) if ux[i] * ux[i + 1] < 0]
     period = 2 * (zeros[-1] - zeros[0]) / (len(zeros) - 1)
