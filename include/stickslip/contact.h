@@ -111,13 +111,83 @@ PETSC_EXTERN PetscReal SKFrictionStickThreshold(const SKFrictionParams *p);
 PETSC_EXTERN PetscBool SKFrictionIsSticking(const SKFrictionParams *p, PetscReal speed);
 
 /* ------------------------------------------------------------------------------------------------------------------
-   Contact of a body's side set against a rigid plane (mortar nodal weighted penalty, eqs. 29-34 of the paper).
+   Rigid surfaces (section 2.2 of the paper): the obstacle a contact side set presses on. Types, by name in the XML:
+     plane    point p, unit normal n (2D and 3D)
+     circle   2D: centre c, radius R             cylinder 3D: a point c of the axis, axis direction a, radius R
+     sphere   3D: centre c, radius R (a reference direction e orients its tangent basis)
+     sine     graph of a height function over the coordinate axes, origin o, amplitude A, wavelength(s) lambda:
+              2D y = o_y + A sin(2 pi (x - o_x) / lambda),
+              3D z = o_z + A sin(2 pi (x - o_x) / lambda_x) sin(2 pi (y - o_y) / lambda_y)
+   Each surface carries the side the body is on (outside/inside a circle, cylinder or sphere; above/below a sine
+   surface, along +y in 2D and +z in 3D; for a plane, where n points), and the whole surface translates with a
+   constant velocity. A projection of a point x at time t returns the closest point x_bar of the surface, the signed
+   distance g = (x - x_bar) . n (> 0 on the body side, < 0 when x penetrates), the unit normal n at x_bar pointing to
+   the body side, an orthonormal tangent basis there that varies continuously along the surface (the frame of the
+   friction state) and the surface velocity. Closed forms for plane, circle, cylinder and sphere; the sine surface
+   is projected by Newton's method on its parameters, safeguarded (details and limits in docs/theory.md).
+   ------------------------------------------------------------------------------------------------------------------ */
+typedef struct _p_SKRigidSurface *SKRigidSurface;
+
+/* The result of a projection; vectors have dim components (SKRigidSurfaceProjectPoint() leaves the others as they
+   were, SKRigidSurfaceProject() sets them to zero). */
+typedef struct {
+  PetscReal distance;      /* signed distance g (m): > 0 on the body side, < 0 penetration */
+  PetscReal point[3];      /* closest point x_bar of the surface at time t (m) */
+  PetscReal normal[3];     /* unit normal at x_bar pointing to the body side */
+  PetscReal tangent[2][3]; /* orthonormal tangent basis (dim - 1 vectors); (tangent..., normal) is right-handed */
+  PetscReal velocity[3];   /* velocity of the surface at x_bar (m/s) */
+  PetscInt iterations;     /* Newton iterations spent (0 for the closed forms) */
+  PetscBool exact;         /* PETSC_FALSE: x is farther than the cutoff on the body side, only distance > 0 holds */
+} SKSurfaceProjection;
+
+/* The surface types, each for space dimension DIM (2 or 3); the caller owns *surface (SKRigidSurfaceDestroy()).
+   Bad arguments (zero normal or axis, radius, amplitude or wavelength out of range, a type in the wrong dimension)
+   are PETSC_ERR_ARG_OUTOFRANGE errors with the value. Lengths in m. */
+PETSC_EXTERN PetscErrorCode SKRigidSurfaceCreatePlane(MPI_Comm comm, PetscInt dim, const PetscReal point[], const PetscReal normal[],
+                                                      SKRigidSurface *surface);
+/* Circle (DIM 2, AXIS ignored, may be NULL) or cylinder (DIM 3, AXIS[3] its direction, normalised here) of radius
+   RADIUS > 0 about CENTER; the body is outside it unless INSIDE. */
+PETSC_EXTERN PetscErrorCode SKRigidSurfaceCreateCircle(MPI_Comm comm, PetscInt dim, const PetscReal center[], const PetscReal axis[],
+                                                       PetscReal radius, PetscBool inside, SKRigidSurface *surface);
+/* Sphere (3D) of radius RADIUS > 0 about CENTER; the body is outside unless INSIDE. REFERENCE[3] (nonzero; NULL:
+   the x axis) orients the tangent basis, which degenerates at the two poles center +- radius * reference. */
+PETSC_EXTERN PetscErrorCode SKRigidSurfaceCreateSphere(MPI_Comm comm, const PetscReal center[], PetscReal radius,
+                                                       const PetscReal reference[], PetscBool inside, SKRigidSurface *surface);
+/* Sine surface with ORIGIN[dim], AMPLITUDE >= 0 and WAVELENGTH[dim - 1] > 0; the body is above it (+y in 2D, +z in
+   3D) unless BELOW. */
+PETSC_EXTERN PetscErrorCode SKRigidSurfaceCreateSine(MPI_Comm comm, PetscInt dim, const PetscReal origin[], PetscReal amplitude,
+                                                     const PetscReal wavelength[], PetscBool below, SKRigidSurface *surface);
+/* Reads the surface of a <contact> element: attributes surface (plane, circle, cylinder, sphere, sine; default
+   plane), point, normal, center, axis, radius, side, amplitude, wavelength, velocity (see schema/explicit.xsd).
+   A missing or bad value, or an attribute the type does not use, is an input error "FILE:LINE: message". */
+PETSC_EXTERN PetscErrorCode SKRigidSurfaceCreateFromXML(SKInput input, SKNode node, PetscInt dim, SKRigidSurface *surface);
+PETSC_EXTERN PetscErrorCode SKRigidSurfaceDestroy(SKRigidSurface *surface);
+/* Translates the surface rigidly with the constant VELOCITY[dim] (m/s): at time t it is the surface at t = 0 shifted
+   by velocity t. Default zero. */
+PETSC_EXTERN PetscErrorCode SKRigidSurfaceSetVelocity(SKRigidSurface surface, const PetscReal velocity[]);
+/* The type name ("plane", ...) and the space dimension. */
+PETSC_EXTERN PetscErrorCode SKRigidSurfaceGetType(SKRigidSurface surface, const char *type[], PetscInt *dim);
+/* Projects X[dim] (m) at time T (s) onto the surface. Points on the body side whose distance is certainly above
+   CUTOFF (m) may return early with exact = PETSC_FALSE and only distance > 0 meaningful (pass PETSC_MAX_REAL for a
+   full projection every time). Returns PETSC_FALSE when the Newton projection did not converge (P then holds the
+   last iterate, finite). Pure and thread-safe: hot loops call it directly. */
+PETSC_EXTERN PetscBool SKRigidSurfaceProjectPoint(SKRigidSurface surface, const PetscReal x[], PetscReal t, PetscReal cutoff,
+                                                  SKSurfaceProjection *p);
+/* Checked wrapper of SKRigidSurfaceProjectPoint() with a full projection: a failed projection is
+   PETSC_ERR_NOT_CONVERGED with the point. */
+PETSC_EXTERN PetscErrorCode SKRigidSurfaceProject(SKRigidSurface surface, const PetscReal x[], PetscReal t, SKSurfaceProjection *p);
+
+/* ------------------------------------------------------------------------------------------------------------------
+   Contact of a body's side set against a rigid surface (mortar nodal weighted penalty, eqs. 29-34 of the paper); the
+   type keeps the name SKContactPlane from when the plane was the only surface.
 
    Each contact node a carries the weight w_a = int_Gamma N_a dA over the contact side set (m^2 in 3D, m per unit
-   thickness in 2D), the weighted gap g_a = w_a ((x_a - p) . n) (x_a current position, p a point of the plane, n its
-   unit normal pointing into the body side) and the normal force f_a = eps_N max(0, -g_a) n, so that the nodal pressure
-   f_a / w_a = eps_N max(0, -(x_a - p) . n) (Pa) is uniform whenever the penetration is. One friction state per contact
-   node, updated with the friction-law step kernel at the node's tangential velocity relative to the plane.
+   thickness in 2D), the weighted gap g_a = w_a ((x_a - x_bar_a) . n_a) (x_a current position, x_bar_a its closest
+   point on the surface, n_a the unit normal there pointing into the body side; for a plane x_bar_a - p is along the
+   constant n) and the normal force f_a = eps_N max(0, -g_a) n_a, so that the nodal pressure f_a / w_a =
+   eps_N max(0, -(x_a - x_bar_a) . n_a) (Pa) is uniform whenever the penetration is. One friction state per contact
+   node, in the tangent basis of the surface at x_bar_a, updated with the friction-law step kernel at the node's
+   tangential velocity relative to the surface.
    ------------------------------------------------------------------------------------------------------------------ */
 #include <stickslip/output.h>
 
@@ -141,6 +211,11 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
                                                  const PetscReal point[], const PetscReal normal[], PetscReal eps_n, SKFrictionLaw law,
                                                  SKContactPlane *cp);
+/* The same against any rigid SURFACE of dimension DIM (takes ownership of SURFACE and LAW): each node's gap, normal
+   and tangent basis come from the closest-point projection of its current position. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
+                                                            const PetscReal w[], SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law,
+                                                            SKContactPlane *cp);
 PETSC_EXTERN PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cp);
 /* Moves the plane rigidly with the constant velocity VELOCITY[dim] (m/s): its point is point + velocity t, and the
    friction laws see the node's velocity relative to it. Default zero. */
@@ -152,10 +227,20 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const P
 PETSC_EXTERN PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[],
                                                 const PetscReal v[], PetscReal f[]);
 /* Largest contribution of the contact to omega^2 (1/s^2): max_a (eps_N w_a + k_t) / m_a over contact nodes, with
-   k_t the friction law's tangential stiffness at N = 0 (Coulomb eps_t; the LuGre sigma0 N is proportional to the
-   unknown normal force and is not included). MASS: lumped nodal masses (kg), nlocal values. Adding it to the body's
-   largest omega^2 bounds the coupled one from above (lambda_max(A + B) <= lambda_max(A) + lambda_max(B)). Collective. */
+   k_t the friction law's tangential stiffness at N = 0 (Coulomb eps_t). The LuGre stiffness sigma0 N and every law's
+   damping grow with the normal force, unknown before the run: SKContactPlaneSetStabilityCheck() checks them at every
+   force evaluation. MASS: lumped nodal masses (kg), nlocal values. Adding it to the body's largest omega^2 bounds the
+   coupled one from above (lambda_max(A + B) <= lambda_max(A) + lambda_max(B)). Collective. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneGetOmega2(SKContactPlane cp, const PetscReal mass[], PetscReal *omega2);
+/* Arms the run-time stability check of SKContactPlaneForce() for the time step DT (s) chosen for OMEGA2 (1/s^2, the
+   omega_max^2 of body and contact, e.g. 4 / dt_critical^2), MASS the lumped nodal masses (kg, nlocal values, copied).
+   At every force evaluation each node in contact must satisfy dt^2 omega_a^2 + 2 dt c_a / m_a <= 4 with
+   omega_a^2 = OMEGA2 + (k_t(N_a) - k_t(0)) / m_a and (k_t, c_t) the law's tangent moduli at its normal force N_a (the
+   exact stability limit of central differences for one degree of freedom with velocity-proportional damping from the
+   previous half step); otherwise the evaluation fails on every rank (PETSC_ERR_NOT_CONVERGED) with the node, its
+   normal force, the moduli, the time step it needs and what to change. Collective in SKContactPlaneForce() on more
+   than one rank (one reduction per evaluation). */
+PETSC_EXTERN PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, PetscReal omega2, const PetscReal mass[]);
 /* Totals at the last force evaluation (collective). */
 PETSC_EXTERN PetscErrorCode SKContactPlaneGetStats(SKContactPlane cp, SKContactPlaneStats *stats);
 /* Per owned contact node at the last force evaluation: *n nodes, their local numbers, weights w_a, normal force |f_a|

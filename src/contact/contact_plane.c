@@ -1,44 +1,55 @@
-/* contact: a body's side set against a rigid plane, mortar nodal weighted penalty (eqs. 29-34 of the paper) with one
-   friction state per contact node; used by the explicit solver as a registered force term. */
+/* contact: a body's side set against a rigid surface (plane or curved, surface*.c), mortar nodal weighted penalty (eqs. 29-34 of the paper)
+   with one friction state per contact node; used by the explicit solver as a registered force term. */
 #include "contactimpl.h"
+#include "surfaceimpl.h"
 
 PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
                                     const PetscReal point[], const PetscReal normal[], PetscReal eps_n, SKFrictionLaw law,
                                     SKContactPlane *cpp)
 {
+  SKRigidSurface plane;
+
+  PetscFunctionBegin;
+  PetscCall(SKRigidSurfaceCreatePlane(comm, dim, point, normal, &plane));
+  PetscCall(SKContactPlaneCreateWithSurface(comm, dim, nlocal, nowned, w, plane, eps_n, law, cpp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A plane's frame is the same at every node: written here once (at creation and when its velocity changes), so that
+   the force loop skips it. */
+static void ContactFillFlatFrame(SKContactPlane cp)
+{
+  const struct _p_SKRigidSurface *sf = cp->surface;
+  const PetscInt dim                 = cp->dim;
+
+  if (sf->project != SKSurfaceProject_Plane) return;
+  for (PetscInt i = 0; i < cp->n; i++)
+    for (PetscInt d = 0; d < dim; d++) {
+      for (PetscInt k = 0; k < dim - 1; k++) cp->frame[i * dim * dim + k * dim + d] = sf->tangent[k][d];
+      cp->frame[i * dim * dim + (dim - 1) * dim + d] = sf->velocity[d];
+    }
+}
+
+PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
+                                               SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
+{
   SKContactPlane cp;
-  PetscReal nn = 0;
   SKFrictionRateFn rate;
+  PetscInt sdim;
 
   PetscFunctionBegin;
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact needs dim 2 or 3, not %" PetscInt_FMT, dim);
   PetscCheck(eps_n > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact penalty %g Pa/m must be > 0", (double)eps_n);
-  for (PetscInt d = 0; d < dim; d++) nn += normal[d] * normal[d];
-  nn = PetscSqrtReal(nn);
-  PetscCheck(nn > 0 && PetscIsNormalReal(nn), comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact plane normal is zero or not finite");
+  PetscCall(SKRigidSurfaceGetType(surface, NULL, &sdim));
+  PetscCheck(sdim == dim, comm, PETSC_ERR_ARG_INCOMP, "Rigid surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D",
+             sdim, dim);
   PetscCall(PetscNew(&cp));
-  cp->comm  = comm;
-  cp->dim   = dim;
-  cp->eps_n = eps_n;
-  cp->law   = law;
-  for (PetscInt d = 0; d < dim; d++) cp->point[d] = point[d], cp->normal[d] = normal[d] / nn;
-  if (dim == 2) {
-    cp->tangent[0][0] = -cp->normal[1], cp->tangent[0][1] = cp->normal[0];
-  } else { /* t1: the axis least aligned with n, orthogonalised; t2 = n x t1 */
-    const PetscReal *n = cp->normal;
-    PetscInt k         = 0;
-    PetscReal e[3] = {0, 0, 0}, s = 0, dot;
-    for (PetscInt d = 1; d < 3; d++)
-      if (PetscAbsReal(n[d]) < PetscAbsReal(n[k])) k = d;
-    e[k] = 1;
-    dot  = n[k];
-    for (PetscInt d = 0; d < 3; d++) cp->tangent[0][d] = e[d] - dot * n[d], s += PetscSqr(cp->tangent[0][d]);
-    s = PetscSqrtReal(s);
-    for (PetscInt d = 0; d < 3; d++) cp->tangent[0][d] /= s;
-    cp->tangent[1][0] = n[1] * cp->tangent[0][2] - n[2] * cp->tangent[0][1];
-    cp->tangent[1][1] = n[2] * cp->tangent[0][0] - n[0] * cp->tangent[0][2];
-    cp->tangent[1][2] = n[0] * cp->tangent[0][1] - n[1] * cp->tangent[0][0];
-  }
+  cp->comm    = comm;
+  cp->dim     = dim;
+  cp->eps_n   = eps_n;
+  cp->law     = law;
+  cp->surface = surface;
+  PetscCallMPI(MPI_Comm_size(comm, &cp->size));
   for (PetscInt a = 0; a < nowned; a++)
     if (w[a] > 0) cp->n++;
   PetscCall(PetscMalloc2(cp->n, &cp->nodes, cp->n, &cp->w));
@@ -50,6 +61,8 @@ PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal
   PetscCall(PetscCalloc4(cp->n * cp->nstate, &cp->state, cp->n * cp->nstate, &cp->trial, cp->n, &cp->stored, cp->n, &cp->stored_trial));
   PetscCall(PetscCalloc2(cp->n, &cp->fn, cp->n * dim, &cp->ft));
   PetscCall(PetscCalloc4(cp->n, &cp->stick_time, cp->n, &cp->stick_time_trial, cp->n, &cp->contact_time, cp->n, &cp->contact_time_trial));
+  PetscCall(PetscCalloc1(cp->n * dim * dim, &cp->frame));
+  ContactFillFlatFrame(cp);
   *cpp = cp;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -65,6 +78,9 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(PetscFree4(cp->state, cp->trial, cp->stored, cp->stored_trial));
   PetscCall(PetscFree2(cp->fn, cp->ft));
   PetscCall(PetscFree4(cp->stick_time, cp->stick_time_trial, cp->contact_time, cp->contact_time_trial));
+  PetscCall(PetscFree(cp->frame));
+  PetscCall(PetscFree(cp->check_minv));
+  PetscCall(SKRigidSurfaceDestroy(&cp->surface));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -73,19 +89,21 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
 PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velocity[])
 {
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < cp->dim; d++) cp->velocity[d] = velocity[d];
+  PetscCall(SKRigidSurfaceSetVelocity(cp->surface, velocity));
+  ContactFillFlatFrame(cp);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Speed (m/s) of local node A tangentially to the plane, relative to it, from the local velocities V. */
-static PetscReal ContactPlaneSlipSpeed(SKContactPlane cp, PetscInt a, const PetscReal v[])
+/* Speed (m/s) of contact node I tangentially to the surface, relative to it, from the local velocities V. */
+static PetscReal ContactPlaneSlipSpeed(SKContactPlane cp, PetscInt i, const PetscReal v[])
 {
-  const PetscInt dim = cp->dim;
-  PetscReal speed2   = 0;
+  const PetscInt dim = cp->dim, a = cp->nodes[i];
+  const PetscReal *frame = cp->frame + i * dim * dim; /* the node's frame of the last force evaluation */
+  PetscReal speed2       = 0;
 
   for (PetscInt k = 0; k < dim - 1; k++) {
     PetscReal vt = 0;
-    for (PetscInt d = 0; d < dim; d++) vt += (v[a * dim + d] - cp->velocity[d]) * cp->tangent[k][d];
+    for (PetscInt d = 0; d < dim; d++) vt += (v[a * dim + d] - frame[(dim - 1) * dim + d]) * frame[k * dim + d];
     speed2 += vt * vt;
   }
   return PetscSqrtReal(speed2);
@@ -103,9 +121,38 @@ static PetscErrorCode ContactPlaneStickTrial(SKContactPlane cp, const PetscReal 
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscBool in        = (PetscBool)(cp->fn[i] > 0);
     cp->contact_time_trial[i] = cp->contact_time[i] + (in ? dt : 0.0);
-    cp->stick_time_trial[i]   = cp->stick_time[i] + (in && SKFrictionIsSticking(p, ContactPlaneSlipSpeed(cp, cp->nodes[i], v)) ? dt : 0.0);
+    cp->stick_time_trial[i]   = cp->stick_time[i] + (in && SKFrictionIsSticking(p, ContactPlaneSlipSpeed(cp, i, v)) ? dt : 0.0);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The worst node of the run-time stability check of one force evaluation. */
+typedef struct {
+  PetscReal ratio;                        /* dt^2 omega_a^2 + 2 dt c_a / m_a, stable while <= 4 */
+  PetscReal x[3], N, k, c, m, omega2, dt; /* the node's position, normal force, law moduli, mass, omega_a^2, the step it needs */
+} ContactStability;
+
+/* Central differences with a force that depends on the previous half-step velocity are stable for one degree of
+   freedom of mass m, stiffness k and damping c while dt^2 omega^2 + 2 dt c / m <= 4 (omega^2 = k / m; the pure damper
+   limit is dt <= 2 m / c). Checked per contact node with omega_a^2 = omega_max^2 + (k_t(N_a) - k_t(0)) / m_a, the
+   friction law's moduli at the node's actual normal force on top of what the critical step already holds; the moduli
+   of the laws are affine in N (checked when the check is armed), so no call per node. Records the node in WORST when it
+   is the worst so far. Pure. */
+static void ContactCheckNode(SKContactPlane cp, PetscInt i, const PetscReal x[], PetscReal N, ContactStability *worst)
+{
+  const PetscReal dt = cp->check_dt, minv = cp->check_minv[i], k = cp->kt0 + cp->kt1 * N, c = cp->ct0 + cp->ct1 * N;
+  const PetscReal w2 = cp->check_omega2 + (k - cp->kt0) * minv, ratio = dt * dt * w2 + 2 * dt * c * minv;
+
+  if (ratio > worst->ratio) {
+    worst->ratio  = ratio;
+    worst->N      = N;
+    worst->k      = k;
+    worst->c      = c;
+    worst->m      = 1 / minv;
+    worst->omega2 = w2;
+    worst->dt     = 4 / (c * minv + PetscSqrtReal(PetscSqr(c * minv) + 4 * w2)); /* the root of dt^2 w2 + 2 dt c / m = 4 */
+    for (PetscInt d = 0; d < cp->dim; d++) worst->x[d] = x[d];
+  }
 }
 
 PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[], const PetscReal v[],
@@ -114,6 +161,14 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   SKContactPlane cp  = (SKContactPlane)ctx;
   const PetscInt dim = cp->dim, nt = dim - 1, ns = cp->nstate;
   PetscReal dt, diss = 0;
+  PetscInt failed[2]     = {0, 0}; /* projection failures, unstable nodes */
+  PetscInt bad_node      = -1;
+  ContactStability worst = {4 * (1 + 1e-12), {0, 0, 0}, 0, 0, 0, 0, 0, 0};
+  char msg[1024];           /* written only on failure */
+  SKSurfaceProjection proj; /* filled by every projection of a curved surface */
+  const struct _p_SKRigidSurface *sf = cp->surface;
+  /* a plane's frame is constant: its nodes skip the projection call and the copy of the frame */
+  const PetscBool flat = (PetscBool)(sf->project == SKSurfaceProject_Plane);
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_CONTACT_Force, 0, 0, 0, 0));
@@ -132,13 +187,28 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   dt         = t - cp->t_commit;
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscInt a = cp->nodes[i];
-    PetscReal dist = 0, vt[2] = {0, 0}, F[2] = {0, 0}, N;
+    PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim;
+    const PetscReal *normal = sf->direction, *velocity = sf->velocity, (*tangent)[3] = sf->tangent;
     SKFrictionInfo info = {PETSC_FALSE, 0, 0};
 
-    for (PetscInt d = 0; d < dim; d++) dist += (X[a * dim + d] + u[a * dim + d] - cp->point[d] - cp->velocity[d] * t) * cp->normal[d];
+    for (PetscInt d = 0; d < dim; d++) x[d] = X[a * dim + d] + u[a * dim + d];
+    if (flat) {
+      for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->direction[d];
+    } else { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
+      if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj)) failed[0]++, bad_node = i;
+      dist = proj.distance, normal = proj.normal, velocity = proj.velocity, tangent = proj.tangent;
+      for (PetscInt d = 0; d < dim; d++) {
+        for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = tangent[k][d];
+        frame[nt * dim + d] = velocity[d];
+      }
+    }
     N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
-    for (PetscInt k = 0; k < nt; k++)
-      for (PetscInt d = 0; d < dim; d++) vt[k] += (v[a * dim + d] - cp->velocity[d]) * cp->tangent[k][d];
+    for (PetscInt k = 0; k < nt; k++) {
+      PetscReal s = 0; /* accumulated in a register: the law reads vt[] right after */
+      for (PetscInt d = 0; d < dim; d++) s += (v[a * dim + d] - velocity[d]) * tangent[k][d];
+      vt[k] = s;
+    }
+    if (N > 0 && cp->check_dt > 0) ContactCheckNode(cp, i, x, N, &worst);
     PetscCall(PetscArraycpy(cp->trial + i * ns, cp->state + i * ns, ns));
     if (N > 0)
       cp->step(cp->law_ctx, nt, dt, N, vt, cp->trial + i * ns, F, &info);
@@ -150,14 +220,70 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
     cp->fn[i] = N;
     for (PetscInt d = 0; d < dim; d++) {
       PetscReal ftd = 0;
-      for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * cp->tangent[k][d]; /* the body feels -F */
+      for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * tangent[k][d]; /* the body feels -F */
       cp->ft[i * dim + d] = ftd;
-      f[a * dim + d] += N * cp->normal[d] + ftd;
+      f[a * dim + d] += N * normal[d] + ftd;
     }
   }
   cp->dissipation_trial = cp->dissipation + diss;
   PetscCall(ContactPlaneStickTrial(cp, v, dt));
   PetscCall(PetscLogEventEnd(SK_CONTACT_Force, 0, 0, 0, 0));
+  /* every rank stops together, the one with the problem says what it is */
+  failed[1] = worst.N > 0 ? 1 : 0;
+  if (failed[0]) {
+    const PetscInt a = cp->nodes[bad_node];
+    PetscCall(
+        PetscSNPrintf(msg, sizeof(msg),
+                      "Closest-point projection of a contact node at (%g, %g, %g) m onto the rigid surface did not converge at t = %g s "
+                      "(%d Newton iterations): the node is far inside the surface or at a point equally close to several parts of it; "
+                      "lower the time step or raise the penalty",
+                      (double)(X[a * dim] + u[a * dim]), (double)(X[a * dim + 1] + u[a * dim + 1]),
+                      (double)(dim == 3 ? X[a * dim + 2] + u[a * dim + 2] : 0), (double)t, SK_SURFACE_MAX_IT));
+  } else if (failed[1]) {
+    PetscCall(
+        PetscSNPrintf(msg, sizeof(msg),
+                      "Contact became unstable at t = %g s: a node at (%g, %g, %g) m with normal force N = %g N and lumped mass %g kg gets "
+                      "from the friction law a tangential stiffness %g N/m and damping %g N s/m; with the body's omega_max^2 that needs "
+                      "dt <= %g s, but dt = %g s. Lower the time step (<time dt> or safety), the friction damping (sigma1, sigma2) or "
+                      "stiffness (sigma0), or the penalty (it bounds the normal force)",
+                      (double)t, (double)worst.x[0], (double)worst.x[1], (double)worst.x[2], (double)worst.N, (double)worst.m,
+                      (double)worst.k, (double)worst.c, (double)worst.dt, (double)cp->check_dt));
+  }
+  if (cp->size > 1) {
+    PetscInt local[2] = {failed[0], failed[1]};
+    PetscCallMPI(MPI_Allreduce(local, failed, 2, MPIU_INT, MPI_MAX, cp->comm));
+    /* the program prints the first error of rank 0 only: another rank's message goes to stderr here */
+    if (local[0] || local[1]) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "stickslip: error: %s\n", msg));
+    PetscCheck(!(failed[0] || failed[1]) || local[0] || local[1], PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
+               "Contact failed on another rank at t = %g s (see its message)", (double)t);
+  }
+  PetscCheck(!(failed[0] || failed[1]), PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "%s", msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, PetscReal omega2, const PetscReal mass[])
+{
+  PetscFunctionBegin;
+  PetscCheck(dt > 0 && omega2 >= 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Stability check needs dt > 0 and omega^2 >= 0, got %g s and %g 1/s^2", (double)dt, (double)omega2);
+  { /* the moduli as k0 + k1 N, c0 + c1 N: exact for every built-in law, checked at N = 2 */
+    PetscReal k1, c1, k2, c2;
+    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 0.0, &cp->kt0, &cp->ct0));
+    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 1.0, &k1, &c1));
+    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 2.0, &k2, &c2));
+    cp->kt1 = k1 - cp->kt0, cp->ct1 = c1 - cp->ct0;
+    PetscCheck(PetscAbsReal(k2 - cp->kt0 - 2 * cp->kt1) <= 1e-12 * PetscAbsReal(k2) &&
+                   PetscAbsReal(c2 - cp->ct0 - 2 * cp->ct1) <= 1e-12 * PetscAbsReal(c2),
+               cp->comm, PETSC_ERR_SUP, "The stability check needs tangent moduli affine in the normal force; this friction law's are not");
+  }
+  if (!cp->check_minv) PetscCall(PetscMalloc1(cp->n, &cp->check_minv));
+  for (PetscInt i = 0; i < cp->n; i++) {
+    PetscCheck(mass[cp->nodes[i]] > 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact node %" PetscInt_FMT " has mass %g kg", cp->nodes[i],
+               (double)mass[cp->nodes[i]]);
+    cp->check_minv[i] = 1 / mass[cp->nodes[i]];
+  }
+  cp->check_dt     = dt;
+  cp->check_omega2 = omega2;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -337,7 +463,7 @@ PetscErrorCode SKContactPlaneAddNodalFields(SKContactPlane cp, const PetscReal v
 
     pressure[a] += cp->fn[i] / cp->w[i];
     for (PetscInt d = 0; d < dim; d++) traction[a * dim + d] += cp->ft[i * dim + d] / cp->w[i];
-    stick[a] += (cp->fn[i] > 0 && SKFrictionIsSticking(p, ContactPlaneSlipSpeed(cp, a, v))) ? 1.0 : 0.0;
+    stick[a] += (cp->fn[i] > 0 && SKFrictionIsSticking(p, ContactPlaneSlipSpeed(cp, i, v))) ? 1.0 : 0.0;
     /* the trial state is the one at the last force evaluation, i.e. at the time of the output */
     for (PetscInt k = 0; k < nc; k++) state[a * ncomp + k] += cp->trial[i * cp->nstate + k];
   }

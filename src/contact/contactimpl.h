@@ -1,4 +1,5 @@
-/* contact: private structure of a rigid-plane contact (contact_plane.c); only src/contact and white-box tests include it. */
+/* contact: private structure of the contact of a side set against a rigid surface (contact_plane.c); only src/contact and white-box tests
+ * include it. */
 #ifndef STICKSLIP_CONTACTIMPL_H
 #define STICKSLIP_CONTACTIMPL_H
 
@@ -6,15 +7,20 @@
 
 struct _p_SKContactPlane {
   MPI_Comm comm;
-  PetscInt dim, n;         /* space dimension; owned contact nodes */
-  PetscInt *nodes;         /* local node numbers of the owned contact nodes */
-  PetscReal *w;            /* mortar nodal weights int N_a dA (m^2; m in 2D) */
-  PetscReal point[3];      /* a point of the plane at t = 0 (m) */
-  PetscReal velocity[3];   /* rigid translation velocity of the plane (m/s) */
-  PetscReal normal[3];     /* unit normal pointing to the body side */
-  PetscReal tangent[2][3]; /* orthonormal tangent basis (dim - 1 vectors): the friction law's components */
-  PetscReal eps_n;         /* penalty (Pa/m) */
-  SKFrictionLaw law;       /* owned */
+  PetscInt dim, n;        /* space dimension; owned contact nodes */
+  PetscInt *nodes;        /* local node numbers of the owned contact nodes */
+  PetscReal *w;           /* mortar nodal weights int N_a dA (m^2; m in 2D) */
+  SKRigidSurface surface; /* owned: the obstacle, its projection gives each node's gap, normal and tangent basis */
+  PetscReal *frame;       /* per node at the last force evaluation: tangent basis ((dim - 1) * dim, the friction law's
+                             components) then the surface velocity (dim), so n * dim * dim values */
+  PetscMPIInt size;       /* ranks of comm */
+  PetscReal check_dt;     /* run-time stability check (0: off): time step (s), */
+  PetscReal check_omega2; /* the omega_max^2 (1/s^2) it was chosen for, */
+  PetscReal *check_minv;  /* the inverse lumped mass of each contact node (1/kg) */
+  PetscReal kt0, kt1;     /* the law's tangential stiffness kt0 + kt1 N (kt0 already in omega_max^2; N per m, 1/m) */
+  PetscReal ct0, ct1;     /* and damping ct0 + ct1 N (N s/m, s/m) */
+  PetscReal eps_n;        /* penalty (Pa/m) */
+  SKFrictionLaw law;      /* owned */
   SKFrictionStepFn step;
   const void *law_ctx;
   PetscInt nstate;                  /* friction state values per node */

@@ -163,7 +163,7 @@ static PetscErrorCode FaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* <contact name sideset point normal penalty> with a <friction law=.../> child: a side set against a rigid plane
+/* <contact name sideset surface ... penalty> with a <friction law=.../> child: a side set against a rigid surface
    (module contact). The side set must lie on the boundary; the weights are those of a unit traction on it. */
 static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
 {
@@ -177,9 +177,10 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
   for (PetscInt i = 0; i < n; i++) {
     const PetscInt *elements, *faces, *be, *bf;
     PetscInt ns, nb;
-    PetscReal *w, point[3] = {0, 0, 0}, normal[3] = {0, 0, 0}, vel[3] = {0, 0, 0}, nn = 0, eps_n, omega2;
+    PetscReal *w, eps_n, omega2;
     SKNode fnode;
     SKFrictionLaw law;
+    SKRigidSurface surface;
     char name[SK_MESH_NAME_LEN] = "contact";
 
     PetscCall(SKInputGetString(ex->input, items[i], "name", name, sizeof(name), NULL));
@@ -193,21 +194,17 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
                              "a face of the contact side set is not on the boundary (element %" PetscInt_FMT ", face %" PetscInt_FMT ")",
                              ex->natural_elements[elements[s]], faces[s]));
     }
-    PetscCall(ReadVector(ex, items[i], "point", 0, point, NULL));
-    PetscCall(ReadVector(ex, items[i], "normal", 0, normal, NULL));
-    for (PetscInt d = 0; d < dim; d++) nn += normal[d] * normal[d];
-    PetscCall(SKInputCheck(ex->input, items[i], nn > 0, "the normal of the rigid plane is zero"));
     PetscCall(SKInputRequireReal(ex->input, items[i], "penalty", &eps_n));
     PetscCall(SKInputCheckPositive(ex->input, items[i], "penalty", eps_n));
     PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
     PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
+    PetscCall(SKRigidSurfaceCreateFromXML(ex->input, items[i], dim, &surface));
     PetscCall(PetscCalloc1(ex->nlocal, &w));
     PetscCall(FaceWeights(ex, ns, elements, faces, w));
     PetscCall(SKExplicitAssembleNodal(ex, w, 1));
-    PetscCall(SKContactPlaneCreate(ex->comm, dim, ex->nlocal, ex->nowned, w, point, normal, eps_n, law, &ex->contacts[ex->ncontacts++]));
+    PetscCall(
+        SKContactPlaneCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
     PetscCall(PetscFree(w));
-    PetscCall(ReadVector(ex, items[i], "velocity", 0, vel, NULL));
-    PetscCall(SKContactPlaneSetVelocity(ex->contacts[i], vel));
     PetscCall(SKContactPlaneGetOmega2(ex->contacts[i], ex->mass, &omega2));
     ex->contact_omega2 = PetscMax(ex->contact_omega2, omega2);
   }
@@ -731,8 +728,11 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-explicit_power_maxit", &ex->power_its, NULL));
   PetscCall(ReadContacts(ex, root));
   PetscCall(ReadTimeAndOutput(ex, root));
-  for (PetscInt i = 0; i < ex->ncontacts; i++)
+  for (PetscInt i = 0; i < ex->ncontacts; i++) {
     PetscCall(SKExplicitAddForceTerm(ex, ex->contact_names[i], SKContactPlaneForce, ex->contacts[i]));
+    /* the friction moduli grow with the normal force, known only during the run: checked there against this step */
+    PetscCall(SKContactPlaneSetStabilityCheck(ex->contacts[i], ex->dt, 4 / PetscSqr(ex->dt_critical), ex->mass));
+  }
 
   /* accelerations at t = 0 */
   PetscCall(SKExplicitFinishStep(ex, PETSC_TRUE));

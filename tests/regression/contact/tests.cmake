@@ -22,7 +22,7 @@ sk_add_python_test(regression_contact_slide_mpi ${CMAKE_SOURCE_DIR}/tests/regres
 set_tests_properties(regression_contact_slide_mpi PROPERTIES PROCESSORS 2)
 
 # Restart with contact (inputs/explicit/contact_restart.xml: LuGre, so each contact node carries a bristle state):
-# killed with SIGKILL after step 400 (checkpoints every 120 steps, the last two kept: 240 and 360, both with nodes in
+# killed with SIGKILL after step 400 (checkpoints every 110 steps, the last two kept: 220 and 330, both with nodes in
 # contact, so nonzero bristle states), restarted with -restart: final state, energy history and contact history
 # bitwise those of one run; then again from the previous checkpoint after damaging the newest. Exact equality is required (the checkpoint holds the full friction state), so
 # there is no tolerance. The same on 2 ranks (per-rank dissipation restored per rank).
@@ -39,3 +39,25 @@ sk_add_python_test(regression_contact_fields ${SK_TEST_DIR}/check_contact_fields
 sk_add_python_test(regression_contact_fields_mpi2 ${SK_TEST_DIR}/check_contact_fields.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_patch.xml ${SK_MPIEXEC} -n 2 --oversubscribe LABELS regression)
 set_tests_properties(regression_contact_fields_mpi2 PROPERTIES PROCESSORS 2)
+
+# Curved rigid surfaces (issue 6): a block sliding inside a rigid ring (2D circle) and inside a rigid cylinder (3D),
+# Coulomb friction, braking rate against the rigid-block closed form (bound 5e-4, derived in the script) and energy
+# balance (1e-3 of the initial kinetic energy).
+foreach(ring contact_ring contact_ring3d)
+  sk_add_python_test(regression_${ring} ${SK_TEST_DIR}/check_contact_ring.py
+    ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/${ring}.xml LABELS regression)
+endforeach()
+# The sine surface in a run (Newton projection of every contact node each step): a block swinging frictionless in a
+# trough; period against the small-oscillation period of a rigid block with both corners on the sine (bound 1e-3,
+# derived in the script; measured 1.2e-4).
+sk_add_python_test(regression_contact_sine_pendulum ${SK_TEST_DIR}/check_contact_sine.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_sine_pendulum.xml LABELS regression)
+
+# Unstable contact settings stop with a message that says what to change (the friction law's moduli at the actual
+# normal force against the time step, checked during the run).
+file(GLOB SK_CONTACT_UNSTABLE CONFIGURE_DEPENDS ${SK_TEST_DIR}/unstable/*.xml)
+foreach(input IN LISTS SK_CONTACT_UNSTABLE)
+  get_filename_component(stem ${input} NAME_WE)
+  sk_add_python_test(regression_contact_unstable_${stem} ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_run_fails.py
+    ARGS ${SK_PROGRAM} ${input} LABELS regression)
+endforeach()
