@@ -50,6 +50,7 @@ typedef struct {
   PetscInt *segof;                   /* segment of each node, -1 if sticking */
   PetscReal *segtau, *qv, *qdv;      /* tau of the cached modal values of each segment; q, qdot (N) */
   PetscReal *cwv, *swv;              /* cos, sin (w_p tau) of the cached modal values (N) */
+  PetscReal *arg;                    /* work: w_p tau (N) */
   PetscReal r2tau, *et, *etd, *etdd; /* rod 2 at r2tau */
   PetscReal *cw2, *sw2;              /* cos, sin (omega_n r2tau) (Nm) */
   PetscReal *gstart, *lenS;          /* coupling (N x Nm) and clipped length of each node at the step start */
@@ -240,11 +241,10 @@ static void SetupCoefficients(MMM *mm, PetscReal t0)
   }
 }
 
-/* sin and cos of x (the compiler turns the pair into one sincos call) */
+/* sin and cos of x: the modal closed forms need them for every mode at every evaluation time (core.h) */
 static inline void SinCos(PetscReal x, PetscReal *s, PetscReal *c)
 {
-  *s = PetscSinReal(x);
-  *c = PetscCosReal(x);
+  SKSinCos(x, s, c);
 }
 
 /* sin and cos of the load phase W (t0 + tau) + phase at tau and at the step start */
@@ -266,42 +266,48 @@ static inline PetscBool IsRigidMode(const MMM *mm, PetscInt ip)
   return (PetscBool)(mm->w[ip] < 1e-9 * 2 * PetscSqrtReal(mm->k / mm->m));
 }
 
-/* modal displacement and velocity of mode ip at tau, and cos/sin(w tau) (1, 0 for the rigid-body mode) */
-static inline void ModeAt(const MMM *mm, PetscInt ip, PetscReal tau, const LoadPhase *L, PetscReal *q, PetscReal *qd, PetscReal *cw,
-                          PetscReal *sw)
+/* the rigid-body mode (w = 0, p = 0 of a free-free segment) at tau: polynomial in tau plus the harmonic load's part */
+static inline void RigidModeAt(const MMM *mm, PetscInt ip, PetscReal tau, const LoadPhase *L, PetscReal *q, PetscReal *qd)
 {
-  PetscReal w = mm->w[ip];
-  if (IsRigidMode(mm, ip)) {
-    PetscReal W = mm->W, g = mm->gP[ip];
-    *q  = mm->q0[ip] + mm->qd0[ip] * tau + 0.5 * mm->g0[ip] * tau * tau + mm->g1[ip] * tau * tau * tau / 6;
-    *qd = mm->qd0[ip] + mm->g0[ip] * tau + 0.5 * mm->g1[ip] * tau * tau;
-    if (W > 0 && g != 0) {
-      *q -= g / (W * W) * (L->s - L->s0 - W * tau * L->c0);
-      *qd -= g / W * (L->c - L->c0);
-    }
-    *cw = 1, *sw = 0;
-  } else {
-    PetscReal c, s;
-    SinCos(w * tau, &s, &c);
-    *q  = mm->c0[ip] + mm->c1[ip] * tau + mm->pa[ip] * L->s + mm->A[ip] * c + mm->B[ip] * s;
-    *qd = mm->c1[ip] + mm->pa[ip] * mm->W * L->c + w * (mm->B[ip] * c - mm->A[ip] * s);
-    *cw = c, *sw = s;
+  PetscReal W = mm->W, g = mm->gP[ip];
+  *q  = mm->q0[ip] + mm->qd0[ip] * tau + 0.5 * mm->g0[ip] * tau * tau + mm->g1[ip] * tau * tau * tau / 6;
+  *qd = mm->qd0[ip] + mm->g0[ip] * tau + 0.5 * mm->g1[ip] * tau * tau;
+  if (W > 0 && g != 0) {
+    *q -= g / (W * W) * (L->s - L->s0 - W * tau * L->c0);
+    *qd -= g / W * (L->c - L->c0);
   }
 }
 
 /* modal values of segment s at tau (q, qdot, cos and sin of w tau), cached until the tau or the coefficients change:
-   one sincos per mode and evaluation time, shared by the nodal values, the events, the energy terms and EndStep */
+   one sin/cos per mode and evaluation time (a vectorised batch), shared by the nodal values, the events, the energy
+   terms and EndStep. Flexible modes: q = c0 + c1 tau + pa sin(W t + phase) + A cos(w tau) + B sin(w tau). */
 static void SegModes(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau)
 {
-  const Seg *sg = &mm->seg[s];
+  const Seg *sg    = &mm->seg[s];
+  const PetscInt a = sg->a, n = sg->n;
+  PetscReal *restrict qv = mm->qv + a, *restrict qdv = mm->qdv + a, *restrict cw = mm->cwv + a, *restrict sw = mm->swv + a;
+  const PetscReal *restrict w = mm->w + a, *restrict c0 = mm->c0 + a, *restrict c1 = mm->c1 + a, *restrict pa = mm->pa + a;
+  const PetscReal *restrict A = mm->A + a, *restrict B = mm->B + a;
+  PetscReal *restrict arg = mm->arg + a;
   LoadPhase L;
 
   if (mm->segtau[s] == tau) return;
-  L = LoadPhaseAt(mm, t0, tau);
-  for (PetscInt p = 0; p < sg->n; p++) {
-    PetscInt ip = sg->a + p;
-    ModeAt(mm, ip, tau, &L, &mm->qv[ip], &mm->qdv[ip], &mm->cwv[ip], &mm->swv[ip]);
+  if (tau == 0) { /* the step's initial values: no trigonometry (the coupling-step ends ask for them often) */
+    for (PetscInt p = 0; p < n; p++) qv[p] = mm->q0[a + p], qdv[p] = mm->qd0[a + p], cw[p] = 1, sw[p] = 0;
+    mm->segtau[s] = tau;
+    return;
   }
+  L = LoadPhaseAt(mm, t0, tau);
+  for (PetscInt p = 0; p < n; p++) arg[p] = w[p] * tau;
+  SKSinCosArray(n, arg, sw, cw);
+  {
+    const PetscReal sP = L.s, WcP = mm->W * L.c;
+    for (PetscInt p = 0; p < n; p++) {
+      qv[p]  = c0[p] + c1[p] * tau + pa[p] * sP + A[p] * cw[p] + B[p] * sw[p];
+      qdv[p] = c1[p] + pa[p] * WcP + w[p] * (B[p] * cw[p] - A[p] * sw[p]);
+    }
+  }
+  if (sg->kind == SEG_FREE_FREE && IsRigidMode(mm, a)) RigidModeAt(mm, a, tau, &L, &qv[0], &qdv[0]); /* cw = 1, sw = 0 already */
   mm->segtau[s] = tau;
 }
 
@@ -807,7 +813,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscCalloc5(N, &mm.segof, N, &mm.segtau, N, &mm.qv, N, &mm.qdv, Nm, &mm.et));
   PetscCall(PetscCalloc5(Nm, &mm.etd, Nm, &mm.etdd, (size_t)N * Nm, &mm.gstart, N, &mm.lenS, N, &mm.bv));
   PetscCall(PetscCalloc3(N, &mm.ba, N2, &mm.rate, N2, &mm.noise));
-  PetscCall(PetscCalloc4(N, &mm.cwv, N, &mm.swv, Nm, &mm.cw2, Nm, &mm.sw2));
+  PetscCall(PetscCalloc5(N, &mm.cwv, N, &mm.swv, Nm, &mm.cw2, Nm, &mm.sw2, N, &mm.arg));
 
   if (rp->monitor && rp->t_next_out <= t) {
     PetscCall(SKRodPairOutput(rp, t, y));
@@ -992,6 +998,6 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree5(mm.segof, mm.segtau, mm.qv, mm.qdv, mm.et));
   PetscCall(PetscFree5(mm.etd, mm.etdd, mm.gstart, mm.lenS, mm.bv));
   PetscCall(PetscFree3(mm.ba, mm.rate, mm.noise));
-  PetscCall(PetscFree4(mm.cwv, mm.swv, mm.cw2, mm.sw2));
+  PetscCall(PetscFree5(mm.cwv, mm.swv, mm.cw2, mm.sw2, mm.arg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
