@@ -30,6 +30,23 @@ static void ContactFillFlatFrame(SKContactPlane cp)
     }
 }
 
+/* The law's tangent moduli as k0 + k1 N and c0 + c1 N (exact for every built-in law; checked at N = 2 into
+   cp->affine), so that the force loop needs no call per node. */
+static PetscErrorCode ContactProbeModuli(SKContactPlane cp)
+{
+  PetscReal k1, c1, k2, c2;
+
+  PetscFunctionBegin;
+  PetscCall(SKFrictionLawGetTangentModuli(cp->law, 0.0, &cp->kt0, &cp->ct0));
+  PetscCall(SKFrictionLawGetTangentModuli(cp->law, 1.0, &k1, &c1));
+  PetscCall(SKFrictionLawGetTangentModuli(cp->law, 2.0, &k2, &c2));
+  cp->kt1    = k1 - cp->kt0;
+  cp->ct1    = c1 - cp->ct0;
+  cp->affine = (PetscBool)(PetscAbsReal(k2 - cp->kt0 - 2 * cp->kt1) <= 1e-12 * PetscAbsReal(k2) &&
+                           PetscAbsReal(c2 - cp->ct0 - 2 * cp->ct1) <= 1e-12 * PetscAbsReal(c2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
                                                SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
 {
@@ -63,6 +80,7 @@ PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, Pets
   PetscCall(PetscCalloc4(cp->n, &cp->stick_time, cp->n, &cp->stick_time_trial, cp->n, &cp->contact_time, cp->n, &cp->contact_time_trial));
   PetscCall(PetscCalloc1(cp->n * dim * dim, &cp->frame));
   ContactFillFlatFrame(cp);
+  PetscCall(ContactProbeModuli(cp));
   *cpp = cp;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -80,6 +98,7 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(PetscFree4(cp->stick_time, cp->stick_time_trial, cp->contact_time, cp->contact_time_trial));
   PetscCall(PetscFree(cp->frame));
   PetscCall(PetscFree(cp->check_minv));
+  PetscCall(PetscFree2(cp->c_damp, cp->normal));
   PetscCall(SKRigidSurfaceDestroy(&cp->surface));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
@@ -134,25 +153,65 @@ typedef struct {
 
 /* Central differences with a force that depends on the previous half-step velocity are stable for one degree of
    freedom of mass m, stiffness k and damping c while dt^2 omega^2 + 2 dt c / m <= 4 (omega^2 = k / m; the pure damper
-   limit is dt <= 2 m / c). Checked per contact node with omega_a^2 = omega_max^2 + (k_t(N_a) - k_t(0)) / m_a, the
-   friction law's moduli at the node's actual normal force on top of what the critical step already holds; the moduli
-   of the laws are affine in N (checked when the check is armed), so no call per node. Records the node in WORST when it
-   is the worst so far. Pure. */
+   limit is dt <= 2 m / c); with the damping taken implicitly (SK_CONTACT_DAMPING_IMPLICIT) the limit is
+   dt^2 omega^2 <= 4 + 2 dt c / m, implied by dt^2 omega^2 <= 4, so c is left out. Checked per contact node with omega_a^2 = omega_max^2 +
+   (k_t(N_a) - k_t(0)) / m_a, the friction law's moduli at the node's actual normal force on top of what the critical step already holds;
+   the moduli of the laws are affine in N (checked when the check is armed), so no call per node. Records the node in WORST when it is the
+   worst so far. Pure. */
 static void ContactCheckNode(SKContactPlane cp, PetscInt i, const PetscReal x[], PetscReal N, ContactStability *worst)
 {
-  const PetscReal dt = cp->check_dt, minv = cp->check_minv[i], k = cp->kt0 + cp->kt1 * N, c = cp->ct0 + cp->ct1 * N;
+  const PetscReal dt = cp->check_dt, minv = cp->check_minv[i], k = cp->kt0 + cp->kt1 * N, c_law = cp->ct0 + cp->ct1 * N;
+  const PetscReal c  = cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? 0.0 : c_law; /* the damping taken explicitly */
   const PetscReal w2 = cp->check_omega2 + (k - cp->kt0) * minv, ratio = dt * dt * w2 + 2 * dt * c * minv;
 
   if (ratio > worst->ratio) {
     worst->ratio  = ratio;
     worst->N      = N;
     worst->k      = k;
-    worst->c      = c;
+    worst->c      = c_law;
     worst->m      = 1 / minv;
     worst->omega2 = w2;
     worst->dt     = 4 / (c * minv + PetscSqrtReal(PetscSqr(c * minv) + 4 * w2)); /* the root of dt^2 w2 + 2 dt c / m = 4 */
     for (PetscInt d = 0; d < cp->dim; d++) worst->x[d] = x[d];
   }
+}
+
+/* F_k of the law's step from node I's committed state at the tangential velocity VT with component K set to VK. */
+static PetscReal ContactStepForce(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal N, const PetscReal vt[], PetscInt k, PetscReal vk)
+{
+  PetscReal v[2] = {vt[0], cp->dim > 2 ? vt[1] : 0}, z[SK_CONTACT_MAX_STATE], F[2] = {0, 0};
+
+  v[k] = vk;
+  for (PetscInt j = 0; j < cp->nstate; j++) z[j] = cp->state[i * cp->nstate + j];
+  cp->step(cp->law_ctx, cp->dim - 1, dt, N, v, z, F, NULL);
+  return F[k];
+}
+
+/* Implicit damping coefficient of contact node I (N s/m) at normal force N and tangential velocity VT (force F, from
+   the committed state, over DT): per tangential component the larger of the local slope dF_k/dv_k (one-sided
+   difference away from zero) and the secant to the reversed velocity, (F_k(v_k) - F_k(-v_k)) / (2 v_k), averaged
+   over the components and clamped to [0, c_max], c_max = c_t(N) the law's damping modulus. Not c_max alone: LuGre's
+   bristle damping sigma1 N acts on z' = v - a z, which vanishes in sliding, so c_max there would add the spurious drag
+   dt c_max a_t (docs/theory.md); the secant covers a velocity that reverses within a step across the kink of |v| at
+   zero (about c_max near rest, N G / |v| in sliding, so the drag is then N G times the relative velocity change per
+   step). Slopes above c_max come from the stiffness part (sigma0 N dt, eps_t dt), which the critical step holds;
+   negative ones (Stribeck softening) are physical and stay explicit. Pure. */
+static PetscReal ContactDampingSlope(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal N, const PetscReal vt[], const PetscReal F[])
+{
+  const PetscInt nt    = cp->dim - 1;
+  const PetscReal cmax = cp->ct0 + cp->ct1 * N, hmin = 1e-6 * cp->v_scale;
+  PetscReal c = 0;
+
+  if (cmax <= 0) return 0.0; /* Coulomb return mapping: no damping */
+  for (PetscInt k = 0; k < nt; k++) {
+    const PetscReal vk = vt[k], s = vk < 0 ? -1 : 1, h = s * PetscMax(1e-6 * PetscAbsReal(vk), hmin);
+    const PetscReal local = (ContactStepForce(cp, i, dt, N, vt, k, vk + h) - F[k]) / h;
+    /* at rest (|v_k| below the difference step) the secant is the central difference over +-h */
+    const PetscReal vp = PetscAbsReal(vk) > PetscAbsReal(h) ? vk : h, Fp = vp == vk ? F[k] : ContactStepForce(cp, i, dt, N, vt, k, vp);
+    const PetscReal secant = (Fp - ContactStepForce(cp, i, dt, N, vt, k, -vp)) / (2 * vp);
+    c += PetscMax(local, secant) / nt;
+  }
+  return PetscMin(PetscMax(c, 0.0), cmax);
 }
 
 PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[], const PetscReal v[],
@@ -182,9 +241,10 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
     PetscCall(PetscArraycpy(cp->contact_time, cp->contact_time_trial, cp->n));
   }
   if (!cp->called) cp->t_commit = t;
-  cp->called = PETSC_TRUE;
-  cp->t_last = t;
-  dt         = t - cp->t_commit;
+  cp->called  = PETSC_TRUE;
+  cp->t_last  = t;
+  dt          = t - cp->t_commit;
+  cp->dt_last = dt;
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscInt a = cp->nodes[i];
     PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim;
@@ -214,6 +274,10 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
       cp->step(cp->law_ctx, nt, dt, N, vt, cp->trial + i * ns, F, &info);
     else
       PetscCall(PetscArrayzero(cp->trial + i * ns, ns)); /* out of contact: the bristles / stick point relax */
+    if (cp->c_damp) {
+      cp->c_damp[i] = N > 0 ? ContactDampingSlope(cp, i, dt, N, vt, F) : 0.0;
+      for (PetscInt d = 0; d < dim; d++) cp->normal[i * dim + d] = normal[d];
+    }
     cp->stored_trial[i] = N > 0 ? info.stored_energy : 0.0;
     for (PetscInt k = 0; k < nt; k++) diss += F[k] * vt[k] * dt;
     diss -= cp->stored_trial[i] - cp->stored[i];
@@ -240,14 +304,16 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
                       (double)(X[a * dim] + u[a * dim]), (double)(X[a * dim + 1] + u[a * dim + 1]),
                       (double)(dim == 3 ? X[a * dim + 2] + u[a * dim + 2] : 0), (double)t, SK_SURFACE_MAX_IT));
   } else if (failed[1]) {
-    PetscCall(
-        PetscSNPrintf(msg, sizeof(msg),
-                      "Contact became unstable at t = %g s: a node at (%g, %g, %g) m with normal force N = %g N and lumped mass %g kg gets "
-                      "from the friction law a tangential stiffness %g N/m and damping %g N s/m; with the body's omega_max^2 that needs "
-                      "dt <= %g s, but dt = %g s. Lower the time step (<time dt> or safety), the friction damping (sigma1, sigma2) or "
-                      "stiffness (sigma0), or the penalty (it bounds the normal force)",
-                      (double)t, (double)worst.x[0], (double)worst.x[1], (double)worst.x[2], (double)worst.N, (double)worst.m,
-                      (double)worst.k, (double)worst.c, (double)worst.dt, (double)cp->check_dt));
+    PetscCall(PetscSNPrintf(
+        msg, sizeof(msg),
+        "Contact became unstable at t = %g s: a node at (%g, %g, %g) m with normal force N = %g N and lumped mass %g kg gets "
+        "from the friction law a tangential stiffness %g N/m and damping %g N s/m%s; with the body's omega_max^2 that needs "
+        "dt <= %g s, but dt = %g s. Lower the time step (<time dt> or safety), the friction damping (sigma1, sigma2) or "
+        "stiffness (sigma0), or the penalty (it bounds the normal force)%s",
+        (double)t, (double)worst.x[0], (double)worst.x[1], (double)worst.x[2], (double)worst.N, (double)worst.m, (double)worst.k,
+        (double)worst.c, cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? " (taken implicitly)" : " (taken explicitly)", (double)worst.dt,
+        (double)cp->check_dt,
+        cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? "" : "; or take the damping implicitly (<contact damping=\"implicit\">)"));
   }
   if (cp->size > 1) {
     PetscInt local[2] = {failed[0], failed[1]};
@@ -266,16 +332,8 @@ PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, 
   PetscFunctionBegin;
   PetscCheck(dt > 0 && omega2 >= 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Stability check needs dt > 0 and omega^2 >= 0, got %g s and %g 1/s^2", (double)dt, (double)omega2);
-  { /* the moduli as k0 + k1 N, c0 + c1 N: exact for every built-in law, checked at N = 2 */
-    PetscReal k1, c1, k2, c2;
-    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 0.0, &cp->kt0, &cp->ct0));
-    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 1.0, &k1, &c1));
-    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 2.0, &k2, &c2));
-    cp->kt1 = k1 - cp->kt0, cp->ct1 = c1 - cp->ct0;
-    PetscCheck(PetscAbsReal(k2 - cp->kt0 - 2 * cp->kt1) <= 1e-12 * PetscAbsReal(k2) &&
-                   PetscAbsReal(c2 - cp->ct0 - 2 * cp->ct1) <= 1e-12 * PetscAbsReal(c2),
-               cp->comm, PETSC_ERR_SUP, "The stability check needs tangent moduli affine in the normal force; this friction law's are not");
-  }
+  PetscCheck(cp->affine, cp->comm, PETSC_ERR_SUP,
+             "The stability check needs tangent moduli affine in the normal force; this friction law's are not");
   if (!cp->check_minv) PetscCall(PetscMalloc1(cp->n, &cp->check_minv));
   for (PetscInt i = 0; i < cp->n; i++) {
     PetscCheck(mass[cp->nodes[i]] > 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact node %" PetscInt_FMT " has mass %g kg", cp->nodes[i],
@@ -510,5 +568,95 @@ PetscErrorCode SKContactPlaneGetStickThreshold(SKContactPlane cp, PetscReal *thr
   PetscFunctionBegin;
   PetscCall(SKFrictionLawGetParams(cp->law, &p));
   *threshold = SKFrictionStickThreshold(p);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damping)
+{
+  PetscFunctionBegin;
+  PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || damping == SK_CONTACT_DAMPING_IMPLICIT, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Unknown contact damping treatment %d", (int)damping);
+  PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || cp->affine, cp->comm, PETSC_ERR_SUP,
+             "Implicit contact damping needs tangent moduli affine in the normal force; this friction law's are not");
+  PetscCheck(cp->nstate <= SK_CONTACT_MAX_STATE, cp->comm, PETSC_ERR_SUP,
+             "Implicit contact damping takes friction laws with at most %d state values per node, not %" PetscInt_FMT, SK_CONTACT_MAX_STATE,
+             cp->nstate);
+  { /* the velocity scale of the law's nonlinearity, for the difference step of the damping slope */
+    const SKFrictionParams *p;
+    PetscReal thr;
+    PetscCall(SKFrictionLawGetParams(cp->law, &p));
+    thr         = SKFrictionStickThreshold(p);
+    cp->v_scale = thr > 0 ? PetscMin(thr, p->v_reg) : p->v_reg;
+  }
+  cp->damping = damping;
+  if (damping == SK_CONTACT_DAMPING_IMPLICIT && !cp->c_damp) PetscCall(PetscCalloc2(cp->n, &cp->c_damp, cp->n * cp->dim, &cp->normal));
+  if (damping == SK_CONTACT_DAMPING_EXPLICIT) PetscCall(PetscFree2(cp->c_damp, cp->normal));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneGetDamping(SKContactPlane cp, SKContactDamping *damping)
+{
+  PetscFunctionBegin;
+  *damping = cp->damping;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneGetNodalDamping(SKContactPlane cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *c[],
+                                             const PetscReal *normal[])
+{
+  PetscFunctionBegin;
+  /* explicit damping: no node carries an implicit part */
+  if (n) *n = cp->c_damp ? cp->n : 0;
+  if (nodes) *nodes = cp->nodes;
+  if (c) *c = cp->c_damp;
+  if (normal) *normal = cp->normal;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void SKContactDampedAcceleration(PetscInt dim, PetscReal m, PetscReal dt, PetscReal c, const PetscReal n[], const PetscReal f[],
+                                 PetscInt prescribed, PetscReal a[])
+{
+  /* free rows F of (alpha I - beta n n^T) a = f, alpha = m + dt c, beta = dt c: with the prescribed part moved to the
+     right, g = f_F + beta n_F (n_P . a_P), and (alpha I - beta n_F n_F^T)^-1 = (I + beta n_F n_F^T / (alpha - beta |n_F|^2)) / alpha,
+     where alpha - beta |n_F|^2 >= m > 0 */
+  const PetscReal alpha = m + dt * c, beta = dt * c;
+  PetscReal np_ap = 0, nf2 = 0, nf_g = 0, g[3];
+
+  for (PetscInt d = 0; d < dim; d++)
+    if (prescribed & (1 << d)) np_ap += n[d] * a[d];
+  for (PetscInt d = 0; d < dim; d++) {
+    if (prescribed & (1 << d)) continue;
+    g[d] = f[d] + beta * n[d] * np_ap;
+    nf2 += n[d] * n[d];
+    nf_g += n[d] * g[d];
+  }
+  for (PetscInt d = 0; d < dim; d++)
+    if (!(prescribed & (1 << d))) a[d] = (g[d] + beta * n[d] * nf_g / (alpha - beta * nf2)) / alpha;
+}
+
+PetscErrorCode SKContactPlaneAddDampingForce(SKContactPlane cp, PetscReal dt, const PetscReal a[], const PetscReal v[], PetscReal f[],
+                                             PetscReal g[])
+{
+  const PetscInt dim = cp->dim;
+  PetscReal diss     = 0;
+
+  PetscFunctionBegin;
+  if (!cp->c_damp) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < cp->n; i++) {
+    const PetscInt node  = cp->nodes[i];
+    const PetscReal *nrm = cp->normal + i * dim, *vs = cp->frame + i * dim * dim + (dim - 1) * dim; /* surface velocity */
+    PetscReal an = 0, vn = 0;
+
+    if (cp->c_damp[i] == 0) continue;
+    for (PetscInt d = 0; d < dim; d++) an += nrm[d] * a[node * dim + d], vn += nrm[d] * (v[node * dim + d] - vs[d]);
+    for (PetscInt d = 0; d < dim; d++) {
+      const PetscReal df = -dt * cp->c_damp[i] * (a[node * dim + d] - an * nrm[d]); /* tangential: -dt c (I - n n^T) a */
+      cp->ft[i * dim + d] += df;
+      f[node * dim + d] += df;
+      if (g) g[node * dim + d] += df;
+      diss -= df * (v[node * dim + d] - vs[d] - vn * nrm[d]) * cp->dt_last; /* the body feels df: dissipated -df . v_t dt */
+    }
+  }
+  cp->dissipation_trial += diss;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
