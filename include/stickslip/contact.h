@@ -255,11 +255,12 @@ typedef enum { SK_CONTACT_DAMPING_EXPLICIT, SK_CONTACT_DAMPING_IMPLICIT } SKCont
    tangent moduli are affine in the normal force (every built-in law): PETSC_ERR_SUP otherwise. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damping);
 PETSC_EXTERN PetscErrorCode SKContactPlaneGetDamping(SKContactPlane cp, SKContactDamping *damping);
-/* Per owned contact node at the last force evaluation, for the implicit damping: *n nodes, their local numbers, the
-   tangential damping coefficient c_a >= 0 (N s/m; the law's damping modulus at the node's normal force N_a, e.g.
-   LuGre (sigma1 + sigma2) N_a; 0 out of contact, for Coulomb, and for every node when the damping is explicit) and the
-   unit surface normal n_a (dim per node), whose orthogonal complement is the tangent plane c_a acts in. Arrays owned
-   by CP. Not collective. */
+/* Per owned contact node, for the implicit damping: *n nodes, their local numbers, the tangential damping coefficient
+   c_a >= 0 (N s/m) and the unit surface normal n_a (dim per node), whose orthogonal complement is the tangent plane c_a
+   acts in. After SKContactPlaneForce() c_a is the local slope dF/dv of the law's step, clamped to [0, c_t(N_a)] with
+   c_t the law's damping modulus (LuGre (sigma1 + sigma2) N_a at rest, sigma2 N_a in steady sliding; Coulomb 0; 0 out
+   of contact); SKContactPlaneDampedAccelerations() replaces it with the secant it solves for. *n is 0 when the damping
+   is explicit. Arrays owned by CP. Not collective. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneGetNodalDamping(SKContactPlane cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *c[],
                                                           const PetscReal *normal[]);
 /* Acceleration A[dim] (m/s^2) of one node of lumped mass M (kg) under the force F[dim] (N) with the damping C (N s/m)
@@ -268,6 +269,15 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneGetNodalDamping(SKContactPlane cp, Pet
    (their rows carry the reaction). Closed form (Sherman-Morrison on the free dofs); c = 0 gives a = f / m. Pure. */
 PETSC_EXTERN void SKContactDampedAcceleration(PetscInt dim, PetscReal m, PetscReal dt, PetscReal c, const PetscReal n[],
                                               const PetscReal f[], PetscInt prescribed, PetscReal a[]);
+/* Implicit damping: the accelerations A[] (m/s^2, local dofs) of the owned contact nodes in contact from the total
+   forces F[] (N, complete on the owner) and lumped masses MASS[] (kg) over the step DT (s), with SKContactDampedAcceleration();
+   dofs with DOF_PRESCRIBED[] >= 0 keep their A. The damping c_a starts from the local slope of the law and is raised
+   to the secant (F(v_t + dv_t) - F(v_t)) . dv_t / |dv_t|^2 over the velocity change dv_t = dt a_t it gives, clamped
+   to c_t(N_a), until it no longer grows (at most SK_CONTACT_DAMPING_MAX_IT times): the damping force is then the law's
+   force at the new velocity, which is stable across the kink of |v| at zero and adds no drag in sliding. Other
+   nodes' A are not touched. Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneDampedAccelerations(SKContactPlane cp, PetscReal dt, const PetscReal mass[], const PetscReal f[],
+                                                              const PetscInt dof_prescribed[], PetscReal a[]);
 /* Implicit damping: adds to F[] (and to G[] when not NULL; local dof arrays) the force -dt c_a (I - n_a n_a^T) a_a of each
    owned contact node from the accelerations A[] (m/s^2, local dofs) of the step just finished, DT (s) the time step,
    so that the force the body feels is the law's force f minus dt c_a a_t. The pair's friction force (statistics,

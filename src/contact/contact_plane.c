@@ -98,7 +98,7 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(PetscFree4(cp->stick_time, cp->stick_time_trial, cp->contact_time, cp->contact_time_trial));
   PetscCall(PetscFree(cp->frame));
   PetscCall(PetscFree(cp->check_minv));
-  PetscCall(PetscFree2(cp->c_damp, cp->normal));
+  PetscCall(PetscFree4(cp->c_damp, cp->normal, cp->vt, cp->F));
   PetscCall(SKRigidSurfaceDestroy(&cp->surface));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
@@ -176,40 +176,33 @@ static void ContactCheckNode(SKContactPlane cp, PetscInt i, const PetscReal x[],
   }
 }
 
-/* F_k of the law's step from node I's committed state at the tangential velocity VT with component K set to VK. */
-static PetscReal ContactStepForce(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal N, const PetscReal vt[], PetscInt k, PetscReal vk)
+/* The law's force F[] (tangential components) of node I over the step DT at normal force N and tangential velocity W,
+   from the node's committed state (the state itself is not touched). */
+static void ContactStepForce(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal N, const PetscReal w[], PetscReal F[])
 {
-  PetscReal v[2] = {vt[0], cp->dim > 2 ? vt[1] : 0}, z[SK_CONTACT_MAX_STATE], F[2] = {0, 0};
+  PetscReal z[SK_CONTACT_MAX_STATE];
 
-  v[k] = vk;
   for (PetscInt j = 0; j < cp->nstate; j++) z[j] = cp->state[i * cp->nstate + j];
-  cp->step(cp->law_ctx, cp->dim - 1, dt, N, v, z, F, NULL);
-  return F[k];
+  cp->step(cp->law_ctx, cp->dim - 1, dt, N, w, z, F, NULL);
 }
 
-/* Implicit damping coefficient of contact node I (N s/m) at normal force N and tangential velocity VT (force F, from
-   the committed state, over DT): per tangential component the larger of the local slope dF_k/dv_k (one-sided
-   difference away from zero) and the secant to the reversed velocity, (F_k(v_k) - F_k(-v_k)) / (2 v_k), averaged
-   over the components and clamped to [0, c_max], c_max = c_t(N) the law's damping modulus. Not c_max alone: LuGre's
-   bristle damping sigma1 N acts on z' = v - a z, which vanishes in sliding, so c_max there would add the spurious drag
-   dt c_max a_t (docs/theory.md); the secant covers a velocity that reverses within a step across the kink of |v| at
-   zero (about c_max near rest, N G / |v| in sliding, so the drag is then N G times the relative velocity change per
-   step). Slopes above c_max come from the stiffness part (sigma0 N dt, eps_t dt), which the critical step holds;
-   negative ones (Stribeck softening) are physical and stay explicit. Pure. */
+/* First guess of the implicit damping of node I (N s/m): the local slope dF_k/dv_k of the law's step at the node's
+   tangential velocity VT (force F), by a one-sided difference away from zero, averaged over the components and clamped
+   to [0, c_max], c_max = c_t(N) the law's damping modulus. SKContactPlaneDampedAccelerations() raises it to the secant
+   over the velocity change of the step. Pure. */
 static PetscReal ContactDampingSlope(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal N, const PetscReal vt[], const PetscReal F[])
 {
   const PetscInt nt    = cp->dim - 1;
-  const PetscReal cmax = cp->ct0 + cp->ct1 * N, hmin = 1e-6 * cp->v_scale;
-  PetscReal c = 0;
+  const PetscReal cmax = cp->ct0 + cp->ct1 * N;
+  PetscReal c          = 0;
 
   if (cmax <= 0) return 0.0; /* Coulomb return mapping: no damping */
   for (PetscInt k = 0; k < nt; k++) {
-    const PetscReal vk = vt[k], s = vk < 0 ? -1 : 1, h = s * PetscMax(1e-6 * PetscAbsReal(vk), hmin);
-    const PetscReal local = (ContactStepForce(cp, i, dt, N, vt, k, vk + h) - F[k]) / h;
-    /* at rest (|v_k| below the difference step) the secant is the central difference over +-h */
-    const PetscReal vp = PetscAbsReal(vk) > PetscAbsReal(h) ? vk : h, Fp = vp == vk ? F[k] : ContactStepForce(cp, i, dt, N, vt, k, vp);
-    const PetscReal secant = (Fp - ContactStepForce(cp, i, dt, N, vt, k, -vp)) / (2 * vp);
-    c += PetscMax(local, secant) / nt;
+    PetscReal w[2] = {vt[0], nt > 1 ? vt[1] : 0}, Fh[2] = {0, 0};
+    const PetscReal h = (vt[k] < 0 ? -1 : 1) * 1e-6 * PetscMax(PetscAbsReal(vt[k]), cp->v_scale);
+    w[k] += h;
+    ContactStepForce(cp, i, dt, N, w, Fh);
+    c += (Fh[k] - F[k]) / h / nt;
   }
   return PetscMin(PetscMax(c, 0.0), cmax);
 }
@@ -277,6 +270,7 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
     if (cp->c_damp) {
       cp->c_damp[i] = N > 0 ? ContactDampingSlope(cp, i, dt, N, vt, F) : 0.0;
       for (PetscInt d = 0; d < dim; d++) cp->normal[i * dim + d] = normal[d];
+      for (PetscInt k = 0; k < nt; k++) cp->vt[i * 2 + k] = vt[k], cp->F[i * 2 + k] = F[k];
     }
     cp->stored_trial[i] = N > 0 ? info.stored_energy : 0.0;
     for (PetscInt k = 0; k < nt; k++) diss += F[k] * vt[k] * dt;
@@ -308,11 +302,11 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
         msg, sizeof(msg),
         "Contact became unstable at t = %g s: a node at (%g, %g, %g) m with normal force N = %g N and lumped mass %g kg gets "
         "from the friction law a tangential stiffness %g N/m and damping %g N s/m%s; with the body's omega_max^2 that needs "
-        "dt <= %g s, but dt = %g s. Lower the time step (<time dt> or safety), the friction damping (sigma1, sigma2) or "
-        "stiffness (sigma0), or the penalty (it bounds the normal force)%s",
+        "dt <= %g s, but dt = %g s. Lower the time step (<time dt> or safety), the friction %s (sigma0), or the penalty (it "
+        "bounds the normal force)%s",
         (double)t, (double)worst.x[0], (double)worst.x[1], (double)worst.x[2], (double)worst.N, (double)worst.m, (double)worst.k,
         (double)worst.c, cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? " (taken implicitly)" : " (taken explicitly)", (double)worst.dt,
-        (double)cp->check_dt,
+        (double)cp->check_dt, cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? "stiffness" : "damping (sigma1, sigma2) or stiffness",
         cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? "" : "; or take the damping implicitly (<contact damping=\"implicit\">)"));
   }
   if (cp->size > 1) {
@@ -589,8 +583,9 @@ PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damp
     cp->v_scale = thr > 0 ? PetscMin(thr, p->v_reg) : p->v_reg;
   }
   cp->damping = damping;
-  if (damping == SK_CONTACT_DAMPING_IMPLICIT && !cp->c_damp) PetscCall(PetscCalloc2(cp->n, &cp->c_damp, cp->n * cp->dim, &cp->normal));
-  if (damping == SK_CONTACT_DAMPING_EXPLICIT) PetscCall(PetscFree2(cp->c_damp, cp->normal));
+  if (damping == SK_CONTACT_DAMPING_IMPLICIT && !cp->c_damp)
+    PetscCall(PetscCalloc4(cp->n, &cp->c_damp, cp->n * cp->dim, &cp->normal, 2 * cp->n, &cp->vt, 2 * cp->n, &cp->F));
+  if (damping == SK_CONTACT_DAMPING_EXPLICIT) PetscCall(PetscFree4(cp->c_damp, cp->normal, cp->vt, cp->F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -632,6 +627,77 @@ void SKContactDampedAcceleration(PetscInt dim, PetscReal m, PetscReal dt, PetscR
   }
   for (PetscInt d = 0; d < dim; d++)
     if (!(prescribed & (1 << d))) a[d] = (g[d] + beta * n[d] * nf_g / (alpha - beta * nf2)) / alpha;
+}
+
+/* The acceleration of contact node I (into A[] at its dofs, PRESCRIBED its mask) with the implicit damping C, and the
+   residual g(c) = s - c of the damping, s the secant (F(v_t + dv_t) - F(v_t)) . dv_t / |dv_t|^2 of the law's force over
+   the velocity change dv_t = dt a_t this gives, clamped to [0, c_max]; g = 0 for a change too small to matter. */
+static PetscReal ContactDampingResidual(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal c, PetscReal m, const PetscReal f[],
+                                        PetscInt prescribed, PetscReal a[])
+{
+  const PetscInt dim = cp->dim, nt = dim - 1;
+  const PetscReal N = cp->fn[i], cmax = cp->ct0 + cp->ct1 * N, *frame = cp->frame + i * dim * dim, *vt = cp->vt + 2 * i, *F = cp->F + 2 * i;
+  PetscReal w[2] = {vt[0], vt[1]}, dv[2] = {0, 0}, Fw[2] = {0, 0}, dv2 = 0, dFdv = 0, h;
+
+  SKContactDampedAcceleration(dim, m, dt, c, cp->normal + i * dim, f, prescribed, a);
+  for (PetscInt k = 0; k < nt; k++) {
+    for (PetscInt d = 0; d < dim; d++) dv[k] += dt * a[d] * frame[k * dim + d]; /* v_{n+3/2} - v_{n+1/2} */
+    dv2 += dv[k] * dv[k];
+    w[k] += dv[k];
+  }
+  h = 1e-6 * PetscMax(PetscSqrtReal(vt[0] * vt[0] + vt[1] * vt[1]), cp->v_scale);
+  if (dv2 <= h * h) return 0.0;
+  ContactStepForce(cp, i, cp->dt_last, N, w, Fw);
+  for (PetscInt k = 0; k < nt; k++) dFdv += (Fw[k] - F[k]) * dv[k];
+  return PetscMin(PetscMax(dFdv / dv2, 0.0), cmax) - c;
+}
+
+PetscErrorCode SKContactPlaneDampedAccelerations(SKContactPlane cp, PetscReal dt, const PetscReal mass[], const PetscReal f[],
+                                                 const PetscInt dof_prescribed[], PetscReal a[])
+{
+  const PetscInt dim = cp->dim;
+
+  PetscFunctionBegin;
+  if (!cp->c_damp) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < cp->n; i++) {
+    const PetscInt node  = cp->nodes[i];
+    const PetscReal cmax = cp->ct0 + cp->ct1 * cp->fn[i], m = mass[node], *fi = f + node * dim;
+    PetscReal *ai = a + node * dim, c = cp->c_damp[i], g, lo, hi, glo, ghi;
+    PetscInt prescribed = 0, side = 0;
+
+    if (cp->fn[i] <= 0 || cmax <= 0) continue;
+    for (PetscInt d = 0; d < dim; d++)
+      if (dof_prescribed[node * dim + d] >= 0) prescribed |= 1 << d;
+    /* g(c) = s(c) - c: g(0) >= 0 >= g(c_max); from the local slope, Illinois' regula falsi on the bracket */
+    g = ContactDampingResidual(cp, i, dt, c, m, fi, prescribed, ai);
+    if (PetscAbsReal(g) <= SK_CONTACT_DAMPING_RTOL * cmax) {
+      cp->c_damp[i] = c;
+      continue;
+    }
+    if (g > 0)
+      lo = c, glo = g, hi = cmax, ghi = ContactDampingResidual(cp, i, dt, cmax, m, fi, prescribed, ai);
+    else
+      hi = c, ghi = g, lo = 0, glo = ContactDampingResidual(cp, i, dt, 0.0, m, fi, prescribed, ai);
+    c = glo <= 0 ? lo : ghi >= 0 ? hi : c;
+    for (PetscInt it = 0; it < SK_CONTACT_DAMPING_MAX_IT && glo > 0 && ghi < 0; it++) {
+      c = (lo * ghi - hi * glo) / (ghi - glo);
+      g = ContactDampingResidual(cp, i, dt, c, m, fi, prescribed, ai);
+      if (PetscAbsReal(g) <= SK_CONTACT_DAMPING_RTOL * cmax) break;
+      if (g > 0) {
+        lo = c, glo = g;
+        if (side == 1) ghi *= 0.5;
+        side = 1;
+      } else {
+        hi = c, ghi = g;
+        if (side == -1) glo *= 0.5;
+        side = -1;
+      }
+    }
+    /* the last evaluation may be at an end of the bracket: solve with the c kept */
+    SKContactDampedAcceleration(dim, m, dt, c, cp->normal + i * dim, fi, prescribed, ai);
+    cp->c_damp[i] = c;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKContactPlaneAddDampingForce(SKContactPlane cp, PetscReal dt, const PetscReal a[], const PetscReal v[], PetscReal f[],

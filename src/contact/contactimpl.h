@@ -5,7 +5,9 @@
 
 #include <stickslip/contact.h>
 
-#define SK_CONTACT_MAX_STATE 8 /* friction state values per node the implicit damping's difference quotient takes */
+#define SK_CONTACT_MAX_STATE 8       /* friction state values per node the implicit damping's difference quotient takes */
+#define SK_CONTACT_DAMPING_MAX_IT 8  /* regula falsi steps for a node's implicit damping per step (SKContactPlaneDampedAccelerations()) */
+#define SK_CONTACT_DAMPING_RTOL 1e-3 /* and their tolerance on c, relative to c_max */
 
 struct _p_SKContactPlane {
   MPI_Comm comm;
@@ -24,7 +26,8 @@ struct _p_SKContactPlane {
   PetscReal ct0, ct1;       /* and damping ct0 + ct1 N (N s/m, s/m) */
   SKContactDamping damping; /* explicit or linearly implicit damping (SKContactPlaneSetDamping()) */
   PetscReal *c_damp;        /* implicit damping: c_a per node at the last force evaluation (N s/m, 0 out of contact), */
-  PetscReal *normal;        /* and the unit normal there (n * dim); both NULL while the damping is explicit */
+  PetscReal *normal;        /* and the unit normal there (n * dim); all four NULL while the damping is explicit; */
+  PetscReal *vt, *F;        /* the tangential velocity the law saw and its force (2 per node, in the frame) */
   PetscReal v_scale;        /* velocity scale of the law (m/s): the difference step of the damping slope is 1e-6 of it or of |v| */
   PetscReal eps_n;          /* penalty (Pa/m) */
   SKFrictionLaw law;        /* owned */

@@ -158,27 +158,14 @@ static PetscBool TermHasImplicitDamping(const SKExplicitTerm *term)
    their f and reactions stay uncorrected, as only owned values are summed (energy, set histories). */
 static PetscErrorCode ContactDamping(SKExplicit ex, PetscBool solve)
 {
-  const PetscInt dim = ex->dim;
-
   PetscFunctionBegin;
   for (PetscInt k = 0; k < ex->nterms; k++) {
     SKExplicitTerm *term = &ex->terms[k];
     SKContactPlane cp;
-    PetscInt n;
-    const PetscInt *nodes;
-    const PetscReal *c, *normal;
 
     if (!TermHasImplicitDamping(term)) continue;
     cp = (SKContactPlane)term->ctx;
-    PetscCall(SKContactPlaneGetNodalDamping(cp, &n, &nodes, &c, &normal));
-    for (PetscInt i = 0; i < n && solve; i++) {
-      const PetscInt node = nodes[i];
-      PetscInt prescribed = 0;
-      if (c[i] == 0) continue;
-      for (PetscInt d = 0; d < dim; d++)
-        if (ex->dof_bc[node * dim + d] >= 0) prescribed |= 1 << d;
-      SKContactDampedAcceleration(dim, ex->mass[node], ex->dt, c[i], normal + i * dim, ex->f + node * dim, prescribed, ex->a + node * dim);
-    }
+    if (solve) PetscCall(SKContactPlaneDampedAccelerations(cp, ex->dt, ex->mass, ex->f, ex->dof_bc, ex->a));
     PetscCall(SKContactPlaneAddDampingForce(cp, ex->dt, ex->a, ex->vh, term->f, ex->f));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

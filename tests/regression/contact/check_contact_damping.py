@@ -7,9 +7,9 @@ treatment takes (2 dt c / m ~ 35 > 4).
   2. the default damping="implicit" runs at the critical step and at a quarter of it, and damping="explicit" at
      dt = 1e-6 s (2 dt c / m ~ 0.08) gives the reference;
   3. the mean horizontal displacement of the block (pre-sliding, ~60 um) agrees with the reference to 3e-3 of its
-     largest value at the critical step (measured 1.05e-3) and the error falls like dt (first order: the damping force
+     largest value at the critical step (measured 7.6e-4) and the error falls like dt (first order: the damping force
      is taken at the next half-step velocity instead of the previous one, a shift of dt times its rate; measured
-     ratio 4.2 between dt and dt / 4, bound [2.5, 8], a second-order error would give 16);
+     ratio 4.4 between dt and dt / 4, bound [2.5, 8], a second-order error would give 16);
   4. the energy balance (work of the contact force actually applied, f - dt c a_t) closes to 1e-6 of the external
      work at the critical step (central differences drift O(dt^2): measured 5.5e-7, and 3.4e-8 at dt / 4).
 
