@@ -152,11 +152,12 @@ static PetscBool TermHasImplicitDamping(const SKExplicitTerm *term)
 }
 
 /* Implicit contact damping (docs/theory.md, "Stability of the contact forces in the explicit scheme"): at each owned
-   contact node with damping c_a, when SOLVE, the acceleration from the effective tangential mass m_a + dt c_a instead of
-   f / m_a (prescribed dofs keep theirs); then the force -dt c_a a_t is added to the pair's force and to the total, so
-   that m a = f holds with the force actually applied (work, reactions). Owners only: the caller sends a to the ghosts;
-   their f and reactions stay uncorrected, as only owned values are summed (energy, set histories). */
-static PetscErrorCode ContactDamping(SKExplicit ex, PetscBool solve)
+   contact node, c_a and the acceleration from the effective tangential mass m_a + dt c_a instead of f / m_a
+   (prescribed dofs keep theirs); then the force -dt c_a a_t is added to the pair's force and to the total, so that
+   m a = f holds with the force actually applied (work, reactions); the ghost copies take their owner's acceleration.
+   Their f and reactions stay uncorrected, as only owned values are summed (energy, set histories). Deterministic in
+   (f, a at prescribed dofs, the pair's state): a restart redoes it bitwise. */
+static PetscErrorCode ContactDamping(SKExplicit ex)
 {
   PetscFunctionBegin;
   for (PetscInt k = 0; k < ex->nterms; k++) {
@@ -165,9 +166,11 @@ static PetscErrorCode ContactDamping(SKExplicit ex, PetscBool solve)
 
     if (!TermHasImplicitDamping(term)) continue;
     cp = (SKContactPlane)term->ctx;
-    if (solve) PetscCall(SKContactPlaneDampedAccelerations(cp, ex->dt, ex->mass, ex->f, ex->dof_bc, ex->a));
+    PetscCall(SKContactPlaneDampedAccelerations(cp, ex->dt, ex->mass, ex->f, ex->dof_bc, ex->a));
     PetscCall(SKContactPlaneAddDampingForce(cp, ex->dt, ex->a, ex->vh, term->f, ex->f));
   }
+  /* ghost copies of contact nodes do not know c_a: every copy takes its owner's acceleration */
+  if (ex->size > 1) PetscCall(ExchangeNodal(ex, ex->a, ex->dim, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -207,11 +210,7 @@ PetscErrorCode SKExplicitFinishStep(SKExplicit ex, PetscBool first)
       ex->v[i]           = vt;
     }
   }
-  if (dt > 0 && HasImplicitDamping(ex)) {
-    PetscCall(ContactDamping(ex, PETSC_TRUE));
-    /* ghost copies of contact nodes do not know c_a: every copy takes its owner's acceleration */
-    if (ex->size > 1) PetscCall(ExchangeNodal(ex, ex->a, dim, PETSC_FALSE));
-  }
+  if (dt > 0 && HasImplicitDamping(ex)) PetscCall(ContactDamping(ex));
   for (PetscInt i = 0; i < ndof; i++) {
     if (ex->dof_bc[i] < 0) {
       ex->react[i] = 0;
@@ -257,8 +256,8 @@ PetscErrorCode SKExplicitRestoreForces(SKExplicit ex)
 
   PetscFunctionBegin;
   PetscCall(ComputeForces(ex, PETSC_TRUE, dwork));
-  /* the restored accelerations give the damping force of the step bitwise */
-  if (ex->dt > 0 && HasImplicitDamping(ex)) PetscCall(ContactDamping(ex, PETSC_FALSE));
+  /* the same forces and the restored accelerations at prescribed dofs give the step's damping and accelerations bitwise */
+  if (ex->dt > 0 && HasImplicitDamping(ex)) PetscCall(ContactDamping(ex));
   for (PetscInt i = 0; i < ex->ndof; i++) {
     ex->react[i] = ex->dof_bc[i] < 0 ? 0.0 : ex->mass[i / dim] * ex->a[i] - ex->f[i];
     ex->fwork_new[i] += ex->react[i];
