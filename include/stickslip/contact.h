@@ -237,10 +237,54 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneGetOmega2(SKContactPlane cp, const Pet
    At every force evaluation each node in contact must satisfy dt^2 omega_a^2 + 2 dt c_a / m_a <= 4 with
    omega_a^2 = OMEGA2 + (k_t(N_a) - k_t(0)) / m_a and (k_t, c_t) the law's tangent moduli at its normal force N_a (the
    exact stability limit of central differences for one degree of freedom with velocity-proportional damping from the
-   previous half step); otherwise the evaluation fails on every rank (PETSC_ERR_NOT_CONVERGED) with the node, its
+   previous half step; with implicit damping, SKContactPlaneSetDamping(), the c_a term is left out since that scheme is
+   stable for any damping); otherwise the evaluation fails on every rank (PETSC_ERR_NOT_CONVERGED) with the node, its
    normal force, the moduli, the time step it needs and what to change. Collective in SKContactPlaneForce() on more
    than one rank (one reduction per evaluation). */
 PETSC_EXTERN PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, PetscReal omega2, const PetscReal mass[]);
+/* How the integrator treats the velocity-proportional (damping) part of the friction force of a pair:
+   SK_CONTACT_DAMPING_EXPLICIT: as the rest of the force, from the previous half-step velocity; central differences then
+   need dt^2 omega^2 + 2 dt c / m <= 4 per contact node (SKContactPlaneSetStabilityCheck() checks it).
+   SK_CONTACT_DAMPING_IMPLICIT: linearly implicit per contact node: the integrator converts force to acceleration with
+   the tangential mass m_a + dt c_a (SKContactDampedAcceleration()) and applies the force f - dt c_a a_t
+   (SKContactPlaneAddDampingForce()); stable for any c_a dt / m_a, so only dt^2 omega^2 <= 4 remains (docs/theory.md,
+   "Stability of the contact forces in the explicit scheme"). */
+typedef enum { SK_CONTACT_DAMPING_EXPLICIT, SK_CONTACT_DAMPING_IMPLICIT } SKContactDamping;
+/* Selects the damping treatment of CP (default SK_CONTACT_DAMPING_EXPLICIT: the pair's force alone is then the law's
+   force at the given velocities; the input's <contact damping> defaults to implicit). Implicit needs a law whose
+   tangent moduli are affine in the normal force (every built-in law): PETSC_ERR_SUP otherwise. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damping);
+PETSC_EXTERN PetscErrorCode SKContactPlaneGetDamping(SKContactPlane cp, SKContactDamping *damping);
+/* Per owned contact node, for the implicit damping: *n nodes, their local numbers, the tangential damping coefficient
+   c_a >= 0 (N s/m) and the unit surface normal n_a (dim per node), whose orthogonal complement is the tangent plane c_a
+   acts in. After SKContactPlaneForce() c_a is the local slope dF/dv of the law's step, clamped to [0, c_t(N_a)] with
+   c_t the law's damping modulus (LuGre (sigma1 + sigma2) N_a at rest, sigma2 N_a in steady sliding; Coulomb 0; 0 out
+   of contact); SKContactPlaneDampedAccelerations() replaces it with the secant it solves for. *n is 0 when the damping
+   is explicit. Arrays owned by CP. Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneGetNodalDamping(SKContactPlane cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *c[],
+                                                          const PetscReal *normal[]);
+/* Acceleration A[dim] (m/s^2) of one node of lumped mass M (kg) under the force F[dim] (N) with the damping C (N s/m)
+   taken implicitly over the step DT (s) in the plane normal to the unit vector N[dim]: the solution of
+   (m I + dt c (I - n n^T)) a = f on the dofs whose bit is clear in PRESCRIBED, the others keeping the given A[d]
+   (their rows carry the reaction). Closed form (Sherman-Morrison on the free dofs); c = 0 gives a = f / m. Pure. */
+PETSC_EXTERN void SKContactDampedAcceleration(PetscInt dim, PetscReal m, PetscReal dt, PetscReal c, const PetscReal n[],
+                                              const PetscReal f[], PetscInt prescribed, PetscReal a[]);
+/* Implicit damping: the accelerations A[] (m/s^2, local dofs) of the owned contact nodes in contact from the total
+   forces F[] (N, complete on the owner) and lumped masses MASS[] (kg) over the step DT (s), with SKContactDampedAcceleration();
+   dofs with DOF_PRESCRIBED[] >= 0 keep their A. The damping c_a starts from the local slope of the law and is raised
+   to the secant (F(v_t + dv_t) - F(v_t)) . dv_t / |dv_t|^2 over the velocity change dv_t = dt a_t it gives, clamped
+   to c_t(N_a), until it no longer grows (at most SK_CONTACT_DAMPING_MAX_IT times): the damping force is then the law's
+   force at the new velocity, which is stable across the kink of |v| at zero and adds no drag in sliding. Other
+   nodes' A are not touched. Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneDampedAccelerations(SKContactPlane cp, PetscReal dt, const PetscReal mass[], const PetscReal f[],
+                                                              const PetscInt dof_prescribed[], PetscReal a[]);
+/* Implicit damping: adds to F[] (and to G[] when not NULL; local dof arrays) the force -dt c_a (I - n_a n_a^T) a_a of each
+   owned contact node from the accelerations A[] (m/s^2, local dofs) of the step just finished, DT (s) the time step,
+   so that the force the body feels is the law's force f minus dt c_a a_t. The pair's friction force (statistics,
+   nodal traction) and its dissipation (with the tangential velocities V[] relative to the surface, as in
+   SKContactPlaneForce()) include it. Call it once after each SKContactPlaneForce(). Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneAddDampingForce(SKContactPlane cp, PetscReal dt, const PetscReal a[], const PetscReal v[],
+                                                          PetscReal f[], PetscReal g[]);
 /* Totals at the last force evaluation (collective). */
 PETSC_EXTERN PetscErrorCode SKContactPlaneGetStats(SKContactPlane cp, SKContactPlaneStats *stats);
 /* Per owned contact node at the last force evaluation: *n nodes, their local numbers, weights w_a, normal force |f_a|

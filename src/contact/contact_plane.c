@@ -30,6 +30,23 @@ static void ContactFillFlatFrame(SKContactPlane cp)
     }
 }
 
+/* The law's tangent moduli as k0 + k1 N and c0 + c1 N (exact for every built-in law; checked at N = 2 into
+   cp->affine), so that the force loop needs no call per node. */
+static PetscErrorCode ContactProbeModuli(SKContactPlane cp)
+{
+  PetscReal k1, c1, k2, c2;
+
+  PetscFunctionBegin;
+  PetscCall(SKFrictionLawGetTangentModuli(cp->law, 0.0, &cp->kt0, &cp->ct0));
+  PetscCall(SKFrictionLawGetTangentModuli(cp->law, 1.0, &k1, &c1));
+  PetscCall(SKFrictionLawGetTangentModuli(cp->law, 2.0, &k2, &c2));
+  cp->kt1    = k1 - cp->kt0;
+  cp->ct1    = c1 - cp->ct0;
+  cp->affine = (PetscBool)(PetscAbsReal(k2 - cp->kt0 - 2 * cp->kt1) <= 1e-12 * PetscAbsReal(k2) &&
+                           PetscAbsReal(c2 - cp->ct0 - 2 * cp->ct1) <= 1e-12 * PetscAbsReal(c2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
                                                SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
 {
@@ -63,6 +80,7 @@ PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, Pets
   PetscCall(PetscCalloc4(cp->n, &cp->stick_time, cp->n, &cp->stick_time_trial, cp->n, &cp->contact_time, cp->n, &cp->contact_time_trial));
   PetscCall(PetscCalloc1(cp->n * dim * dim, &cp->frame));
   ContactFillFlatFrame(cp);
+  PetscCall(ContactProbeModuli(cp));
   *cpp = cp;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -80,6 +98,7 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(PetscFree4(cp->stick_time, cp->stick_time_trial, cp->contact_time, cp->contact_time_trial));
   PetscCall(PetscFree(cp->frame));
   PetscCall(PetscFree(cp->check_minv));
+  PetscCall(PetscFree4(cp->c_damp, cp->normal, cp->vt, cp->F));
   PetscCall(SKRigidSurfaceDestroy(&cp->surface));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
@@ -134,25 +153,58 @@ typedef struct {
 
 /* Central differences with a force that depends on the previous half-step velocity are stable for one degree of
    freedom of mass m, stiffness k and damping c while dt^2 omega^2 + 2 dt c / m <= 4 (omega^2 = k / m; the pure damper
-   limit is dt <= 2 m / c). Checked per contact node with omega_a^2 = omega_max^2 + (k_t(N_a) - k_t(0)) / m_a, the
-   friction law's moduli at the node's actual normal force on top of what the critical step already holds; the moduli
-   of the laws are affine in N (checked when the check is armed), so no call per node. Records the node in WORST when it
-   is the worst so far. Pure. */
+   limit is dt <= 2 m / c); with the damping taken implicitly (SK_CONTACT_DAMPING_IMPLICIT) the limit is
+   dt^2 omega^2 <= 4 + 2 dt c / m, implied by dt^2 omega^2 <= 4, so c is left out. Checked per contact node with omega_a^2 = omega_max^2 +
+   (k_t(N_a) - k_t(0)) / m_a, the friction law's moduli at the node's actual normal force on top of what the critical step already holds;
+   the moduli of the laws are affine in N (checked when the check is armed), so no call per node. Records the node in WORST when it is the
+   worst so far. Pure. */
 static void ContactCheckNode(SKContactPlane cp, PetscInt i, const PetscReal x[], PetscReal N, ContactStability *worst)
 {
-  const PetscReal dt = cp->check_dt, minv = cp->check_minv[i], k = cp->kt0 + cp->kt1 * N, c = cp->ct0 + cp->ct1 * N;
+  const PetscReal dt = cp->check_dt, minv = cp->check_minv[i], k = cp->kt0 + cp->kt1 * N, c_law = cp->ct0 + cp->ct1 * N;
+  const PetscReal c  = cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? 0.0 : c_law; /* the damping taken explicitly */
   const PetscReal w2 = cp->check_omega2 + (k - cp->kt0) * minv, ratio = dt * dt * w2 + 2 * dt * c * minv;
 
   if (ratio > worst->ratio) {
     worst->ratio  = ratio;
     worst->N      = N;
     worst->k      = k;
-    worst->c      = c;
+    worst->c      = c_law;
     worst->m      = 1 / minv;
     worst->omega2 = w2;
     worst->dt     = 4 / (c * minv + PetscSqrtReal(PetscSqr(c * minv) + 4 * w2)); /* the root of dt^2 w2 + 2 dt c / m = 4 */
     for (PetscInt d = 0; d < cp->dim; d++) worst->x[d] = x[d];
   }
+}
+
+/* The law's force F[] (tangential components) of node I over the step DT at normal force N and tangential velocity W,
+   from the node's committed state (the state itself is not touched). */
+static void ContactStepForce(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal N, const PetscReal w[], PetscReal F[])
+{
+  PetscReal z[SK_CONTACT_MAX_STATE];
+
+  for (PetscInt j = 0; j < cp->nstate; j++) z[j] = cp->state[i * cp->nstate + j];
+  cp->step(cp->law_ctx, cp->dim - 1, dt, N, w, z, F, NULL);
+}
+
+/* First guess of the implicit damping of node I (N s/m): the local slope dF_k/dv_k of the law's step at the node's
+   tangential velocity VT (force F), by a one-sided difference away from zero, averaged over the components and clamped
+   to [0, c_max], c_max = c_t(N) the law's damping modulus. SKContactPlaneDampedAccelerations() raises it to the secant
+   over the velocity change of the step. Pure. */
+static PetscReal ContactDampingSlope(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal N, const PetscReal vt[], const PetscReal F[])
+{
+  const PetscInt nt    = cp->dim - 1;
+  const PetscReal cmax = cp->ct0 + cp->ct1 * N;
+  PetscReal c          = 0;
+
+  if (cmax <= 0) return 0.0; /* Coulomb return mapping: no damping */
+  for (PetscInt k = 0; k < nt; k++) {
+    PetscReal w[2] = {vt[0], nt > 1 ? vt[1] : 0}, Fh[2] = {0, 0};
+    const PetscReal h = (vt[k] < 0 ? -1 : 1) * 1e-6 * PetscMax(PetscAbsReal(vt[k]), cp->v_scale);
+    w[k] += h;
+    ContactStepForce(cp, i, dt, N, w, Fh);
+    c += (Fh[k] - F[k]) / h / nt;
+  }
+  return PetscMin(PetscMax(c, 0.0), cmax);
 }
 
 PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[], const PetscReal v[],
@@ -182,9 +234,10 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
     PetscCall(PetscArraycpy(cp->contact_time, cp->contact_time_trial, cp->n));
   }
   if (!cp->called) cp->t_commit = t;
-  cp->called = PETSC_TRUE;
-  cp->t_last = t;
-  dt         = t - cp->t_commit;
+  cp->called  = PETSC_TRUE;
+  cp->t_last  = t;
+  dt          = t - cp->t_commit;
+  cp->dt_last = dt;
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscInt a = cp->nodes[i];
     PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim;
@@ -214,6 +267,11 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
       cp->step(cp->law_ctx, nt, dt, N, vt, cp->trial + i * ns, F, &info);
     else
       PetscCall(PetscArrayzero(cp->trial + i * ns, ns)); /* out of contact: the bristles / stick point relax */
+    if (cp->c_damp) {
+      cp->c_damp[i] = N > 0 ? ContactDampingSlope(cp, i, dt, N, vt, F) : 0.0;
+      for (PetscInt d = 0; d < dim; d++) cp->normal[i * dim + d] = normal[d];
+      for (PetscInt k = 0; k < nt; k++) cp->vt[i * 2 + k] = vt[k], cp->F[i * 2 + k] = F[k];
+    }
     cp->stored_trial[i] = N > 0 ? info.stored_energy : 0.0;
     for (PetscInt k = 0; k < nt; k++) diss += F[k] * vt[k] * dt;
     diss -= cp->stored_trial[i] - cp->stored[i];
@@ -240,14 +298,16 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
                       (double)(X[a * dim] + u[a * dim]), (double)(X[a * dim + 1] + u[a * dim + 1]),
                       (double)(dim == 3 ? X[a * dim + 2] + u[a * dim + 2] : 0), (double)t, SK_SURFACE_MAX_IT));
   } else if (failed[1]) {
-    PetscCall(
-        PetscSNPrintf(msg, sizeof(msg),
-                      "Contact became unstable at t = %g s: a node at (%g, %g, %g) m with normal force N = %g N and lumped mass %g kg gets "
-                      "from the friction law a tangential stiffness %g N/m and damping %g N s/m; with the body's omega_max^2 that needs "
-                      "dt <= %g s, but dt = %g s. Lower the time step (<time dt> or safety), the friction damping (sigma1, sigma2) or "
-                      "stiffness (sigma0), or the penalty (it bounds the normal force)",
-                      (double)t, (double)worst.x[0], (double)worst.x[1], (double)worst.x[2], (double)worst.N, (double)worst.m,
-                      (double)worst.k, (double)worst.c, (double)worst.dt, (double)cp->check_dt));
+    PetscCall(PetscSNPrintf(
+        msg, sizeof(msg),
+        "Contact became unstable at t = %g s: a node at (%g, %g, %g) m with normal force N = %g N and lumped mass %g kg gets "
+        "from the friction law a tangential stiffness %g N/m and damping %g N s/m%s; with the body's omega_max^2 that needs "
+        "dt <= %g s, but dt = %g s. Lower the time step (<time dt> or safety), the friction %s (sigma0), or the penalty (it "
+        "bounds the normal force)%s",
+        (double)t, (double)worst.x[0], (double)worst.x[1], (double)worst.x[2], (double)worst.N, (double)worst.m, (double)worst.k,
+        (double)worst.c, cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? " (taken implicitly)" : " (taken explicitly)", (double)worst.dt,
+        (double)cp->check_dt, cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? "stiffness" : "damping (sigma1, sigma2) or stiffness",
+        cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? "" : "; or take the damping implicitly (<contact damping=\"implicit\">)"));
   }
   if (cp->size > 1) {
     PetscInt local[2] = {failed[0], failed[1]};
@@ -266,16 +326,8 @@ PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, 
   PetscFunctionBegin;
   PetscCheck(dt > 0 && omega2 >= 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Stability check needs dt > 0 and omega^2 >= 0, got %g s and %g 1/s^2", (double)dt, (double)omega2);
-  { /* the moduli as k0 + k1 N, c0 + c1 N: exact for every built-in law, checked at N = 2 */
-    PetscReal k1, c1, k2, c2;
-    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 0.0, &cp->kt0, &cp->ct0));
-    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 1.0, &k1, &c1));
-    PetscCall(SKFrictionLawGetTangentModuli(cp->law, 2.0, &k2, &c2));
-    cp->kt1 = k1 - cp->kt0, cp->ct1 = c1 - cp->ct0;
-    PetscCheck(PetscAbsReal(k2 - cp->kt0 - 2 * cp->kt1) <= 1e-12 * PetscAbsReal(k2) &&
-                   PetscAbsReal(c2 - cp->ct0 - 2 * cp->ct1) <= 1e-12 * PetscAbsReal(c2),
-               cp->comm, PETSC_ERR_SUP, "The stability check needs tangent moduli affine in the normal force; this friction law's are not");
-  }
+  PetscCheck(cp->affine, cp->comm, PETSC_ERR_SUP,
+             "The stability check needs tangent moduli affine in the normal force; this friction law's are not");
   if (!cp->check_minv) PetscCall(PetscMalloc1(cp->n, &cp->check_minv));
   for (PetscInt i = 0; i < cp->n; i++) {
     PetscCheck(mass[cp->nodes[i]] > 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact node %" PetscInt_FMT " has mass %g kg", cp->nodes[i],
@@ -510,5 +562,167 @@ PetscErrorCode SKContactPlaneGetStickThreshold(SKContactPlane cp, PetscReal *thr
   PetscFunctionBegin;
   PetscCall(SKFrictionLawGetParams(cp->law, &p));
   *threshold = SKFrictionStickThreshold(p);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damping)
+{
+  PetscFunctionBegin;
+  PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || damping == SK_CONTACT_DAMPING_IMPLICIT, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Unknown contact damping treatment %d", (int)damping);
+  PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || cp->affine, cp->comm, PETSC_ERR_SUP,
+             "Implicit contact damping needs tangent moduli affine in the normal force; this friction law's are not");
+  PetscCheck(cp->nstate <= SK_CONTACT_MAX_STATE, cp->comm, PETSC_ERR_SUP,
+             "Implicit contact damping takes friction laws with at most %d state values per node, not %" PetscInt_FMT, SK_CONTACT_MAX_STATE,
+             cp->nstate);
+  { /* the velocity scale of the law's nonlinearity, for the difference step of the damping slope */
+    const SKFrictionParams *p;
+    PetscReal thr;
+    PetscCall(SKFrictionLawGetParams(cp->law, &p));
+    thr         = SKFrictionStickThreshold(p);
+    cp->v_scale = thr > 0 ? PetscMin(thr, p->v_reg) : p->v_reg;
+  }
+  cp->damping = damping;
+  if (damping == SK_CONTACT_DAMPING_IMPLICIT && !cp->c_damp)
+    PetscCall(PetscCalloc4(cp->n, &cp->c_damp, cp->n * cp->dim, &cp->normal, 2 * cp->n, &cp->vt, 2 * cp->n, &cp->F));
+  if (damping == SK_CONTACT_DAMPING_EXPLICIT) PetscCall(PetscFree4(cp->c_damp, cp->normal, cp->vt, cp->F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneGetDamping(SKContactPlane cp, SKContactDamping *damping)
+{
+  PetscFunctionBegin;
+  *damping = cp->damping;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneGetNodalDamping(SKContactPlane cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *c[],
+                                             const PetscReal *normal[])
+{
+  PetscFunctionBegin;
+  /* explicit damping: no node carries an implicit part */
+  if (n) *n = cp->c_damp ? cp->n : 0;
+  if (nodes) *nodes = cp->nodes;
+  if (c) *c = cp->c_damp;
+  if (normal) *normal = cp->normal;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void SKContactDampedAcceleration(PetscInt dim, PetscReal m, PetscReal dt, PetscReal c, const PetscReal n[], const PetscReal f[],
+                                 PetscInt prescribed, PetscReal a[])
+{
+  /* free rows F of (alpha I - beta n n^T) a = f, alpha = m + dt c, beta = dt c: with the prescribed part moved to the
+     right, g = f_F + beta n_F (n_P . a_P), and (alpha I - beta n_F n_F^T)^-1 = (I + beta n_F n_F^T / (alpha - beta |n_F|^2)) / alpha,
+     where alpha - beta |n_F|^2 >= m > 0 */
+  const PetscReal alpha = m + dt * c, beta = dt * c;
+  PetscReal np_ap = 0, nf2 = 0, nf_g = 0, g[3];
+
+  for (PetscInt d = 0; d < dim; d++)
+    if (prescribed & (1 << d)) np_ap += n[d] * a[d];
+  for (PetscInt d = 0; d < dim; d++) {
+    if (prescribed & (1 << d)) continue;
+    g[d] = f[d] + beta * n[d] * np_ap;
+    nf2 += n[d] * n[d];
+    nf_g += n[d] * g[d];
+  }
+  for (PetscInt d = 0; d < dim; d++)
+    if (!(prescribed & (1 << d))) a[d] = (g[d] + beta * n[d] * nf_g / (alpha - beta * nf2)) / alpha;
+}
+
+/* The acceleration of contact node I (into A[] at its dofs, PRESCRIBED its mask) with the implicit damping C, and the
+   residual g(c) = s - c of the damping, s the secant (F(v_t + dv_t) - F(v_t)) . dv_t / |dv_t|^2 of the law's force over
+   the velocity change dv_t = dt a_t this gives, clamped to [0, c_max]; g = 0 for a change too small to matter. */
+static PetscReal ContactDampingResidual(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal c, PetscReal m, const PetscReal f[],
+                                        PetscInt prescribed, PetscReal a[])
+{
+  const PetscInt dim = cp->dim, nt = dim - 1;
+  const PetscReal N = cp->fn[i], cmax = cp->ct0 + cp->ct1 * N, *frame = cp->frame + i * dim * dim, *vt = cp->vt + 2 * i, *F = cp->F + 2 * i;
+  PetscReal w[2] = {vt[0], vt[1]}, dv[2] = {0, 0}, Fw[2] = {0, 0}, dv2 = 0, dFdv = 0, h;
+
+  SKContactDampedAcceleration(dim, m, dt, c, cp->normal + i * dim, f, prescribed, a);
+  for (PetscInt k = 0; k < nt; k++) {
+    for (PetscInt d = 0; d < dim; d++) dv[k] += dt * a[d] * frame[k * dim + d]; /* v_{n+3/2} - v_{n+1/2} */
+    dv2 += dv[k] * dv[k];
+    w[k] += dv[k];
+  }
+  h = 1e-6 * PetscMax(PetscSqrtReal(vt[0] * vt[0] + vt[1] * vt[1]), cp->v_scale);
+  if (dv2 <= h * h) return 0.0;
+  ContactStepForce(cp, i, cp->dt_last, N, w, Fw);
+  for (PetscInt k = 0; k < nt; k++) dFdv += (Fw[k] - F[k]) * dv[k];
+  return PetscMin(PetscMax(dFdv / dv2, 0.0), cmax) - c;
+}
+
+PetscErrorCode SKContactPlaneDampedAccelerations(SKContactPlane cp, PetscReal dt, const PetscReal mass[], const PetscReal f[],
+                                                 const PetscInt dof_prescribed[], PetscReal a[])
+{
+  const PetscInt dim = cp->dim;
+
+  PetscFunctionBegin;
+  if (!cp->c_damp) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < cp->n; i++) {
+    const PetscInt node  = cp->nodes[i];
+    const PetscReal cmax = cp->ct0 + cp->ct1 * cp->fn[i], m = mass[node], *fi = f + node * dim;
+    PetscReal *ai = a + node * dim, c = cp->c_damp[i], g, lo, hi, glo, ghi;
+    PetscInt prescribed = 0, side = 0;
+
+    if (cp->fn[i] <= 0 || cmax <= 0) continue;
+    for (PetscInt d = 0; d < dim; d++)
+      if (dof_prescribed[node * dim + d] >= 0) prescribed |= 1 << d;
+    /* g(c) = s(c) - c: g(0) >= 0 >= g(c_max); from the local slope, Illinois' regula falsi on the bracket */
+    g = ContactDampingResidual(cp, i, dt, c, m, fi, prescribed, ai);
+    if (PetscAbsReal(g) <= SK_CONTACT_DAMPING_RTOL * cmax) {
+      cp->c_damp[i] = c;
+      continue;
+    }
+    if (g > 0)
+      lo = c, glo = g, hi = cmax, ghi = ContactDampingResidual(cp, i, dt, cmax, m, fi, prescribed, ai);
+    else
+      hi = c, ghi = g, lo = 0, glo = ContactDampingResidual(cp, i, dt, 0.0, m, fi, prescribed, ai);
+    c = glo <= 0 ? lo : ghi >= 0 ? hi : c;
+    for (PetscInt it = 0; it < SK_CONTACT_DAMPING_MAX_IT && glo > 0 && ghi < 0; it++) {
+      c = (lo * ghi - hi * glo) / (ghi - glo);
+      g = ContactDampingResidual(cp, i, dt, c, m, fi, prescribed, ai);
+      if (PetscAbsReal(g) <= SK_CONTACT_DAMPING_RTOL * cmax) break;
+      if (g > 0) {
+        lo = c, glo = g;
+        if (side == 1) ghi *= 0.5;
+        side = 1;
+      } else {
+        hi = c, ghi = g;
+        if (side == -1) glo *= 0.5;
+        side = -1;
+      }
+    }
+    /* the last evaluation may be at an end of the bracket: solve with the c kept */
+    SKContactDampedAcceleration(dim, m, dt, c, cp->normal + i * dim, fi, prescribed, ai);
+    cp->c_damp[i] = c;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneAddDampingForce(SKContactPlane cp, PetscReal dt, const PetscReal a[], const PetscReal v[], PetscReal f[],
+                                             PetscReal g[])
+{
+  const PetscInt dim = cp->dim;
+  PetscReal diss     = 0;
+
+  PetscFunctionBegin;
+  if (!cp->c_damp) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < cp->n; i++) {
+    const PetscInt node  = cp->nodes[i];
+    const PetscReal *nrm = cp->normal + i * dim, *vs = cp->frame + i * dim * dim + (dim - 1) * dim; /* surface velocity */
+    PetscReal an = 0, vn = 0;
+
+    if (cp->c_damp[i] == 0) continue;
+    for (PetscInt d = 0; d < dim; d++) an += nrm[d] * a[node * dim + d], vn += nrm[d] * (v[node * dim + d] - vs[d]);
+    for (PetscInt d = 0; d < dim; d++) {
+      const PetscReal df = -dt * cp->c_damp[i] * (a[node * dim + d] - an * nrm[d]); /* tangential: -dt c (I - n n^T) a */
+      cp->ft[i * dim + d] += df;
+      f[node * dim + d] += df;
+      if (g) g[node * dim + d] += df;
+      diss -= df * (v[node * dim + d] - vs[d] - vn * nrm[d]) * cp->dt_last; /* the body feels df: dissipated -df . v_t dt */
+    }
+  }
+  cp->dissipation_trial += diss;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -181,7 +181,8 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
     SKNode fnode;
     SKFrictionLaw law;
     SKRigidSurface surface;
-    char name[SK_MESH_NAME_LEN] = "contact";
+    char name[SK_MESH_NAME_LEN] = "contact", damping[16] = "implicit"; /* the schema allows implicit and explicit */
+    PetscBool explicit_damping;
 
     PetscCall(SKInputGetString(ex->input, items[i], "name", name, sizeof(name), NULL));
     PetscCall(PetscStrncpy(ex->contact_names[i], name, sizeof(ex->contact_names[i])));
@@ -205,6 +206,10 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
     PetscCall(
         SKContactPlaneCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
     PetscCall(PetscFree(w));
+    /* the friction damping is taken implicitly unless asked otherwise (docs/theory.md: stable for any damping) */
+    PetscCall(SKInputGetString(ex->input, items[i], "damping", damping, sizeof(damping), NULL));
+    PetscCall(PetscStrcmp(damping, "explicit", &explicit_damping));
+    PetscCall(SKContactPlaneSetDamping(ex->contacts[i], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
     PetscCall(SKContactPlaneGetOmega2(ex->contacts[i], ex->mass, &omega2));
     ex->contact_omega2 = PetscMax(ex->contact_omega2, omega2);
   }

@@ -4,7 +4,8 @@
 
 PetscLogEvent SK_EXPLICIT_InternalForce, SK_EXPLICIT_Exchange, SK_EXPLICIT_Update, SK_EXPLICIT_Output, SK_EXPLICIT_CriticalStep;
 
-PetscErrorCode SKExplicitAssembleNodal(SKExplicit ex, PetscReal array[], PetscInt bs)
+/* Sums the ghost entries into their owners (when REDUCE), then copies the owners' values to every ghost copy. */
+static PetscErrorCode ExchangeNodal(SKExplicit ex, PetscReal array[], PetscInt bs, PetscBool reduce)
 {
   PetscSF sf = bs == 1 ? ex->node_sf : ex->sf;
 
@@ -13,11 +14,20 @@ PetscErrorCode SKExplicitAssembleNodal(SKExplicit ex, PetscReal array[], PetscIn
   PetscCheck(bs == 1 || bs == ex->dim, ex->comm, PETSC_ERR_ARG_OUTOFRANGE, "Block size %" PetscInt_FMT " is neither 1 nor the dimension",
              bs);
   /* roots (owned entries) and leaves (ghost entries) are disjoint parts of the same array */
-  PetscCall(PetscSFReduceBegin(sf, MPIU_REAL, array, array, MPIU_SUM));
-  PetscCall(PetscSFReduceEnd(sf, MPIU_REAL, array, array, MPIU_SUM));
+  if (reduce) {
+    PetscCall(PetscSFReduceBegin(sf, MPIU_REAL, array, array, MPIU_SUM));
+    PetscCall(PetscSFReduceEnd(sf, MPIU_REAL, array, array, MPIU_SUM));
+  }
   PetscCall(PetscSFBcastBegin(sf, MPIU_REAL, array, array, MPI_REPLACE));
   PetscCall(PetscSFBcastEnd(sf, MPIU_REAL, array, array, MPI_REPLACE));
   PetscCall(PetscLogEventEnd(SK_EXPLICIT_Exchange, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitAssembleNodal(SKExplicit ex, PetscReal array[], PetscInt bs)
+{
+  PetscFunctionBegin;
+  PetscCall(ExchangeNodal(ex, array, bs, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -60,7 +70,8 @@ PetscReal SKExplicitSpringForce(const SKExplicit ex, const SKExplicitSpring *s, 
 }
 
 /* Total force at the current (u, vh, t): f = -f_int + terms, summed over ranks, + loads + springs. Also the load part
-   into fwork_new and the local increments of the drivers' and the terms' work (when not first) into dwork[]. */
+   into fwork_new and the local increment of the drivers' work (when not first) into dwork[0]; the terms' work follows
+   in TermWork(), once the implicit contact damping has made their forces final. */
 static PetscErrorCode ComputeForces(SKExplicit ex, PetscBool first, PetscReal dwork[])
 {
   const PetscInt dim = ex->dim, ndof = ex->ndof;
@@ -88,15 +99,12 @@ static PetscErrorCode ComputeForces(SKExplicit ex, PetscBool first, PetscReal dw
   for (PetscInt i = 0; i < ndof; i++) ex->f[i] = -ex->f[i];
   for (PetscInt k = 0; k < ex->nterms; k++) {
     SKExplicitTerm *term = &ex->terms[k];
-    PetscReal *tmp = term->f_old, w = 0;
-    term->f_old = term->f;
-    term->f     = tmp;
+    PetscReal *tmp       = term->f_old;
+    term->f_old          = term->f;
+    term->f              = tmp;
     PetscCall(PetscArrayzero(term->f, ndof));
     PetscCall(term->fn(term->ctx, ex->t, ex->nlocal, ex->X, ex->u, ex->vh, term->f));
     for (PetscInt i = 0; i < ndof; i++) ex->f[i] += term->f[i];
-    if (!first)
-      for (PetscInt i = 0; i < ndof; i++) w += 0.5 * ex->du[i] * (term->f[i] + term->f_old[i]);
-    dwork[1 + k] = w;
   }
   PetscCall(SKExplicitAssembleNodal(ex, ex->f, dim));
 
@@ -122,6 +130,58 @@ static PetscErrorCode ComputeForces(SKExplicit ex, PetscBool first, PetscReal dw
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Local increments of the terms' work over the step, trapezoidal in the forces they applied: into dwork[1 + k]. */
+static void TermWork(SKExplicit ex, PetscReal dwork[])
+{
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    const SKExplicitTerm *term = &ex->terms[k];
+    PetscReal w                = 0;
+    for (PetscInt i = 0; i < ex->ndof; i++) w += 0.5 * ex->du[i] * (term->f[i] + term->f_old[i]);
+    dwork[1 + k] = w;
+  }
+}
+
+/* Whether a contact term takes its damping implicitly (the same on every rank: set from the input). */
+static PetscBool TermHasImplicitDamping(const SKExplicitTerm *term)
+{
+  SKContactDamping damping;
+
+  if (term->fn != SKContactPlaneForce) return PETSC_FALSE;
+  if (SKContactPlaneGetDamping((SKContactPlane)term->ctx, &damping)) return PETSC_FALSE; /* cannot fail */
+  return (PetscBool)(damping == SK_CONTACT_DAMPING_IMPLICIT);
+}
+
+/* Implicit contact damping (docs/theory.md, "Stability of the contact forces in the explicit scheme"): at each owned
+   contact node, c_a and the acceleration from the effective tangential mass m_a + dt c_a instead of f / m_a
+   (prescribed dofs keep theirs); then the force -dt c_a a_t is added to the pair's force and to the total, so that
+   m a = f holds with the force actually applied (work, reactions); the ghost copies take their owner's acceleration.
+   Their f and reactions stay uncorrected, as only owned values are summed (energy, set histories). Deterministic in
+   (f, a at prescribed dofs, the pair's state): a restart redoes it bitwise. */
+static PetscErrorCode ContactDamping(SKExplicit ex)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    SKExplicitTerm *term = &ex->terms[k];
+    SKContactPlane cp;
+
+    if (!TermHasImplicitDamping(term)) continue;
+    cp = (SKContactPlane)term->ctx;
+    PetscCall(SKContactPlaneDampedAccelerations(cp, ex->dt, ex->mass, ex->f, ex->dof_bc, ex->a));
+    PetscCall(SKContactPlaneAddDampingForce(cp, ex->dt, ex->a, ex->vh, term->f, ex->f));
+  }
+  /* ghost copies of contact nodes do not know c_a: every copy takes its owner's acceleration */
+  if (ex->size > 1) PetscCall(ExchangeNodal(ex, ex->a, ex->dim, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether any term takes contact damping implicitly (then the accelerations of ghost nodes come from their owners). */
+static PetscBool HasImplicitDamping(SKExplicit ex)
+{
+  for (PetscInt k = 0; k < ex->nterms; k++)
+    if (TermHasImplicitDamping(&ex->terms[k])) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
 PetscErrorCode SKExplicitFinishStep(SKExplicit ex, PetscBool first)
 {
   const PetscInt dim = ex->dim, ndof = ex->ndof, nterm = ex->nterms;
@@ -142,19 +202,25 @@ PetscErrorCode SKExplicitFinishStep(SKExplicit ex, PetscBool first)
   PetscCall(ComputeForces(ex, first, dwork));
   for (PetscInt i = 0; i < ndof; i++) {
     const PetscInt ib = ex->dof_bc[i];
-    const PetscReal m = ex->mass[i / dim];
-    if (ib < 0) {
-      ex->a[i]     = ex->f[i] / m;
-      ex->react[i] = 0;
-      if (!first) ex->v[i] = ex->vh[i] + 0.5 * dt * ex->a[i];
-    } else {
+    if (ib < 0)
+      ex->a[i] = ex->f[i] / ex->mass[i / dim];
+    else {
       const PetscReal vt = dt > 0 ? PrescribedVelocity(ex, &ex->bc[ib], i / dim, i % dim, ex->t) : ex->v[i];
       ex->a[i]           = first ? 0.0 : 2.0 * (vt - ex->vh[i]) / dt;
       ex->v[i]           = vt;
-      ex->react[i]       = m * ex->a[i] - ex->f[i];
+    }
+  }
+  if (dt > 0 && HasImplicitDamping(ex)) PetscCall(ContactDamping(ex));
+  for (PetscInt i = 0; i < ndof; i++) {
+    if (ex->dof_bc[i] < 0) {
+      ex->react[i] = 0;
+      if (!first) ex->v[i] = ex->vh[i] + 0.5 * dt * ex->a[i];
+    } else {
+      ex->react[i] = ex->mass[i / dim] * ex->a[i] - ex->f[i];
       ex->fwork_new[i] += ex->react[i];
     }
   }
+  if (!first) TermWork(ex, dwork);
   /* global sums: kinetic energy, external work increment, term work increments, and the drivers' work */
   sums[0] = 0;
   sums[1] = 0;
@@ -190,6 +256,8 @@ PetscErrorCode SKExplicitRestoreForces(SKExplicit ex)
 
   PetscFunctionBegin;
   PetscCall(ComputeForces(ex, PETSC_TRUE, dwork));
+  /* the same forces and the restored accelerations at prescribed dofs give the step's damping and accelerations bitwise */
+  if (ex->dt > 0 && HasImplicitDamping(ex)) PetscCall(ContactDamping(ex));
   for (PetscInt i = 0; i < ex->ndof; i++) {
     ex->react[i] = ex->dof_bc[i] < 0 ? 0.0 : ex->mass[i / dim] * ex->a[i] - ex->f[i];
     ex->fwork_new[i] += ex->react[i];

@@ -1,0 +1,233 @@
+/* Unit tests of the implicit contact damping (src/contact/contact_plane.c; docs/theory.md, "Stability of the contact
+   forces in the explicit scheme"): the effective-mass kernel SKContactDampedAcceleration() against the linear system
+   it solves, the one-degree-of-freedom stability that motivates it (stable damper for any dt c / m, the explicit
+   damping unstable beyond 2 dt c / m = 4 - dt^2 omega^2), and the damping coefficient a pair reports for LuGre at
+   rest and in sliding, for Coulomb, and with the damping explicit. */
+#include <stickslip/contact.h>
+
+/* Residual of (m I + dt c (I - n n^T)) a = f on the free rows of a node, relative to |f|. */
+static PetscReal DampedResidual(PetscInt dim, PetscReal m, PetscReal dt, PetscReal c, const PetscReal n[], const PetscReal f[],
+                                PetscInt prescribed, const PetscReal a[])
+{
+  PetscReal na = 0, r = 0, fn = 0;
+
+  for (PetscInt d = 0; d < dim; d++) na += n[d] * a[d], fn += f[d] * f[d];
+  for (PetscInt d = 0; d < dim; d++)
+    if (!(prescribed & (1 << d))) r = PetscMax(r, PetscAbsReal(m * a[d] + dt * c * (a[d] - na * n[d]) - f[d]));
+  return r / PetscSqrtReal(fn);
+}
+
+/* The kernel solves its system to round-off (bound 1e-12 relative: a 3x3 Sherman-Morrison with condition number
+   (m + dt c) / m = 1e3 here, so about 1e3 eps = 2e-13 expected; measured 5.6e-14), every dof free and with prescribed ones (their a
+   unchanged), gives a_n = f_n / m and a_t = f_t / (m + dt c) when all are free (1e-13 of |f| / m), and exactly f / m without damping. */
+static PetscErrorCode KernelTest(void)
+{
+  const PetscReal m = 2.0, dt = 1e-3, c = 2e6, f[3] = {3.0, -1.0, 7.0};
+  PetscReal n[3] = {1, 2, 2}, worst = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < 3; d++) n[d] /= 3; /* unit */
+  for (PetscInt dim = 2; dim <= 3; dim++) {
+    PetscReal nn[3] = {n[0], n[1], dim == 3 ? n[2] : 0}, s = PetscSqrtReal(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
+    for (PetscInt d = 0; d < 3; d++) nn[d] /= s;
+    for (PetscInt prescribed = 0; prescribed < (1 << dim) - 1; prescribed++) {
+      PetscReal a[3] = {0.25, -0.5, 0.75}, a0[3] = {0.25, -0.5, 0.75};
+      SKContactDampedAcceleration(dim, m, dt, c, nn, f, prescribed, a);
+      worst = PetscMax(worst, DampedResidual(dim, m, dt, c, nn, f, prescribed, a));
+      for (PetscInt d = 0; d < dim; d++)
+        PetscCheck(!(prescribed & (1 << d)) || a[d] == a0[d], PETSC_COMM_SELF, PETSC_ERR_PLIB, "prescribed a[%" PetscInt_FMT "] changed",
+                   d);
+      if (!prescribed) {
+        PetscReal fn = 0, an = 0, fmag = 0;
+        for (PetscInt d = 0; d < dim; d++) fn += f[d] * nn[d], an += a[d] * nn[d], fmag += f[d] * f[d];
+        fmag = PetscSqrtReal(fmag) / m; /* the scale of a: the normal part is a difference of terms of this size */
+        PetscCheck(PetscAbsReal(an - fn / m) <= 1e-13 * fmag, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a_n %g, expected %g", (double)an,
+                   (double)(fn / m));
+        for (PetscInt d = 0; d < dim; d++) {
+          const PetscReal at = a[d] - an * nn[d], expect = (f[d] - fn * nn[d]) / (m + dt * c);
+          PetscCheck(PetscAbsReal(at - expect) <= 1e-13 * fmag, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a_t[%" PetscInt_FMT "] %g, expected %g",
+                     d, (double)at, (double)expect);
+        }
+      }
+    }
+    {
+      PetscReal a[3];
+      SKContactDampedAcceleration(dim, m, dt, 0.0, nn, f, 0, a);
+      for (PetscInt d = 0; d < dim; d++) PetscCheck(a[d] == f[d] / m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no damping: a != f / m");
+    }
+  }
+  PetscCheck(worst <= 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "damped acceleration residual %g > 1e-12", (double)worst);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "kernel: worst residual %.3g\n", (double)worst));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Largest |u| over the last 100 of NSTEPS kick-drift-kick steps of m u'' = -k u - c v (tangential dof x of a node on a
+   plane with normal y), damping through the kernel (IMPLICIT) or from the previous half-step velocity. u(0) = 1. */
+static PetscReal OneDof(PetscReal m, PetscReal k, PetscReal c, PetscReal dt, PetscBool implicit, PetscInt nsteps)
+{
+  const PetscReal n[2] = {0, 1};
+  PetscReal u = 1, v = 0, vh = 0, a[2], amax = 0;
+
+  for (PetscInt s = 0; s <= nsteps; s++) {
+    const PetscReal f[2] = {-k * u - c * vh, 0};
+    if (implicit)
+      SKContactDampedAcceleration(2, m, dt, c, n, f, 0, a);
+    else
+      a[0] = f[0] / m;
+    if (s >= nsteps - 100 && !(PetscAbsReal(u) <= amax)) amax = PetscAbsReal(u); /* NaN after an overflow counts */
+    v  = vh + 0.5 * dt * a[0];                                                   /* finish step s */
+    vh = v + 0.5 * dt * a[0];                                                    /* next step */
+    u += dt * vh;
+  }
+  return amax;
+}
+
+/* docs/theory.md: with the damping implicit the scheme is stable while dt^2 omega^2 <= 4 + 2 dt c / m, so for any c at
+   dt omega = 1.9; the explicit damping needs dt^2 omega^2 + 2 dt c / m <= 4. At dt omega = 1.9 and 2 dt c / m = 200
+   the implicit run decays (the amplitude after 2000 steps below its start; a root at |z| = 1 would keep it) and the
+   explicit one grows past 1e10 (its largest root is about 1 + 2 dt c / m); at 2 dt c / m = 0.1 (explicit limit
+   0.39) both stay bounded; and at dt omega = 2.1 with no damping both grow (what remains: the stiffness limit),
+   while 2 dt c / m = 1 (limit 2.1^2 - 4 = 0.41 < 1) brings the implicit one back. */
+static PetscErrorCode OneDofTest(void)
+{
+  const PetscReal m = 1.0, k = 1.0, w = 1.0;
+  struct {
+    PetscReal dtw, ratio; /* dt omega, 2 dt c / m */
+    PetscBool implicit, stable;
+  } cases[] = {
+      {1.9, 200, PETSC_TRUE, PETSC_TRUE},  {1.9, 200, PETSC_FALSE, PETSC_FALSE}, {1.9, 0.1, PETSC_TRUE, PETSC_TRUE},
+      {1.9, 0.1, PETSC_FALSE, PETSC_TRUE}, {2.1, 0, PETSC_TRUE, PETSC_FALSE},    {2.1, 1, PETSC_TRUE, PETSC_TRUE},
+  };
+
+  PetscFunctionBeginUser;
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    const PetscReal dt = cases[i].dtw / w, c = cases[i].ratio * m / (2 * dt);
+    const PetscReal amp    = OneDof(m, k, c, dt, cases[i].implicit, 2000);
+    const PetscBool stable = (PetscBool)(PetscIsNormalReal(amp + 1) && amp <= 1.0);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "one dof: dt omega %g, 2 dt c / m %g, %s: amplitude %g\n", (double)cases[i].dtw,
+                          (double)cases[i].ratio, cases[i].implicit ? "implicit" : "explicit", (double)amp));
+    PetscCheck(stable == cases[i].stable, PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %d: expected %s, amplitude %g", (int)i,
+               cases[i].stable ? "stable" : "unstable", (double)amp);
+    PetscCheck(cases[i].stable || !(amp < 1e10), PETSC_COMM_SELF, PETSC_ERR_PLIB, "case %d: grew only to %g", (int)i, (double)amp);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Pair of two 2D nodes on the plane y = 0, node 0 pressed in by 1 mm (N = eps_N w d = 1e3 N), LAW; after a first call
+   at t = 0 (no step), the force at t = DT with tangential velocity V of node 0: the damping it reports. */
+static PetscErrorCode PairDamping(const char law[], PetscReal v, SKContactDamping mode, PetscReal *c, PetscReal *N)
+{
+  const PetscReal X[4] = {0, 0, 1, 0}, u[4] = {0, -1e-3, 0, 0.5}, w[2] = {1, 1}, point[2] = {0, 0}, normal[2] = {0, 1}, dt = 1e-4;
+  PetscReal vel[4] = {v, 0, 0, 0}, f[4] = {0, 0, 0, 0};
+  SKFrictionParams p;
+  SKFrictionLaw fl;
+  SKContactPlane cp;
+  PetscInt n;
+  const PetscReal *cc, *fn;
+
+  PetscFunctionBeginUser;
+  PetscCall(SKFrictionParamsSetDefaults(&p));
+  p.mu_s = 0.45, p.mu_k = 0.3;
+  PetscCall(SKFrictionLawCreate(PETSC_COMM_SELF, law, &p, &fl));
+  PetscCall(SKContactPlaneCreate(PETSC_COMM_SELF, 2, 2, 2, w, point, normal, 1e6, fl, &cp));
+  PetscCall(SKContactPlaneSetDamping(cp, mode));
+  PetscCall(SKContactPlaneForce(cp, 0.0, 2, X, u, vel, f));
+  PetscCall(SKContactPlaneForce(cp, dt, 2, X, u, vel, f));
+  PetscCall(SKContactPlaneGetNodalDamping(cp, &n, NULL, &cc, NULL));
+  PetscCall(SKContactPlaneGetNodal(cp, NULL, NULL, NULL, &fn, NULL));
+  *c = n > 0 ? cc[0] : -1;
+  *N = fn[0];
+  if (n > 0) PetscCheck(cc[1] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a node out of contact reports damping %g", (double)cc[1]);
+  PetscCall(SKContactPlaneDestroy(&cp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* LuGre (Canudas values) at rest: the damping a force evaluation reports is the law's modulus (sigma1 + sigma2) N
+   (the local slope there, N (sigma0 dt + sigma1 + sigma2), is clamped to it; 1e-12 relative, round-off); sliding at
+   1 m/s, far beyond v_s, the bristle damping is gone (z' = e^{-x} v with x = sigma0 |v| dt / G = 33) and the local
+   slope is N sigma2 (1e-6 relative: the difference step is 1e-6 of |v|, and F is linear in v there but for e^{-33});
+   Coulomb's return mapping reports 0; and a pair with explicit damping reports no node. */
+static PetscErrorCode PairTest(void)
+{
+  SKFrictionParams p;
+  PetscReal c, N;
+
+  PetscFunctionBeginUser;
+  PetscCall(SKFrictionParamsSetDefaults(&p));
+  PetscCall(PairDamping("lugre", 0.0, SK_CONTACT_DAMPING_IMPLICIT, &c, &N));
+  PetscCheck(PetscAbsReal(N - 1e3) <= 1e-9, PETSC_COMM_SELF, PETSC_ERR_PLIB, "normal force %g, expected 1e3", (double)N);
+  PetscCheck(PetscAbsReal(c - (p.sigma1 + p.sigma2) * N) <= 1e-12 * c, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "LuGre at rest: c = %g, expected %g", (double)c, (double)((p.sigma1 + p.sigma2) * N));
+  PetscCall(PairDamping("lugre", 1.0, SK_CONTACT_DAMPING_IMPLICIT, &c, &N));
+  PetscCheck(PetscAbsReal(c - p.sigma2 * N) <= 1e-6 * c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "LuGre sliding: c = %g, expected %g", (double)c,
+             (double)(p.sigma2 * N));
+  PetscCall(
+      PetscPrintf(PETSC_COMM_SELF, "LuGre sliding at 1 m/s: c = %.12g N s/m (N sigma2 = %.12g)\n", (double)c, (double)(p.sigma2 * N)));
+  PetscCall(PairDamping("coulomb-modified", 0.0, SK_CONTACT_DAMPING_IMPLICIT, &c, &N));
+  PetscCheck(c == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Coulomb: c = %g, expected 0", (double)c);
+  PetscCall(PairDamping("lugre", 0.0, SK_CONTACT_DAMPING_EXPLICIT, &c, &N));
+  PetscCheck(c == -1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "explicit damping reports no nodes");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SKContactPlaneDampedAccelerations() solves c = s(c), the secant of the law's force over the velocity change dt a_t
+   that c gives, to SK_CONTACT_DAMPING_RTOL = 1e-3 of c_max in c: node 0 of PairDamping()'s pair (N = 1e3 N, LuGre)
+   creeping at 1e-4 m/s, mass 0.01 kg, pushed by 700 N: the law's force at the new velocity (its own step from the same
+   state) equals F(v) + c dv to 1e-3 c_max |dv| (measured 4e-6 of that), and the acceleration is the kernel's with that
+   c. The push takes the node past v_s (dv = 2.3e-3 m/s), where the bristle damping fades: c = 0.95 c_max, while the
+   local slope at the start is clamped to c_max, so the test fails if the damping is not solved for (c < 0.99 c_max). */
+static PetscErrorCode SecantTest(void)
+{
+  const PetscReal X[4] = {0, 0, 1, 0}, u[4] = {0, -1e-3, 0, 0.5}, w[2] = {1, 1}, point[2] = {0, 0}, normal[2] = {0, 1}, dt = 1e-4;
+  const PetscReal v0 = 1e-4, mass[2] = {0.01, 0.01}, ftot[4] = {700, 0, 0, 0};
+  const PetscInt prescribed[4] = {-1, -1, -1, -1};
+  PetscReal vel[4] = {v0, 0, 0, 0}, f[4] = {0, 0, 0, 0}, a[4] = {0, 0, 0, 0}, F0, F1, z = 0, cmax, aref[2];
+  SKFrictionParams p;
+  SKFrictionLaw fl, fl2;
+  SKContactPlane cp;
+  PetscInt n;
+  const PetscReal *cc, *ft, *fn;
+
+  PetscFunctionBeginUser;
+  PetscCall(SKFrictionParamsSetDefaults(&p));
+  p.mu_s = 0.45, p.mu_k = 0.3;
+  PetscCall(SKFrictionLawCreate(PETSC_COMM_SELF, "lugre", &p, &fl));
+  PetscCall(SKFrictionLawCreate(PETSC_COMM_SELF, "lugre", &p, &fl2));
+  PetscCall(SKContactPlaneCreate(PETSC_COMM_SELF, 2, 2, 2, w, point, normal, 1e6, fl, &cp));
+  PetscCall(SKContactPlaneSetDamping(cp, SK_CONTACT_DAMPING_IMPLICIT));
+  PetscCall(SKContactPlaneForce(cp, 0.0, 2, X, u, vel, f));
+  PetscCall(SKContactPlaneForce(cp, dt, 2, X, u, vel, f));
+  PetscCall(SKContactPlaneGetNodal(cp, NULL, NULL, NULL, &fn, &ft));
+  F0 = -ft[0]; /* the law's force on the surface: the body feels -F */
+  PetscCall(SKContactPlaneDampedAccelerations(cp, dt, mass, ftot, prescribed, a));
+  PetscCall(SKContactPlaneGetNodalDamping(cp, &n, NULL, &cc, NULL));
+  cmax = (p.sigma1 + p.sigma2) * fn[0];
+  {
+    const PetscReal dv = dt * a[0], v1 = v0 + dv;
+    PetscCall(SKFrictionLawStep(fl2, 1, dt, fn[0], &v1, &z, &F1, NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "secant: dv = %.4g m/s, c = %.6g N s/m (c_max %.6g), F(v + dv) - F(v) - c dv = %.3g N\n",
+                          (double)dv, (double)cc[0], (double)cmax, (double)(F1 - F0 - cc[0] * dv)));
+    PetscCheck(PetscAbsReal(F1 - F0 - cc[0] * dv) <= 1e-3 * cmax * PetscAbsReal(dv), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "damping %g is not the secant: F(v + dv) - F(v) - c dv = %g N", (double)cc[0], (double)(F1 - F0 - cc[0] * dv));
+    PetscCheck(cc[0] > 0.01 * cmax && cc[0] < 0.99 * cmax, PETSC_COMM_SELF, PETSC_ERR_PLIB, "c = %g is not between the bounds",
+               (double)cc[0]);
+  }
+  SKContactDampedAcceleration(2, mass[0], dt, cc[0], normal, ftot, 0, aref);
+  PetscCheck(aref[0] == a[0] && aref[1] == a[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "acceleration is not the kernel's with the final c");
+  PetscCall(SKFrictionLawDestroy(&fl2));
+  PetscCall(SKContactPlaneDestroy(&cp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(KernelTest());
+  PetscCall(OneDofTest());
+  PetscCall(PairTest());
+  PetscCall(SecantTest());
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok\n"));
+  PetscCall(PetscFinalize());
+  return 0;
+}
