@@ -46,7 +46,8 @@ PETSC_EXTERN PetscErrorCode SKWallTime(PetscLogDouble *seconds);
    max(|value|, 1/2) of libm for |x| <= 1e6 (tests/unit/core/test_sincos.c); not for |x| > 1e6. */
 static inline void SKSinCos(PetscReal x, PetscReal *s, PetscReal *c)
 {
-  const PetscReal k  = (x * 0.63661977236758134308 + 6755399441055744.0) - 6755399441055744.0; /* nearest multiple of pi/2 (1.5 2^52 rounds) */
+  const PetscReal k =
+      (x * 0.63661977236758134308 + 6755399441055744.0) - 6755399441055744.0; /* nearest multiple of pi/2 (1.5 2^52 rounds) */
   const PetscReal r  = ((x - k * 1.57079625129699707031e+00) - k * 7.54978941586159635336e-08) - k * 5.39030285815811905290e-15;
   const PetscReal r2 = r * r;
   const PetscReal S =
