@@ -8,10 +8,17 @@ exe=${1:-$root/build}/bin/stickslip
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 vg() { valgrind --error-exitcode=9 --leak-check=no -q "$exe" "$@" -quiet >"$out/log" 2>&1 || { cat "$out/log"; exit 9; }; }
+# a copy of input $1 with <time end="$2">, for a short run
+short() { sed 's/<time end="[^"]*"/<time end="'"$2"'"/' "$1" >"$out/short-$(basename "$1")" && echo "$out/short-$(basename "$1")"; }
 vg run "$root/inputs/rodpair/omega1-caseA.xml" -o "$out/rodpair-mmm" -rodpair_solver mmm -rodpair_end 0.02
 vg run "$root/inputs/rodpair/omega1-caseA.xml" -o "$out/rodpair-rk45" -rodpair_solver rk45 -rodpair_end 0.02
 vg run "$root/inputs/explicit/neohookean_block.xml" -o "$out/explicit"
 vg run "$root/inputs/slider2d/springslider-rigid.xml" -o "$out/slider"
+vg run "$(short "$root/inputs/explicit/contact_ring.xml" 0.01)" -o "$out/contact-circle"
+vg run "$(short "$root/inputs/explicit/contact_sine_pendulum.xml" 0.01)" -o "$out/contact-sine"
+vg run "$(short "$root/inputs/explicit/contact_damping.xml" 0.01)" -o "$out/contact-implicit-damping"
+vg run "$(short "$root/inputs/bars2020/block-muN10.xml" 0.0005)" -o "$out/bars2020"
+vg run "$(short "$root/inputs/bowedstring/section5.xml" 0.2)" -o "$out/bowedstring"
 vg validate "$root/inputs/bowedstring/section5.xml"
 vg validate "$root/inputs/bars2020/block-muN10.xml"
 echo "valgrind: clean"
