@@ -1,5 +1,20 @@
 # Regression tests of the rigid-plane contact of the explicit solver (module contact), label "regression".
 
+# INPUT on 1 and 2 ranks gives the same histories and final state to BOUND (tests/regression/explicit/check_same_results.py).
+function(sk_contact_same_on_2_ranks name bound input)
+  sk_add_python_test(${name} ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_same_results.py
+    ARGS ${SK_PROGRAM} ${bound} ${input} 1 ${input} 2 ${SK_MPIEXEC} LABELS regression)
+  set_tests_properties(${name} PROPERTIES PROCESSORS 2)
+endfunction()
+
+# INPUT killed after step KILL and restarted from its checkpoints, bitwise one run, on 1 rank (NAME) and 2 (NAME_mpi2).
+function(sk_contact_restart name input kill)
+  set(script ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_restart.py)
+  sk_add_python_test(${name} ${script} ARGS ${SK_PROGRAM} ${input} ${kill} LABELS regression)
+  sk_add_python_test(${name}_mpi2 ${script} ARGS ${SK_PROGRAM} ${input} ${kill} ${SK_MPIEXEC} -n 2 --oversubscribe LABELS regression)
+  set_tests_properties(${name}_mpi2 PROPERTIES PROCESSORS 2)
+endfunction()
+
 # Bad inputs: `stickslip validate` must refuse each with "FILE:LINE: message" at the offending element (<contact> or
 # its <friction> child; the expected line and a message regex are in a comment at the top of each file). No tolerance.
 file(GLOB SK_CONTACT_BAD CONFIGURE_DEPENDS ${SK_TEST_DIR}/bad/*.xml)
@@ -16,21 +31,14 @@ sk_add_python_test(regression_contact_slide ${SK_TEST_DIR}/check_contact_slide.p
 # 1 and 2 ranks give the same histories and final state (contact pairs on partitioned side sets): measured 2.2e-13 on
 # the contact history, 5.4e-12 on the internal energy (3e-4 of the kinetic energy, so its round-off is relatively
 # larger) and 1.2e-11 on the final velocity; bound 1e-10.
-sk_add_python_test(regression_contact_slide_mpi ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_same_results.py
-  ARGS ${SK_PROGRAM} 1e-10 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml 1 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml 2 ${SK_MPIEXEC}
-  LABELS regression)
-set_tests_properties(regression_contact_slide_mpi PROPERTIES PROCESSORS 2)
+sk_contact_same_on_2_ranks(regression_contact_slide_mpi 1e-10 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml)
 
 # Restart with contact (inputs/explicit/contact_restart.xml: LuGre, so each contact node carries a bristle state):
 # killed with SIGKILL after step 400 (checkpoints every 110 steps, the last two kept: 220 and 330, both with nodes in
 # contact, so nonzero bristle states), restarted with -restart: final state, energy history and contact history
 # bitwise those of one run; then again from the previous checkpoint after damaging the newest. Exact equality is required (the checkpoint holds the full friction state), so
 # there is no tolerance. The same on 2 ranks (per-rank dissipation restored per rank).
-sk_add_python_test(regression_contact_restart ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_restart.py
-  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_restart.xml 400 LABELS regression)
-sk_add_python_test(regression_contact_restart_mpi2 ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_restart.py
-  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_restart.xml 400 ${SK_MPIEXEC} -n 2 --oversubscribe LABELS regression)
-set_tests_properties(regression_contact_restart_mpi2 PROPERTIES PROCESSORS 2)
+sk_contact_restart(regression_contact_restart ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_restart.xml 400)
 
 # VTK point data of contact (issue 6) on the patch test inputs/explicit/contact_patch.xml: the four arrays exist, are
 # zero off the contact face, and the pressure is uniform on it to 1e-6 relative (the issue's bound; round-off only).
@@ -64,7 +72,7 @@ endforeach()
 
 # Implicit contact damping (docs/theory.md, "Stability of the contact forces in the explicit scheme") on
 # inputs/explicit/contact_damping.xml, LuGre with 2 dt c / m ~ 35 at the critical step: damping="explicit" stops there
-# with the stability message; the default implicit damping runs and agrees with damping="explicit" at dt = 1e-6 s to
+# with the stability message; damping="implicit" runs and agrees with damping="explicit" at dt = 1e-6 s to
 # 3e-3 (measured 7.6e-4), first order in dt, energy balance to 1e-6 (measured 5.5e-7); derivations in the script.
 sk_add_python_test(regression_contact_damping ${SK_TEST_DIR}/check_contact_damping.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_damping.xml LABELS regression)
@@ -73,15 +81,8 @@ sk_add_python_test(regression_contact_damping ${SK_TEST_DIR}/check_contact_dampi
 # m/s) under contact forces of ~50 N per node, so the round-off of the forces is relatively larger there. It is not
 # the implicit damping: at dt = 2e-5 s the same input differs by 3.9e-10 (damping explicit) and 4.4e-10 (implicit).
 # Bound 1e-8.
-sk_add_python_test(regression_contact_damping_mpi ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_same_results.py
-  ARGS ${SK_PROGRAM} 1e-8 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_damping.xml 1 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_damping.xml 2 ${SK_MPIEXEC}
-  LABELS regression)
-set_tests_properties(regression_contact_damping_mpi PROPERTIES PROCESSORS 2)
+sk_contact_same_on_2_ranks(regression_contact_damping_mpi 1e-8 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_damping.xml)
 # Restart with the implicit damping (inputs/explicit/contact_damping_restart.xml: stick, break-away and slip, killed
 # after step 600, checkpoints 440 and 550): the per-node damping is solved again from the restored state, bitwise the
 # same; no tolerance. (Before the restart redid the solve it took the first guess there: energy history off by 8e-5.)
-sk_add_python_test(regression_contact_damping_restart ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_restart.py
-  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_damping_restart.xml 600 LABELS regression)
-sk_add_python_test(regression_contact_damping_restart_mpi2 ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_restart.py
-  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_damping_restart.xml 600 ${SK_MPIEXEC} -n 2 --oversubscribe LABELS regression)
-set_tests_properties(regression_contact_damping_restart_mpi2 PROPERTIES PROCESSORS 2)
+sk_contact_restart(regression_contact_damping_restart ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_damping_restart.xml 600)
