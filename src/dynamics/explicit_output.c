@@ -104,11 +104,13 @@ PetscErrorCode SKExplicitGetElementStress(SKExplicit ex, PetscReal sigma[], Pets
 }
 
 /* Column names "<prefix>_x", ... for dim components, into names[] (storage in buf[dim][16]). */
-static void VectorColumns(PetscInt dim, const char prefix[], char buf[][16], const char *names[])
+/* appends the DIM columns PREFIX_x, PREFIX_y (, PREFIX_z) in UNIT to names/units at *nc (names kept in buf[0..dim-1]) */
+static void VectorColumns(PetscInt dim, const char prefix[], const char unit[], char buf[][16], const char *names[], const char *units[],
+                          PetscInt *nc)
 {
   for (PetscInt d = 0; d < dim; d++) {
     (void)PetscSNPrintf(buf[d], 16, "%s_%s", prefix, axes[d]);
-    names[d] = buf[d];
+    names[*nc] = buf[d], units[(*nc)++] = unit;
   }
 }
 
@@ -136,22 +138,17 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
   for (PetscInt i = 0; i < ex->nwatch; i++) {
     nc        = 0;
     names[nc] = "time", units[nc++] = "s";
-    VectorColumns(dim, "u", buf, names + nc);
-    for (PetscInt d = 0; d < dim; d++) units[nc++] = "m";
-    VectorColumns(dim, "v", buf + 3, names + nc);
-    for (PetscInt d = 0; d < dim; d++) units[nc++] = "m/s";
+    VectorColumns(dim, "u", "m", buf, names, units, &nc);
+    VectorColumns(dim, "v", "m/s", buf + 3, names, units, &nc);
     PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/watch/%s", ex->watch[i].name));
     PetscCall(SKOutputHistoryCreate(out, path, nc, names, units, &ex->watch[i].hist));
   }
   for (PetscInt i = 0; i < ex->nsethist; i++) {
     nc        = 0;
     names[nc] = "time", units[nc++] = "s";
-    VectorColumns(dim, "mean_u", buf, names + nc);
-    for (PetscInt d = 0; d < dim; d++) units[nc++] = "m";
-    VectorColumns(dim, "mean_v", buf + 3, names + nc);
-    for (PetscInt d = 0; d < dim; d++) units[nc++] = "m/s";
-    VectorColumns(dim, "reaction", buf + 6, names + nc);
-    for (PetscInt d = 0; d < dim; d++) units[nc++] = "N";
+    VectorColumns(dim, "mean_u", "m", buf, names, units, &nc);
+    VectorColumns(dim, "mean_v", "m/s", buf + 3, names, units, &nc);
+    VectorColumns(dim, "reaction", "N", buf + 6, names, units, &nc);
     PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/set/%s", ex->sethist[i].name));
     PetscCall(SKOutputHistoryCreate(out, path, nc, names, units, &ex->sethist[i].hist));
   }

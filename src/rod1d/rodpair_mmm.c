@@ -769,6 +769,19 @@ static void EndStep(MMM *mm, PetscReal t0, PetscReal dt, const PetscReal y_end[]
   mm->D0 = y_end[rp->n - 1];
 }
 
+/* Switches the nodes flagged in TRIGGER at (t, y) with the reference integrator's logic and re-arms the events.
+   Resolve's last right-hand side is at the switched state: it is kept in DY (with the forces and relative velocities)
+   for the next interval's start. */
+static PetscErrorCode SwitchAt(SKRodPair rp, PetscReal t, PetscReal y[], const PetscBool trigger[], PetscReal dy[])
+{
+  PetscFunctionBegin;
+  PetscCall(SKRodPairResolve(rp, t, y, trigger));
+  PetscCall(PetscArraycpy(dy, rp->ytmp, rp->n));
+  SKRodPairEventValues(rp, y, rp->evals0);
+  SKRodPairArmAfterEvent(rp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
 {
   MMM mm     = {0};
@@ -942,10 +955,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       PetscCheck(++stalls < 20 * N2 + 100, rp->comm, PETSC_ERR_NOT_CONVERGED,
                  "Stick/slip switching does not settle at t = %g s (Zeno chatter)", (double)t);
       StateAt(&mm, t, 0, y, PETSC_TRUE);
-      PetscCall(SKRodPairResolve(rp, t, y, trigger));
-      for (PetscInt j = 0; j < n; j++) dy[j] = rp->ytmp[j];
-      SKRodPairEventValues(rp, y, rp->evals0);
-      SKRodPairArmAfterEvent(rp);
+      PetscCall(SwitchAt(rp, t, y, trigger, dy));
       new_interval = PETSC_TRUE;
       have_rhs     = PETSC_TRUE;
       continue;
@@ -964,11 +974,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         StateAt(&mm, t, tau_end, y, PETSC_TRUE);
         t += tau_end;
         if (ib < rp->nbreak && t >= rp->breaks[ib]) ib++;
-        PetscCall(SKRodPairResolve(rp, t, y, trigger));
-        /* Resolve's last right-hand side is at the switched state: reuse it (rp->ytmp, forces, relative velocities) */
-        for (PetscInt j = 0; j < n; j++) dy[j] = rp->ytmp[j];
-        SKRodPairEventValues(rp, y, rp->evals0);
-        SKRodPairArmAfterEvent(rp);
+        PetscCall(SwitchAt(rp, t, y, trigger, dy));
         new_interval = PETSC_TRUE;
         have_rhs     = PETSC_TRUE;
       } else {
