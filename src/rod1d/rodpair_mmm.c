@@ -10,6 +10,7 @@
    transition, is bracketed on samples of the closed form and located by regula falsi; switching reuses the logic of
    the reference integrator (SKRodPairResolve), so both solve the same semi-discrete model. */
 #include "rodpairimpl.h"
+#include "shared/sincos.h"
 
 typedef enum { SEG_FREE_FREE, SEG_FREE_FIXED, SEG_FIXED_FREE, SEG_FIXED_FIXED } SegKind;
 

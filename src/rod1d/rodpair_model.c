@@ -1,6 +1,7 @@
 /* Semi-discrete rod-pair model: lumped-mass chain for rod 1, analytic free-fixed modes for rod 2, and their coupling.
    Pure kernels on plain arrays; no state beyond the model struct. */
 #include "rodpairimpl.h"
+#include "shared/sincos.h"
 
 PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
 {

@@ -1,10 +1,11 @@
-/* SKSinCos (core.h) against libm for |x| up to 1e6 (uniform and logarithmic samples, both signs, the quadrant
+/* SKSinCos (src/shared/sincos.h) against libm for |x| up to 1e6 (uniform and logarithmic samples, both signs, the quadrant
    boundaries k pi/2 and their neighbours): error within 4 ulp of max(|value|, 1/2), i.e. relative where the value is
    large and absolute (2 ulp of 1) near its zeros, which is what the modal sums need. The bound: the Taylor truncation
    is below 5e-17 on |r| <= pi/4 and the three-part pi/2 keeps the reduced argument exact to about one ulp of r, so a
    few ulp is what the construction promises; a wrong coefficient or quadrant shows up as O(1e-3) or O(1). */
 #include <math.h>
 #include <stickslip/core.h>
+#include "shared/sincos.h"
 
 static PetscErrorCode Check(PetscReal x, PetscReal *worst, PetscReal *where)
 {
