@@ -80,7 +80,7 @@ static PetscErrorCode ChainIFunction(TS ts, PetscReal t, Vec U, Vec Udot, Vec F,
   const PetscScalar *u, *ud;
   PetscScalar *f;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   (void)ts;
   PetscCall(VecGetArrayRead(U, &u));
   PetscCall(VecGetArrayRead(Udot, &ud));
@@ -98,7 +98,7 @@ static PetscErrorCode ChainIJacobian(TS ts, PetscReal t, Vec U, Vec Udot, PetscR
   SKRigidChain c = (SKRigidChain)vctx;
   const PetscScalar *u;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   (void)ts;
   (void)Udot;
   PetscCall(MatZeroEntries(B));
@@ -120,7 +120,7 @@ PetscErrorCode SKRigidChainCreate(MPI_Comm comm, const SKRigidChainParams *p, SK
   const char *name;
   PetscInt *nnz;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKFrictionLawGetName(law, &name));
   PetscCheck(p->n >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "a rigid chain needs at least one block, got %" PetscInt_FMT, p->n);
   PetscCheck(p->mass > 0 && p->normal_force >= 0 && p->k_drive >= 0 && p->k_couple >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE,
@@ -173,14 +173,14 @@ PetscErrorCode SKRigidChainCreate(MPI_Comm comm, const SKRigidChainParams *p, SK
 
 PetscErrorCode SKRigidChainSetInitialDisplacements(SKRigidChain c, const PetscReal x0[])
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(PetscArraycpy(c->x0, x0, c->p.n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKRigidChainSetTolerances(SKRigidChain c, PetscReal rtol, PetscReal atol_x)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCheck(rtol > 0 && atol_x > 0, c->comm, PETSC_ERR_ARG_OUTOFRANGE, "tolerances must be positive (rtol %g, atol %g m)", (double)rtol,
              (double)atol_x);
   c->rtol   = rtol;
@@ -190,7 +190,7 @@ PetscErrorCode SKRigidChainSetTolerances(SKRigidChain c, PetscReal rtol, PetscRe
 
 PetscErrorCode SKRigidChainGetTSType(SKRigidChain c, const char *type[])
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(TSGetType(c->ts, type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -204,7 +204,7 @@ static PetscErrorCode ChainSample(SKRigidChain c, PetscReal t, SKRigidChainSampl
   PetscReal *x = c->buf, *v = x + n, *F = v + n, *z = F + n, *spring = z + n;
   const SKFrictionParams *fp;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKFrictionLawGetParams(c->law, &fp));
   PetscCall(VecGetArrayRead(c->U, &u));
   smp->t               = t;
@@ -245,7 +245,7 @@ PetscErrorCode SKRigidChainSolve(SKRigidChain c, PetscReal t_end, PetscReal dt_o
   PetscScalar *u, *at;
   PetscInt nout;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCheck(t_end > 0 && dt_out > 0, c->comm, PETSC_ERR_ARG_OUTOFRANGE, "need t_end > 0 and dt_out > 0 (got %g s, %g s)", (double)t_end,
              (double)dt_out);
   PetscCall(SKFrictionLawGetParams(c->law, &fp));
@@ -294,7 +294,7 @@ PetscErrorCode SKRigidChainDestroy(SKRigidChain *chain)
 {
   SKRigidChain c;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   if (!chain || !*chain) PetscFunctionReturn(PETSC_SUCCESS);
   c = *chain;
   PetscCall(TSDestroy(&c->ts));
@@ -314,7 +314,7 @@ PetscErrorCode SKSpringSliderCoulombCycle(PetscReal m, PetscReal k, PetscReal V,
 {
   PetscReal omega, Delta, beta;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCheck(m > 0 && k > 0 && V > 0 && N > 0 && mu_s >= mu_k && mu_k >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "the Coulomb stick-slip cycle needs m, k, V, N > 0 and mu_s >= mu_k >= 0 (got %g, %g, %g, %g, %g, %g)", (double)m, (double)k,
              (double)V, (double)N, (double)mu_s, (double)mu_k);
@@ -339,7 +339,7 @@ PetscErrorCode SKSpringSliderCoulombExact(PetscReal m, PetscReal k, PetscReal V,
   PetscReal omega = PetscSqrtReal(k / m), Delta = (mu_s - mu_k) * N / k, P, tau, r, t0;
   PetscInt j;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKSpringSliderCoulombCycle(m, k, V, N, mu_s, mu_k, &cy));
   if (t <= cy.t_first) {
     *x = 0;

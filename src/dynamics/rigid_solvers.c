@@ -25,7 +25,7 @@ static PetscErrorCode ReadBlocks(SKInput input, SKNode node, RigidCtx *ctx)
   PetscReal g = 9.81, N = 0;
   PetscBool has_N;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKInputRequireReal(input, node, "mass", &ctx->p.mass));
   PetscCall(SKInputCheckPositive(input, node, "mass", ctx->p.mass));
   PetscCall(SKInputGetReal(input, node, "gravity", &g, NULL));
@@ -42,7 +42,7 @@ static PetscErrorCode ReadSpring(SKInput input, SKNode parent, const char name[]
 {
   SKNode node;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKInputRequireChild(input, parent, name, &node));
   PetscCall(SKInputRequireReal(input, node, "stiffness", k));
   PetscCall(SKInputCheckNonNegative(input, node, "stiffness", *k));
@@ -55,7 +55,7 @@ static PetscErrorCode ReadCommon(SKInput input, SKNode root, RigidCtx *ctx)
 {
   SKNode node, fn;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKInputRequireChild(input, root, "friction", &node));
   PetscCall(SKFrictionLawCreateFromXML(input, node, &ctx->law));
   {
@@ -104,7 +104,7 @@ static PetscErrorCode ReadCommon(SKInput input, SKNode root, RigidCtx *ctx)
 
 static PetscErrorCode RigidCtxCreate(SKInput input, const char root_name[], void **vctx, RigidCtx **ctx, SKNode *root)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(PetscNew(ctx));
   *vctx        = *ctx;
   (*ctx)->root = root_name;
@@ -118,7 +118,7 @@ static PetscErrorCode SpringSliderSetup(SKInput input, void **vctx)
   RigidCtx *ctx;
   SKNode root, node;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(RigidCtxCreate(input, "springslider", vctx, &ctx, &root));
   ctx->p.n = 1;
   PetscCall(SKInputRequireChild(input, root, "block", &node));
@@ -136,7 +136,7 @@ static PetscErrorCode BurridgeKnopoffSetup(SKInput input, void **vctx)
   PetscInt nx0 = RIGID_MAX_BLOCKS;
   PetscBool has_x0;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(RigidCtxCreate(input, "burridgeknopoff", vctx, &ctx, &root));
   PetscCall(SKInputRequireChild(input, root, "blocks", &node));
   PetscCall(SKInputRequireInt(input, node, "n", &ctx->p.n));
@@ -168,7 +168,7 @@ static PetscErrorCode RigidDestroy(void **vctx)
 {
   RigidCtx *ctx = (RigidCtx *)*vctx;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   if (ctx) {
     if (ctx->has_force) PetscCall(SKTimeFunctionReset(&ctx->force));
     PetscCall(SKFrictionLawDestroy(&ctx->law));
@@ -201,7 +201,7 @@ static PetscErrorCode CreateBlockHistory(SKOutput out, const char root[], const 
   const char **units;
   char path[128];
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(PetscMalloc2(ncol, &names, ncol, &units));
   PetscCall(PetscStrallocpy("t", &names[c]));
   units[c++] = "s";
@@ -230,7 +230,7 @@ static PetscErrorCode WriteSample(const SKRigidChainSample *s, void *vw)
   const PetscReal *cols[H_NBLOCK];
   PetscReal xm = 0, vm = 0, Ft = 0, dt = s->t - w->t_prev;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   cols[H_X]      = s->x;
   cols[H_V]      = s->v;
   cols[H_F]      = s->friction;
@@ -288,7 +288,7 @@ static PetscErrorCode SolveExactCoulomb(RigidCtx *ctx, RigidWriter *w)
   SKRigidChainSample s;
   PetscReal x, v, F, spring;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(PetscMemzero(&s, sizeof(s)));
   s.x        = &x;
   s.v        = &v;
@@ -321,7 +321,7 @@ static PetscErrorCode RigidRun(void *vctx, SKOutput out)
   PetscLogDouble t0, t1;
   SKRigidChainSample last;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKWallTime(&t0));
   PetscCall(PetscMemzero(&w, sizeof(w)));
   PetscCall(PetscMemzero(&last, sizeof(last)));

@@ -26,7 +26,7 @@ static PetscErrorCode BowSetup(SKInput input, void **vctx)
   PetscBool found, flg;
   char model[32] = "reduced";
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(PetscNew(&ctx));
   *vctx = ctx;
   PetscCall(SKInputGetRoot(input, &root));
@@ -135,7 +135,7 @@ static PetscErrorCode BowSetup(SKInput input, void **vctx)
 
 static PetscErrorCode BowDestroy(void **vctx)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(PetscFree(*vctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -148,7 +148,7 @@ static PetscErrorCode WriteKernel(const BowCtx *ctx, const SKModalData *md, SKOu
   PetscReal *tau, *l1, *table, A[4], linf[2];
   PetscInt dims[2] = {n, 2};
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(PetscMalloc3(n, &tau, n, &l1, 2 * n, &table));
   for (PetscInt grid = 0; grid < 2; grid++) {
     for (PetscInt j = 0; j < n; j++)
@@ -183,7 +183,7 @@ static PetscErrorCode WriteTrajectory(const BowCtx *ctx, const char name[], cons
   PetscInt dims[2] = {traj->nevents, 4};
   PetscErrorCode ierr;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(PetscSNPrintf(path, sizeof(path), "/bowedstring/%s", name));
   PetscCall(PetscSNPrintf(epath, sizeof(epath), "/bowedstring/%s_events", name));
   PetscCall(SKOutputHistoryCreate(out, path, 5, cols, units, &hist));
@@ -230,7 +230,7 @@ static PetscErrorCode BowRun(void *vctx, SKOutput out)
   BowCtx *ctx = (BowCtx *)vctx;
   SKModalData md;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   if (!strcmp(ctx->structure, "string"))
     PetscCall(SKModalDataCreateString(ctx->modes, ctx->wave_speed, ctx->contact, ctx->damping, &md));
   else

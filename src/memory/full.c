@@ -120,7 +120,7 @@ static PetscReal EventValue(const FullCtx *ctx, PetscReal r[3][5], PetscReal th,
 static PetscErrorCode SampleRange(const FullCtx *ctx, PetscReal r[3][5], PetscReal t, PetscReal h, PetscReal t_stop, PetscReal sample_dt,
                                   PetscInt *next, SKBowTrajectory *traj)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   while (*next * sample_dt <= t_stop * (1 + 1e-14)) {
     PetscReal th = (*next * sample_dt - t) / h, y1 = DenseEval(r[0], th), y2 = DenseEval(r[1], th), a0 = DenseEval(r[2], th);
 
@@ -138,7 +138,7 @@ static PetscErrorCode Transition(FullCtx *ctx, PetscReal t, PetscReal z[], Petsc
   const SKModalData *md = ctx->md;
   PetscReal f[3], Fs;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   Functionals(ctx, z, f);
   Fs = -f[2] / ctx->S;
   if (ctx->phase != 0) {
@@ -171,7 +171,7 @@ PetscErrorCode SKMemoryFullSolve(const SKModalData *md, const SKBowFriction *fr,
   PetscReal *z, *z1, *zs, *k[7], h, e0, t = 0, t_phase = 0, wmax = 0, f0[3], f1[3], fk[7][3], r[3][5];
   PetscInt next = 0, steps = 0;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKMemoryInitializePackage());
   PetscCall(SKModalDataCheck(md));
   PetscCheck(settings->rtol > 0 && settings->atol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,

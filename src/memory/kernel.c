@@ -36,7 +36,7 @@ static PetscErrorCode CheckPivot(const SKModalData *md, PetscInt pivot)
 {
   PetscReal nmax = 0;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCheck(pivot >= 0 && pivot < md->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Pivot mode %" PetscInt_FMT " is not in [0, %" PetscInt_FMT ")", pivot, md->n);
   for (PetscInt k = 0; k < md->n; k++) nmax = PetscMax(nmax, PetscAbsReal(md->shape[k]));
@@ -50,7 +50,7 @@ PetscErrorCode SKMemoryKernelConstants(const SKModalData *md, PetscInt pivot, Pe
 {
   PetscReal wp, flex = 0;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKModalDataCheck(md));
   PetscCall(CheckPivot(md, pivot));
   wp   = md->omega[pivot];
@@ -72,7 +72,7 @@ PetscErrorCode SKMemoryKernelModes(const SKModalData *md, PetscInt pivot, SKCplx
 {
   PetscReal wp, zp;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(CheckPivot(md, pivot));
   wp = md->omega[pivot];
   zp = md->zeta[pivot];
@@ -90,7 +90,7 @@ PetscErrorCode SKMemoryKernelL1(const SKModalData *md, PetscInt pivot, PetscInt 
 {
   SKCplx *lambda, *coef;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKMemoryInitializePackage());
   PetscCall(SKModalDataCheck(md));
   PetscCall(PetscLogEventBegin(SK_EVENT_MemKernel, 0, 0, 0, 0));

@@ -8,7 +8,7 @@ static PetscBool SKMemoryPackageInitialized = PETSC_FALSE;
 
 PetscErrorCode SKMemoryInitializePackage(void)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   if (SKMemoryPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   SKMemoryPackageInitialized = PETSC_TRUE;
   PetscCall(SKInitializePackage());
@@ -20,7 +20,7 @@ PetscErrorCode SKMemoryInitializePackage(void)
 
 PetscErrorCode SKModalDataCreate(PetscInt n, SKModalData *md)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCheck(n >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Number of modes %" PetscInt_FMT " must be at least 1", n);
   md->n = n;
   PetscCall(PetscCalloc1(n, &md->omega));
@@ -31,7 +31,7 @@ PetscErrorCode SKModalDataCreate(PetscInt n, SKModalData *md)
 
 PetscErrorCode SKModalDataReset(SKModalData *md)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(PetscFree(md->omega));
   PetscCall(PetscFree(md->zeta));
   PetscCall(PetscFree(md->shape));
@@ -41,7 +41,7 @@ PetscErrorCode SKModalDataReset(SKModalData *md)
 
 PetscErrorCode SKModalDataCheck(const SKModalData *md)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCheck(md->n >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Modal data has no modes");
   for (PetscInt k = 0; k < md->n; k++) {
     PetscCheck(PetscIsNormalReal(md->omega[k]) && md->omega[k] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
@@ -56,7 +56,7 @@ PetscErrorCode SKModalDataCheck(const SKModalData *md)
 
 PetscErrorCode SKModalDataCreateString(PetscInt n, PetscReal c, PetscReal xi, PetscReal zeta, SKModalData *md)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCheck(c > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Wave speed %g must be positive", (double)c);
   PetscCheck(xi > 0 && xi < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Contact point %g must lie inside the string (0, 1)", (double)xi);
   PetscCall(SKModalDataCreate(n, md));
@@ -74,7 +74,7 @@ static PetscErrorCode CantileverRoot(PetscInt k, PetscReal *beta)
 {
   PetscReal b = (k - 0.5) * PETSC_PI;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   for (PetscInt it = 0; it < 50; it++) {
     PetscReal e = PetscExpReal(-b), sech = 2 * e / (1 + e * e), tanh_b = (1 - e * e) / (1 + e * e);
     PetscReal f = PetscCosReal(b) + sech, df = -PetscSinReal(b) - sech * tanh_b, db = -f / df;
@@ -89,7 +89,7 @@ static PetscErrorCode CantileverRoot(PetscInt k, PetscReal *beta)
 
 PetscErrorCode SKModalDataCreateCantilever(PetscInt n, PetscReal zeta, SKModalData *md)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKModalDataCreate(n, md));
   for (PetscInt k = 0; k < n; k++) {
     PetscReal beta;

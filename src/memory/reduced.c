@@ -28,7 +28,7 @@ static PetscErrorCode FarModes(PetscInt n, const SKCplx lambda[], const SKCplx c
 {
   PetscReal sum = 0;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   for (PetscInt k = 0; k < n; k++) {
     bound[k] = mu * FarBound(lambda[k], coef[k], h, window);
     order[k] = k;
@@ -59,7 +59,7 @@ static PetscErrorCode SolveFrictionInclusion(const SKBowFriction *fr, PetscReal 
   PetscInt side;
   PetscReal lo, hi, v;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   if (PetscAbsReal(rel) <= b * fr->mu) {
     *force = -rel / b;
     *y2    = fr->v0;
@@ -104,7 +104,7 @@ PetscErrorCode SKMemoryReducedSolve(const SKModalData *md, const SKBowFriction *
   SKCplx *lambda, *coef, *far_cw, *far_ez, *far_s;
   PetscBool *keep;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCheck(h > 0 && t_end > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Time step %g and end time %g must be positive", (double)h,
              (double)t_end);
   PetscCheck(settings->tol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "History tolerance %g must be positive", (double)settings->tol);

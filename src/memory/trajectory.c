@@ -8,7 +8,7 @@ PetscReal SKBowFrictionSlipForce(const SKBowFriction *fr, PetscInt side, PetscRe
 
 PetscErrorCode SKBowTrajectoryReset(SKBowTrajectory *traj)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(PetscFree5(traj->t, traj->y1, traj->y2, traj->force, traj->stick));
   PetscCall(PetscFree4(traj->event_t, traj->event_kind, traj->event_force_before, traj->event_force_after));
   PetscCall(PetscMemzero(traj, sizeof(*traj)));
@@ -17,7 +17,7 @@ PetscErrorCode SKBowTrajectoryReset(SKBowTrajectory *traj)
 
 PetscErrorCode SKBowTrajectoryAddSample(SKBowTrajectory *traj, PetscReal t, PetscReal y1, PetscReal y2, PetscReal force, PetscInt stick)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   if (traj->nsamples == traj->capacity) {
     PetscInt cap = PetscMax(1024, 2 * traj->capacity);
     PetscReal *nt, *ny1, *ny2, *nf;
@@ -48,7 +48,7 @@ PetscErrorCode SKBowTrajectoryAddSample(SKBowTrajectory *traj, PetscReal t, Pets
 
 PetscErrorCode SKBowTrajectoryAddEvent(SKBowTrajectory *traj, PetscReal t, PetscInt kind, PetscReal before, PetscReal after)
 {
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   if (traj->nevents == traj->event_capacity) {
     PetscInt cap = PetscMax(64, 2 * traj->event_capacity);
     PetscReal *nt, *nb, *na;
@@ -80,7 +80,7 @@ PetscErrorCode SKBowTrajectoryLimitCycle(const SKBowTrajectory *traj, PetscReal 
   PetscInt first = -1, last = -1, count = 0;
   PetscReal stick_sum = 0;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   /* Onsets after t_from; a cycle runs from one onset to the next, its stick time from the onset to the release. */
   for (PetscInt e = 0; e < traj->nevents; e++) {
     if (traj->event_kind[e] != 1 || traj->event_t[e] < t_from) continue;

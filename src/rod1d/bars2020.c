@@ -132,7 +132,7 @@ static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
   PetscBool has_dt, has_v95, has_int, flg;
   PetscInt modes_opt;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKInputGetRoot(input, &root));
   PetscCall(ReadBar(input, root, "bar1", 0.0, ctx, 0));
   PetscCall(ReadBar(input, root, "bar2", 0.5, ctx, 1));
@@ -244,7 +244,7 @@ static PetscErrorCode Bars2020Setup(SKInput input, void **vctx)
   Bars2020Ctx *ctx;
   PetscErrorCode ierr;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   *vctx = NULL;
   PetscCall(PetscNew(&ctx));
   /* the context is handed out only when the input is good, so a refused input leaks nothing */
@@ -262,7 +262,7 @@ static PetscErrorCode Bars2020Destroy(void **vctx)
 {
   Bars2020Ctx *ctx = (Bars2020Ctx *)*vctx;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   if (ctx) PetscCall(SKTimeFunctionReset(&ctx->load));
   PetscCall(PetscFree(*vctx));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -460,7 +460,7 @@ static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
   PetscLogDouble t0, t1;
   BarsQuad qd;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(SKWallTime(&t0));
   /* the overlap never exceeds bar 1, so L1 / h + 1 points always suffice */
   qd.cap = (PetscInt)PetscCeilReal(L1 / ctx->quad_h) + 1;

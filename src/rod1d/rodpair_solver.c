@@ -35,7 +35,7 @@ static PetscErrorCode RodPairSetup(SKInput input, void **ctx_out)
   PetscBool found;
   char solver[16] = "rk45";
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   PetscCall(PetscNew(&ctx));
   PetscCall(SKInputGetComm(input, &ctx->comm));
   PetscCall(SKInputGetRoot(input, &root));
@@ -106,7 +106,7 @@ static PetscErrorCode RodPairDestroy(void **ctx_in)
 {
   RodPairCtx *ctx = (RodPairCtx *)*ctx_in;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   if (!ctx) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SKTimeFunctionReset(&ctx->load));
   PetscCall(PetscFree(ctx));
@@ -133,7 +133,7 @@ static PetscErrorCode RodPairMonitorFn(void *mctx, PetscReal t, const PetscReal 
   PetscReal row[13];
   const PetscReal frac[4] = {0, 1.0 / 3, 2.0 / 3, 1};
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   (void)v;
   row[0] = t;
   for (PetscInt s = 0; s < 4; s++) {
@@ -184,7 +184,7 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   static PetscLogEvent solve_event = 0;
   clock_t cpu0, cpu1;
 
-  PetscFunctionBeginUser;
+  PetscFunctionBegin;
   if (!solve_event) PetscCall(PetscLogEventRegister("RodPairSolve", SK_CLASSID, &solve_event));
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-rodpair_solver", SKRodPairMethods, (PetscEnum *)&method, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-rodpair_nodes", &p.N, NULL));
