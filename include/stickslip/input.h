@@ -21,6 +21,10 @@ typedef const struct _n_SKNode *SKNode;
 PETSC_EXTERN PetscErrorCode SKInputLoad(MPI_Comm comm, const char filename[], SKInput *input);
 /* Same as SKInputLoad() from a memory buffer; NAME is used in messages (fuzzing, tests). */
 PETSC_EXTERN PetscErrorCode SKInputLoadMemory(MPI_Comm comm, const char name[], const char *buffer, size_t size, SKInput *input);
+/* Same as SKInputLoad() for a file that is not a solver input (e.g. an XML mesh file): its root element must be ROOT
+   and it is validated against the embedded schema SCHEMA (e.g. "mesh", "mesh.xsd"); the solver registry is not used. */
+PETSC_EXTERN PetscErrorCode SKInputLoadWithSchema(MPI_Comm comm, const char filename[], const char root[], const char schema[],
+                                                  SKInput *input);
 PETSC_EXTERN PetscErrorCode SKInputDestroy(SKInput *input);
 
 /* The file name as given, and its directory (for resolving relative paths such as mesh files). */

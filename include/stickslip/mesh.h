@@ -196,10 +196,6 @@ PETSC_EXTERN PetscErrorCode SKMeshCreateFromFile(MPI_Comm comm, const char filen
    <nodes>/<block>/<nodeset>/<sideset>, a <rectangle> or <box> generator, or file="..." (relative to the input's
    directory). Every problem is an input error at the line of the offending element. */
 PETSC_EXTERN PetscErrorCode SKMeshCreateFromInput(SKInput input, SKNode node, SKMesh *mesh);
-/* Registers <mesh> as a root element (schema mesh.xsd) with the solver registry, so that SKInputLoad() validates
-   XML mesh files and `stickslip validate mesh.xml` checks one (its setup reads the mesh; run prints a summary).
-   Idempotent; called by SKMeshCreateFromFile(). */
-PETSC_EXTERN PetscErrorCode SKMeshRegisterFileType(void);
 
 /* ---- partitioning and distribution ---- */
 

@@ -1,8 +1,8 @@
 /* stickslip app: the solvers built into this library. Adding a solver: one line here. */
 #include <stickslip/solver.h>
+#include "app/appimpl.h"
 #include <stickslip/dynamics.h>
 #include <stickslip/memory.h>
-#include <stickslip/mesh.h>
 #include <stickslip/rigid.h>
 #include <stickslip/rod1d.h>
 
@@ -20,6 +20,6 @@ PetscErrorCode SKSolverRegisterAll(void)
   PetscCall(SKSolverRegister(&SKSolverExplicit));
   PetscCall(SKSolverRegister(&SKSolverSpringSlider));
   PetscCall(SKSolverRegister(&SKSolverBurridgeKnopoff));
-  PetscCall(SKMeshRegisterFileType());
+  PetscCall(SKSolverRegister(&SKSolverMeshFile));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,10 +1,8 @@
-/* stickslip core: package registration (log class and events) and wall-clock time. */
+/* stickslip core: package registration (log class) and wall-clock time. */
 #include <stickslip/core.h>
-#include "core/coreimpl.h"
 #include <time.h>
 
 PetscClassId SK_CLASSID;
-PetscLogEvent SK_EVENT_InputLoad, SK_EVENT_OutputWrite, SK_EVENT_VTKWrite;
 
 static PetscBool SKPackageInitialized = PETSC_FALSE;
 
@@ -14,9 +12,6 @@ PetscErrorCode SKInitializePackage(void)
   if (SKPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   SKPackageInitialized = PETSC_TRUE;
   PetscCall(PetscClassIdRegister("stickslip", &SK_CLASSID));
-  PetscCall(PetscLogEventRegister("SKInputLoad", SK_CLASSID, &SK_EVENT_InputLoad));
-  PetscCall(PetscLogEventRegister("SKOutputWrite", SK_CLASSID, &SK_EVENT_OutputWrite));
-  PetscCall(PetscLogEventRegister("SKVTKWrite", SK_CLASSID, &SK_EVENT_VTKWrite));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

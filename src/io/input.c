@@ -3,7 +3,6 @@
    parser sees it (before any entity declaration is read), and every external resource request is refused. */
 #include <stickslip/input.h>
 #include <stickslip/solver.h>
-#include "core/coreimpl.h"
 #include "io/ioimpl.h"
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
@@ -115,7 +114,9 @@ static PetscErrorCode SKSchemaCompile(SKInput input, const char name[], xmlSchem
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SKInputParse(SKInput input)
+/* Parses and validates INPUT. With ROOT_NAME NULL the root element names a registered solver, whose schema applies;
+   otherwise the root must be ROOT_NAME and SCHEMA_NAME applies (files that are not solver inputs, e.g. mesh files). */
+static PetscErrorCode SKInputParse(SKInput input, const char root_name[], const char schema_name[])
 {
   xmlParserCtxtPtr ctxt;
   xmlExternalEntityLoader saved;
@@ -157,21 +158,31 @@ static PetscErrorCode SKInputParse(SKInput input)
   root = xmlDocGetRootElement(input->doc);
   if (!root) PetscCall(SKInputErrorAt(input, 1, "the document has no root element"));
 
-  PetscCall(SKSolverFind((const char *)root->name, &type));
-  if (!type) {
-    PetscCall(SKSolverList(known, sizeof(known)));
-    PetscCall(
-        PetscSNPrintf(msg, sizeof(msg), "unknown root element <%s>: it must name a solver, one of: %s", (const char *)root->name, known));
-    PetscCall(SKInputErrorAt(input, (int)xmlGetLineNo(root), msg));
+  if (root_name) {
+    if (strcmp((const char *)root->name, root_name)) {
+      PetscCall(
+          PetscSNPrintf(msg, sizeof(msg), "a %s file has the root element <%s>, not <%s>", root_name, root_name, (const char *)root->name));
+      PetscCall(SKInputErrorAt(input, (int)xmlGetLineNo(root), msg));
+    }
+  } else {
+    PetscCall(SKSolverFind((const char *)root->name, &type));
+    if (!type) {
+      PetscCall(SKSolverList(known, sizeof(known)));
+      PetscCall(
+          PetscSNPrintf(msg, sizeof(msg), "unknown root element <%s>: it must name a solver, one of: %s", (const char *)root->name, known));
+      PetscCall(SKInputErrorAt(input, (int)xmlGetLineNo(root), msg));
+    }
+    root_name   = type->name;
+    schema_name = type->schema;
   }
-  PetscCall(SKSchemaCompile(input, type->schema, &schema));
+  PetscCall(SKSchemaCompile(input, schema_name, &schema));
   vctxt = xmlSchemaNewValidCtxt(schema);
   xmlSchemaSetValidStructuredErrors(vctxt, SKXmlStructuredError, &rec);
   valid = xmlSchemaValidateDoc(vctxt, input->doc);
   xmlSchemaFreeValidCtxt(vctxt);
   xmlSchemaFree(schema);
   if (valid != 0) {
-    PetscCall(PetscSNPrintf(msg, sizeof(msg), "does not match the schema of <%s> (%s): %s", type->name, type->schema,
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "does not match the schema of <%s> (%s): %s", root_name, schema_name,
                             rec.set ? rec.message : "validation failed"));
     PetscCall(SKInputErrorAt(input, rec.set && rec.line > 0 ? rec.line : 1, msg));
   }
@@ -184,7 +195,7 @@ static PetscErrorCode SKInputCreate(MPI_Comm comm, const char name[], SKInput *i
   const char *slash;
 
   PetscFunctionBegin;
-  PetscCall(SKInitializePackage());
+  PetscCall(SKIOInitializePackage());
   PetscCall(PetscNew(&in));
   in->comm = comm;
   PetscCall(PetscStrallocpy(name, &in->filename));
@@ -200,20 +211,22 @@ static PetscErrorCode SKInputCreate(MPI_Comm comm, const char name[], SKInput *i
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKInputLoadMemory(MPI_Comm comm, const char name[], const char *buffer, size_t size, SKInput *input)
+static PetscErrorCode SKInputLoadMemoryAs(MPI_Comm comm, const char name[], const char *buffer, size_t size, const char root_name[],
+                                          const char schema_name[], SKInput *input)
 {
   SKInput in = NULL;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   *input = NULL;
+  PetscCall(SKIOInitializePackage());
   PetscCall(PetscLogEventBegin(SK_EVENT_InputLoad, 0, 0, 0, 0));
   PetscCall(SKInputCreate(comm, name, &in));
   PetscCall(PetscMalloc1(size + 1, &in->text));
   if (size) PetscCall(PetscMemcpy(in->text, buffer, size));
   in->text[size] = 0;
   in->size       = size;
-  ierr           = SKInputParse(in);
+  ierr           = SKInputParse(in, root_name, schema_name);
   PetscCall(PetscLogEventEnd(SK_EVENT_InputLoad, 0, 0, 0, 0));
   if (ierr) {
     PetscCall(SKInputDestroy(&in));
@@ -224,7 +237,14 @@ PetscErrorCode SKInputLoadMemory(MPI_Comm comm, const char name[], const char *b
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKInputLoad(MPI_Comm comm, const char filename[], SKInput *input)
+PetscErrorCode SKInputLoadMemory(MPI_Comm comm, const char name[], const char *buffer, size_t size, SKInput *input)
+{
+  PetscFunctionBegin;
+  PetscCall(SKInputLoadMemoryAs(comm, name, buffer, size, NULL, NULL, input));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SKInputLoadAs(MPI_Comm comm, const char filename[], const char root_name[], const char schema_name[], SKInput *input)
 {
   FILE *fp;
   char *buf   = NULL;
@@ -254,10 +274,25 @@ PetscErrorCode SKInputLoad(MPI_Comm comm, const char filename[], SKInput *input)
   }
   fclose(fp);
   {
-    PetscErrorCode ierr = SKInputLoadMemory(comm, filename, buf ? buf : "", size, input);
+    PetscErrorCode ierr = SKInputLoadMemoryAs(comm, filename, buf ? buf : "", size, root_name, schema_name, input);
     PetscCall(PetscFree(buf));
     PetscCall(ierr);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKInputLoad(MPI_Comm comm, const char filename[], SKInput *input)
+{
+  PetscFunctionBegin;
+  PetscCall(SKInputLoadAs(comm, filename, NULL, NULL, input));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKInputLoadWithSchema(MPI_Comm comm, const char filename[], const char root[], const char schema[], SKInput *input)
+{
+  PetscFunctionBegin;
+  PetscCheck(root && schema, comm, PETSC_ERR_ARG_NULL, "SKInputLoadWithSchema() needs the root element and the schema name");
+  PetscCall(SKInputLoadAs(comm, filename, root, schema, input));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -10,4 +10,10 @@ typedef struct {
   const char *text;
 } SKEmbeddedFile;
 
+/* Log events of the io module (input loading, results.h5 writes, VTK writes). */
+extern PetscLogEvent SK_EVENT_InputLoad, SK_EVENT_OutputWrite, SK_EVENT_VTKWrite;
+
+/* Registers the io log events after SKInitializePackage(); idempotent. Every io entry point that logs calls it first. */
+PETSC_INTERN PetscErrorCode SKIOInitializePackage(void);
+
 #endif

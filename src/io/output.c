@@ -1,6 +1,6 @@
 /* stickslip io: the output directory and results.h5 (serial HDF5 from rank 0; layout in docs/output.md). */
 #include <stickslip/output.h>
-#include "core/coreimpl.h"
+#include "io/ioimpl.h"
 #include <hdf5.h>
 #include <errno.h>
 #include <string.h>
@@ -174,7 +174,7 @@ PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, 
   char path[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
-  PetscCall(SKInitializePackage());
+  PetscCall(SKIOInitializePackage());
   PetscCall(PetscNew(&o));
   o->comm = comm;
   o->file = -1;
@@ -251,7 +251,7 @@ PetscErrorCode SKOutputOpen(MPI_Comm comm, const char dir[], SKInput input, SKOu
     PetscCall(SKOutputCreate(comm, dir, PETSC_FALSE, input, out));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(SKInitializePackage());
+  PetscCall(SKIOInitializePackage());
   PetscCall(PetscNew(&o));
   o->comm      = comm;
   o->file      = -1;

@@ -1,4 +1,4 @@
-/* stickslip io: the registry of solvers by root element name, and the embedded schema lookup. */
+/* stickslip io: the registry of solvers by root element name, the embedded schema lookup, and the io log events. */
 #include <stickslip/solver.h>
 #include "io/ioimpl.h"
 #include <string.h>
@@ -9,6 +9,22 @@ extern const SKEmbeddedFile SKSchemaTable[];
 
 static const SKSolverType *SKSolvers[SK_MAX_SOLVERS];
 static PetscInt SKNumSolvers = 0;
+
+PetscLogEvent SK_EVENT_InputLoad, SK_EVENT_OutputWrite, SK_EVENT_VTKWrite;
+
+PetscErrorCode SKIOInitializePackage(void)
+{
+  static PetscBool initialized = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (initialized) PetscFunctionReturn(PETSC_SUCCESS);
+  initialized = PETSC_TRUE;
+  PetscCall(SKInitializePackage());
+  PetscCall(PetscLogEventRegister("SKInputLoad", SK_CLASSID, &SK_EVENT_InputLoad));
+  PetscCall(PetscLogEventRegister("SKOutputWrite", SK_CLASSID, &SK_EVENT_OutputWrite));
+  PetscCall(PetscLogEventRegister("SKVTKWrite", SK_CLASSID, &SK_EVENT_VTKWrite));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode SKSolverRegister(const SKSolverType *type)
 {

@@ -2,7 +2,7 @@
    base64 big-endian binary), and the .pvd collection. Every number goes through one small stream (SKVTKPut*), so the
    four encodings share one code path per array and cannot drift apart. */
 #include <stickslip/vtk.h>
-#include "core/coreimpl.h"
+#include "io/ioimpl.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -240,7 +240,7 @@ PetscErrorCode SKVTKOpen(const char filename[], SKVTKFormat format, const char t
   PetscFunctionBegin;
   SKCheckPointer(filename, 1);
   SKCheckPointer(vtk, 4);
-  PetscCall(SKInitializePackage());
+  PetscCall(SKIOInitializePackage());
   if (!title) title = "stickslip";
   PetscCheck(strlen(title) < SK_VTK_MAX_LINE && !strchr(title, '\n') && !strchr(title, '\r'), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "VTK title must be one line of fewer than %d characters: '%s'", SK_VTK_MAX_LINE, title);
@@ -622,7 +622,7 @@ static PetscErrorCode SKPVDSetUp(MPI_Comm comm, const char filename[], SKPVD *pv
   PetscFunctionBegin;
   SKCheckPointer(filename, 2);
   SKCheckPointer(pvd, 3);
-  PetscCall(SKInitializePackage());
+  PetscCall(SKIOInitializePackage());
   PetscCheck(strlen(filename) + 1 < sizeof(p->filename), comm, PETSC_ERR_ARG_SIZ, "pvd file name too long: %s", filename);
   PetscCall(PetscNew(&p));
   p->comm = comm;

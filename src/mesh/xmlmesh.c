@@ -1,7 +1,6 @@
 /* stickslip mesh: the <mesh> element of inputs and XML mesh files (explicit data, generators, file references),
    read with the io module's typed access so every problem is reported as "FILE:LINE: message". */
 #include "mesh/meshimpl.h"
-#include <stickslip/solver.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,69 +330,16 @@ PetscErrorCode SKMeshCreateFromFile(MPI_Comm comm, const char filename[], SKMesh
   }
   PetscCheck(SKHasSuffix(filename, ".xml"), comm, SK_ERR_INPUT,
              "%s:1: a mesh file must end in .msh (Gmsh 4.1 ASCII) or .xml (stickslip mesh)", filename);
-  PetscCall(SKMeshRegisterFileType());
-  PetscCall(SKInputLoad(comm, filename, &input));
+  PetscCall(SKInputLoadWithSchema(comm, filename, "mesh", "mesh.xsd", &input));
   PetscCall(PetscLogEventBegin(SK_EVENT_MeshRead, 0, 0, 0, 0));
   PetscCall(SKInputGetRoot(input, &root));
   ierr = SKInputGetString(input, root, "file", other, sizeof(other), &has_file);
   /* A mesh file may not point at another one: that would allow reference cycles. */
-  if (!ierr && strcmp(SKNodeName(root), "mesh"))
-    ierr = SKInputError(input, root, "a mesh file has the root element <mesh>, not <%s>", SKNodeName(root));
   if (!ierr && has_file)
     ierr = SKInputError(input, root, "a mesh file cannot refer to another mesh file ('%s'); refer to that file directly", other);
   if (!ierr) ierr = SKMeshCreateFromInput(input, root, mesh);
   PetscCall(SKInputDestroy(&input));
   PetscCall(PetscLogEventEnd(SK_EVENT_MeshRead, 0, 0, 0, 0));
   PetscCall(ierr);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ---- <mesh> as a root element: `stickslip validate mesh.xml` reads and checks the mesh ---- */
-
-static PetscErrorCode SKMeshFileSetup(SKInput input, void **ctx)
-{
-  SKNode root;
-  SKMesh mesh;
-
-  PetscFunctionBegin;
-  PetscCall(SKInputGetRoot(input, &root));
-  PetscCall(SKMeshCreateFromInput(input, root, &mesh));
-  *ctx = (void *)mesh;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode SKMeshFileRun(void *ctx, SKOutput out)
-{
-  SKMesh mesh = (SKMesh)ctx;
-  MPI_Comm comm;
-
-  PetscFunctionBegin;
-  (void)out;
-  PetscCall(SKMeshGetComm(mesh, &comm));
-  PetscCall(SKMeshView(mesh, PETSC_VIEWER_STDOUT_(comm)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode SKMeshFileDestroy(void **ctx)
-{
-  SKMesh mesh = (SKMesh)*ctx;
-
-  PetscFunctionBegin;
-  PetscCall(SKMeshDestroy(&mesh));
-  *ctx = NULL;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static const SKSolverType sk_mesh_file_type = {
-    "mesh",          "mesh.xsd",    "a mesh file (validate reads and checks it, run prints a summary)",
-    SKMeshFileSetup, SKMeshFileRun, SKMeshFileDestroy};
-
-PetscErrorCode SKMeshRegisterFileType(void)
-{
-  const SKSolverType *type;
-
-  PetscFunctionBegin;
-  PetscCall(SKSolverFind("mesh", &type));
-  if (!type) PetscCall(SKSolverRegister(&sk_mesh_file_type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -78,8 +78,7 @@ static PetscErrorCode CheckFileReference(const char dir[])
   PetscCheck(src, PETSC_COMM_SELF, PETSC_ERR_USER, "set SK_SOURCE_DIR to the source tree (ctest does)");
   PetscCall(PetscSNPrintf(text, sizeof(text), "<mesh file=\"%s/meshes/box.msh\"/>\n", src));
   PetscCall(WriteTempFile(dir, "x.xml", text, path, sizeof(path)));
-  PetscCall(SKMeshRegisterFileType());
-  PetscCall(SKInputLoad(PETSC_COMM_SELF, path, &input));
+  PetscCall(SKInputLoadWithSchema(PETSC_COMM_SELF, path, "mesh", "mesh.xsd", &input));
   PetscCall(SKInputGetRoot(input, &root));
   PetscCall(SKMeshCreateFromInput(input, root, &mesh));
   PetscCall(SKMeshGetNumElements(mesh, &ne));
