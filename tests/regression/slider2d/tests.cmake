@@ -1,4 +1,4 @@
-# Regression tests of the 2D slider studies (issue 6, inputs/slider2d/), label "regression"; tolerances and where they
+# Regression tests of the 2D slider studies (inputs/slider2d/, docs/validation/slider2d.md), label "regression"; tolerances and where they
 # come from are in check_slider2d.py.
 set(SK_SLIDER_IN ${CMAKE_SOURCE_DIR}/inputs/slider2d)
 
@@ -7,9 +7,11 @@ set(SK_SLIDER_IN ${CMAKE_SOURCE_DIR}/inputs/slider2d)
 sk_add_python_test(regression_slider2d_elastic_vs_rigid ${SK_TEST_DIR}/check_slider2d.py
   ARGS elastic ${SK_PROGRAM} ${SK_SLIDER_IN}/springslider-rigid.xml ${SK_SLIDER_IN}/springslider-elastic.xml LABELS regression)
 
-# Energy balance including the frictional dissipation closes to 1e-3 in the slider studies (issue 6), on shortened
+# Energy balance including the frictional dissipation closes to 1e-3 in the slider studies, on shortened
 # horizons that include slips: the elastic spring-slider at E = 1 MPa (2.6 s: first slip), the velocity-controlled
-# slider (h = 0.25, 2 s: several stick-slip cycles) and the cyclic force (2 s: a full load cycle). About 4 s.
+# slider (h = 0.25, 2 s: several stick-slip cycles) and the cyclic force (2 s: a full load cycle); and, independently of
+# the balance, the friction force and dissipation of the velocity-controlled slider driven as a whole (steady sliding)
+# against their closed form. About 8 s.
 sk_add_python_test(regression_slider2d_energy ${SK_TEST_DIR}/check_slider2d.py
   ARGS energy ${SK_PROGRAM} ${SK_SLIDER_IN}/springslider-elastic.xml:2.6 ${SK_SLIDER_IN}/slider-velocity-h0.25.xml:2
   ${SK_SLIDER_IN}/slider-cyclic.xml:2 LABELS regression)
