@@ -1,5 +1,6 @@
-/* stickslip contact: friction laws behind one interface (this part), and later contact surfaces, search, projection and
-   the mortar treatment (sections 2.2-2.5 of lugre-mortar-explicit-contact-2024). Theory: docs/theory.md.
+/* stickslip contact: friction laws behind one interface, rigid contact surfaces (plane, circle/cylinder, sphere, sine;
+   closest-point projection) and the contact pair of a body's side set against one of them with the mortar nodal weights
+   (sections 2.2-2.5 of the LuGre/mortar paper, 2024). Theory: docs/theory.md.
 
    A friction law is an opaque SKFrictionLaw made by name from a registry ("lugre", "coulomb", "coulomb-modified",
    "coulomb-tanh", "coulomb-threlfall"; SKFrictionLawRegister() adds one). Its physics lives in pure pointwise kernels
@@ -251,7 +252,7 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, P
    "Stability of the contact forces in the explicit scheme"). */
 typedef enum { SK_CONTACT_DAMPING_EXPLICIT, SK_CONTACT_DAMPING_IMPLICIT } SKContactDamping;
 /* Selects the damping treatment of CP (default SK_CONTACT_DAMPING_EXPLICIT: the pair's force alone is then the law's
-   force at the given velocities; the input's <contact damping> defaults to implicit). Implicit needs a law whose
+   force at the given velocities; the input's <contact damping> defaults to explicit too). Implicit needs a law whose
    tangent moduli are affine in the normal force (every built-in law): PETSC_ERR_SUP otherwise. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damping);
 PETSC_EXTERN PetscErrorCode SKContactPlaneGetDamping(SKContactPlane cp, SKContactDamping *damping);

@@ -1,2 +1,5 @@
 # The input reference covers every element and attribute of every schema.
 sk_add_python_test(docs_input_reference ${SK_TEST_DIR}/check_input_docs.py LABELS regression)
+# Defaults stated in docs/input.md, in the friction defaults' comment (contact.h) and code, and as "<element attribute>
+# defaults to X" in the public headers equal the schemas' (check_defaults.py; a stale default fails it).
+sk_add_python_test(docs_defaults ${SK_TEST_DIR}/check_defaults.py LABELS regression)
