@@ -312,7 +312,7 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneGetStateSize(SKContactPlane cp, PetscI
    = the friction state (its first min(ncomp, nstate) values). Not collective. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneAddNodalFields(SKContactPlane cp, const PetscReal v[], PetscReal pressure[], PetscReal traction[],
                                                          PetscReal stick[], PetscInt ncomp, PetscReal state[]);
-/* Sticking-time statistics (issue 6; paper section 3.2) per owned contact node, accumulated over the steps since the
+/* Sticking-time statistics (paper section 3.2) per owned contact node, accumulated over the steps since the
    start (s): STICK[i], the time in contact and sticking (normal force > 0 at the end of the step and the slip speed
    relative to the plane over the step below the law's stick threshold, SKFrictionIsSticking()), and CONTACT[i], the
    time in contact. Same node order as SKContactPlaneGetNodal(); arrays owned by CP; kept across checkpoint/restart. */

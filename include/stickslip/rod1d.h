@@ -95,7 +95,7 @@ PETSC_EXTERN PetscErrorCode SKRodPairGetRod2Displacement(SKRodPair rp, PetscReal
 /* The "rodpair" study: root element <rodpair> of an input, schema rodpair.xsd. */
 PETSC_EXTERN const SKSolverType SKSolverRodPair;
 
-/* ======== bars2020 section (owner: bars2020 helper; src/rod1d/bars*.c) ========
+/* ======== bars2020 (src/rod1d/bars*.c) ========
    The "bars2020" study (Molenkamp et al. 2020): two bars, Threlfall-regularised friction over their moving overlap,
    modal solution with the rigid-body mode and the exact per-step Duhamel update, and the linear equivalent stepped
    bar of the paper's section 2.3. Root element <bars2020> of an input, schema bars2020.xsd; results in /bars2020 of

@@ -337,7 +337,7 @@ PetscErrorCode SKExplicitOutputStep(SKExplicit ex, SKOutput out, PetscBool force
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* End-of-run contact statistics (issue 6), per pair under /explicit/contact_nodes/<name>: the arrays weight (w_a,
+/* End-of-run contact statistics (docs/output.md), per pair under /explicit/contact_nodes/<name>: the arrays weight (w_a,
    m^2 or m), stick_time and contact_time (s) and sticking_time_ratio (stick_time over the elapsed time, 1), one value
    per node in natural order and zero off the contact surface, and the attributes time (the elapsed time, s),
    stick_threshold (m/s), sticking_time_ratio (weighted mean, SKContactPlaneGetStickingTimeRatio()) and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cost of the contact on the explicit solver (issue 6), on the velocity-controlled slider of section 3.2
+"""Cost of the contact on the explicit solver, on the velocity-controlled slider of section 3.2
 (inputs/slider2d/slider-velocity-h0.1.xml: 66 nodes, 11 contact nodes with LuGre, dt = 1e-5 s), run with -log_view.
 Prints, as its last line,
   RESULT contact_cost step_ns_per_contact_node=... contact_share=... step_ns=... contact_nodes=... steps=...

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of the explicit solver (issue 5). Prints, as its last line,
+"""Benchmark of the explicit solver. Prints, as its last line,
   RESULT explicit_kernel q4_ns=... h8_ns=... h8_gflops=... peak_gflops=... calculix_ratio=... mpi2_speedup=...
   q4_ns, h8_ns    nanoseconds per element-cycle of a whole explicit step (internal force, assembly, update, energy
                   bookkeeping), Neo-Hookean, one core: wall time of the time loop / (elements x steps), from the

@@ -1,5 +1,5 @@
-"""Issue 4 A: the energy balance closes: max over the run of |E_kin + E_strain + D_friction - W_load| / max |W_load|
-below 1e-3 (the issue's bound). W_load is integrated independently of the update (Gauss points inside each step with the
+"""The energy balance closes: max over the run of |E_kin + E_strain + D_friction - W_load| / max |W_load|
+below 1e-3 (the acceptance bound, docs/design.md). W_load is integrated independently of the update (Gauss points inside each step with the
 closed-form intra-step velocity), D is the work of the step-constant friction forces; round-off gives ~1e-13.
 Also the dissipation must not be negative at the end (friction removes energy). Usage: check_energy.py RUN..."""
 import sys

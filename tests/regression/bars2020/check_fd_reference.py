@@ -1,4 +1,4 @@
-"""Issue 4 A, the two models against an independent finite-difference computation (fd_reference.py, dx = 1 cm, which
+"""The two models against an independent finite-difference computation (fd_reference.py, dx = 1 cm, which
 agrees with dx = 2.5 mm to 1e-5 in u and 8e-4 in v): harmonic load of section 3, mu N = 100.
 Usage: check_fd_reference.py FRICTION_RUN LINEAR_RUN.
 

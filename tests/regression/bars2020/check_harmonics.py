@@ -1,4 +1,4 @@
-"""Issue 4 A / paper Fig. 6: with mu N = 1 under the harmonic load (1000 rad/s), bar 2 responds at the odd harmonics of
+"""Paper Fig. 6: with mu N = 1 under the harmonic load (1000 rad/s), bar 2 responds at the odd harmonics of
 the load (friction ~ muN sgn(dv) is odd in the relative velocity). Amplitudes of bar 2's velocity at z = 2.5 m at
 k * 1000 rad/s by least squares over 0.03-0.1 s (postproc.bars2020.harmonic_amplitudes). Measured (docs/validation/
 bars2020.md): A3/A1 = 0.093, A5/A1 = 0.030 against even A2, A4, A6 <= 0.006; for mu N = 100 (no sliding) A3/A1 = 0.004.

@@ -1,5 +1,5 @@
-"""Issue 4 A: mu N = 100 agrees with the linear equivalent model (section 2.3), harmonic load: relative L2 difference of
-displacement and velocity of both bars over the horizon, on the 81-point field grids, below 2 % (the issue's bound).
+"""mu N = 100 agrees with the linear equivalent model (section 2.3), harmonic load: relative L2 difference of
+displacement and velocity of both bars over the horizon, on the 81-point field grids, below 2 % (the acceptance bound, docs/design.md).
 Usage: check_linear.py FRICTION_RUN LINEAR_RUN (FRICTION_RUN: inputs/bars2020/harmonic-muN100-fine.xml).
 
 Measured (docs/validation/bars2020.md): 0.6 % (u1), 0.6 % (v1), 1.1 % (u2), 1.7 % (v2). What separates the two models

@@ -1,4 +1,4 @@
-"""Issue 4 A / paper eq. 29 and Fig. 7: block load, mu N = 10, 0.9 N (225) versus N (250) modes. delta(x, t) =
+"""Paper eq. 29 and Fig. 7: block load, mu N = 10, 0.9 N (225) versus N (250) modes. delta(x, t) =
 |u_225 - u_250| / |u_250| must be below 1 % once the first wave has arrived: at x from t_front(x) + t_block on, where
 t_front is when |u_250(x, .)| first exceeds 1 % of its maximum over the horizon and t_block = 1 ms is the block
 duration (the whole front has passed). Bar 1 entire, bar 2 on its upper half z <= 10 m (as in the paper: the final

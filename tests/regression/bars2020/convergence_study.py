@@ -82,7 +82,7 @@ def main():
                     pts = [(dt, r[k]) for u, mo, dt, r in rows if u == update and mo == modes]
                     a.loglog([p[0] * 1e6 for p in pts], [p[1] for p in pts], style, color=col, label="modal %d modes, %s" % (modes, update))
             a.axhline(rel(coul, lin)[k], color="k", ls=":", label="exact Coulomb (FD)")
-            a.axhline(2, color="r", lw=0.8, label="2 % (issue 4)")
+            a.axhline(2, color="r", lw=0.8, label="2 % (the bound of check_linear.py)")
             a.set_xlabel("dt (us); v95 = 4 muN dt / (pi rho1A1) (eq. 7)")
             a.set_ylabel("relative L2 difference to the linear model (%)")
             a.set_title("mu N = 100, harmonic load: " + lab, fontsize=10)

@@ -1,4 +1,4 @@
-"""Independent reference for the bars2020 study (issue 4 A): the two bars of section 3 of Molenkamp et al. 2020 on a fine
+"""Independent reference for the bars2020 study: the two bars of section 3 of Molenkamp et al. 2020 on a fine
 finite-difference grid instead of modes, with the overlap coupled node pair by node pair in one of three ways:
 
   bonded     the pair moves together (the linear equivalent model of section 2.3, mu N -> infinity);

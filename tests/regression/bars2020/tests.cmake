@@ -1,4 +1,4 @@
-# bars2020 (Molenkamp et al. 2020): runs of the study inputs (fixtures) and the python checks of issue 4 part A.
+# bars2020 (Molenkamp et al. 2020): runs of the study inputs (fixtures) and the python checks of docs/validation/bars2020.md.
 # Each run writes into the build dir under bars2020/<name>; the checks read those results.
 set(SK_BARS_IN ${CMAKE_SOURCE_DIR}/inputs/bars2020)
 # sk_bars_run(NAME INPUT [OPTIONS...]): stickslip run INPUT -o bars2020/NAME, a fixture named bars2020_NAME.

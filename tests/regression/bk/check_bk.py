@@ -1,4 +1,4 @@
-"""Checks of the rigid reference models (issue 6), one sub-command per ctest test (tests.cmake). Each states where its
+"""Checks of the rigid reference models (docs/validation/bk.md), one sub-command per ctest test (tests.cmake). Each states where its
 tolerance comes from. Exit status non-zero on failure."""
 import os
 import re
@@ -28,13 +28,13 @@ def exact_of(r):
 
 
 def balance(r, tol=1e-3):
-    # issue 6: the energy balance (work in = kinetic + spring + friction work) closes to 1e-3; rtol 1e-8 gives ~1e-8
+    # the energy balance (work in = kinetic + spring + friction work) closes to 1e-3; rtol 1e-8 gives ~1e-8
     res = energy_residual(r)
     expect(res <= tol, f"energy residual {res:.2e} <= {tol:g}")
 
 
 def cmd_coulomb_limit(run):
-    """LuGre near its Coulomb limit reproduces the exact steady cycle to 2 % (issue 6; 0.1 % sampling + ~0.5 % LuGre)."""
+    """LuGre near its Coulomb limit reproduces the exact steady cycle to 2 % (0.1 % sampling + ~0.5 % LuGre)."""
     r = load(run)
     m, c = measured_cycle(r), coulomb_cycle(*exact_of(r))
     expect(m["slips"] >= 3, f"{m['slips']} slips (>= 3 for two steady cycles)")
@@ -185,7 +185,7 @@ def cmd_integrators(ra, rb):
 
 
 def cmd_bad_inputs():
-    """Each bad value is refused by `stickslip validate` with `FILE:LINE: message` naming the problem (issue 6)."""
+    """Each bad value is refused by `stickslip validate` with `FILE:LINE: message` naming the problem."""
     exe = os.environ.get("STICKSLIP", "build/bin/stickslip")
     src = os.environ.get("SK_SOURCE_DIR", ".")
     work = os.path.abspath("bk/bad_inputs")
@@ -221,7 +221,7 @@ def cmd_bad_inputs():
 
 
 def cmd_validate_inputs():
-    """Every study input of issue 6 passes `stickslip validate` (schema and physics checks)."""
+    """Every study input of inputs/slider2d and inputs/bk passes `stickslip validate` (schema and physics checks)."""
     exe = os.environ.get("STICKSLIP", "build/bin/stickslip")
     src = os.environ.get("SK_SOURCE_DIR", ".")
     here = os.path.dirname(os.path.abspath(__file__))

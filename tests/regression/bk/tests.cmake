@@ -1,4 +1,4 @@
-# Rigid reference models (issue 6): runs of the springslider / burridgeknopoff inputs (fixtures) and their python
+# Rigid reference models (docs/validation/bk.md): runs of the springslider / burridgeknopoff inputs (fixtures) and their python
 # checks (check_bk.py), bad inputs, and the figure scripts. Runs write into the build dir under bk/<name>.
 set(SK_BK_IN ${CMAKE_SOURCE_DIR}/inputs)
 # sk_bk_run(NAME INPUT [OPTIONS...]): stickslip run INPUT -o bk/NAME, a fixture named bk_NAME.

@@ -45,7 +45,7 @@ def check_limitcycle(prog, inp, out):
             sys.exit(f"FAIL: no limit cycle ({key} missing)")
         rel = abs(a[key] / b[key] - 1)
         print(f"{key}: reduced {a[key]:.6f} full {b[key]:.6f} relative difference {rel:.2e}")
-        # The criterion; measured ~2e-3 for the stick duration (events quantised to dt = 5e-4 in 0.22 s).
+        # The acceptance criterion (docs/design.md); measured ~2e-3 for the stick duration (events quantised to dt = 5e-4 in 0.22 s).
         if rel > 0.01:
             sys.exit(f"FAIL: {key} differs by more than 1 %")
     print("ok: same limit cycle")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""VTK point data of contact (issue 6) on the patch test inputs/explicit/contact_patch.xml: every .vtu of the run has
+"""VTK point data of contact (docs/output.md) on the patch test inputs/explicit/contact_patch.xml: every .vtu of the run has
 contact_pressure (1 component, Pa), contact_traction (vector), contact_stick (integer 0/1) and contact_state (friction
 state); off the contact face (y > 0) all are exactly zero; on it the pressure is uniform to 1e-6 relative (every node of
 a row moves alike, so only round-off separates them: measured 4e-12 to 1.8e-10, the latter at 1.7 Pa as the block lifts off) at every output with contact, and the resting
@@ -16,7 +16,7 @@ import numpy as np
 import vtk
 from vtk.util.numpy_support import vtk_to_numpy
 
-TOL = 1e-6  # relative spread of the pressure over the contact face (issue 6)
+TOL = 1e-6  # relative spread of the pressure over the contact face (a patch test: uniform to round-off)
 
 
 def read(path):

@@ -33,7 +33,7 @@ def main():
     on = frac == 1.0
     if not on.any() or np.max(np.abs(cof[on] - 0.3)) > 1e-9 or np.any(fx[on] > 0) or np.any(np.abs(fy) > 0):
         fails.append(f"COF while sliding off mu_k = 0.3: {np.max(np.abs(cof[on] - 0.3)) if on.any() else 'never in full contact'}")
-    # energy balance with the contact work column: central differences drift O(dt^2); the issue asks 1e-3 of the work in play
+    # energy balance with the contact work column: central differences drift O(dt^2); the acceptance bound is 1e-3 of the work in play
     drift = np.max(np.abs(bal - bal[0])) / np.max(np.abs(wext))
     if drift > 1e-3:
         fails.append(f"energy balance drift {drift:.3g} of the external work > 1e-3")

@@ -40,15 +40,15 @@ sk_contact_same_on_2_ranks(regression_contact_slide_mpi 1e-10 ${CMAKE_SOURCE_DIR
 # there is no tolerance. The same on 2 ranks (per-rank dissipation restored per rank).
 sk_contact_restart(regression_contact_restart ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_restart.xml 400)
 
-# VTK point data of contact (issue 6) on the patch test inputs/explicit/contact_patch.xml: the four arrays exist, are
-# zero off the contact face, and the pressure is uniform on it to 1e-6 relative (the issue's bound; round-off only).
+# VTK point data of contact (docs/output.md) on the patch test inputs/explicit/contact_patch.xml: the four arrays exist, are
+# zero off the contact face, and the pressure is uniform on it to 1e-6 relative (the acceptance bound, docs/design.md; round-off only).
 sk_add_python_test(regression_contact_fields ${SK_TEST_DIR}/check_contact_fields.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_patch.xml LABELS regression)
 sk_add_python_test(regression_contact_fields_mpi2 ${SK_TEST_DIR}/check_contact_fields.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_patch.xml ${SK_MPIEXEC} -n 2 --oversubscribe LABELS regression)
 set_tests_properties(regression_contact_fields_mpi2 PROPERTIES PROCESSORS 2)
 
-# Curved rigid surfaces (issue 6): a block sliding inside a rigid ring (2D circle) and inside a rigid cylinder (3D),
+# Curved rigid surfaces: a block sliding inside a rigid ring (2D circle) and inside a rigid cylinder (3D),
 # Coulomb friction, braking rate against the rigid-block closed form (bound 5e-4, derived in the script) and energy
 # balance (1e-3 of the initial kinetic energy).
 foreach(ring contact_ring contact_ring3d)

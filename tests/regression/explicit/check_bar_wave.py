@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Stress wave in a bar vs d'Alembert (issue 5): runs inputs/explicit/bar_wave_<elem>.xml on refined meshes and checks
+"""Stress wave in a bar vs d'Alembert: runs inputs/explicit/bar_wave_<elem>.xml on refined meshes and checks
 the relative L2 error of the displacement at the end time and its rate under refinement.
 
 Usage: check_bar_wave.py STICKSLIP INPUT.xml [--load step|smooth] [--levels 25 50 100] [--min-rate R] [--max-error E]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checkpoint/restart of the explicit solver (issue 5): a run killed with SIGKILL and restarted with -restart ends in
+"""Checkpoint/restart of the explicit solver: a run killed with SIGKILL and restarted with -restart ends in
 bitwise the same state (displacement, velocity, the energy history and, with <contact>, every contact history
 /explicit/contact/<name> and the sticking-time statistics /explicit/contact_nodes/<name>/*) as an uninterrupted run; with the newest checkpoint damaged, the restart detects it (checksum) and resumes from the previous one, again
 bitwise identical. Exact equality is the requirement: the state in a checkpoint is the full state of the integrator.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Two explicit runs give the same results: every history of /explicit (energy, watch points, node sets) and the final
 state, column by column, within RTOL relative to the largest magnitude of the column. Used for
-  - 1 and 2 MPI ranks (issue 5: 1e-12): the runs differ only in the order in which element forces are summed at nodes
+  - 1 and 2 MPI ranks (1e-12): the runs differ only in the order in which element forces are summed at nodes
     shared by the ranks (round-off, ~1e-16 per step, growing slowly through the dynamics);
   - a Gmsh mesh and the generated mesh of the same box: same nodes and elements, possibly numbered otherwise.
 The energy "balance" column is a difference of large terms: its scale is the largest energy of the history, not its

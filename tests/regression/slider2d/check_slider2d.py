@@ -1,4 +1,4 @@
-"""Checks of the 2D slider studies (issue 6, sections 3.1-3.3 of the LuGre/mortar paper) on shortened horizons.
+"""Checks of the 2D slider studies (sections 3.1-3.3 of the LuGre/mortar paper) on shortened horizons.
 
 usage: check_slider2d.py elastic PROGRAM RIGID_INPUT ELASTIC_INPUT
            the elastic spring-slider (inputs/slider2d/springslider-elastic.xml) made stiffer, E = 1e7 and 1e8 Pa, over
@@ -91,8 +91,8 @@ def elastic(prog, rigid_input, elastic_input):
             errors.append((E, ex, ef))
             print("E = %g Pa: mass-centre displacement off the rigid one by %.3g of its maximum (%.4g m), global friction force by "
                   "%.3g (L1 over 0-2.6 s), energy balance drift %.3g of the driver's work" % (E, ex, np.max(np.abs(xi)), ef, drift))
-            # energy balance with the contact work column (friction dissipation, bristle and penalty energy): the issue's
-            # 1e-3 (measured 2.4e-8 at E = 1e7 and 9.7e-10 at 1e8)
+            # energy balance with the contact work column (friction dissipation, bristle and penalty energy): the acceptance
+            # bound 1e-3 (measured 2.4e-8 at E = 1e7 and 9.7e-10 at 1e8)
             if drift > 1e-3:
                 fails.append("E = %g: energy balance drift %.3g > 1e-3" % (E, drift))
     (E1, ex1, ef1), (E2, ex2, ef2) = errors
@@ -123,7 +123,7 @@ def energy(prog, items):
             wext = np.asarray(r.history("/explicit/energy")["external_work"])[-1]
             print("%s to %s s: energy balance drift %.3g of the external work (%.4g J), frictional dissipation %.4g J"
                   % (name, end, drift, wext, diss))
-            # the issue's bound for the slider studies (measured 2.4e-8 and 5.4e-8 for the velocity-controlled and the
+            # the acceptance bound, docs/design.md for the slider studies (measured 2.4e-8 and 5.4e-8 for the velocity-controlled and the
             # cyclic slider, 1.8e-5 for the E = 1 MPa spring-slider whose contact chatters after the first slip)
             if drift > 1e-3:
                 fails.append("%s: energy balance drift %.3g > 1e-3" % (name, drift))

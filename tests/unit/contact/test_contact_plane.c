@@ -166,7 +166,7 @@ static PetscErrorCode SlideCreate(PetscReal fx, PetscReal v0, PetscReal vp, cons
    on every node as long as it slides, so the exact gain is (F/m + s mu_k g) T + s mu_k dv_y (dv_y: change of the mass-centre
    vertical velocity, from the normal oscillation about the approximate initial state). Measured relative error of the
    gain 5.1e-4 (time discretisation); bound 2e-3. The energy balance (the solver's, with the contact work column)
-   closes to 1e-3 of the work in play as the issue asks (measured 1.1e-7). At the end every node slides, so the global
+   closes to 1e-3 of the work in play as required (docs/design.md) (measured 1.1e-7). At the end every node slides, so the global
    COF is mu_k to round-off (bound 1e-6). */
 static PetscErrorCode SlideTest(PetscReal fx, PetscReal v0, PetscReal vp)
 {

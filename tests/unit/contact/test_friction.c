@@ -1,4 +1,4 @@
-/* Unit tests of the friction laws against closed forms (issue 6, "Done when"): LuGre steady sliding F = G(v) sgn v +
+/* Unit tests of the friction laws against closed forms: LuGre steady sliding F = G(v) sgn v +
    sigma2 v, holding below mu_s N at rest with only elastic pre-sliding, exactness and stability of the step update up to
    sigma0 |v| dt / G = 1e6, the Coulomb return mapping, the regularised laws, Jacobians of the rate forms, the registry
    and the parameter checks. */

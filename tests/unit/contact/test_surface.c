@@ -173,7 +173,7 @@ static PetscReal SineBrute(PetscInt dim, PetscReal A, const PetscReal k[], const
   return PetscSqrtReal(2 * Dbest);
 }
 
-/* The sine surface against the brute-force minimiser to 1e-10 (the issue's bound) for random points from far above
+/* The sine surface against the brute-force minimiser to 1e-10 (the acceptance bound, docs/design.md) for random points from far above
    to deep below the surface, in 2D and 3D, both sides; and the points where the projection is ambiguous: the centres
    of curvature of crest and trough, and points below them. */
 static PetscErrorCode TestSine(void)

@@ -1,4 +1,4 @@
-/* A Neo-Hookean block under a large rigid rotation (issue 5): rotated by 90 degrees through a prescribed rigid motion
+/* A Neo-Hookean block under a large rigid rotation: rotated by 90 degrees through a prescribed rigid motion
    of all its nodes (2D about z, 3D about the axis (1,1,1)), its Cauchy stress is zero to round-off and the energy
    balance holds (the work of the reactions equals the kinetic energy); spinning freely through 90 degrees, it
    conserves its energy. */
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
                             " steps): kinetic %.6e -> %.6e J, internal %.3e J, largest relative energy drift %.3e\n",
                             k->type, step, (double)e0.kinetic, (double)e.kinetic, (double)e.internal, (double)worst));
       /* the spin-up excites breathing modes near omega_max (omega dt ~ 1 at safety 0.5) holding ~2e-5 of the energy;
-         the integrator's energy error is a bounded fraction of that (measured 1.1e-5 in 2D): issue 5's 1e-4 bound */
+         the integrator's energy error is a bounded fraction of that (measured 1.1e-5 in 2D): bound 1e-4 */
       PetscCheck(worst < 1e-4, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "free spin does not conserve energy: drift %g", (double)worst);
     }
     PetscCall(SKExplicitDestroy(&ex));

@@ -1,4 +1,4 @@
-/* Free vibration of a cantilever (issue 5): the lowest frequencies from SLEPc (K x = omega^2 M x with the solver's own
+/* Free vibration of a cantilever: the lowest frequencies from SLEPc (K x = omega^2 M x with the solver's own
    K and lumped M) match the frequency measured in an explicit run started in the first mode, converge under
    refinement towards the beam value, and an undamped Neo-Hookean run excited in many modes conserves its total energy
    to 1e-4 over 1e4 steps. */

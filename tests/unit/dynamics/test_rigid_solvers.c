@@ -1,6 +1,6 @@
 /* Unit tests of the "springslider" and "burridgeknopoff" solvers through the solver interface (independent of the app's
    registration list): valid inputs set up and run into results.h5; bad physics values are refused by setup with an
-   input error "NAME:LINE: message" at the offending element (issue 6: sigma0 <= 0, v_s < 0, mu_k > mu_s, ...). */
+   input error "NAME:LINE: message" at the offending element (sigma0 <= 0, v_s < 0, mu_k > mu_s, ...). */
 #include <string.h>
 #include <stickslip/rigid.h>
 

@@ -1,6 +1,6 @@
 /* Unit tests of the rigid spring-slider (src/dynamics/rigid.c): with LuGre close to its Coulomb limit (v_s << slip
    velocity, sigma2 = 0, stiff bristles) the steady stick-slip cycle matches the closed form of docs/theory.md
-   (stick and slip durations, spring force drop) to 2 % (issue 6); the energy balance closes to 1e-3; under a force below
+   (stick and slip durations, spring force drop) to 2 %; the energy balance closes to 1e-3; under a force below
    mu_s N the block only pre-slides elastically by -(mu_s / sigma0) ln(1 - F / (mu_s N)) and holds. */
 #include <stickslip/rigid.h>
 
@@ -81,14 +81,14 @@ static PetscErrorCode TestCoulombLimit(void)
                         (double)L.slip_start[0], (double)cy.t_first, (double)t_stick, (double)cy.t_stick, (double)t_slip, (double)cy.t_slip,
                         (double)drop, (double)cy.force_drop, (double)L.friction_peak, (double)cy.force_max, (double)L.max_residual,
                         (double)L.max_work));
-  /* issue 6: 2 % on the cycle; the sampling (2e-4 s) and the Stribeck / bristle transients (~1e-3 s) are ~0.1 % of it */
+  /* 2 % on the cycle; the sampling (2e-4 s) and the Stribeck / bristle transients (~1e-3 s) are ~0.1 % of it */
   CHECK(PetscAbsReal(L.slip_start[0] - cy.t_first) <= 0.02 * cy.t_first, "first stick");
   CHECK(PetscAbsReal(t_stick - cy.t_stick) <= 0.02 * cy.t_stick, "stick duration %g vs %g", (double)t_stick, (double)cy.t_stick);
   CHECK(PetscAbsReal(t_slip - cy.t_slip) <= 0.02 * cy.t_slip, "slip duration %g vs %g", (double)t_slip, (double)cy.t_slip);
   CHECK(PetscAbsReal(drop - cy.force_drop) <= 0.02 * cy.force_drop, "force drop %g vs %g", (double)drop, (double)cy.force_drop);
   CHECK(PetscAbsReal(L.friction_peak - cy.force_max) <= 0.02 * cy.force_max, "break-away friction %g vs %g", (double)L.friction_peak,
         (double)cy.force_max);
-  /* issue 6: the energy balance closes to 1e-3 of the work put in (rtol 1e-8 gives ~1e-6) */
+  /* the energy balance closes to 1e-3 of the work put in (rtol 1e-8 gives ~1e-6) */
   CHECK(L.max_residual <= 1e-3 * L.max_work, "energy residual %g J of work %g J", (double)L.max_residual, (double)L.max_work);
   PetscCall(SKRigidChainDestroy(&chain));
   PetscCall(SKFrictionLawDestroy(&law));

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
 
-  /* 1. Right limit of L^1 at 0 for the string vs (III.30); the issue asks for 1e-3, the extrapolation error is
+  /* 1. Right limit of L^1 at 0 for the string vs (III.30); the requirement is 1e-3, the extrapolation error is
         O(tau^2) ~ 1e-6, so 1e-5 is also asserted to catch a wrong kernel that happens to be close. */
   {
     const PetscReal cases[4][3] = {

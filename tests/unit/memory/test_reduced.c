@@ -64,7 +64,7 @@ int main(int argc, char **argv)
   PetscCall(SKBowTrajectoryReset(&full));
 
   /* 2. Limit cycle (D = 0.01: with D = 0.1 the paper's oscillation decays to steady sliding, see the docs), N = 40:
-        period and stick duration of the last 8 cycles within 1% (the issue's criterion); and 3. the reduced model
+        period and stick duration of the last 8 cycles within 1% (the acceptance criterion, docs/design.md); and 3. the reduced model
         converges with dt: the stick-duration error against the full model falls as dt is halved twice (first order
         from events falling inside steps: at least a factor 3 over two halvings). */
   {

@@ -214,7 +214,7 @@ static PetscErrorCode BondedCase(PetscReal l1, PetscReal c_coarse, PetscReal c_f
       /* measured (l1 = 25): 1.1e-3 and 2.2e-4 of the peak for couplings 0.1 and 0.02, energy 1.7e-3 and 3.5e-4 of the
          work; (l1 = 0, everything sticks, P on rod 2 through node 0): 9.7e-4 and 1.9e-4 of the peak for 0.02 and
          0.004, energy 1.9e-3 and 3.7e-4 of the work. First order in the coupling step: ratio 5. The checks: below 1e-3 of
-         the peak and of the work (the issue's energy criterion) at the finer step, and ratios above 3 (first order), so
+         the peak and of the work (the acceptance criterion for energy) at the finer step, and ratios above 3 (first order), so
          the error is the pseudo-force lag and not a missing term (the work of P on a sticking node 0 included) */
       PetscCheck(ex.err < 1e-3 * ex.umax, PETSC_COMM_SELF, PETSC_ERR_PLIB, "mmm: bonded pair differs from the modal solution by %g",
                  (double)ex.err);
