@@ -3,3 +3,6 @@ sk_add_python_test(docs_input_reference ${SK_TEST_DIR}/check_input_docs.py LABEL
 # Defaults stated in docs/input.md, in the friction defaults' comment (contact.h) and code, and as "<element attribute>
 # defaults to X" in the public headers equal the schemas' (check_defaults.py; a stale default fails it).
 sk_add_python_test(docs_defaults ${SK_TEST_DIR}/check_defaults.py LABELS regression)
+# No "issue N" citations or paths outside the repository in tracked text, no PetscFunctionBeginUser in the library,
+# no module including another module's private header (check_self_contained.py).
+sk_add_python_test(docs_self_contained ${SK_TEST_DIR}/check_self_contained.py LABELS regression)
