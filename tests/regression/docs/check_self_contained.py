@@ -4,7 +4,8 @@ follow or code that crosses a module boundary.
 - "issue N" citations and paths outside the repository (../shared/) in any tracked text file;
 - PetscFunctionBeginUser in the library (src/): it marks user code in PETSc's tracebacks;
 - a module including another module's private header (src/<a>/*.c or *.h including "<b>/..impl.h", b != a);
-- a public header (include/stickslip/) including a private one.
+- a public header (include/stickslip/) including a private one;
+- a reference to a docs/*.md page that does not exist.
 Mutation tried: "issue 6" added to a comment of src/contact/friction.c, and #include "core/..." restored in
 src/io/output.c with a coreimpl.h: both fail; reverted."""
 import os
@@ -35,6 +36,9 @@ for f in files:
             bad.append(f"{f}:{n}: points outside the repository: {line.strip()[:100]}")
         if f.startswith("src/") and "PetscFunctionBeginUser" in line:
             bad.append(f"{f}:{n}: PetscFunctionBeginUser inside the library")
+        for ref in re.findall(r"\bdocs/[\w/.-]*?\.md", line):
+            if not os.path.isfile(os.path.join(src, ref)):
+                bad.append(f"{f}:{n}: refers to {ref}, which does not exist")
         m = re.match(r'\s*#\s*include\s+"(\w+)/(\w+impl)\.h"', line)
         if m and f.startswith("src/") and f.split("/")[1] != m.group(1):
             bad.append(f"{f}:{n}: includes the private header {m.group(1)}/{m.group(2)}.h of module {m.group(1)}")
