@@ -55,3 +55,12 @@ foreach(input IN LISTS SK_EXPLICIT_UNSTABLE)
   get_filename_component(stem ${input} NAME_WE)
   sk_add_python_test(regression_explicit_unstable_${stem} ${SK_TEST_DIR}/check_run_fails.py ARGS ${SK_PROGRAM} ${input} LABELS regression)
 endforeach()
+
+# Field frames by default (docs/input.md, <output fields>): a run that does not ask for fields writes 50 to 52 frames
+# from t = 0 to the end time (ceil-rounded interval; counted, no tolerance), on 1 and 2 ranks; fields="0" writes none.
+# Failed before the default (no fields.pvd).
+sk_add_python_test(regression_explicit_default_fields ${SK_TEST_DIR}/check_default_fields.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml LABELS regression)
+sk_add_python_test(regression_explicit_default_fields_mpi2 ${SK_TEST_DIR}/check_default_fields.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml ${SK_MPIEXEC} LABELS regression)
+set_tests_properties(regression_explicit_default_fields_mpi2 PROPERTIES PROCESSORS 2)
