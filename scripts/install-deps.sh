@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config
   petsc-dev slepc-dev openmpi-bin libmetis-dev libxml2-dev libxml2-utils
   python3 python3-numpy python3-matplotlib python3-h5py python3-vtk9
+  gmsh paraview xvfb xauth
 )
 # Extra tools: the sanitizer/fuzzing toolchain (make check runs the sanitizer job) and the peers used by benchmarks.
 if [ "${SK_DEPS_MINIMAL:-0}" != 1 ]; then
