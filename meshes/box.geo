@@ -1,8 +1,8 @@
 // stickslip example mesh: the box [0,2] x [0,1] x [0,0.5] m with 4 x 3 x 2 hexahedra, graded along x
 // (consecutive cell sizes in ratio 1.2), physical groups named like the sets of the structured generator.
-// gmsh is not installed where stickslip is developed: box.msh was written by make_box_msh.py, which reproduces what
-//   gmsh -3 -format msh41 box.geo -o box.msh
-// gives (same nodes, elements and physical groups; Gmsh's own node and element numbering may differ).
+// box.msh is Gmsh 4.8's output of
+//   gmsh -3 box.geo -format msh41 -o box.msh
+// (tests/regression/gmsh meshes it again with the installed gmsh and runs it).
 Lx = 2; Ly = 1; Lz = 0.5;
 nx = 4; ny = 3; nz = 2;
 rx = 1.2;

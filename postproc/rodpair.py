@@ -40,13 +40,11 @@ def _plt():
     return plt
 
 
-def figures(path, outdir, name=None):
-    """space-time map of u1, time signatures at the four sections, relative velocity at 2L/3 and L"""
+def figure_objects(path, name):
+    """[(file name, Figure)]: space-time map of u1, time signatures at the four sections, relative velocity at 2L/3 and L"""
     plt = _plt()
     d = load(path)
-    name = name or os.path.basename(os.path.dirname(os.path.abspath(path)))
-    os.makedirs(outdir, exist_ok=True)
-    files = []
+    figs = []
     L1 = d["z1"][-1]
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     m = ax.pcolormesh(d["time"], d["z1"] / L1, 1e3 * d["u1"].T, shading="auto", cmap="Greys")
@@ -55,35 +53,36 @@ def figures(path, outdir, name=None):
     ax.set_ylabel("z1 / L1")
     fig.colorbar(m, ax=ax, label="u1 (mm)")
     ax.set_title(f"{name}: displacement u1(z1, t)")
-    files.append(os.path.join(outdir, f"{name}-spacetime.png"))
     fig.tight_layout()
-    fig.savefig(files[-1], dpi=120)
-    plt.close(fig)
+    figs.append((f"{name}-spacetime.png", fig))
 
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
     for col, label in SECTIONS:
-        ax.plot(d["sections"]["t"], 1e3 * d["sections"][col], label=label)
+        ax.plot(d["sections"]["t"], 1e3 * d["sections"][col], label=label, gid=col)
     ax.set_xlabel("t (s)")
     ax.set_ylabel("u1 (mm)")
     ax.legend(fontsize=8)
     ax.set_title(f"{name}: displacement at four sections")
-    files.append(os.path.join(outdir, f"{name}-sections.png"))
     fig.tight_layout()
-    fig.savefig(files[-1], dpi=120)
-    plt.close(fig)
+    figs.append((f"{name}-sections.png", fig))
 
     fig, axs = plt.subplots(2, 1, figsize=(6.4, 4.4), sharex=True)
     for ax, col, label in zip(axs, ("vrel_2L/3", "vrel_L"), ("z1 = 2L1/3", "z1 = L1")):
-        ax.plot(d["sections"]["t"], 1e3 * d["sections"][col], lw=0.8)
+        ax.plot(d["sections"]["t"], 1e3 * d["sections"][col], lw=0.8, gid=col)
         ax.set_ylabel("v1 - v2 (mm/s)")
         ax.set_title(label, fontsize=9)
     axs[-1].set_xlabel("t (s)")
     fig.suptitle(f"{name}: relative velocity")
-    files.append(os.path.join(outdir, f"{name}-vrel.png"))
     fig.tight_layout()
-    fig.savefig(files[-1], dpi=120)
-    plt.close(fig)
-    return files
+    figs.append((f"{name}-vrel.png", fig))
+    return figs
+
+
+def figures(path, outdir, name=None):
+    """space-time map of u1, time signatures at the four sections, relative velocity at 2L/3 and L, as PNG files in OUTDIR"""
+    from postproc.figures import write
+
+    return write(figure_objects(path, name or os.path.basename(os.path.dirname(os.path.abspath(path)))), outdir)
 
 
 def compare(path_a, path_b, outdir, name):

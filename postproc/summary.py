@@ -3,7 +3,10 @@
     python3 -m postproc.summary OUTDIR|RESULTS.h5 [--figures]
 
 Prints the provenance (/meta), every history with its rows and columns, and the fixed arrays. With --figures,
-writes the solver's standard figures next to results.h5 (rodpair: space-time map, sections, relative velocity).
+writes the solver's standard figures next to results.h5 (postproc/figures.py lists them for every solver).
+
+From any directory: `PYTHONPATH=/path/to/stickslip python3 -m postproc.summary ...`, or the launcher
+`/path/to/stickslip/scripts/stickslip-post summary ...` (docs/output.md, "Post-processing").
 """
 import os
 import sys
@@ -27,11 +30,10 @@ def describe(r):
 
 
 def figures(r):
-    outdir = os.path.dirname(os.path.abspath(r.path))
-    if r.has("rodpair"):
-        from postproc import rodpair
-        return rodpair.figures(r.path, outdir)
-    return []
+    """Writes the solver's standard figures (postproc.figures) next to results.h5 and returns their paths."""
+    from postproc import figures as standard
+
+    return standard.save(r)
 
 
 def main(argv):

@@ -227,12 +227,18 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const P
    recompute from the same committed state, so the update is idempotent. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[],
                                                 const PetscReal v[], PetscReal f[]);
-/* Largest contribution of the contact to omega^2 (1/s^2): max_a (eps_N w_a + k_t) / m_a over contact nodes, with
-   k_t the friction law's tangential stiffness at N = 0 (Coulomb eps_t). The LuGre stiffness sigma0 N and every law's
-   damping grow with the normal force, unknown before the run: SKContactPlaneSetStabilityCheck() checks them at every
-   force evaluation. MASS: lumped nodal masses (kg), nlocal values. Adding it to the body's largest omega^2 bounds the
-   coupled one from above (lambda_max(A + B) <= lambda_max(A) + lambda_max(B)). Collective. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneGetOmega2(SKContactPlane cp, const PetscReal mass[], PetscReal *omega2);
+/* Largest stable time step (s) of central differences for a body whose own largest omega^2 is OMEGA2 (1/s^2) in contact
+   through CP, node by node: dt_a = 4 / (c_a/m_a + sqrt((c_a/m_a)^2 + 4 omega_a^2)), the root of
+   dt^2 omega_a^2 + 2 dt c_a / m_a = 4, with omega_a^2 = OMEGA2 + (eps_N w_a + k_t(N_a)) / m_a and (k_t, c_t) the friction
+   law's tangent moduli at the node's share N_a = NORMAL_LOAD w_a / sum_b w_b of the normal load NORMAL_LOAD (N) on the
+   pair; c_a = c_t(N_a) with explicit damping, 0 with implicit damping (SKContactPlaneSetDamping(), stable for any
+   damping). *DT is the smallest dt_a, PETSC_MAX_REAL when nothing bounds it. NORMAL_LOAD = 0 gives the bound of the
+   penalty and of the law at rest (Coulomb eps_t): adding eps_N w_a / m_a to the body's largest omega^2 bounds the
+   coupled one from above (lambda_max(A + B) <= lambda_max(A) + lambda_max(B)). The LuGre stiffness sigma0 N and every
+   law's damping grow with the nodal normal force, known only during the run: SKContactPlaneSetStabilityCheck() checks
+   them at every force evaluation. MASS: lumped nodal masses (kg), nlocal values. Collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneGetStepBound(SKContactPlane cp, const PetscReal mass[], PetscReal omega2, PetscReal normal_load,
+                                                       PetscReal *dt);
 /* Arms the run-time stability check of SKContactPlaneForce() for the time step DT (s) chosen for OMEGA2 (1/s^2, the
    omega_max^2 of body and contact, e.g. 4 / dt_critical^2), MASS the lumped nodal masses (kg, nlocal values, copied).
    At every force evaluation each node in contact must satisfy dt^2 omega_a^2 + 2 dt c_a / m_a <= 4 with

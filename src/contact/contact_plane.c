@@ -339,18 +339,27 @@ PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneGetOmega2(SKContactPlane cp, const PetscReal mass[], PetscReal *omega2)
+PetscErrorCode SKContactPlaneGetStepBound(SKContactPlane cp, const PetscReal mass[], PetscReal omega2, PetscReal normal_load, PetscReal *dt)
 {
-  PetscReal kt, ct, w2 = 0;
+  PetscReal wsum = 0, bound = PETSC_MAX_REAL;
 
   PetscFunctionBegin;
-  PetscCall(SKFrictionLawGetTangentModuli(cp->law, 0.0, &kt, &ct));
+  PetscCheck(omega2 >= 0 && normal_load >= 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Step bound needs omega^2 >= 0 and a normal load >= 0, got %g 1/s^2 and %g N", (double)omega2, (double)normal_load);
+  for (PetscInt i = 0; i < cp->n; i++) wsum += cp->w[i];
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &wsum, 1, MPIU_REAL, MPIU_SUM, cp->comm));
   for (PetscInt i = 0; i < cp->n; i++) {
-    const PetscReal m = mass[cp->nodes[i]];
-    if (m > 0) w2 = PetscMax(w2, (cp->eps_n * cp->w[i] + kt) / m);
+    const PetscReal m = mass[cp->nodes[i]], N = wsum > 0 ? normal_load * cp->w[i] / wsum : 0.0;
+    PetscReal kt, ct;
+    if (m <= 0) continue;
+    PetscCall(SKFrictionLawGetTangentModuli(cp->law, N, &kt, &ct));
+    {
+      const PetscReal w2 = omega2 + (cp->eps_n * cp->w[i] + kt) / m, cm = cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? 0.0 : ct / m;
+      if (w2 > 0 || cm > 0) bound = PetscMin(bound, 4 / (cm + PetscSqrtReal(cm * cm + 4 * w2))); /* root of dt^2 w2 + 2 dt c / m = 4 */
+    }
   }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &w2, 1, MPIU_REAL, MPIU_MAX, cp->comm));
-  *omega2 = w2;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bound, 1, MPIU_REAL, MPIU_MIN, cp->comm));
+  *dt = bound;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -161,6 +161,8 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt", ex->dt));
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_critical", ex->dt_critical));
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_element_estimate", ex->dt_element));
+  PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_friction", ex->dt_friction));
+  PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "normal_load_estimate", ex->normal_load));
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "power_iterations", ex->power_its));
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "nodes", gsize));
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "elements", gelem));
@@ -327,12 +329,13 @@ static PetscErrorCode WriteFields(SKExplicit ex)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKExplicitOutputStep(SKExplicit ex, SKOutput out, PetscBool force)
+PetscErrorCode SKExplicitOutputStep(SKExplicit ex, SKOutput out, PetscBool final)
 {
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_EXPLICIT_Output, 0, 0, 0, 0));
-  if (ex->history_interval > 0 && (force || ex->step % ex->history_interval == 0)) PetscCall(WriteHistories(ex));
-  if (out && ex->pvd && (force || ex->step % ex->field_interval == 0)) PetscCall(WriteFields(ex));
+  /* at the final step, what its interval did not already write at this step */
+  if (ex->history_interval > 0 && (ex->step % ex->history_interval == 0) != final) PetscCall(WriteHistories(ex));
+  if (out && ex->pvd && (ex->step % ex->field_interval == 0) != final) PetscCall(WriteFields(ex));
   PetscCall(PetscLogEventEnd(SK_EXPLICIT_Output, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -177,12 +177,13 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
   for (PetscInt i = 0; i < n; i++) {
     const PetscInt *elements, *faces, *be, *bf;
     PetscInt ns, nb;
-    PetscReal *w, eps_n, omega2;
+    PetscReal *w, eps_n;
     SKNode fnode;
     SKFrictionLaw law;
     SKRigidSurface surface;
-    char name[SK_MESH_NAME_LEN] = "contact", damping[16] = "explicit"; /* the schema allows implicit and explicit */
-    PetscBool explicit_damping;
+    char name[SK_MESH_NAME_LEN] = "contact", damping[16] = "implicit"; /* the schema allows implicit and explicit */
+    PetscBool explicit_damping, has_damping;
+    PetscReal kt, ct;
 
     PetscCall(SKInputGetString(ex->input, items[i], "name", name, sizeof(name), NULL));
     PetscCall(PetscStrncpy(ex->contact_names[i], name, sizeof(ex->contact_names[i])));
@@ -206,13 +207,14 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
     PetscCall(
         SKContactPlaneCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
     PetscCall(PetscFree(w));
-    /* the friction damping is explicit (and checked) unless asked otherwise: the implicit form is stable for any damping
-       but can be inaccurate at the step that stability alone allows (docs/theory.md), so it is the user's choice */
-    PetscCall(SKInputGetString(ex->input, items[i], "damping", damping, sizeof(damping), NULL));
+    /* the friction damping is implicit unless asked otherwise: stable for any damping, so that the default LuGre values
+       run at the step the stiffness allows (docs/theory.md, "Critical time step"); a law without damping (Coulomb) takes
+       the explicit path, which is then the same scheme without the per-node damping solve */
+    PetscCall(SKInputGetString(ex->input, items[i], "damping", damping, sizeof(damping), &has_damping));
+    PetscCall(SKFrictionLawGetTangentModuli(law, 1.0, &kt, &ct));
+    if (!has_damping && ct == 0) PetscCall(PetscStrncpy(damping, "explicit", sizeof(damping)));
     PetscCall(PetscStrcmp(damping, "explicit", &explicit_damping));
     PetscCall(SKContactPlaneSetDamping(ex->contacts[i], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
-    PetscCall(SKContactPlaneGetOmega2(ex->contacts[i], ex->mass, &omega2));
-    ex->contact_omega2 = PetscMax(ex->contact_omega2, omega2);
   }
   PetscCall(PetscFree(items));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -601,12 +603,15 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
                            "get safety * critical",
                            (double)dt, (double)ex->dt_critical, (double)ex->dt_element, (double)(ex->safety * ex->dt_critical)));
     ex->dt = dt;
-  } else { /* the largest dt <= safety * critical that lands on the end time */
-    const PetscReal n = PetscCeilReal(ex->t_end / (ex->safety * ex->dt_critical));
+  } else { /* the largest dt <= safety * critical (with the friction at the estimated normal load) that lands on the end time */
+    const PetscReal n = PetscCeilReal(ex->t_end / (ex->safety * ex->dt_friction));
     ex->dt            = ex->t_end / n;
   }
 
   ex->history_interval = 1;
+  /* fields by default: about SK_EXPLICIT_DEFAULT_FRAMES frames over the run (plus the initial one), so that the fields.pvd
+     a user opens in ParaView exists and holds a sensible number of steps; fields="0" writes none */
+  ex->field_interval = (PetscInt)PetscMax(1, PetscCeilReal(PetscFloorReal(ex->t_end / ex->dt + 0.5) / SK_EXPLICIT_DEFAULT_FRAMES));
   PetscCall(SKNodeGetChild(root, "output", &node));
   if (node) {
     PetscCall(SKInputGetInt(ex->input, node, "fields", &ex->field_interval, NULL));

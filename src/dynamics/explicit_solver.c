@@ -29,7 +29,7 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
       PetscCall(PetscPrintf(ex->comm, "-restart: no valid checkpoint in %s, starting at t = 0\n", ckdir));
   }
   if (out) PetscCall(SKExplicitOutputSetUp(ex, out, restarted));
-  if (!restarted) PetscCall(SKExplicitOutputStep(ex, out, PETSC_TRUE));
+  if (!restarted) PetscCall(SKExplicitOutputStep(ex, out, PETSC_FALSE));
   start_step = ex->step;
   PetscCall(SKProgressCreate(ex->comm, "explicit", 0.0, ex->t_end, &progress));
   PetscCall(SKWallTime(&w0));
@@ -43,7 +43,7 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
   }
   PetscCall(SKWallTime(&w1));
   PetscCall(SKProgressDestroy(&progress));
-  if (ex->history_interval > 0 && ex->step % ex->history_interval) PetscCall(SKExplicitOutputStep(ex, out, PETSC_TRUE));
+  PetscCall(SKExplicitOutputStep(ex, out, PETSC_TRUE));
   PetscCall(SKExplicitGetEnergy(ex, &en));
   if (!out) PetscFunctionReturn(PETSC_SUCCESS);
 
@@ -68,6 +68,9 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
                             (double)ex->t));
   PetscCall(SKOutputSummary(out, "critical dt", "%.6g s (power iteration), element estimate %.6g s", (double)ex->dt_critical,
                             (double)ex->dt_element));
+  if (ex->ncontacts)
+    PetscCall(SKOutputSummary(out, "friction dt", "%.6g s with the friction moduli at the estimated normal load %.6g N per contact",
+                              (double)ex->dt_friction, (double)ex->normal_load));
   PetscCall(SKOutputSummary(out, "energy", "kinetic %.6g J, internal %.6g J, spring %.6g J, external work %.6g J, balance drift %.3g J",
                             (double)en.kinetic, (double)en.internal, (double)en.spring, (double)en.external_work,
                             (double)(en.balance - ex->energy0)));

@@ -454,12 +454,55 @@ PetscErrorCode SKExplicitPowerIteration(Mat K, Vec mass, IS constrained, PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Peak magnitude (N) of the resultant of the applied loads (body forces, point loads, tractions times their time
+   functions) over the run, sampled at SK_EXPLICIT_LOAD_SAMPLES + 1 equally spaced times of [0, t_end]. */
+#define SK_EXPLICIT_LOAD_SAMPLES 1000
+static PetscErrorCode ExplicitPeakLoad(SKExplicit ex, PetscReal *peak)
+{
+  const PetscInt dim = ex->dim;
+  PetscReal *resultant, best = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(ex->nloads * dim + 1, &resultant));
+  for (PetscInt l = 0; l < ex->nloads; l++)
+    for (PetscInt a = 0; a < ex->nowned; a++)
+      for (PetscInt d = 0; d < dim; d++) resultant[l * dim + d] += ex->loads[l].p[a * dim + d];
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, resultant, (PetscMPIInt)(ex->nloads * dim), MPIU_REAL, MPIU_SUM, ex->comm));
+  for (PetscInt k = 0; k <= SK_EXPLICIT_LOAD_SAMPLES; k++) {
+    const PetscReal t = ex->t_end * k / SK_EXPLICIT_LOAD_SAMPLES;
+    PetscReal F[3]    = {0, 0, 0};
+    for (PetscInt l = 0; l < ex->nloads; l++) {
+      const PetscReal s = SKTimeFunctionEval(&ex->loads[l].f, t);
+      for (PetscInt d = 0; d < dim; d++) F[d] += s * resultant[l * dim + d];
+    }
+    best = PetscMax(best, PetscSqrtReal(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]));
+  }
+  PetscCall(PetscFree(resultant));
+  *peak = best;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* *DT (s: the body's own critical step, or PETSC_MAX_REAL) lowered to what every contact pair allows when each pair
+   carries the normal load NORMAL_LOAD (N). */
+static PetscErrorCode ExplicitContactStep(SKExplicit ex, PetscReal normal_load, PetscReal *dt)
+{
+  const PetscReal omega2 = *dt < PETSC_MAX_REAL ? 4 / PetscSqr(*dt) : 0.0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < ex->ncontacts; i++) {
+    PetscReal bound;
+    PetscCall(SKContactPlaneGetStepBound(ex->contacts[i], ex->mass, omega2, normal_load, &bound));
+    *dt = PetscMin(*dt, bound);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
 {
   Mat K;
   Vec mass;
   IS cons;
-  PetscReal lambda, rtol = 1e-6, hmin = PETSC_MAX_REAL;
+  PetscReal lambda, rtol = 1e-6, hmin = PETSC_MAX_REAL, dt_body;
   PetscInt its;
 
   PetscFunctionBegin;
@@ -470,8 +513,7 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
   PetscCall(MatDestroy(&K));
   PetscCall(VecDestroy(&mass));
   PetscCall(ISDestroy(&cons));
-  /* every dof prescribed: nothing can go unstable, the element estimate still sets a sensible step */
-  ex->dt_critical = lambda > 0 ? 2.0 / PetscSqrtReal(lambda) : PETSC_MAX_REAL;
+  dt_body = lambda > 0 ? 2.0 / PetscSqrtReal(lambda) : PETSC_MAX_REAL;
   /* element-size estimate l_e / c_e, l_e the smallest node distance of the element */
   for (PetscInt b = 0; b < ex->nblocks; b++) {
     const SKExplicitBlock *blk = &ex->blocks[b];
@@ -488,26 +530,36 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
     }
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &hmin, 1, MPIU_REAL, MPIU_MIN, ex->comm));
-  ex->dt_element = hmin;
-  ex->power_its  = its;
-  /* contact penalties: lambda_max(A + B) <= lambda_max(A) + lambda_max(B), on both estimates */
-  if (ex->contact_omega2 > 0) {
-    if (ex->dt_critical < PETSC_MAX_REAL) ex->dt_critical = 2.0 / PetscSqrtReal(4.0 / PetscSqr(ex->dt_critical) + ex->contact_omega2);
-    ex->dt_element = 2.0 / PetscSqrtReal(4.0 / PetscSqr(ex->dt_element) + ex->contact_omega2);
-  }
+  ex->power_its = its;
+  /* contact penalties and the friction laws at rest: lambda_max(A + B) <= lambda_max(A) + lambda_max(B), on both estimates */
+  ex->dt_critical = dt_body;
+  ex->dt_element  = hmin;
+  PetscCall(ExplicitContactStep(ex, 0.0, &ex->dt_critical));
+  PetscCall(ExplicitContactStep(ex, 0.0, &ex->dt_element));
   PetscCall(PetscInfo(NULL, "critical time step %g s (power iteration, %" PetscInt_FMT " iterations), element-size estimate %g s\n",
                       (double)ex->dt_critical, its, (double)ex->dt_element));
   /* the power iteration converges from below in omega^2, so a far too large value means it has not converged: the
-     element estimate (which bounds the largest element frequency) then decides */
-  if (ex->dt_critical == PETSC_MAX_REAL)
-    ex->dt_critical = ex->dt_element;
+     element estimate (which bounds the largest element frequency) then decides; with every dof prescribed nothing can go
+     unstable, and the element estimate still sets a sensible step */
+  if (dt_body == PETSC_MAX_REAL)
+    ex->dt_critical = ex->dt_element, dt_body = hmin;
   else if (ex->dt_critical > 1.5 * ex->dt_element) {
     PetscCall(PetscPrintf(
         ex->comm,
         "warning: the power iteration gave a critical time step %g s above 1.5 times the element-size estimate %g s after %" PetscInt_FMT
         " iterations; using the element estimate (raise -explicit_power_maxit)\n",
         (double)ex->dt_critical, (double)ex->dt_element, its));
-    ex->dt_critical = ex->dt_element;
+    ex->dt_critical = ex->dt_element, dt_body = hmin;
+  }
+  /* the friction moduli at an estimated normal load (docs/theory.md, "Critical time step"): twice the peak applied load,
+     the dynamic amplification of a suddenly applied load, on each pair, shared by its nodes in proportion to their weights */
+  ex->normal_load = 0;
+  ex->dt_friction = ex->dt_critical;
+  if (ex->ncontacts) {
+    PetscCall(ExplicitPeakLoad(ex, &ex->normal_load));
+    ex->normal_load *= 2;
+    PetscCall(ExplicitContactStep(ex, ex->normal_load, &dt_body));
+    ex->dt_friction = PetscMin(ex->dt_critical, dt_body);
   }
   PetscCall(PetscLogEventEnd(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -10,6 +10,8 @@
 #include <stickslip/vtk.h>
 #include <stickslip/contact.h>
 
+#define SK_EXPLICIT_DEFAULT_FRAMES 50 /* field frames over a run when <output fields> is not given */
+
 typedef struct {
   SKBasis basis;
   SKMaterial mat;
@@ -108,10 +110,11 @@ struct _p_SKExplicit {
   SKContactPlane *contacts;
   char (*contact_names)[SK_MESH_NAME_LEN]; /* also the names of their work columns */
   SKHistory *contact_hist;                 /* /explicit/contact/<name>, owned by the output */
-  PetscReal contact_omega2;                /* their largest omega^2 (1/s^2), added to the body's in the critical time step */
 
   /* time step */
-  PetscReal dt_critical, dt_element, safety;
+  PetscReal dt_critical, dt_element, safety; /* critical step of body, penalties and friction at rest (s); its element estimate */
+  PetscReal normal_load;                     /* estimated normal load on each contact pair (N): twice the peak applied load */
+  PetscReal dt_friction; /* the critical step with the friction moduli at that load (s), <= dt_critical; sets the automatic step */
   PetscInt power_its;
 
   /* energy accumulators (global) */
@@ -150,7 +153,8 @@ PETSC_INTERN PetscErrorCode SKExplicitGatherNatural(SKExplicit, const PetscReal 
 PETSC_INTERN PetscErrorCode SKExplicitGatherNaturalBlock(SKExplicit, const PetscReal local[], PetscInt bs, PetscReal **global);
 /* explicit_output.c */
 PETSC_INTERN PetscErrorCode SKExplicitOutputSetUp(SKExplicit, SKOutput, PetscBool restart);
-PETSC_INTERN PetscErrorCode SKExplicitOutputStep(SKExplicit, SKOutput, PetscBool force);
+/* Histories and fields due at the current step (their intervals divide it); with FINAL, those not due (the last step). */
+PETSC_INTERN PetscErrorCode SKExplicitOutputStep(SKExplicit, SKOutput, PetscBool final);
 PETSC_INTERN PetscErrorCode SKExplicitOutputFinish(SKExplicit, SKOutput);
 
 #endif

@@ -6,3 +6,6 @@ sk_add_python_test(docs_defaults ${SK_TEST_DIR}/check_defaults.py LABELS regress
 # No "issue N" citations or paths outside the repository in tracked text, no PetscFunctionBeginUser in the library,
 # no module including another module's private header (check_self_contained.py).
 sk_add_python_test(docs_self_contained ${SK_TEST_DIR}/check_self_contained.py LABELS regression)
+# Defaults stated in words (schema documentation, docs/input.md, input comments) and critical steps stated in input
+# comments agree with the schemas and with what the program prints (1 %: three significant digits; see the script).
+sk_add_python_test(docs_documented_defaults ${SK_TEST_DIR}/check_documented_defaults.py ARGS ${SK_PROGRAM} LABELS regression)

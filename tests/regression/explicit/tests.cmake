@@ -39,13 +39,15 @@ sk_add_python_test(regression_explicit_mpi ${SK_TEST_DIR}/check_same_results.py
   LABELS regression)
 set_tests_properties(regression_explicit_mpi PROPERTIES PROCESSORS 2)
 
-# The Gmsh mesh meshes/box.msh and the generated mesh of the same box give the same results; the two meshes hold the
-# same nodes and elements, so only the summation order of element forces may differ: 1e-12 as for the ranks.
+# The Gmsh mesh meshes/box.msh and the generated mesh of the same box give the same results: the same elements, but
+# Gmsh places the nodes of its progression up to 6.0e-10 m from the closed form the generator uses (2.4e-9 of the
+# smallest cell, measured) and starts each hexahedron at another corner; the results follow within 5.6e-9 (measured,
+# final velocity; 1.1e-9 on the histories): bound 5e-8.
 sk_add_python_test(regression_explicit_gmsh_vs_generated ${SK_TEST_DIR}/check_same_results.py
-  ARGS ${SK_PROGRAM} 1e-12 ${CMAKE_SOURCE_DIR}/inputs/explicit/box_generated.xml 1 ${CMAKE_SOURCE_DIR}/inputs/explicit/box_gmsh.xml 1 LABELS regression)
+  ARGS ${SK_PROGRAM} 5e-8 ${CMAKE_SOURCE_DIR}/inputs/explicit/box_generated.xml 1 ${CMAKE_SOURCE_DIR}/inputs/explicit/box_gmsh.xml 1 LABELS regression)
 # ... and the Gmsh mesh on 2 ranks against the generated one on 1.
 sk_add_python_test(regression_explicit_gmsh_mpi ${SK_TEST_DIR}/check_same_results.py
-  ARGS ${SK_PROGRAM} 1e-12 ${CMAKE_SOURCE_DIR}/inputs/explicit/box_generated.xml 1 ${CMAKE_SOURCE_DIR}/inputs/explicit/box_gmsh.xml 2 ${SK_MPIEXEC}
+  ARGS ${SK_PROGRAM} 5e-8 ${CMAKE_SOURCE_DIR}/inputs/explicit/box_generated.xml 1 ${CMAKE_SOURCE_DIR}/inputs/explicit/box_gmsh.xml 2 ${SK_MPIEXEC}
   LABELS regression)
 set_tests_properties(regression_explicit_gmsh_mpi PROPERTIES PROCESSORS 2)
 
@@ -55,3 +57,12 @@ foreach(input IN LISTS SK_EXPLICIT_UNSTABLE)
   get_filename_component(stem ${input} NAME_WE)
   sk_add_python_test(regression_explicit_unstable_${stem} ${SK_TEST_DIR}/check_run_fails.py ARGS ${SK_PROGRAM} ${input} LABELS regression)
 endforeach()
+
+# Field frames by default (docs/input.md, <output fields>): a run that does not ask for fields writes 50 to 52 frames
+# from t = 0 to the end time (ceil-rounded interval; counted, no tolerance), on 1 and 2 ranks; fields="0" writes none.
+# Failed before the default (no fields.pvd).
+sk_add_python_test(regression_explicit_default_fields ${SK_TEST_DIR}/check_default_fields.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml LABELS regression)
+sk_add_python_test(regression_explicit_default_fields_mpi2 ${SK_TEST_DIR}/check_default_fields.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_slide.xml ${SK_MPIEXEC} LABELS regression)
+set_tests_properties(regression_explicit_default_fields_mpi2 PROPERTIES PROCESSORS 2)

@@ -1,6 +1,7 @@
 /* Unit tests of the rigid-plane contact on the explicit solver (src/contact/contact_plane.c): the contact patch test
-   with every element type, a block sliding under a constant tangential force with Coulomb friction, and the
-   sticking-time statistics (all sticking, all sliding, and a known sticking fraction). */
+   with every element type, a block sliding under a constant tangential force with Coulomb friction, the
+   sticking-time statistics (all sticking, all sliding, and a known sticking fraction), and the friction moduli in the
+   automatic time step. */
 #include <stickslip/contact.h>
 #include "../dynamics/test_explicit_common.h"
 #include "../../../src/dynamics/explicitimpl.h" /* white box: the solver's contact pairs */
@@ -259,6 +260,61 @@ static PetscErrorCode StickOnsetTest(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A block 0.4 x 0.1 (40 kg per metre) on the plane y = 0 with the default LuGre moduli, body force (3, -4) N/kg. */
+static const char lugre_block[] = "<explicit>"
+                                  "<mesh><rectangle type=\"Q4\" cells=\"4 1\" lower=\"0 0\" upper=\"0.4 0.1\"/></mesh>"
+                                  "<sideset name=\"base\" axis=\"y\" value=\"0\"/>"
+                                  "<block name=\"body\" material=\"linear_elastic\" E=\"1e7\" nu=\"0\" rho=\"1000\" "
+                                  "stress_state=\"plane_strain\"/>"
+                                  "<gravity acceleration=\"3 -4\"/>"
+                                  "<contact name=\"floor\" sideset=\"base\" point=\"0 0\" normal=\"0 1\" penalty=\"1e7\" damping=\"%s\">"
+                                  "<friction law=\"lugre\" mu_s=\"0.45\" mu_k=\"0.3\"/></contact>"
+                                  "<time end=\"0.1\" safety=\"0.9\"/></explicit>";
+
+/* The friction moduli in the automatic step (SKContactPlaneGetStepBound(), docs/theory.md "Critical time step"): the
+   estimated normal load is twice the peak load resultant, 2 * 40 kg * 5 N/kg = 400 N; the bound is the smallest
+   dt_a = 4 / (c_a/m_a + sqrt((c_a/m_a)^2 + 4 (omega2 + (eps_N w_a + sigma0 N_a)/m_a))) with N_a = 400 N w_a / sum w and
+   c_a = (sigma1 + sigma2) N_a when the damping is explicit, 0 when implicit (closed form evaluated here; the two differ
+   only by round-off: bound 1e-13); and the automatic step is safety times the smaller of the two critical steps. */
+static PetscErrorCode StepBoundTest(const char damping[])
+{
+  const PetscReal omega2 = 1e7, load = 400, eps_n = 1e7, sigma0 = 1e5, sigma12 = PetscSqrtReal(1e5) + 0.4;
+  const PetscBool explicit_damping = (PetscBool)(damping[0] == 'e');
+  char text[2048];
+  SKInput input;
+  SKExplicit ex;
+  SKContactPlane cp;
+  const PetscReal *w, *fn, *ft, *mass;
+  const PetscInt *nodes;
+  PetscInt n;
+  PetscReal wsum = 0, want = PETSC_MAX_REAL, got, dt, dtc;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(text, sizeof(text), lugre_block, damping));
+  PetscCall(SKTestExplicitCreate("lugre", text, &input, &ex));
+  cp = SKTestExplicitContact(ex, 0);
+  PetscCall(SKContactPlaneGetNodal(cp, &n, &nodes, &w, &fn, &ft));
+  PetscCall(SKExplicitGetState(ex, NULL, NULL, NULL, NULL, &mass));
+  for (PetscInt i = 0; i < n; i++) wsum += w[i];
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal m = mass[nodes[i]], N = load * w[i] / wsum, cm = explicit_damping ? sigma12 * N / m : 0;
+    want = PetscMin(want, 4 / (cm + PetscSqrtReal(cm * cm + 4 * (omega2 + (eps_n * w[i] + sigma0 * N) / m))));
+  }
+  PetscCall(SKContactPlaneGetStepBound(cp, mass, omega2, load, &got));
+  PetscCall(SKExplicitGetTimeStep(ex, &dt, &dtc, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "step bound (%s damping): %.15g s, closed form %.15g s; normal load estimate %g N\n", damping,
+                        (double)got, (double)want, (double)ex->normal_load));
+  PetscCheck(PetscAbsReal(got - want) <= 1e-13 * want, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "step bound %.17g s, closed form %.17g s",
+             (double)got, (double)want);
+  PetscCheck(PetscAbsReal(ex->normal_load - load) <= 1e-12 * load, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "normal load estimate %g N, expected %g N", (double)ex->normal_load, (double)load);
+  PetscCheck(ex->dt_friction <= dtc && dt == 0.1 / PetscCeilReal(0.1 / (0.9 * ex->dt_friction)), PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "automatic step %g s from the critical steps %g s and %g s (friction)", (double)dt, (double)dtc, (double)ex->dt_friction);
+  PetscCall(SKExplicitDestroy(&ex));
+  PetscCall(SKInputDestroy(&input));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   const char *types2[] = {"Q4", "Q9", "T3"}, *types3[] = {"H8", "H27", "T4"};
@@ -269,6 +325,8 @@ int main(int argc, char **argv)
   PetscCall(SlideTest(5, 0.1, 0)); /* pushed: a = 5 - 0.3 * 10 = 2 m/s^2 */
   PetscCall(SlideTest(0, 0, 1));   /* dragged by the plane moving at 1 m/s: a = +3 m/s^2, slower than the plane up to 0.2 s */
   PetscCall(StickOnsetTest());
+  PetscCall(StepBoundTest("explicit"));
+  PetscCall(StepBoundTest("implicit"));
   PetscCall(PetscFinalize());
   return 0;
 }

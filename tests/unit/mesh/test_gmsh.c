@@ -1,11 +1,12 @@
 /* Unit test of the Gmsh .msh 4.1 reader: meshes/box.msh and meshes/box_h27.msh equal the generated boxes (same nodes
-   up to numbering, same elements with the same node order, same block and sets), and broken files are refused with
+   up to numbering, same elements, same block and sets), and broken files are refused with
    "FILE:LINE:" messages that point at the right line. */
 #include "mesh_test_util.h"
 
-/* The .msh files store coordinates with 17 significant digits of the same formula the generator uses: 1e-12 m is far
-   above their round-off and far below a cell (0.25 m). */
-#define TOL 1e-12
+/* The .msh files are Gmsh 4.8's: it places the nodes of a progression up to 6.0e-10 m from the closed form
+   x_i = L (r^i - 1) / (r^n - 1) the generator uses (measured on box.msh); 1e-9 m is above that and far below a cell
+   (0.25 m). */
+#define TOL 1e-9
 
 /* A unit cube: one hexahedron (line 39) with its bottom face as side set "bottom" (quad at line 37). */
 static const char cube[] = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n"
@@ -60,7 +61,8 @@ static PetscErrorCode CheckCube(const char dir[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* meshes/NAME against SKMeshCreateBox() with the parameters of meshes/box.geo. */
+/* meshes/NAME against SKMeshCreateBox() with the parameters of meshes/box.geo: same nodes and elements; Gmsh starts
+   each hexahedron at a corner of its own choosing, so the node order within an element is not compared. */
 static PetscErrorCode CheckBox(const char name[], SKElementType type)
 {
   const PetscInt cells[3]  = {4, 3, 2};
@@ -74,7 +76,7 @@ static PetscErrorCode CheckBox(const char name[], SKElementType type)
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/meshes/%s", src, name));
   PetscCall(SKMeshCreateGmsh(PETSC_COMM_SELF, path, &imported));
   PetscCall(SKMeshCreateBox(PETSC_COMM_SELF, type, cells, lower, upper, ratio, &generated));
-  PetscCall(CompareMeshes(imported, generated, TOL, PETSC_TRUE));
+  PetscCall(CompareMeshes(imported, generated, TOL, PETSC_FALSE));
   PetscCall(SKMeshDestroy(&imported));
   PetscCall(SKMeshDestroy(&generated));
   PetscFunctionReturn(PETSC_SUCCESS);
