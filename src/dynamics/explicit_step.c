@@ -454,22 +454,61 @@ PetscErrorCode SKExplicitPowerIteration(Mat K, Vec mass, IS constrained, PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* omega_max^2 <= max over the free dofs i of sum_j |K_ij| / m_i (Gershgorin on M^-1 K), with sum_j |K_ij| <= the sum over
+   the elements of node i of their |K^e| row sums (module fem), plus the springs on the diagonal. Matrix-free and O(n):
+   each element once; the sums over ranks are exact up to the summation order, so 1 and 2 ranks agree to round-off. */
+static PetscErrorCode StiffnessBound(SKExplicit ex, PetscReal *lambda)
+{
+  const PetscInt dim = ex->dim;
+  PetscReal *r, lam = 0.0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(ex->ndof, &r));
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const SKExplicitBlock *blk = &ex->blocks[b];
+    SKFEMFailure fail;
+    PetscCall(SKFEMStiffnessRowBound(blk->basis, blk->mat, blk->nelem, blk->conn, ex->X, r, &fail));
+    if (fail.kind != SK_FEM_OK) PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
+  }
+  PetscCall(SKExplicitAssembleNodal(ex, r, dim));
+  for (PetscInt k = 0; k < ex->nsprings; k++) {
+    const SKExplicitSpring *s = &ex->springs[k];
+    for (PetscInt d = 0; d < dim; d++)
+      if (s->mask & (1 << d)) r[s->node * dim + d] += s->k;
+  }
+  for (PetscInt i = 0; i < ex->nowned * dim; i++)
+    if (ex->dof_bc[i] < 0) lam = PetscMax(lam, r[i] / ex->mass[i / dim]);
+  PetscCall(PetscFree(r));
+  PetscCallMPI(MPI_Allreduce(&lam, lambda, 1, MPIU_REAL, MPIU_MAX, ex->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const char *const SKExplicitCriticalStepTypes[] = {"auto", "power", "bound", "SKExplicitCriticalStepType", "SK_EXPLICIT_CRITICAL_", NULL};
+
 PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
 {
-  Mat K;
-  Vec mass;
-  IS cons;
   PetscReal lambda, rtol = 1e-6, hmin = PETSC_MAX_REAL;
-  PetscInt its;
+  PetscInt its = 0, gsize;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-explicit_power_rtol", &rtol, NULL));
-  PetscCall(SKExplicitGetOperators(ex, &K, &mass, &cons));
-  PetscCall(SKExplicitPowerIteration(K, mass, cons, rtol, ex->power_its, &lambda, &its));
-  PetscCall(MatDestroy(&K));
-  PetscCall(VecDestroy(&mass));
-  PetscCall(ISDestroy(&cons));
+  ex->critical_type = SK_EXPLICIT_CRITICAL_AUTO;
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-explicit_critical_step", SKExplicitCriticalStepTypes, (PetscEnum *)&ex->critical_type, NULL));
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
+  if (ex->critical_type == SK_EXPLICIT_CRITICAL_AUTO)
+    ex->critical_type = gsize * ex->dim <= SK_EXPLICIT_POWER_MAX_DOFS ? SK_EXPLICIT_CRITICAL_POWER : SK_EXPLICIT_CRITICAL_BOUND;
+  if (ex->critical_type == SK_EXPLICIT_CRITICAL_POWER) {
+    Mat K;
+    Vec mass;
+    IS cons;
+    PetscCall(SKExplicitGetOperators(ex, &K, &mass, &cons));
+    PetscCall(SKExplicitPowerIteration(K, mass, cons, rtol, ex->power_its, &lambda, &its));
+    PetscCall(MatDestroy(&K));
+    PetscCall(VecDestroy(&mass));
+    PetscCall(ISDestroy(&cons));
+  } else
+    PetscCall(StiffnessBound(ex, &lambda));
   /* every dof prescribed: nothing can go unstable, the element estimate still sets a sensible step */
   ex->dt_critical = lambda > 0 ? 2.0 / PetscSqrtReal(lambda) : PETSC_MAX_REAL;
   /* element-size estimate l_e / c_e, l_e the smallest node distance of the element */
@@ -495,13 +534,13 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
     if (ex->dt_critical < PETSC_MAX_REAL) ex->dt_critical = 2.0 / PetscSqrtReal(4.0 / PetscSqr(ex->dt_critical) + ex->contact_omega2);
     ex->dt_element = 2.0 / PetscSqrtReal(4.0 / PetscSqr(ex->dt_element) + ex->contact_omega2);
   }
-  PetscCall(PetscInfo(NULL, "critical time step %g s (power iteration, %" PetscInt_FMT " iterations), element-size estimate %g s\n",
-                      (double)ex->dt_critical, its, (double)ex->dt_element));
+  PetscCall(PetscInfo(NULL, "critical time step %g s (%s, %" PetscInt_FMT " iterations), element-size estimate %g s\n",
+                      (double)ex->dt_critical, SKExplicitCriticalStepTypes[ex->critical_type], its, (double)ex->dt_element));
   /* the power iteration converges from below in omega^2, so a far too large value means it has not converged: the
      element estimate (which bounds the largest element frequency) then decides */
   if (ex->dt_critical == PETSC_MAX_REAL)
     ex->dt_critical = ex->dt_element;
-  else if (ex->dt_critical > 1.5 * ex->dt_element) {
+  else if (ex->critical_type == SK_EXPLICIT_CRITICAL_POWER && ex->dt_critical > 1.5 * ex->dt_element) {
     PetscCall(PetscPrintf(
         ex->comm,
         "warning: the power iteration gave a critical time step %g s above 1.5 times the element-size estimate %g s after %" PetscInt_FMT

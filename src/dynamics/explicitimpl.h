@@ -10,6 +10,14 @@
 #include <stickslip/vtk.h>
 #include <stickslip/contact.h>
 
+/* How the critical time step is found (-explicit_critical_step; docs/theory.md, "Critical time step"): the power
+   iteration on the assembled stiffness (tight, from below), the Gershgorin bound of the element stiffnesses (safe,
+   matrix-free), or auto: the power iteration up to SK_EXPLICIT_POWER_MAX_DOFS global dofs, the bound above. */
+typedef enum { SK_EXPLICIT_CRITICAL_AUTO, SK_EXPLICIT_CRITICAL_POWER, SK_EXPLICIT_CRITICAL_BOUND } SKExplicitCriticalStepType;
+PETSC_INTERN const char *const SKExplicitCriticalStepTypes[];
+/* 1e5 dofs: the assembled stiffness takes ~80 MB and the power iteration a few seconds there */
+#define SK_EXPLICIT_POWER_MAX_DOFS 100000
+
 typedef struct {
   SKBasis basis;
   SKMaterial mat;
@@ -113,6 +121,12 @@ struct _p_SKExplicit {
   /* time step */
   PetscReal dt_critical, dt_element, safety;
   PetscInt power_its;
+  SKExplicitCriticalStepType critical_type;
+  /* -explicit_setup_view: time and memory at the phase boundaries of the set-up */
+  PetscBool setup_view;
+  PetscLogDouble setup_t0, setup_seconds;
+  /* start of SKExplicitCreateFromInput and its duration (s) */ /* how dt_critical was found (never auto after
+                                                                   SKExplicitCriticalTimeStep) */
 
   /* energy accumulators (global) */
   PetscReal external_work, energy0;
@@ -135,6 +149,8 @@ PETSC_EXTERN PetscLogEvent SK_EXPLICIT_InternalForce, SK_EXPLICIT_Exchange, SK_E
     SK_EXPLICIT_CriticalStep;
 
 /* explicit_setup.c */
+/* With -explicit_setup_view, prints the wall and CPU time since the set-up began and the memory (now, peak) after PHASE. */
+PETSC_INTERN PetscErrorCode SKExplicitSetupView(SKExplicit, const char phase[]);
 PETSC_INTERN PetscErrorCode SKExplicitNodeSetFromInput(SKExplicit, SKNode, const char attr[], PetscInt *n, const PetscInt **nodes,
                                                        PetscInt *global_size);
 /* explicit_step.c */
