@@ -512,9 +512,31 @@ static PetscErrorCode AddLoad(SKExplicit ex, SKNode node, PetscReal **p)
   PetscCall(PetscRealloc(sizeof(SKExplicitLoad) * (ex->nloads + 1), &ex->loads));
   ld = &ex->loads[ex->nloads++];
   PetscCall(PetscMemzero(ld, sizeof(*ld)));
+  ld->n = -1; /* dense while the input fills it; CompressLoads() keeps the non-zeros */
   PetscCall(PetscCalloc1(ex->ndof, &ld->p));
   PetscCall(ReadFunction(ex, node, 1.0, &ld->f));
   *p = ld->p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every dense load pattern -> its non-zero entries (the products s p are then added in the same order per dof). */
+static PetscErrorCode CompressLoads(SKExplicit ex)
+{
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < ex->nloads; l++) {
+    SKExplicitLoad *ld = &ex->loads[l];
+    PetscReal *dense   = ld->p;
+    PetscInt n         = 0;
+
+    if (ld->n >= 0) continue;
+    for (PetscInt i = 0; i < ex->ndof; i++) n += dense[i] != 0.0;
+    PetscCall(PetscMalloc1(n, &ld->idx));
+    PetscCall(PetscMalloc1(n, &ld->p));
+    ld->n = 0;
+    for (PetscInt i = 0; i < ex->ndof; i++)
+      if (dense[i] != 0.0) ld->idx[ld->n] = i, ld->p[ld->n++] = dense[i];
+    PetscCall(PetscFree(dense));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -781,7 +803,7 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   PetscCall(PartitionView(ex));
 
   PetscCall(PetscCalloc1(ex->nlocal, &ex->mass));
-  PetscCall(PetscCalloc5(ex->ndof, &ex->u, ex->ndof, &ex->v, ex->ndof, &ex->a, ex->ndof, &ex->vh, ex->ndof, &ex->du));
+  PetscCall(PetscCalloc4(ex->ndof, &ex->u, ex->ndof, &ex->v, ex->ndof, &ex->a, ex->ndof, &ex->vh));
   PetscCall(PetscCalloc2(ex->ndof, &ex->f, ex->ndof, &ex->react));
   PetscCall(PetscCalloc1(ex->ndof, &ex->fwork)); /* fwork and fwork_new are swapped each step: separate blocks */
   PetscCall(PetscCalloc1(ex->ndof, &ex->fwork_new));
@@ -790,6 +812,7 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   PetscCall(SKExplicitAssembleNodal(ex, ex->mass, 1));
   PetscCall(SKExplicitSetupView(ex, "blocks, lumped mass"));
   PetscCall(ReadLoadsAndConditions(ex, root));
+  PetscCall(CompressLoads(ex));
   PetscCall(SKExplicitSetupView(ex, "loads, conditions"));
 
   ex->energy_tolerance = 0.05;
@@ -827,6 +850,7 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
   for (PetscInt i = 0; i < ex->nloads; i++) {
     PetscCall(SKTimeFunctionReset(&ex->loads[i].f));
     PetscCall(PetscFree(ex->loads[i].p));
+    PetscCall(PetscFree(ex->loads[i].idx));
   }
   for (PetscInt i = 0; i < ex->nterms; i++) {
     PetscCall(PetscFree(ex->terms[i].f));
@@ -841,7 +865,7 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
   PetscCall(PetscFree(ex->watch));
   PetscCall(PetscFree(ex->sethist));
   PetscCall(PetscFree(ex->mass));
-  PetscCall(PetscFree5(ex->u, ex->v, ex->a, ex->vh, ex->du));
+  PetscCall(PetscFree4(ex->u, ex->v, ex->a, ex->vh));
   PetscCall(PetscFree2(ex->f, ex->react));
   PetscCall(PetscFree(ex->fwork));
   PetscCall(PetscFree(ex->fwork_new));

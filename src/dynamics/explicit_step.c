@@ -110,9 +110,10 @@ static PetscErrorCode ComputeForces(SKExplicit ex, PetscBool first, PetscReal dw
 
   PetscCall(PetscArrayzero(ex->fwork_new, ndof));
   for (PetscInt l = 0; l < ex->nloads; l++) {
-    const PetscReal s = SKTimeFunctionEval(&ex->loads[l].f, ex->t), *p = ex->loads[l].p;
+    const SKExplicitLoad *ld = &ex->loads[l];
+    const PetscReal s        = SKTimeFunctionEval(&ld->f, ex->t);
     if (s != 0.0)
-      for (PetscInt i = 0; i < ndof; i++) ex->fwork_new[i] += s * p[i];
+      for (PetscInt k = 0; k < ld->n; k++) ex->fwork_new[ld->idx[k]] += s * ld->p[k];
   }
   for (PetscInt i = 0; i < ndof; i++) ex->f[i] += ex->fwork_new[i];
   dwork[0] = 0;
@@ -136,7 +137,7 @@ static void TermWork(SKExplicit ex, PetscReal dwork[])
   for (PetscInt k = 0; k < ex->nterms; k++) {
     const SKExplicitTerm *term = &ex->terms[k];
     PetscReal w                = 0;
-    for (PetscInt i = 0; i < ex->ndof; i++) w += 0.5 * ex->du[i] * (term->f[i] + term->f_old[i]);
+    for (PetscInt i = 0; i < ex->ndof; i++) w += 0.5 * (ex->dt * ex->vh[i]) * (term->f[i] + term->f_old[i]);
     dwork[1 + k] = w;
   }
 }
@@ -226,7 +227,7 @@ PetscErrorCode SKExplicitFinishStep(SKExplicit ex, PetscBool first)
   sums[1] = 0;
   for (PetscInt i = 0; i < ex->nowned * dim; i++) {
     sums[0] += 0.5 * ex->mass[i / dim] * ex->v[i] * ex->v[i];
-    if (!first) sums[1] += 0.5 * ex->du[i] * (ex->fwork[i] + ex->fwork_new[i]);
+    if (!first) sums[1] += 0.5 * (dt * ex->vh[i]) * (ex->fwork[i] + ex->fwork_new[i]);
   }
   sums[1] += dwork[0];
   for (PetscInt k = 0; k < nterm; k++) sums[2 + k] = dwork[1 + k];
@@ -288,8 +289,7 @@ PetscErrorCode SKExplicitStep(SKExplicit ex)
                                                                    : (PrescribedDisplacement(ex, bc, i / dim, i % dim, t_next) - ex->u[i]) / dt;
     }
     ex->vh[i] = vh;
-    ex->du[i] = dt * vh;
-    ex->u[i] += ex->du[i];
+    ex->u[i] += dt * vh;
   }
   ex->step++;
   ex->t = t_next;

@@ -604,13 +604,14 @@ static PetscErrorCode SKMeshBoundaryAdd(SKMesh mesh, const SKMeshBlock *blk, con
     PetscCall(SKMeshLocateElement(mesh, c->elems[j], &b2, &l2));
     blk2 = &mesh->blocks[b2];
     PetscCall(SKElementTypeGetInfo(blk2->type, &info2));
-    for (PetscInt k = 0; k < nc; k++)
+    if (info2->num_face_corners != nc) continue;
+    for (PetscInt k = 0; k < nc && held == k; k++) /* stops at the first corner it lacks */
       for (PetscInt a = 0; a < info2->num_corners; a++)
         if (blk2->conn[l2 * info2->num_nodes + a] == corners[k]) {
           held++;
           break;
         }
-    if (held < nc || info2->num_face_corners != nc) continue;
+    if (held < nc) continue;
     for (PetscInt f2 = 0; f2 < info2->num_faces && !shared; f2++) {
       PetscInt c2[4], key2[4];
 
