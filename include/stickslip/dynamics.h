@@ -59,7 +59,8 @@ PETSC_EXTERN PetscErrorCode SKExplicitAdvance(SKExplicit ex, PetscInt nsteps);
 
 /* Current time (s) and step number. */
 PETSC_EXTERN PetscErrorCode SKExplicitGetTime(SKExplicit ex, PetscReal *t, PetscInt *step);
-/* Time step in use and the critical one 2/omega_max (power iteration) and the element-size estimate min l_e/c_e (s). */
+/* Time step in use and the critical one 2/omega_max (power iteration, or its Gershgorin bound: -explicit_critical_step)
+   and the element-size estimate min l_e/c_e (s). */
 PETSC_EXTERN PetscErrorCode SKExplicitGetTimeStep(SKExplicit ex, PetscReal *dt, PetscReal *dt_critical, PetscReal *dt_element);
 /* The distributed mesh (owned by EX). */
 PETSC_EXTERN PetscErrorCode SKExplicitGetMesh(SKExplicit ex, SKMesh *mesh);

@@ -130,6 +130,13 @@ PETSC_EXTERN PetscErrorCode SKFEMCheckReference(SKBasis basis, PetscInt nelem, c
    node-interleaved); K: (nodes*dim)^2 row-major, N/m, overwritten. */
 PETSC_EXTERN PetscErrorCode SKFEMElementStiffness(SKBasis basis, SKMaterial mat, const PetscReal Xe[], const PetscReal ue[], PetscReal K[],
                                                   SKFEMFailure *fail);
+/* Row bound of the stiffness at the undeformed state for the critical time step: r[node*dim + i] += sum over the
+   columns of |K^e| in the row of (node, i), for every element e of the block (N/m), K^e the element stiffness of the
+   material's tangent at F = I (central differences of P, relative error ~1e-10). Summed over all elements of a mesh,
+   max_i r_i / m_i bounds the largest eigenvalue of M^-1 K from above (Gershgorin; docs/theory.md). X: reference
+   coordinates (m); r: added to, node-interleaved. Fails (in *fail) only on an inverted reference. */
+PETSC_EXTERN PetscErrorCode SKFEMStiffnessRowBound(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[],
+                                                   const PetscReal X[], PetscReal r[], SKFEMFailure *fail);
 /* Cauchy stress (Pa, full symmetric 3x3 per point, row-major) and von Mises stress: per quadrature point into
    sigma_qp[(e*qpoints + q)*9], vm_qp[e*qpoints + q], and element averages (reference-volume weighted) into
    sigma_el[e*9], vm_el[e] (von Mises of the averaged stress). Any of the four outputs may be NULL. */

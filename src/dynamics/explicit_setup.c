@@ -2,6 +2,57 @@
    (every problem an input error at the offending element's line), distributes the mesh and assembles the lumped mass. */
 #include "explicitimpl.h"
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* With -explicit_setup_view: one line per set-up phase on rank 0 with the wall time since the start of the set-up, the
+   process CPU time (user + system, which a loaded machine does not inflate), the resident set size now and its peak so
+   far (getrusage), each the maximum over the ranks. */
+PetscErrorCode SKExplicitSetupView(SKExplicit ex, const char phase[])
+{
+  PetscLogDouble now, rss;
+  struct rusage ru;
+  PetscReal v[4];
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&now));
+  if (!ex->setup_view) PetscFunctionReturn(PETSC_SUCCESS);
+  { /* the resident set now from /proc (PetscMemoryGetCurrentUsage may return the peak instead) */
+    FILE *fp           = fopen("/proc/self/statm", "r");
+    unsigned long size = 0, r = 0;
+    if (fp && fscanf(fp, "%lu %lu", &size, &r) == 2)
+      rss = (PetscLogDouble)r * (PetscLogDouble)sysconf(_SC_PAGESIZE);
+    else
+      PetscCall(PetscMemoryGetCurrentUsage(&rss));
+    if (fp) (void)fclose(fp);
+  }
+  PetscCheck(!getrusage(RUSAGE_SELF, &ru), PETSC_COMM_SELF, PETSC_ERR_SYS, "getrusage() failed");
+  v[0] = now - ex->setup_t0;
+  v[1] = (PetscReal)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * (PetscReal)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+  v[2] = rss / 1048576.0;
+  v[3] = (PetscReal)ru.ru_maxrss / 1024.0; /* kB on Linux */
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 4, MPIU_REAL, MPIU_MAX, ex->comm));
+  PetscCall(PetscPrintf(ex->comm, "setup %-32s wall %8.3f s  cpu %8.3f s  rss %8.1f MiB  peak %8.1f MiB\n", phase, (double)v[0],
+                        (double)v[1], (double)v[2], (double)v[3]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* With -explicit_setup_view: the partition's quality, elements, owned and ghost nodes per rank (min and max). */
+static PetscErrorCode PartitionView(SKExplicit ex)
+{
+  PetscInt nghost, v[6], w[6];
+
+  PetscFunctionBegin;
+  if (!ex->setup_view) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKMeshGetGhostNodes(ex->mesh, &nghost, NULL, NULL));
+  v[0] = -ex->nelem, v[1] = ex->nelem, v[2] = -ex->nowned, v[3] = ex->nowned, v[4] = -nghost, v[5] = nghost;
+  PetscCallMPI(MPI_Allreduce(v, w, 6, MPIU_INT, MPI_MAX, ex->comm));
+  PetscCall(PetscPrintf(ex->comm,
+                        "setup partition over %d ranks: elements %" PetscInt_FMT "-%" PetscInt_FMT ", owned nodes %" PetscInt_FMT
+                        "-%" PetscInt_FMT ", ghost nodes %" PetscInt_FMT "-%" PetscInt_FMT " per rank\n",
+                        ex->size, -w[0], w[1], -w[2], w[3], -w[4], w[5]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Components named in an input: "x", "y", "z" or "all" -> bit mask. */
 static PetscErrorCode ReadComponents(SKExplicit ex, SKNode node, const char attr[], PetscInt *mask)
@@ -463,9 +514,31 @@ static PetscErrorCode AddLoad(SKExplicit ex, SKNode node, PetscReal **p)
   PetscCall(PetscRealloc(sizeof(SKExplicitLoad) * (ex->nloads + 1), &ex->loads));
   ld = &ex->loads[ex->nloads++];
   PetscCall(PetscMemzero(ld, sizeof(*ld)));
+  ld->n = -1; /* dense while the input fills it; CompressLoads() keeps the non-zeros */
   PetscCall(PetscCalloc1(ex->ndof, &ld->p));
   PetscCall(ReadFunction(ex, node, 1.0, &ld->f));
   *p = ld->p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every dense load pattern -> its non-zero entries (the products s p are then added in the same order per dof). */
+static PetscErrorCode CompressLoads(SKExplicit ex)
+{
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < ex->nloads; l++) {
+    SKExplicitLoad *ld = &ex->loads[l];
+    PetscReal *dense   = ld->p;
+    PetscInt n         = 0;
+
+    if (ld->n >= 0) continue;
+    for (PetscInt i = 0; i < ex->ndof; i++) n += dense[i] != 0.0;
+    PetscCall(PetscMalloc1(n, &ld->idx));
+    PetscCall(PetscMalloc1(n, &ld->p));
+    ld->n = 0;
+    for (PetscInt i = 0; i < ex->ndof; i++)
+      if (dense[i] != 0.0) ld->idx[ld->n] = i, ld->p[ld->n++] = dense[i];
+    PetscCall(PetscFree(dense));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -597,11 +670,14 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
   PetscCall(SKExplicitCriticalTimeStep(ex));
   if (has_dt) {
     PetscCall(SKInputCheckPositive(ex->input, time, "dt", dt));
-    PetscCall(SKInputCheck(ex->input, time, dt <= ex->dt_critical,
-                           "dt = %g s is above the critical time step %g s (2/omega_max of the mesh; element-size estimate %g s): use dt "
-                           "<= %g s, or leave dt out to "
-                           "get safety * critical",
-                           (double)dt, (double)ex->dt_critical, (double)ex->dt_element, (double)(ex->safety * ex->dt_critical)));
+    PetscCall(SKInputCheck(
+        ex->input, time, dt <= ex->dt_critical,
+        "dt = %g s is above the critical time step %g s (2/omega_max of the mesh%s; element-size estimate %g s): use dt "
+        "<= %g s, or leave dt out to "
+        "get safety * critical",
+        (double)dt, (double)ex->dt_critical,
+        ex->critical_type == SK_EXPLICIT_CRITICAL_BOUND ? " from the stiffness bound, tighter by -explicit_critical_step power" : "",
+        (double)ex->dt_element, (double)(ex->safety * ex->dt_critical)));
     ex->dt = dt;
   } else { /* the largest dt <= safety * critical (with the friction at the estimated normal load) that lands on the end time */
     const PetscReal n = PetscCeilReal(ex->t_end / (ex->safety * ex->dt_friction));
@@ -693,6 +769,8 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   PetscCall(PetscNew(&ex));
   *exp      = ex;
   ex->input = input;
+  PetscCall(PetscTime(&ex->setup_t0));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-explicit_setup_view", &ex->setup_view, NULL));
   PetscCall(SKInputGetComm(input, &ex->comm));
   PetscCallMPI(MPI_Comm_rank(ex->comm, &ex->rank));
   PetscCallMPI(MPI_Comm_size(ex->comm, &ex->size));
@@ -703,12 +781,15 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   /* replicated mesh, input sets, reference check, watch points; then distribution */
   PetscCall(SKInputRequireChild(input, root, "mesh", &mesh_node));
   PetscCall(SKMeshCreateFromInput(input, mesh_node, &ex->rmesh));
+  PetscCall(SKExplicitSetupView(ex, "replicated mesh"));
   PetscCall(SKMeshGetDimension(ex->rmesh, &ex->dim));
   PetscCall(AddInputSets(ex, root, ex->rmesh));
   PetscCall(CheckReference(ex, mesh_node, ex->rmesh));
   PetscCall(ReadWatchPoints(ex, root, ex->rmesh));
+  PetscCall(SKExplicitSetupView(ex, "input sets, checks, watch points"));
   PetscCall(SKMeshDistribute(ex->rmesh, &ex->mesh));
   PetscCall(SKMeshDestroy(&ex->rmesh));
+  PetscCall(SKExplicitSetupView(ex, "distributed, replicated freed"));
 
   PetscCall(SKMeshGetNodes(ex->mesh, &ex->nlocal, &ex->X));
   PetscCall(SKMeshGetNumElements(ex->mesh, &ex->nelem));
@@ -723,15 +804,21 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
       if (ex->natural_nodes[p] == natural) ex->watch[i].node = p;
   }
   PetscCall(CreateDofSF(ex));
+  PetscCall(SKExplicitSetupView(ex, "star forests"));
+  PetscCall(PartitionView(ex));
 
   PetscCall(PetscCalloc1(ex->nlocal, &ex->mass));
-  PetscCall(PetscCalloc5(ex->ndof, &ex->u, ex->ndof, &ex->v, ex->ndof, &ex->a, ex->ndof, &ex->vh, ex->ndof, &ex->du));
+  PetscCall(PetscCalloc4(ex->ndof, &ex->u, ex->ndof, &ex->v, ex->ndof, &ex->a, ex->ndof, &ex->vh));
   PetscCall(PetscCalloc2(ex->ndof, &ex->f, ex->ndof, &ex->react));
   PetscCall(PetscCalloc1(ex->ndof, &ex->fwork)); /* fwork and fwork_new are swapped each step: separate blocks */
   PetscCall(PetscCalloc1(ex->ndof, &ex->fwork_new));
+  PetscCall(SKExplicitSetupView(ex, "state arrays"));
   PetscCall(ReadBlocks(ex, root));
   PetscCall(SKExplicitAssembleNodal(ex, ex->mass, 1));
+  PetscCall(SKExplicitSetupView(ex, "blocks, lumped mass"));
   PetscCall(ReadLoadsAndConditions(ex, root));
+  PetscCall(CompressLoads(ex));
+  PetscCall(SKExplicitSetupView(ex, "loads, conditions"));
 
   ex->energy_tolerance = 0.05;
   ex->power_its        = 2000;
@@ -739,6 +826,7 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-explicit_power_maxit", &ex->power_its, NULL));
   PetscCall(ReadContacts(ex, root));
   PetscCall(ReadTimeAndOutput(ex, root));
+  PetscCall(SKExplicitSetupView(ex, "critical step, output"));
   for (PetscInt i = 0; i < ex->ncontacts; i++) {
     PetscCall(SKExplicitAddForceTerm(ex, ex->contact_names[i], SKContactPlaneForce, ex->contacts[i]));
     /* the friction moduli grow with the normal force, known only during the run: checked there against this step */
@@ -747,6 +835,7 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
 
   /* accelerations at t = 0 */
   PetscCall(SKExplicitFinishStep(ex, PETSC_TRUE));
+  PetscCall(SKExplicitSetupView(ex, "forces at t = 0 (set-up done)"));
   ex->input = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -766,6 +855,7 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
   for (PetscInt i = 0; i < ex->nloads; i++) {
     PetscCall(SKTimeFunctionReset(&ex->loads[i].f));
     PetscCall(PetscFree(ex->loads[i].p));
+    PetscCall(PetscFree(ex->loads[i].idx));
   }
   for (PetscInt i = 0; i < ex->nterms; i++) {
     PetscCall(PetscFree(ex->terms[i].f));
@@ -780,7 +870,7 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
   PetscCall(PetscFree(ex->watch));
   PetscCall(PetscFree(ex->sethist));
   PetscCall(PetscFree(ex->mass));
-  PetscCall(PetscFree5(ex->u, ex->v, ex->a, ex->vh, ex->du));
+  PetscCall(PetscFree4(ex->u, ex->v, ex->a, ex->vh));
   PetscCall(PetscFree2(ex->f, ex->react));
   PetscCall(PetscFree(ex->fwork));
   PetscCall(PetscFree(ex->fwork_new));

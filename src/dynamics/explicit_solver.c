@@ -30,6 +30,7 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
   }
   if (out) PetscCall(SKExplicitOutputSetUp(ex, out, restarted));
   if (!restarted) PetscCall(SKExplicitOutputStep(ex, out, PETSC_FALSE));
+  PetscCall(SKExplicitSetupView(ex, "output set up"));
   start_step = ex->step;
   PetscCall(SKProgressCreate(ex->comm, "explicit", 0.0, ex->t_end, &progress));
   PetscCall(SKWallTime(&w0));
@@ -42,6 +43,7 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
     if (ex->step == kill_step) (void)raise(SIGKILL);
   }
   PetscCall(SKWallTime(&w1));
+  PetscCall(SKExplicitSetupView(ex, "time loop done"));
   PetscCall(SKProgressDestroy(&progress));
   PetscCall(SKExplicitOutputStep(ex, out, PETSC_TRUE));
   PetscCall(SKExplicitGetEnergy(ex, &en));
@@ -66,7 +68,8 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit/final", "step", ex->step));
   PetscCall(SKOutputSummary(out, "steps", "%" PetscInt_FMT " of dt = %.6g s to t = %.6g s", ex->step - start_step, (double)ex->dt,
                             (double)ex->t));
-  PetscCall(SKOutputSummary(out, "critical dt", "%.6g s (power iteration), element estimate %.6g s", (double)ex->dt_critical,
+  PetscCall(SKOutputSummary(out, "critical dt", "%.6g s (%s), element estimate %.6g s", (double)ex->dt_critical,
+                            ex->critical_type == SK_EXPLICIT_CRITICAL_POWER ? "power iteration" : "stiffness bound",
                             (double)ex->dt_element));
   if (ex->ncontacts)
     PetscCall(SKOutputSummary(out, "friction dt", "%.6g s with the friction moduli at the estimated normal load %.6g N per contact",

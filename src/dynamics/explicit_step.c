@@ -110,9 +110,10 @@ static PetscErrorCode ComputeForces(SKExplicit ex, PetscBool first, PetscReal dw
 
   PetscCall(PetscArrayzero(ex->fwork_new, ndof));
   for (PetscInt l = 0; l < ex->nloads; l++) {
-    const PetscReal s = SKTimeFunctionEval(&ex->loads[l].f, ex->t), *p = ex->loads[l].p;
+    const SKExplicitLoad *ld = &ex->loads[l];
+    const PetscReal s        = SKTimeFunctionEval(&ld->f, ex->t);
     if (s != 0.0)
-      for (PetscInt i = 0; i < ndof; i++) ex->fwork_new[i] += s * p[i];
+      for (PetscInt k = 0; k < ld->n; k++) ex->fwork_new[ld->idx[k]] += s * ld->p[k];
   }
   for (PetscInt i = 0; i < ndof; i++) ex->f[i] += ex->fwork_new[i];
   dwork[0] = 0;
@@ -136,7 +137,7 @@ static void TermWork(SKExplicit ex, PetscReal dwork[])
   for (PetscInt k = 0; k < ex->nterms; k++) {
     const SKExplicitTerm *term = &ex->terms[k];
     PetscReal w                = 0;
-    for (PetscInt i = 0; i < ex->ndof; i++) w += 0.5 * ex->du[i] * (term->f[i] + term->f_old[i]);
+    for (PetscInt i = 0; i < ex->ndof; i++) w += 0.5 * (ex->dt * ex->vh[i]) * (term->f[i] + term->f_old[i]);
     dwork[1 + k] = w;
   }
 }
@@ -226,7 +227,7 @@ PetscErrorCode SKExplicitFinishStep(SKExplicit ex, PetscBool first)
   sums[1] = 0;
   for (PetscInt i = 0; i < ex->nowned * dim; i++) {
     sums[0] += 0.5 * ex->mass[i / dim] * ex->v[i] * ex->v[i];
-    if (!first) sums[1] += 0.5 * ex->du[i] * (ex->fwork[i] + ex->fwork_new[i]);
+    if (!first) sums[1] += 0.5 * (dt * ex->vh[i]) * (ex->fwork[i] + ex->fwork_new[i]);
   }
   sums[1] += dwork[0];
   for (PetscInt k = 0; k < nterm; k++) sums[2 + k] = dwork[1 + k];
@@ -288,8 +289,7 @@ PetscErrorCode SKExplicitStep(SKExplicit ex)
                                                                    : (PrescribedDisplacement(ex, bc, i / dim, i % dim, t_next) - ex->u[i]) / dt;
     }
     ex->vh[i] = vh;
-    ex->du[i] = dt * vh;
-    ex->u[i] += ex->du[i];
+    ex->u[i] += dt * vh;
   }
   ex->step++;
   ex->t = t_next;
@@ -497,22 +497,61 @@ static PetscErrorCode ExplicitContactStep(SKExplicit ex, PetscReal normal_load, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* omega_max^2 <= max over the free dofs i of sum_j |K_ij| / m_i (Gershgorin on M^-1 K), with sum_j |K_ij| <= the sum over
+   the elements of node i of their |K^e| row sums (module fem), plus the springs on the diagonal. Matrix-free and O(n):
+   each element once; the sums over ranks are exact up to the summation order, so 1 and 2 ranks agree to round-off. */
+static PetscErrorCode StiffnessBound(SKExplicit ex, PetscReal *lambda)
+{
+  const PetscInt dim = ex->dim;
+  PetscReal *r, lam = 0.0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(ex->ndof, &r));
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const SKExplicitBlock *blk = &ex->blocks[b];
+    SKFEMFailure fail;
+    PetscCall(SKFEMStiffnessRowBound(blk->basis, blk->mat, blk->nelem, blk->conn, ex->X, r, &fail));
+    if (fail.kind != SK_FEM_OK) PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
+  }
+  PetscCall(SKExplicitAssembleNodal(ex, r, dim));
+  for (PetscInt k = 0; k < ex->nsprings; k++) {
+    const SKExplicitSpring *s = &ex->springs[k];
+    for (PetscInt d = 0; d < dim; d++)
+      if (s->mask & (1 << d)) r[s->node * dim + d] += s->k;
+  }
+  for (PetscInt i = 0; i < ex->nowned * dim; i++)
+    if (ex->dof_bc[i] < 0) lam = PetscMax(lam, r[i] / ex->mass[i / dim]);
+  PetscCall(PetscFree(r));
+  PetscCallMPI(MPI_Allreduce(&lam, lambda, 1, MPIU_REAL, MPIU_MAX, ex->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const char *const SKExplicitCriticalStepTypes[] = {"auto", "power", "bound", "SKExplicitCriticalStepType", "SK_EXPLICIT_CRITICAL_", NULL};
+
 PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
 {
-  Mat K;
-  Vec mass;
-  IS cons;
   PetscReal lambda, rtol = 1e-6, hmin = PETSC_MAX_REAL, dt_body;
-  PetscInt its;
+  PetscInt its = 0, gsize;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-explicit_power_rtol", &rtol, NULL));
-  PetscCall(SKExplicitGetOperators(ex, &K, &mass, &cons));
-  PetscCall(SKExplicitPowerIteration(K, mass, cons, rtol, ex->power_its, &lambda, &its));
-  PetscCall(MatDestroy(&K));
-  PetscCall(VecDestroy(&mass));
-  PetscCall(ISDestroy(&cons));
+  ex->critical_type = SK_EXPLICIT_CRITICAL_AUTO;
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-explicit_critical_step", SKExplicitCriticalStepTypes, (PetscEnum *)&ex->critical_type, NULL));
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
+  if (ex->critical_type == SK_EXPLICIT_CRITICAL_AUTO)
+    ex->critical_type = gsize * ex->dim <= SK_EXPLICIT_POWER_MAX_DOFS ? SK_EXPLICIT_CRITICAL_POWER : SK_EXPLICIT_CRITICAL_BOUND;
+  if (ex->critical_type == SK_EXPLICIT_CRITICAL_POWER) {
+    Mat K;
+    Vec mass;
+    IS cons;
+    PetscCall(SKExplicitGetOperators(ex, &K, &mass, &cons));
+    PetscCall(SKExplicitPowerIteration(K, mass, cons, rtol, ex->power_its, &lambda, &its));
+    PetscCall(MatDestroy(&K));
+    PetscCall(VecDestroy(&mass));
+    PetscCall(ISDestroy(&cons));
+  } else
+    PetscCall(StiffnessBound(ex, &lambda));
   dt_body = lambda > 0 ? 2.0 / PetscSqrtReal(lambda) : PETSC_MAX_REAL;
   /* element-size estimate l_e / c_e, l_e the smallest node distance of the element */
   for (PetscInt b = 0; b < ex->nblocks; b++) {
@@ -536,14 +575,14 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
   ex->dt_element  = hmin;
   PetscCall(ExplicitContactStep(ex, 0.0, &ex->dt_critical));
   PetscCall(ExplicitContactStep(ex, 0.0, &ex->dt_element));
-  PetscCall(PetscInfo(NULL, "critical time step %g s (power iteration, %" PetscInt_FMT " iterations), element-size estimate %g s\n",
-                      (double)ex->dt_critical, its, (double)ex->dt_element));
+  PetscCall(PetscInfo(NULL, "critical time step %g s (%s, %" PetscInt_FMT " iterations), element-size estimate %g s\n",
+                      (double)ex->dt_critical, SKExplicitCriticalStepTypes[ex->critical_type], its, (double)ex->dt_element));
   /* the power iteration converges from below in omega^2, so a far too large value means it has not converged: the
      element estimate (which bounds the largest element frequency) then decides; with every dof prescribed nothing can go
      unstable, and the element estimate still sets a sensible step */
   if (dt_body == PETSC_MAX_REAL)
     ex->dt_critical = ex->dt_element, dt_body = hmin;
-  else if (ex->dt_critical > 1.5 * ex->dt_element) {
+  else if (ex->critical_type == SK_EXPLICIT_CRITICAL_POWER && ex->dt_critical > 1.5 * ex->dt_element) {
     PetscCall(PetscPrintf(
         ex->comm,
         "warning: the power iteration gave a critical time step %g s above 1.5 times the element-size estimate %g s after %" PetscInt_FMT

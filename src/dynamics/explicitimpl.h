@@ -11,6 +11,14 @@
 #include <stickslip/contact.h>
 
 #define SK_EXPLICIT_DEFAULT_FRAMES 50 /* field frames over a run when <output fields> is not given */
+/* How the critical time step is found (-explicit_critical_step; docs/theory.md, "Critical time step"): the power
+   iteration on the assembled stiffness (tight, from below), the Gershgorin bound of the element stiffnesses (safe,
+   matrix-free), or auto: the power iteration up to SK_EXPLICIT_POWER_MAX_DOFS global dofs, the bound above. */
+typedef enum { SK_EXPLICIT_CRITICAL_AUTO, SK_EXPLICIT_CRITICAL_POWER, SK_EXPLICIT_CRITICAL_BOUND } SKExplicitCriticalStepType;
+PETSC_INTERN const char *const SKExplicitCriticalStepTypes[];
+/* 2e4 dofs: the power iteration costs about 2 s of CPU there (3.4 s at 34 000 dofs, measured), and the largest input
+   in inputs/ has 1 250 */
+#define SK_EXPLICIT_POWER_MAX_DOFS 20000
 
 typedef struct {
   SKBasis basis;
@@ -30,8 +38,11 @@ typedef struct {
   PetscReal axis[3];   /* rotation: unit axis (3D; 2D rotates about z) */
 } SKExplicitBC;
 
-/* A load pattern: a fixed nodal force vector (N, local dofs, complete on every copy of a node) times f(t). */
+/* A load pattern: a fixed nodal force vector (N, local dofs, complete on every copy of a node) times f(t), stored by
+   its non-zero entries p[k] at dofs idx[k] (ascending; a traction touches only its side set). */
 typedef struct {
+  PetscInt n;
+  PetscInt *idx;
   PetscReal *p;
   SKTimeFunction f;
 } SKExplicitLoad;
@@ -86,10 +97,10 @@ struct _p_SKExplicit {
   /* state at step n (local dofs) */
   PetscInt step;
   PetscReal t, dt, t_end;
-  PetscReal *u, *v, *a, *vh, *du;
-  PetscReal *mass;  /* per node, assembled */
-  PetscReal *f;     /* total force at the current step */
-  PetscReal *fwork; /* loads + reactions: the external forces whose work is W_external */
+  PetscReal *u, *v, *a, *vh; /* the increment of a step is dt vh: recomputed, not stored */
+  PetscReal *mass;           /* per node, assembled */
+  PetscReal *f;              /* total force at the current step */
+  PetscReal *fwork;          /* loads + reactions: the external forces whose work is W_external */
   PetscReal *fwork_new;
   PetscReal *react;  /* reactions at prescribed dofs (N), 0 elsewhere */
   PetscReal kinetic; /* kinetic energy at the current step (J), global */
@@ -116,6 +127,12 @@ struct _p_SKExplicit {
   PetscReal normal_load;                     /* estimated normal load on each contact pair (N): twice the peak applied load */
   PetscReal dt_friction; /* the critical step with the friction moduli at that load (s), <= dt_critical; sets the automatic step */
   PetscInt power_its;
+  SKExplicitCriticalStepType critical_type;
+  /* -explicit_setup_view: time and memory at the phase boundaries of the set-up */
+  PetscBool setup_view;
+  PetscLogDouble setup_t0, setup_seconds;
+  /* start of SKExplicitCreateFromInput and its duration (s) */ /* how dt_critical was found (never auto after
+                                                                   SKExplicitCriticalTimeStep) */
 
   /* energy accumulators (global) */
   PetscReal external_work, energy0;
@@ -138,6 +155,8 @@ PETSC_EXTERN PetscLogEvent SK_EXPLICIT_InternalForce, SK_EXPLICIT_Exchange, SK_E
     SK_EXPLICIT_CriticalStep;
 
 /* explicit_setup.c */
+/* With -explicit_setup_view, prints the wall and CPU time since the set-up began and the memory (now, peak) after PHASE. */
+PETSC_INTERN PetscErrorCode SKExplicitSetupView(SKExplicit, const char phase[]);
 PETSC_INTERN PetscErrorCode SKExplicitNodeSetFromInput(SKExplicit, SKNode, const char attr[], PetscInt *n, const PetscInt **nodes,
                                                        PetscInt *global_size);
 /* explicit_step.c */

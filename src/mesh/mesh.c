@@ -491,9 +491,57 @@ static int SKMeshFaceCompare(const void *pa, const void *pb)
   return (a->face > b->face) - (a->face < b->face);
 }
 
+/* Calls FN for every face f of every element e (block-local) of every block, in (element, face) order. */
+typedef PetscErrorCode (*SKMeshFaceVisitor)(SKMesh mesh, const SKMeshBlock *blk, const SKElementTypeInfo *info, PetscInt e, PetscInt f,
+                                            void *ctx);
+
+static PetscErrorCode SKMeshVisitFaces(SKMesh mesh, SKMeshFaceVisitor fn, void *ctx)
+{
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < mesh->num_blocks; b++) {
+    const SKMeshBlock *blk        = &mesh->blocks[b];
+    const SKElementTypeInfo *info = NULL;
+
+    PetscCall(SKElementTypeGetInfo(blk->type, &info));
+    for (PetscInt e = 0; e < blk->num_elements; e++)
+      for (PetscInt f = 0; f < info->num_faces; f++) PetscCall(fn(mesh, blk, info, e, f, ctx));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The corners of face f of element e and their key. */
+static void SKMeshElementFaceKey(const SKMeshBlock *blk, const SKElementTypeInfo *info, PetscInt e, PetscInt f, PetscInt corners[4],
+                                 PetscInt key[4])
+{
+  for (PetscInt k = 0; k < info->num_face_corners; k++)
+    corners[k] = blk->conn[e * info->num_nodes + info->face_nodes[f * info->num_face_nodes + k]];
+  SKMeshFaceKey(info->num_face_corners, corners, key);
+}
+
+typedef struct {
+  PetscInt n;
+  SKMeshFace *faces;
+} SKMeshFaceTableCtx;
+
+static PetscErrorCode SKMeshFaceTableAdd(SKMesh mesh, const SKMeshBlock *blk, const SKElementTypeInfo *info, PetscInt e, PetscInt f,
+                                         void *ctx)
+{
+  SKMeshFaceTableCtx *c = (SKMeshFaceTableCtx *)ctx;
+  SKMeshFace *face      = &c->faces[c->n++];
+  PetscInt corners[4];
+
+  PetscFunctionBegin;
+  (void)mesh;
+  SKMeshElementFaceKey(blk, info, e, f, corners, face->key);
+  face->element = blk->first_element + e;
+  face->face    = f;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKMeshCreateFaceTable(SKMesh mesh, PetscInt *n, SKMeshFace *faces[])
 {
   PetscInt count = 0;
+  SKMeshFaceTableCtx c;
 
   PetscFunctionBegin;
   for (PetscInt b = 0; b < mesh->num_blocks; b++) {
@@ -503,24 +551,10 @@ PetscErrorCode SKMeshCreateFaceTable(SKMesh mesh, PetscInt *n, SKMeshFace *faces
     count += mesh->blocks[b].num_elements * info->num_faces;
   }
   PetscCall(PetscMalloc1(count, faces));
-  *n = 0;
-  for (PetscInt b = 0; b < mesh->num_blocks; b++) {
-    const SKMeshBlock *blk        = &mesh->blocks[b];
-    const SKElementTypeInfo *info = NULL;
-
-    PetscCall(SKElementTypeGetInfo(blk->type, &info));
-    for (PetscInt e = 0; e < blk->num_elements; e++)
-      for (PetscInt f = 0; f < info->num_faces; f++) {
-        PetscInt corners[4];
-        SKMeshFace *face = &(*faces)[(*n)++];
-
-        for (PetscInt k = 0; k < info->num_face_corners; k++)
-          corners[k] = blk->conn[e * info->num_nodes + info->face_nodes[f * info->num_face_nodes + k]];
-        SKMeshFaceKey(info->num_face_corners, corners, face->key);
-        face->element = blk->first_element + e;
-        face->face    = f;
-      }
-  }
+  c.n     = 0;
+  c.faces = *faces;
+  PetscCall(SKMeshVisitFaces(mesh, SKMeshFaceTableAdd, &c));
+  *n = c.n;
   if (count) qsort(*faces, (size_t)count, sizeof(SKMeshFace), SKMeshFaceCompare);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -543,33 +577,75 @@ PetscErrorCode SKMeshFaceTableFind(PetscInt n, const SKMeshFace faces[], const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+typedef struct {
+  const PetscInt *off, *elems; /* node-element lists */
+  PetscBool store;             /* second pass: store the faces, else count them */
+  PetscInt n;
+} SKMeshBoundaryCtx;
+
+/* Counts or stores face f of element e unless another element shares it: one that holds every corner of the face
+   (found in the element list of its first corner) and has a face with the same corners. */
+static PetscErrorCode SKMeshBoundaryAdd(SKMesh mesh, const SKMeshBlock *blk, const SKElementTypeInfo *info, PetscInt e, PetscInt f,
+                                        void *ctx)
+{
+  SKMeshBoundaryCtx *c = (SKMeshBoundaryCtx *)ctx;
+  const PetscInt ge = blk->first_element + e, nc = info->num_face_corners;
+  PetscInt corners[4] = {0, 0, 0, 0}, key[4];
+  PetscBool shared    = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  SKMeshElementFaceKey(blk, info, e, f, corners, key);
+  for (PetscInt j = c->off[corners[0]]; j < c->off[corners[0] + 1] && !shared; j++) {
+    const SKElementTypeInfo *info2 = NULL;
+    const SKMeshBlock *blk2;
+    PetscInt b2 = 0, l2 = 0, held = 0;
+
+    if (c->elems[j] == ge) continue;
+    PetscCall(SKMeshLocateElement(mesh, c->elems[j], &b2, &l2));
+    blk2 = &mesh->blocks[b2];
+    PetscCall(SKElementTypeGetInfo(blk2->type, &info2));
+    if (info2->num_face_corners != nc) continue;
+    for (PetscInt k = 0; k < nc && held == k; k++) /* stops at the first corner it lacks */
+      for (PetscInt a = 0; a < info2->num_corners; a++)
+        if (blk2->conn[l2 * info2->num_nodes + a] == corners[k]) {
+          held++;
+          break;
+        }
+    if (held < nc) continue;
+    for (PetscInt f2 = 0; f2 < info2->num_faces && !shared; f2++) {
+      PetscInt c2[4], key2[4];
+
+      SKMeshElementFaceKey(blk2, info2, l2, f2, c2, key2);
+      shared = (PetscBool)!SKMeshFaceKeyCompare(key, key2);
+    }
+  }
+  if (!shared) {
+    if (c->store) {
+      mesh->boundary_elements[c->n] = ge;
+      mesh->boundary_faces[c->n]    = f;
+    }
+    c->n++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKMeshGetBoundaryFaces(SKMesh mesh, PetscInt *n, const PetscInt *elements[], const PetscInt *faces[])
 {
   PetscFunctionBegin;
   if (!mesh->has_boundary) {
-    SKMeshFace *table;
-    PetscInt nf, nb = 0, *keys;
+    SKMeshBoundaryCtx c = {NULL, NULL, PETSC_FALSE, 0};
 
-    PetscCall(SKMeshCreateFaceTable(mesh, &nf, &table));
-    PetscCall(PetscMalloc1(nf, &keys));
-    for (PetscInt i = 0; i < nf;) {
-      PetscInt j = i + 1;
-
-      while (j < nf && !SKMeshFaceKeyCompare(table[i].key, table[j].key)) j++;
-      if (j == i + 1) keys[nb++] = table[i].element * 8 + table[i].face;
-      i = j;
-    }
-    PetscCall(PetscSortInt(nb, keys));
-    PetscCall(PetscMalloc1(nb, &mesh->boundary_elements));
-    PetscCall(PetscMalloc1(nb, &mesh->boundary_faces));
-    for (PetscInt i = 0; i < nb; i++) {
-      mesh->boundary_elements[i] = keys[i] / 8;
-      mesh->boundary_faces[i]    = keys[i] % 8;
-    }
-    mesh->num_boundary = nb;
+    /* O(n) through the node-element lists (4 bytes per element node), not a sorted table of every face (24 bytes per
+       face, and as much again inside qsort): the faces come out in (element, face) order. */
+    PetscCall(SKMeshGetNodeElements(mesh, &c.off, &c.elems));
+    PetscCall(SKMeshVisitFaces(mesh, SKMeshBoundaryAdd, &c));
+    PetscCall(PetscMalloc1(c.n, &mesh->boundary_elements));
+    PetscCall(PetscMalloc1(c.n, &mesh->boundary_faces));
+    c.store = PETSC_TRUE;
+    c.n     = 0;
+    PetscCall(SKMeshVisitFaces(mesh, SKMeshBoundaryAdd, &c));
+    mesh->num_boundary = c.n;
     mesh->has_boundary = PETSC_TRUE;
-    PetscCall(PetscFree(keys));
-    PetscCall(PetscFree(table));
   }
   if (n) *n = mesh->num_boundary;
   if (elements) *elements = mesh->boundary_elements;
