@@ -23,6 +23,7 @@
 
 #include <stickslip/material.h>
 #include <stickslip/mesh.h>
+#include <stickslip/iga.h>
 
 #define SK_ELEMENT_MAX_NODES 64 /* enough for tricubic Bezier hexahedra */
 #define SK_ELEMENT_MAX_QP 64
@@ -68,6 +69,11 @@ PETSC_EXTERN PetscErrorCode SKBasisCreate(const char name[], SKBasis *basis);
 PETSC_EXTERN PetscErrorCode SKBasisCreateShell(const char name[], PetscInt dim, PetscInt nodes, PetscInt qpoints, PetscInt vtk_cell_type,
                                                SKBasisGeometryFn geometry, void *ctx, SKBasis *basis);
 PETSC_EXTERN PetscErrorCode SKBasisGetContext(SKBasis basis, void **ctx);
+/* Makes a shell basis own its context: DESTROY(ctx) runs in SKBasisDestroy(). */
+PETSC_EXTERN PetscErrorCode SKBasisShellSetContextDestroy(SKBasis basis, PetscErrorCode (*destroy)(void *));
+/* The basis of block B of MESH: the Lagrange basis of a built-in type, or what a registered type's create_basis hook
+   makes (Bezier cells: SKMeshCreateFromNURBSPatches()). Destroy with SKBasisDestroy(); the mesh must outlive it. */
+PETSC_EXTERN PetscErrorCode SKBasisCreateForBlock(SKMesh mesh, PetscInt b, SKBasis *basis);
 /* Frees a basis and sets *basis = NULL. */
 PETSC_EXTERN PetscErrorCode SKBasisDestroy(SKBasis *basis);
 /* Facts about a basis (strings owned by the basis). */
@@ -87,6 +93,25 @@ PETSC_EXTERN PetscErrorCode SKBasisGeometryBatch(SKBasis basis, PetscInt q, cons
    *bad_qp = first quadrature point with det(dX/dxi) <= 0, or -1. */
 PETSC_EXTERN PetscErrorCode SKBasisEvaluateElement(SKBasis basis, PetscInt e, const PetscReal Xe[], PetscReal N[], PetscReal dNdX[],
                                                    PetscReal wdetJ[], PetscInt *bad_qp);
+
+/* ---- NURBS patches as mesh blocks of Bezier cells (src/fem/bezier.c) ----
+   A patch of parametric = spatial dimension 2 or 3 and the same degree p in every direction becomes a block whose
+   nodes are its control points and whose elements are its knot spans, each with its (p+1)^dim control points
+   (direction 0 fastest, as in stickslip/iga.h). The cell type "Bezier-Q<p>" (2D) or "Bezier-H<p>" (3D) is registered
+   on first use: VTK type 77 / 79, faces numbered as the patch faces (0 left, 1 right, 2 bottom, 3 top, 4 back,
+   5 front) with their control points in tensor order, not matched by nodes (side sets come from the patch). Its basis
+   is the rational basis by Bezier extraction with (p+1)^dim Gauss points; every element loop of this module runs on it
+   unchanged. */
+
+/* The registered Bezier cell type of dimension DIM and degree P (registers it on first call). */
+PETSC_EXTERN PetscErrorCode SKBezierCellType(PetscInt dim, PetscInt p, SKElementType *type);
+/* A replicated mesh of NPATCH patches as separate bodies: block i named names[i] (id i + 1) holds patch i (copied: the
+   caller keeps its patches), control points numbered patch after patch. Sets: "<name>_<face>" (node set: the face's
+   control points; side set: the elements on it) for every face of every patch, and "<face>" too when NPATCH = 1.
+   Errors (PETSC_ERR_ARG_WRONG): patches of different dimensions, pdim != sdim, unequal degrees per direction (elevate
+   first), more than SK_ELEMENT_MAX_NODES control points per element. */
+PETSC_EXTERN PetscErrorCode SKMeshCreateFromNURBSPatches(MPI_Comm comm, PetscInt npatch, const SKNURBSPatch patches[],
+                                                         const char *const names[], SKMesh *mesh);
 
 /* ---- element kernels over a block (one basis, one material) on local arrays ---- */
 

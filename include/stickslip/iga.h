@@ -52,6 +52,13 @@ PETSC_EXTERN void SKBernsteinBasis(PetscInt p, PetscReal xi, PetscReal B[], Pets
 PETSC_EXTERN PetscErrorCode SKBezierExtraction1D(PetscInt p, PetscInt m, const PetscReal U[], PetscReal C[], PetscInt first[],
                                                  PetscReal range[]);
 
+/* Tensor-product rational basis of one element or point (pure kernel): from the 1D B-spline values N1[d][a] and
+   derivatives dN1[d][a] (a = 0..p[d], d < pdim; rows of SK_IGA_MAX_DEGREE + 1) and the weights w[] of the
+   prod (p[d]+1) control points (direction 0 fastest), R[a] = w_a N_a / W and dR[a*pdim + k] = dR_a/dx_k (dR may be
+   NULL), x being whatever the 1D derivatives are taken with respect to. */
+PETSC_EXTERN void SKRationalTensorBasis(PetscInt pdim, const PetscInt p[], const PetscReal N1[][SK_IGA_MAX_DEGREE + 1],
+                                        const PetscReal dN1[][SK_IGA_MAX_DEGREE + 1], const PetscReal w[], PetscReal R[], PetscReal dR[]);
+
 /* ---- NURBS patches ---- */
 
 typedef struct _p_SKNURBSPatch *SKNURBSPatch;

@@ -106,6 +106,8 @@ static PetscErrorCode FaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt
 
     PetscCall(SKMeshGetElement(ex->mesh, elements[s], NULL, &type, NULL));
     PetscCall(SKElementTypeGetInfo(type, &info));
+    PetscCheck(info->ref_coords, PETSC_COMM_SELF, PETSC_ERR_SUP,
+               "face loads on %s cells (NURBS patches) are not implemented: load their control points with a node set", info->name);
     PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fn));
     if (dim == 2) { /* Lagrange line with nodes at -1, 1 (and 0 for L3), 3-point Gauss */
       nq = 3;
@@ -287,16 +289,13 @@ static PetscErrorCode CheckReference(SKExplicit ex, SKNode mesh_node, SKMesh mes
   PetscCall(SKMeshGetNodes(mesh, NULL, &X));
   for (PetscInt b = 0; b < nb; b++) {
     const char *name;
-    SKElementType type;
-    const SKElementTypeInfo *info;
     PetscInt ne, first;
     const PetscInt *conn;
     SKBasis basis;
     SKFEMFailure fail;
 
-    PetscCall(SKMeshGetBlock(mesh, b, &name, NULL, &type, &ne, &first, &conn));
-    PetscCall(SKElementTypeGetInfo(type, &info));
-    PetscCall(SKBasisCreate(info->name, &basis));
+    PetscCall(SKMeshGetBlock(mesh, b, &name, NULL, NULL, &ne, &first, &conn));
+    PetscCall(SKBasisCreateForBlock(mesh, b, &basis));
     PetscCall(SKFEMCheckReference(basis, ne, conn, X, NULL, &fail));
     PetscCall(SKBasisDestroy(&basis));
     PetscCall(
@@ -401,7 +400,7 @@ static PetscErrorCode ReadBlocks(SKExplicit ex, SKNode root)
     PetscCall(SKMeshGetBlock(ex->mesh, b, NULL, &blk->id, &et, &blk->nelem, &blk->first, &blk->conn));
     PetscCall(SKElementTypeGetInfo(et, &info));
     blk->nodes = info->num_nodes;
-    PetscCall(SKBasisCreate(info->name, &blk->basis));
+    PetscCall(SKBasisCreateForBlock(ex->mesh, b, &blk->basis));
     {
       const SKLumping lump = !strcmp(lumping, "rowsum") ? SK_LUMPING_ROWSUM : !strcmp(lumping, "hrz") ? SK_LUMPING_HRZ : SK_LUMPING_AUTO;
       PetscCall(SKFEMLumpedMass(blk->basis, rho, lump, blk->nelem, blk->conn, ex->X, ex->mass, &fail));

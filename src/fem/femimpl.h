@@ -15,6 +15,7 @@ struct _n_SKBasis {
   PetscReal *ref, *xq, *wq, *N, *dN; /* tabulation (Lagrange bases), owned */
   SKBasisGeometryFn geometry;
   void *ctx;
+  PetscErrorCode (*ctx_destroy)(void *); /* shell bases that own their context */
 };
 
 /* 1D Lagrange polynomial of degree p (nodes -1, [0,] 1) that is 1 at node coordinate c, and its derivative, at x. */

@@ -222,29 +222,25 @@ PetscErrorCode SKNURBSPatchGetControlPoints(SKNURBSPatch patch, PetscReal coords
 
 /* ---- the rational basis ---- */
 
-void SKNURBSPatchTensorBasis(SKNURBSPatch patch, const PetscReal N1[][SK_IGA_MAX_DEGREE + 1], const PetscReal dN1[][SK_IGA_MAX_DEGREE + 1],
-                             const PetscInt first[], PetscInt idx[], PetscReal R[], PetscReal dR[])
+void SKRationalTensorBasis(PetscInt pdim, const PetscInt p[], const PetscReal N1[][SK_IGA_MAX_DEGREE + 1],
+                           const PetscReal dN1[][SK_IGA_MAX_DEGREE + 1], const PetscReal w[], PetscReal R[], PetscReal dR[])
 {
-  const PetscInt pdim = patch->pdim, nc = patch->ncomp, wc = patch->sdim;
+  const PetscInt p1 = pdim > 1 ? p[1] : 0, p2 = pdim > 2 ? p[2] : 0;
   PetscReal W = 0.0, dW[3] = {0, 0, 0};
   PetscInt a = 0;
 
   /* weighted B-spline products w_a N_a and their derivatives; then R = w N / W, dR = (w dN - R dW) / W */
-  for (PetscInt k = 0; k <= patch->p[2]; k++)
-    for (PetscInt j = 0; j <= patch->p[1]; j++)
-      for (PetscInt i = 0; i <= patch->p[0]; i++, a++) {
+  for (PetscInt k = 0; k <= p2; k++)
+    for (PetscInt j = 0; j <= p1; j++)
+      for (PetscInt i = 0; i <= p[0]; i++, a++) {
         const PetscInt ii[3] = {i, j, k};
-        PetscInt g           = 0;
-        for (PetscInt d = pdim - 1; d >= 0; d--) g = g * patch->n[d] + first[d] + ii[d];
-        const PetscReal w = patch->Pw[g * nc + wc];
-        PetscReal v       = w;
+        PetscReal v          = w[a];
         for (PetscInt d = 0; d < pdim; d++) v *= N1[d][ii[d]];
-        idx[a] = g;
-        R[a]   = v;
+        R[a] = v;
         W += v;
         if (dR)
           for (PetscInt kk = 0; kk < pdim; kk++) {
-            PetscReal dv = w;
+            PetscReal dv = w[a];
             for (PetscInt d = 0; d < pdim; d++) dv *= (d == kk) ? dN1[d][ii[d]] : N1[d][ii[d]];
             dR[a * pdim + kk] = dv;
             dW[kk] += dv;
@@ -255,6 +251,24 @@ void SKNURBSPatchTensorBasis(SKNURBSPatch patch, const PetscReal N1[][SK_IGA_MAX
     if (dR)
       for (PetscInt kk = 0; kk < pdim; kk++) dR[b * pdim + kk] = (dR[b * pdim + kk] - R[b] * dW[kk]) / W;
   }
+}
+
+void SKNURBSPatchTensorBasis(SKNURBSPatch patch, const PetscReal N1[][SK_IGA_MAX_DEGREE + 1], const PetscReal dN1[][SK_IGA_MAX_DEGREE + 1],
+                             const PetscInt first[], PetscInt idx[], PetscReal R[], PetscReal dR[])
+{
+  PetscReal w[729];
+  PetscInt a = 0;
+
+  for (PetscInt k = 0; k <= patch->p[2]; k++)
+    for (PetscInt j = 0; j <= patch->p[1]; j++)
+      for (PetscInt i = 0; i <= patch->p[0]; i++, a++) {
+        const PetscInt ii[3] = {i, j, k};
+        PetscInt g           = 0;
+        for (PetscInt d = patch->pdim - 1; d >= 0; d--) g = g * patch->n[d] + first[d] + ii[d];
+        idx[a] = g;
+        w[a]   = patch->Pw[g * patch->ncomp + patch->sdim];
+      }
+  SKRationalTensorBasis(patch->pdim, patch->p, N1, dN1, w, R, dR);
 }
 
 PetscErrorCode SKNURBSPatchBasis(SKNURBSPatch patch, const PetscReal u[], PetscInt *nb, PetscInt idx[], PetscReal R[], PetscReal dR[])
