@@ -22,6 +22,7 @@
 #define STICKSLIP_IGA_H
 
 #include <stickslip/core.h>
+#include <stickslip/input.h>
 
 /* Largest degree per direction a patch may have (tricubic elements fill SK_ELEMENT_MAX_NODES = 64 of fem; the
    1D kernels work up to this degree). */
@@ -71,6 +72,11 @@ typedef struct _p_SKNURBSPatch *SKNURBSPatch;
 PETSC_EXTERN PetscErrorCode SKNURBSPatchCreate(PetscInt pdim, PetscInt sdim, const PetscInt degree[], const PetscInt num_cp[],
                                                const PetscReal *const knots[], const PetscReal coords[], const PetscReal weights[],
                                                SKNURBSPatch *patch);
+/* The patch of an input element <patch> (schema/mesh.xsd) in a DIM-dimensional mesh: a generator child (<rectangle>,
+   <box>, <annulus>, <cylinder>) or explicit <knots>/<controlpoints>, then elevated to the attribute degree in every
+   direction and every span split into refine[d] parts (k-refinement). Every problem is an input error at its line:
+   invalid knots, a wrong number of control point values, a non-positive weight, a dimension other than DIM. */
+PETSC_EXTERN PetscErrorCode SKNURBSPatchCreateFromInput(SKInput input, SKNode node, PetscInt dim, SKNURBSPatch *patch);
 /* A deep copy. */
 PETSC_EXTERN PetscErrorCode SKNURBSPatchDuplicate(SKNURBSPatch patch, SKNURBSPatch *copy);
 /* Frees the patch; *patch = NULL. */

@@ -209,6 +209,12 @@ static PetscErrorCode WriteHistories(SKExplicit ex)
     for (PetscInt d = 0; d < 2 * dim; d++) row[nc + d] = 0;
     if (node >= 0)
       for (PetscInt d = 0; d < dim; d++) row[nc + d] = ex->u[node * dim + d], row[nc + dim + d] = ex->v[node * dim + d];
+    for (PetscInt a = 0; a < ex->watch[i].n; a++) { /* a point of a NURBS patch */
+      const PetscInt na = ex->watch[i].nodes[a];
+      if (na >= 0)
+        for (PetscInt d = 0; d < dim; d++)
+          row[nc + d] += ex->watch[i].R[a] * ex->u[na * dim + d], row[nc + dim + d] += ex->watch[i].R[a] * ex->v[na * dim + d];
+    }
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, row + 1, (PetscMPIInt)(2 * dim), MPIU_REAL, MPIU_SUM, ex->comm));
     if (ex->watch[i].hist) PetscCall(SKHistoryAppend(ex->watch[i].hist, row));
   }

@@ -328,6 +328,9 @@ static PetscErrorCode ReadWatchPoints(SKExplicit ex, SKNode root, SKMesh mesh)
                              ex->watch[i].name));
     PetscCall(ReadVector(ex, items[i], "point", 0, p, NULL));
     ex->watch[i].node = -1;
+    PetscCall(SKMeshLocatePatchPoint(mesh, p, &ex->watch[i].n, ex->watch[i].nodes, ex->watch[i].R, &best));
+    if (ex->watch[i].n) continue; /* meshes of NURBS patches: the patch point nearest to the given one */
+    best = PETSC_MAX_REAL;
     for (PetscInt q = 0; q < nn; q++) {
       PetscReal d2 = 0;
       for (PetscInt d = 0; d < ex->dim; d++) d2 += PetscSqr(X[q * ex->dim + d] - p[d]);
@@ -696,7 +699,14 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
 
   /* replicated mesh, input sets, reference check, watch points; then distribution */
   PetscCall(SKInputRequireChild(input, root, "mesh", &mesh_node));
-  PetscCall(SKMeshCreateFromInput(input, mesh_node, &ex->rmesh));
+  {
+    SKNode patch;
+    PetscCall(SKNodeGetChild(mesh_node, "patch", &patch));
+    if (patch)
+      PetscCall(SKMeshCreateFromPatchInput(input, mesh_node, &ex->rmesh)); /* NURBS patches (fem/bezier.c) */
+    else
+      PetscCall(SKMeshCreateFromInput(input, mesh_node, &ex->rmesh));
+  }
   PetscCall(SKMeshGetDimension(ex->rmesh, &ex->dim));
   PetscCall(AddInputSets(ex, root, ex->rmesh));
   PetscCall(CheckReference(ex, mesh_node, ex->rmesh));
@@ -715,6 +725,12 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
     ex->watch[i].node      = -1;
     for (PetscInt p = 0; p < ex->nowned; p++)
       if (ex->natural_nodes[p] == natural) ex->watch[i].node = p;
+    for (PetscInt a = 0; a < ex->watch[i].n; a++) {
+      const PetscInt na     = ex->watch[i].nodes[a];
+      ex->watch[i].nodes[a] = -1;
+      for (PetscInt p = 0; p < ex->nowned; p++)
+        if (ex->natural_nodes[p] == na) ex->watch[i].nodes[a] = p;
+    }
   }
   PetscCall(CreateDofSF(ex));
 

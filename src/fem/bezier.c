@@ -2,6 +2,7 @@
    type that describes them and the shell basis that evaluates the rational basis by Bezier extraction inside the
    ordinary element loops. */
 #include "femimpl.h"
+#include <string.h>
 
 /* ---- the cell types (one per dimension and degree, registered on first use) ---- */
 
@@ -255,6 +256,8 @@ PetscErrorCode SKMeshCreateFromNURBSPatches(MPI_Comm comm, PetscInt npatch, cons
     }
     PetscCall(SKMeshAddBlock(*mesh, names[i], i + 1, type, nelem, conn));
     PetscCall(SKMeshSetBlockCellData(*mesh, i, copy, SKBezierPatchDestroy));
+    for (PetscInt k = 0; k < ncp; k++) nodes[k] = offset[i] + k;
+    PetscCall(SKMeshAddNodeSet(*mesh, names[i], ncp, nodes)); /* the whole body */
     for (PetscInt f = 0; f < 2 * dim; f++) {
       const PetscInt d = f / 2, at = (f % 2) ? nel[d] - 1 : 0;
       PetscInt n, ns               = 0, first;
@@ -277,5 +280,101 @@ PetscErrorCode SKMeshCreateFromNURBSPatches(MPI_Comm comm, PetscInt npatch, cons
     PetscCall(PetscFree4(conn, nodes, elements, faces));
   }
   PetscCall(PetscFree(offset));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshCreateFromPatchInput(SKInput input, SKNode mesh_node, SKMesh *mesh)
+{
+  SKNode *items;
+  SKNURBSPatch *patches;
+  char(*names)[SK_MESH_NAME_LEN];
+  const char **name_ptr;
+  PetscInt np, dim = 0;
+  MPI_Comm comm;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputGetComm(input, &comm));
+  PetscCall(SKNodeGetChildren(mesh_node, "patch", &np, &items));
+  PetscCall(SKInputCheck(input, mesh_node, np > 0, "<mesh> has no <patch>"));
+  PetscCall(PetscCalloc3(np, &patches, np, &names, np, &name_ptr));
+  /* the first patch's description fixes the dimension: a generator says it, explicit data by its <knots> */
+  {
+    SKNode gen = NULL, *knots;
+    PetscInt nk;
+    PetscCall(SKNodeGetChild(items[0], "box", &gen));
+    if (!gen) PetscCall(SKNodeGetChild(items[0], "cylinder", &gen));
+    PetscCall(SKNodeGetChildren(items[0], "knots", &nk, &knots));
+    PetscCall(PetscFree(knots));
+    dim = gen || nk == 3 ? 3 : 2;
+  }
+  for (PetscInt i = 0; i < np; i++) {
+    PetscBool found;
+    PetscCall(SKInputGetString(input, items[i], "name", names[i], sizeof(names[i]), &found));
+    if (!found) PetscCall(PetscStrncpy(names[i], "body", sizeof(names[i])));
+    for (PetscInt j = 0; j < i; j++)
+      PetscCall(SKInputCheck(input, items[i], strcmp(names[i], names[j]), "a second patch named '%s'", names[i]));
+    name_ptr[i] = names[i];
+    PetscCall(SKNURBSPatchCreateFromInput(input, items[i], dim, &patches[i]));
+  }
+  PetscCall(SKMeshCreateFromNURBSPatches(comm, np, patches, name_ptr, mesh));
+  for (PetscInt i = 0; i < np; i++) {
+    const PetscReal *X;
+    const PetscInt *conn;
+    PetscInt ne;
+    SKBasis basis;
+    SKFEMFailure fail;
+    PetscCall(SKMeshGetNodes(*mesh, NULL, &X));
+    PetscCall(SKMeshGetBlock(*mesh, i, NULL, NULL, NULL, &ne, NULL, &conn));
+    PetscCall(SKBasisCreateForBlock(*mesh, i, &basis));
+    PetscCall(SKFEMCheckReference(basis, ne, conn, X, NULL, &fail));
+    PetscCall(SKBasisDestroy(&basis));
+    PetscCall(SKInputCheck(input, items[i], fail.kind == SK_FEM_OK,
+                           "patch '%s': element %" PetscInt_FMT " has det(dX/dxi) = %g at quadrature point %" PetscInt_FMT
+                           ": the control net folds over (check the order and positions of the control points)",
+                           names[i], fail.element, (double)fail.det, fail.qp));
+    PetscCall(SKNURBSPatchDestroy(&patches[i]));
+  }
+  PetscCall(PetscFree3(patches, names, name_ptr));
+  PetscCall(PetscFree(items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshLocatePatchPoint(SKMesh mesh, const PetscReal x[], PetscInt *n, PetscInt nodes[], PetscReal R[], PetscReal *distance)
+{
+  PetscInt nb;
+
+  PetscFunctionBegin;
+  *n        = 0;
+  *distance = PETSC_MAX_REAL;
+  PetscCall(SKMeshGetNumBlocks(mesh, &nb));
+  for (PetscInt b = 0; b < nb; b++) {
+    SKElementType type;
+    const SKElementTypeInfo *info;
+    SKNURBSPatch patch;
+    PetscInt pdim, nel[3], k[3], e = 0, nen;
+    const PetscInt *conn;
+    PetscReal u[3], xi[3], dist;
+
+    PetscCall(SKMeshGetBlock(mesh, b, NULL, NULL, &type, NULL, NULL, &conn));
+    PetscCall(SKElementTypeGetInfo(type, &info));
+    if (info->create_basis != SKBezierCreateBasis) continue;
+    PetscCall(SKMeshGetBlockCellData(mesh, b, (void **)&patch));
+    PetscCall(SKNURBSPatchInvert(patch, x, u, &dist));
+    if (dist >= *distance) continue;
+    PetscCall(SKNURBSPatchGetSizes(patch, &pdim, NULL, NULL, NULL));
+    PetscCall(SKNURBSPatchGetNumElements(patch, NULL, nel));
+    for (PetscInt d = pdim - 1; d >= 0; d--) {
+      const PetscReal *range;
+      PetscCall(SKNURBSPatchGetExtraction(patch, d, NULL, NULL, &range));
+      for (k[d] = 0; k[d] < nel[d] - 1 && u[d] >= range[2 * k[d] + 1]; k[d]++) {}
+      xi[d] = 2.0 * (u[d] - range[2 * k[d]]) / (range[2 * k[d] + 1] - range[2 * k[d]]) - 1.0;
+      e     = e * nel[d] + k[d];
+    }
+    PetscCall(SKNURBSPatchGetElementSize(patch, &nen));
+    PetscCall(SKNURBSPatchElementBasis(patch, e, xi, R, NULL));
+    for (PetscInt a = 0; a < nen; a++) nodes[a] = conn[e * nen + a];
+    *n        = nen;
+    *distance = dist;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
