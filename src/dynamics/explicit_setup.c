@@ -593,6 +593,14 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
   ex->safety = 0.9;
   PetscCall(SKInputGetReal(ex->input, time, "safety", &ex->safety, NULL));
   PetscCall(SKInputCheck(ex->input, time, ex->safety > 0 && ex->safety <= 1, "safety = %g must be in (0, 1]", (double)ex->safety));
+  {
+    /* stability studies only: a safety factor above 1 on purpose (the energy check must then stop the run) */
+    PetscBool unsafe;
+    PetscReal factor;
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-explicit_unsafe_safety", &factor, &unsafe));
+    PetscCheck(!unsafe || factor > 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE, "-explicit_unsafe_safety %g must be positive", (double)factor);
+    if (unsafe) ex->safety = factor;
+  }
   PetscCall(SKInputGetReal(ex->input, time, "dt", &dt, &has_dt));
   PetscCall(SKExplicitCriticalTimeStep(ex));
   if (has_dt) {
@@ -612,6 +620,13 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
   PetscCall(SKNodeGetChild(root, "output", &node));
   if (node) {
     PetscCall(SKInputGetInt(ex->input, node, "fields", &ex->field_interval, NULL));
+    for (PetscInt b = 0; b < ex->nblocks && ex->field_interval > 0; b++) {
+      const PetscReal *ref;
+      PetscCall(SKBasisGetTabulation(ex->blocks[b].basis, &ref, NULL, NULL, NULL, NULL));
+      PetscCall(SKInputCheck(ex->input, node, ref != NULL,
+                             "field output (VTK) of NURBS patches is not implemented yet: set fields=\"0\" and record <watch> points and "
+                             "<history> sets"));
+    }
     PetscCall(SKInputGetInt(ex->input, node, "histories", &ex->history_interval, NULL));
   }
   PetscCall(SKNodeGetChild(root, "checkpoint", &node));
