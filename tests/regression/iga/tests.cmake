@@ -13,3 +13,7 @@ sk_add_python_test(regression_iga_two_bodies ${SK_TEST_DIR}/check_two_bodies.py
 # check at 1.05 (the top mode then grows by ~1.9 per step: it blows up within a few tens of steps).
 sk_add_python_test(regression_iga_stability ${SK_TEST_DIR}/check_stability.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_plate_stability.xml LABELS regression)
+
+# results.h5 records the patches (degree, knots, control net) consistently with the mesh nodes.
+sk_add_python_test(regression_iga_patch_output ${SK_TEST_DIR}/check_patch_output.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_two_bodies.xml LABELS regression)
