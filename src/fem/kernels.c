@@ -82,7 +82,7 @@ static inline PetscErrorCode InternalForceBlock(SKBasis t, SKMaterial mat, const
       unsigned bad = SKBasisGeometry(t, dim, nodes, q, w->elem, w->X, NULL, w->G, wdetJ) & LaneMask(nl);
       if (bad) {
         const PetscInt l = FirstLane(bad);
-        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, q, wdetJ[l] / t->wq[q]);
+        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, q, t->wq ? wdetJ[l] / t->wq[q] : wdetJ[l]);
         PetscFunctionReturn(PETSC_SUCCESS);
       }
       /* F = I + sum_a u_a (x) dN_a/dX */
