@@ -23,6 +23,7 @@
 
 #include <stickslip/material.h>
 #include <stickslip/mesh.h>
+#include <stickslip/iga.h>
 
 #define SK_ELEMENT_MAX_NODES 64 /* enough for tricubic Bezier hexahedra */
 #define SK_ELEMENT_MAX_QP 64
@@ -68,6 +69,11 @@ PETSC_EXTERN PetscErrorCode SKBasisCreate(const char name[], SKBasis *basis);
 PETSC_EXTERN PetscErrorCode SKBasisCreateShell(const char name[], PetscInt dim, PetscInt nodes, PetscInt qpoints, PetscInt vtk_cell_type,
                                                SKBasisGeometryFn geometry, void *ctx, SKBasis *basis);
 PETSC_EXTERN PetscErrorCode SKBasisGetContext(SKBasis basis, void **ctx);
+/* Makes a shell basis own its context: DESTROY(ctx) runs in SKBasisDestroy(). */
+PETSC_EXTERN PetscErrorCode SKBasisShellSetContextDestroy(SKBasis basis, PetscErrorCode (*destroy)(void *));
+/* The basis of block B of MESH: the Lagrange basis of a built-in type, or what a registered type's create_basis hook
+   makes (Bezier cells: SKMeshCreateFromNURBSPatches()). Destroy with SKBasisDestroy(); the mesh must outlive it. */
+PETSC_EXTERN PetscErrorCode SKBasisCreateForBlock(SKMesh mesh, PetscInt b, SKBasis *basis);
 /* Frees a basis and sets *basis = NULL. */
 PETSC_EXTERN PetscErrorCode SKBasisDestroy(SKBasis *basis);
 /* Facts about a basis (strings owned by the basis). */
@@ -87,6 +93,38 @@ PETSC_EXTERN PetscErrorCode SKBasisGeometryBatch(SKBasis basis, PetscInt q, cons
    *bad_qp = first quadrature point with det(dX/dxi) <= 0, or -1. */
 PETSC_EXTERN PetscErrorCode SKBasisEvaluateElement(SKBasis basis, PetscInt e, const PetscReal Xe[], PetscReal N[], PetscReal dNdX[],
                                                    PetscReal wdetJ[], PetscInt *bad_qp);
+
+/* ---- NURBS patches as mesh blocks of Bezier cells (src/fem/bezier.c) ----
+   A patch of parametric = spatial dimension 2 or 3 and the same degree p in every direction becomes a block whose
+   nodes are its control points and whose elements are its knot spans, each with its (p+1)^dim control points
+   (direction 0 fastest, as in stickslip/iga.h). The cell type "Bezier-Q<p>" (2D) or "Bezier-H<p>" (3D) is registered
+   on first use: VTK type 77 / 79, faces numbered as the patch faces (0 left, 1 right, 2 bottom, 3 top, 4 back,
+   5 front) with their control points in tensor order, not matched by nodes (side sets come from the patch). Its basis
+   is the rational basis by Bezier extraction with (p+1)^dim Gauss points; every element loop of this module runs on it
+   unchanged. */
+
+/* The registered Bezier cell type of dimension DIM and degree P (registers it on first call). */
+PETSC_EXTERN PetscErrorCode SKBezierCellType(PetscInt dim, PetscInt p, SKElementType *type);
+/* A replicated mesh of NPATCH patches as separate bodies: block i named names[i] (id i + 1) holds patch i (copied: the
+   caller keeps its patches), control points numbered patch after patch. Sets: "<name>_<face>" (node set: the face's
+   control points; side set: the elements on it) for every face of every patch, and "<face>" too when NPATCH = 1;
+   the node set "<name>" holds all control points of the patch.
+   Errors (PETSC_ERR_ARG_WRONG): patches of different dimensions, pdim != sdim, unequal degrees per direction (elevate
+   first), more than SK_ELEMENT_MAX_NODES control points per element. */
+PETSC_EXTERN PetscErrorCode SKMeshCreateFromNURBSPatches(MPI_Comm comm, PetscInt npatch, const SKNURBSPatch patches[],
+                                                         const char *const names[], SKMesh *mesh);
+
+/* The replicated mesh of a <mesh> element made of <patch> children (one block per patch, named by its name attribute,
+   default "body"; sets as above). Input errors at the offending line, including a control net whose Jacobian
+   det(dX/dxi) is not positive at some quadrature point (named by patch, element and point). */
+PETSC_EXTERN PetscErrorCode SKMeshCreateFromPatchInput(SKInput input, SKNode mesh_node, SKMesh *mesh);
+
+/* The point of the NURBS blocks of a replicated MESH nearest to x (m), found by parameter inversion
+   (SKNURBSPatchInvert): its element's *n control points nodes[] (mesh node numbers, caller's array of
+   SK_ELEMENT_MAX_NODES) with the basis values R[] there (they sum to 1), and *distance (m) from x. A field there is
+   sum_a R[a] u[nodes[a]]. *n = 0 when the mesh has no NURBS block. */
+PETSC_EXTERN PetscErrorCode SKMeshLocatePatchPoint(SKMesh mesh, const PetscReal x[], PetscInt *n, PetscInt nodes[], PetscReal R[],
+                                                   PetscReal *distance);
 
 /* ---- element kernels over a block (one basis, one material) on local arrays ---- */
 
@@ -137,6 +175,17 @@ PETSC_EXTERN PetscErrorCode SKFEMElementStiffness(SKBasis basis, SKMaterial mat,
    coordinates (m); r: added to, node-interleaved. Fails (in *fail) only on an inverted reference. */
 PETSC_EXTERN PetscErrorCode SKFEMStiffnessRowBound(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[],
                                                    const PetscReal X[], PetscReal r[], SKFEMFailure *fail);
+/* The same for element e (block-local index) of a block: what a shell basis (Bezier cells) needs to find its element's
+   data; SKFEMElementStiffness() is this with e = 0. */
+PETSC_EXTERN PetscErrorCode SKFEMBlockElementStiffness(SKBasis basis, SKMaterial mat, PetscInt e, const PetscReal Xe[],
+                                                       const PetscReal ue[], PetscReal K[], SKFEMFailure *fail);
+/* Largest element frequency squared (rad^2/s^2) of nelem elements of a block at the reference state:
+   max_e lambda_max(M_e^{-1} K_e), K_e the element stiffness (SKFEMBlockElementStiffness) and M_e the element's
+   row-sum lumped masses (density from the material). Since K = sum K_e and M = sum M_e, it bounds omega_max^2 of the
+   assembled lumped system from above (Irons and Treharne), so 2/sqrt of it is a safe critical time step. Needs
+   positive element row sums (NURBS and Lagrange tensor elements have them); fails (in *fail) on an inverted element. */
+PETSC_EXTERN PetscErrorCode SKFEMElementFrequencyBound(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[],
+                                                       const PetscReal X[], PetscReal *omega2, SKFEMFailure *fail);
 /* Cauchy stress (Pa, full symmetric 3x3 per point, row-major) and von Mises stress: per quadrature point into
    sigma_qp[(e*qpoints + q)*9], vm_qp[e*qpoints + q], and element averages (reference-volume weighted) into
    sigma_el[e*9], vm_el[e] (von Mises of the averaged stress). Any of the four outputs may be NULL. */

@@ -64,6 +64,8 @@
 /* Maximum length of block and set names, including the terminating NUL. */
 #define SK_MESH_NAME_LEN 64
 
+/* The built-in Lagrange element types; further cell types (e.g. the Bezier cells of NURBS patches, module fem) get ids
+   from SKElementTypeRegister(), at and above SK_ELEMENT_NUM_TYPES, and are looked up like the built-in ones. */
 typedef enum {
   SK_ELEMENT_T3,
   SK_ELEMENT_Q4,
@@ -74,7 +76,12 @@ typedef enum {
   SK_ELEMENT_NUM_TYPES
 } SKElementType;
 
-/* Static description of an element type (see the tables at the top of this file). */
+typedef struct _p_SKMesh *SKMesh;
+
+/* Static description of an element type (see the tables at the top of this file). A registered type fills the same
+   fields: its faces list their nodes in any fixed order, and num_face_corners = 0 says that its faces are not matched
+   by nodes (Bezier cells of a smooth patch share control points with elements that are not face neighbours), so the
+   boundary-face search skips them and its side sets come from whoever makes its blocks. */
 typedef struct {
   const char *name;        /* "T3", "Q4", ... */
   PetscInt dim;            /* spatial and reference dimension */
@@ -88,20 +95,28 @@ typedef struct {
   PetscInt num_face_nodes; /* nodes per face */
   PetscInt num_face_corners;
   const PetscInt *face_nodes;  /* [num_faces][num_face_nodes] local node ids, outward right-hand-rule order */
-  const PetscReal *ref_coords; /* [num_nodes][dim] reference coordinates of the nodes */
+  const PetscReal *ref_coords; /* [num_nodes][dim] reference coordinates of the nodes (NULL for a registered type) */
+  /* Registered types only (zero/NULL for the built-in Lagrange types): */
+  PetscInt num_common; /* METIS: two elements sharing at least this many of their num_corners nodes are neighbours
+                          (0: num_face_corners) */
+  /* Makes the element basis of block B of MESH (a block of this type, with its cell data, SKMeshGetBlockCellData()):
+     basis points to an SKBasis of module fem, destroyed by the caller with SKBasisDestroy(). */
+  PetscErrorCode (*create_basis)(SKMesh mesh, PetscInt block, void *basis);
 } SKElementTypeInfo;
 
-/* Looks up an element type by name ("T3", "Q4", "Q9", "T4", "H8", "H27"); *found = PETSC_FALSE if unknown. */
+/* Looks up an element type by name ("T3", "Q4", "Q9", "T4", "H8", "H27", or a registered one); *found = PETSC_FALSE if unknown. */
 PETSC_EXTERN PetscErrorCode SKElementTypeFromName(const char name[], SKElementType *type, PetscBool *found);
-/* The static description of TYPE (owned by the library). */
+/* Registers a cell type described by INFO (owned by the caller, must stay valid for the life of the program; name
+   unique) and returns its id. Registering a name again returns the id it already has. */
+PETSC_EXTERN PetscErrorCode SKElementTypeRegister(const SKElementTypeInfo *info, SKElementType *type);
+/* The static description of TYPE (owned by the library or, for a registered type, by its registrant). */
 PETSC_EXTERN PetscErrorCode SKElementTypeGetInfo(SKElementType type, const SKElementTypeInfo **info);
 /* Comma-separated list of the element type names, into buf (for error messages). */
 PETSC_EXTERN PetscErrorCode SKElementTypeList(char buf[], size_t len);
 /* Pure kernel: determinant of the Jacobian d x / d xi at the element centre (xi = 0, or the simplex centroid) for an
-   element of TYPE with node coordinates coords[num_nodes][dim] (m). Units m^dim per unit reference measure. */
+   element of TYPE with node coordinates coords[num_nodes][dim] (m). Units m^dim per unit reference measure. Built-in
+   types only (a registered type's geometry is its basis'). */
 PETSC_EXTERN PetscErrorCode SKElementTypeCentreJacobian(SKElementType type, const PetscReal coords[], PetscReal *det_j);
-
-typedef struct _p_SKMesh *SKMesh;
 
 /* Creates a replicated mesh of dimension DIM (2 or 3) with NUM_NODES nodes at COORDS[num_nodes][dim] (m, copied);
    add blocks and sets with the SKMeshAdd*() functions. */
@@ -138,6 +153,16 @@ PETSC_EXTERN PetscErrorCode SKMeshGetNumBlocks(SKMesh mesh, PetscInt *num_blocks
    [num_elements][num_nodes_per_element] in local node indices. Any output may be NULL. */
 PETSC_EXTERN PetscErrorCode SKMeshGetBlock(SKMesh mesh, PetscInt b, const char *name[], PetscInt *id, SKElementType *type,
                                            PetscInt *num_elements, PetscInt *first_element, const PetscInt *conn[]);
+/* Attaches DATA to block B (e.g. the NURBS patch and extraction operators of a block of Bezier cells), looked up by
+   the block's type through SKMeshGetBlockCellData(). The mesh owns it from now on: DESTROY(data) (may be NULL) runs
+   when the last mesh sharing it is destroyed (SKMeshDistribute() shares the cell data of every block). */
+PETSC_EXTERN PetscErrorCode SKMeshSetBlockCellData(SKMesh mesh, PetscInt b, void *data, PetscErrorCode (*destroy)(void *));
+/* The cell data of block B, NULL if none. */
+PETSC_EXTERN PetscErrorCode SKMeshGetBlockCellData(SKMesh mesh, PetscInt b, void **data);
+/* natural[e] = index, inside block B of the replicated mesh, of local element e of block B (identity on a replicated
+   mesh): how per-element cell data made for the whole block is found on a distributed mesh. natural[] is the caller's
+   (num_elements of the block). */
+PETSC_EXTERN PetscErrorCode SKMeshGetBlockNaturalElements(SKMesh mesh, PetscInt b, PetscInt natural[]);
 /* Index of the block named NAME, -1 if there is none. */
 PETSC_EXTERN PetscErrorCode SKMeshFindBlock(SKMesh mesh, const char name[], PetscInt *b);
 /* Element E: its block, type and nodes (local node indices, num_nodes of the type). Any output may be NULL. */

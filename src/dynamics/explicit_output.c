@@ -5,6 +5,54 @@
 
 static const char *const axes[] = {"x", "y", "z"};
 
+/* /explicit/patches/NAME for every block that is a NURBS patch: degree[pdim], knots_<d>, controlpoints [n][sdim + 1]
+   (x y [z] in m, weight), attribute first_node (its first control point in the natural node numbering). */
+static PetscErrorCode WritePatches(SKExplicit ex, SKOutput out)
+{
+  PetscInt first_node = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const PetscReal *ref;
+    SKNURBSPatch patch;
+    const char *name;
+    char path[PETSC_MAX_PATH_LEN], group[PETSC_MAX_PATH_LEN];
+    PetscInt pdim, sdim, deg[3], ncp, dims[2];
+    PetscReal *X, *w, *net;
+
+    PetscCall(SKBasisGetTabulation(ex->blocks[b].basis, &ref, NULL, NULL, NULL, NULL));
+    PetscCall(SKMeshGetBlockCellData(ex->mesh, b, (void **)&patch));
+    if (ref || !patch) continue;
+    PetscCall(SKMeshGetBlock(ex->mesh, b, &name, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(SKNURBSPatchGetSizes(patch, &pdim, &sdim, deg, NULL));
+    PetscCall(SKNURBSPatchGetControlNet(patch, &ncp, NULL));
+    PetscCall(PetscSNPrintf(group, sizeof(group), "/explicit/patches/%s", name));
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/degree", group));
+    PetscCall(SKOutputWriteIntArray(out, path, 1, &pdim, deg));
+    for (PetscInt d = 0; d < pdim; d++) {
+      PetscInt m;
+      const PetscReal *U;
+      PetscCall(SKNURBSPatchGetKnots(patch, d, &m, &U));
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/knots_%" PetscInt_FMT, group, d));
+      PetscCall(SKOutputWriteRealArray(out, path, 1, &m, U));
+    }
+    PetscCall(PetscMalloc3(ncp * sdim, &X, ncp, &w, ncp * (sdim + 1), &net));
+    PetscCall(SKNURBSPatchGetControlPoints(patch, X, w));
+    for (PetscInt i = 0; i < ncp; i++) {
+      for (PetscInt c = 0; c < sdim; c++) net[i * (sdim + 1) + c] = X[i * sdim + c];
+      net[i * (sdim + 1) + sdim] = w[i];
+    }
+    dims[0] = ncp;
+    dims[1] = sdim + 1;
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/controlpoints", group));
+    PetscCall(SKOutputWriteRealArray(out, path, 2, dims, net));
+    PetscCall(SKOutputWriteAttributeInt(out, group, "first_node", first_node));
+    PetscCall(PetscFree3(X, w, net));
+    first_node += ncp;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKExplicitGetEnergy(SKExplicit ex, SKExplicitEnergy *en)
 {
   PetscReal local[2] = {0, 0};
@@ -168,6 +216,7 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "elements", gelem));
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "dim", dim));
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "ranks", ex->size));
+  PetscCall(WritePatches(ex, out));
   if (ex->field_interval > 0) {
     PetscCall(SKOutputGetPath(out, "fields.pvd", path, sizeof(path)));
     if (restart)
@@ -211,6 +260,12 @@ static PetscErrorCode WriteHistories(SKExplicit ex)
     for (PetscInt d = 0; d < 2 * dim; d++) row[nc + d] = 0;
     if (node >= 0)
       for (PetscInt d = 0; d < dim; d++) row[nc + d] = ex->u[node * dim + d], row[nc + dim + d] = ex->v[node * dim + d];
+    for (PetscInt a = 0; a < ex->watch[i].n; a++) { /* a point of a NURBS patch */
+      const PetscInt na = ex->watch[i].nodes[a];
+      if (na >= 0)
+        for (PetscInt d = 0; d < dim; d++)
+          row[nc + d] += ex->watch[i].R[a] * ex->u[na * dim + d], row[nc + dim + d] += ex->watch[i].R[a] * ex->v[na * dim + d];
+    }
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, row + 1, (PetscMPIInt)(2 * dim), MPIU_REAL, MPIU_SUM, ex->comm));
     if (ex->watch[i].hist) PetscCall(SKHistoryAppend(ex->watch[i].hist, row));
   }

@@ -364,7 +364,7 @@ PetscErrorCode SKExplicitGetOperators(SKExplicit ex, Mat *K, Vec *mass, IS *cons
           Xe[a * dim + d]   = ex->X[c[a] * dim + d];
           dofs[a * dim + d] = GlobalNode(ex, c[a], gstart, ghost) * dim + d;
         }
-      PetscCall(SKFEMElementStiffness(blk->basis, blk->mat, Xe, ue, Ke, &fail));
+      PetscCall(SKFEMBlockElementStiffness(blk->basis, blk->mat, e, Xe, ue, Ke, &fail));
       if (fail.kind != SK_FEM_OK) PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + e], -1.0));
       PetscCall(MatSetValues(*K, n, dofs, n, dofs, Ke, ADD_VALUES));
     }
@@ -558,6 +558,21 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
     const SKExplicitBlock *blk = &ex->blocks[b];
     PetscReal c;
     PetscCall(SKMaterialGetWaveSpeed(blk->mat, &c));
+    {
+      const PetscReal *ref;
+      PetscCall(SKBasisGetTabulation(blk->basis, &ref, NULL, NULL, NULL, NULL));
+      if (!ref) {
+        /* no Lagrange nodes (Bezier cells): control points are not on the body, their distances say little; the
+           element eigenvalue bound (SKFEMElementFrequencyBound) is a safe lower bound of the critical step instead */
+        PetscReal omega2;
+        SKFEMFailure fail;
+        PetscCall(SKFEMElementFrequencyBound(blk->basis, blk->mat, blk->nelem, blk->conn, ex->X, &omega2, &fail));
+        if (fail.kind != SK_FEM_OK)
+          PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
+        if (omega2 > 0) hmin = PetscMin(hmin, 2.0 / PetscSqrtReal(omega2));
+        continue;
+      }
+    }
     for (PetscInt e = 0; e < blk->nelem; e++) {
       const PetscInt *n = blk->conn + e * blk->nodes;
       for (PetscInt p = 0; p < blk->nodes; p++)

@@ -64,11 +64,15 @@ typedef struct {
   PetscReal work;       /* work done on the body (J), summed over ranks */
 } SKExplicitTerm;
 
-/* Watch point (nearest node) and node-set histories. */
+/* Watch point (nearest node, or a point of a NURBS patch) and node-set histories. */
 typedef struct {
   char name[SK_MESH_NAME_LEN];
   PetscInt node; /* local node index if owned here, else -1 */
   SKHistory hist;
+  /* on a NURBS patch: the point is sum_a R[a] (node a) over the control points of its element (local indices if
+     owned here, else -1; n = 0 for the nearest-node watch points) */
+  PetscInt n, nodes[SK_ELEMENT_MAX_NODES];
+  PetscReal R[SK_ELEMENT_MAX_NODES];
 } SKExplicitWatch;
 
 typedef struct {

@@ -129,6 +129,29 @@ PetscErrorCode SKBasisCreateShell(const char name[], PetscInt dim, PetscInt node
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKBasisShellSetContextDestroy(SKBasis basis, PetscErrorCode (*destroy)(void *))
+{
+  PetscFunctionBegin;
+  PetscCheck(basis->shell, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "basis %s is not a shell basis", basis->name);
+  basis->ctx_destroy = destroy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKBasisCreateForBlock(SKMesh mesh, PetscInt b, SKBasis *basis)
+{
+  const SKElementTypeInfo *info;
+  SKElementType type;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetBlock(mesh, b, NULL, NULL, &type, NULL, NULL, NULL));
+  PetscCall(SKElementTypeGetInfo(type, &info));
+  if (info->create_basis)
+    PetscCall(info->create_basis(mesh, b, basis));
+  else
+    PetscCall(SKBasisCreateFromType(type, basis));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKBasisGetContext(SKBasis basis, void **ctx)
 {
   PetscFunctionBegin;
@@ -140,6 +163,7 @@ PetscErrorCode SKBasisDestroy(SKBasis *basis)
 {
   PetscFunctionBegin;
   if (!*basis) PetscFunctionReturn(PETSC_SUCCESS);
+  if ((*basis)->ctx_destroy) PetscCall((*basis)->ctx_destroy((*basis)->ctx));
   if ((*basis)->ref) PetscCall(PetscFree5((*basis)->ref, (*basis)->xq, (*basis)->wq, (*basis)->N, (*basis)->dN));
   PetscCall(PetscFree(*basis));
   PetscFunctionReturn(PETSC_SUCCESS);

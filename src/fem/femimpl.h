@@ -15,6 +15,8 @@ struct _n_SKBasis {
   PetscReal *ref, *xq, *wq, *N, *dN; /* tabulation (Lagrange bases), owned */
   SKBasisGeometryFn geometry;
   void *ctx;
+  PetscErrorCode (*ctx_destroy)(void *); /* shell bases that own their context */
+  PetscInt elem_offset;                  /* added to the element ids given to a shell geometry (one-element calls) */
 };
 
 /* 1D Lagrange polynomial of degree p (nodes -1, [0,] 1) that is 1 at node coordinate c, and its derivative, at x. */
@@ -52,7 +54,14 @@ static inline unsigned SKBasisGeometry(SKBasis t, const PetscInt dim, const Pets
                                        const PetscReal *restrict X, PetscReal *restrict N, PetscReal *restrict dNdX,
                                        PetscReal *restrict wdetJ)
 {
-  if (t->shell) return t->geometry(t, q, elem, X, N, dNdX, wdetJ);
+  if (t->shell) {
+    if (t->elem_offset) { /* a one-element call for element elem_offset of the block (SKFEMBlockElementStiffness) */
+      PetscInt e[SK_L];
+      for (PetscInt l = 0; l < SK_L; l++) e[l] = elem[l] + t->elem_offset;
+      return t->geometry(t, q, e, X, N, dNdX, wdetJ);
+    }
+    return t->geometry(t, q, elem, X, N, dNdX, wdetJ);
+  }
   if (N)
     for (PetscInt a = 0; a < nodes; a++)
       for (PetscInt l = 0; l < SK_L; l++) N[a * SK_L + l] = t->N[q * nodes + a];

@@ -4,6 +4,7 @@
    connectivity in element order, so they do not depend on batching. */
 #include <math.h>
 #include "femimpl.h"
+#include <petscblaslapack.h>
 
 /* Work arrays of one batch; nodal quantities in the batched layout A[(a*dim + d)*SK_LANES + l]. */
 typedef struct {
@@ -81,7 +82,7 @@ static inline PetscErrorCode InternalForceBlock(SKBasis t, SKMaterial mat, const
       unsigned bad = SKBasisGeometry(t, dim, nodes, q, w->elem, w->X, NULL, w->G, wdetJ) & LaneMask(nl);
       if (bad) {
         const PetscInt l = FirstLane(bad);
-        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, q, wdetJ[l] / t->wq[q]);
+        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, q, t->wq ? wdetJ[l] / t->wq[q] : wdetJ[l]);
         PetscFunctionReturn(PETSC_SUCCESS);
       }
       /* F = I + sum_a u_a (x) dN_a/dX */
@@ -442,6 +443,14 @@ PetscErrorCode SKFEMStress(SKBasis basis, SKMaterial mat, PetscInt nelem, const 
 PetscErrorCode SKFEMElementStiffness(SKBasis basis, SKMaterial mat, const PetscReal Xe[], const PetscReal ue[], PetscReal K[],
                                      SKFEMFailure *fail)
 {
+  PetscFunctionBegin;
+  PetscCall(SKFEMBlockElementStiffness(basis, mat, 0, Xe, ue, K, fail));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMBlockElementStiffness(SKBasis basis, SKMaterial mat, PetscInt e, const PetscReal Xe[], const PetscReal ue[],
+                                          PetscReal K[], SKFEMFailure *fail)
+{
   const PetscInt dim = basis->dim, nodes = basis->nodes, n = nodes * dim;
   PetscInt conn[SK_ELEMENT_MAX_NODES];
   PetscReal u[SK_ELEMENT_MAX_NODES * 3], fp[SK_ELEMENT_MAX_NODES * 3], fm[SK_ELEMENT_MAX_NODES * 3], lo[3], hi[3], size = 0.0, h;
@@ -459,15 +468,65 @@ PetscErrorCode SKFEMElementStiffness(SKBasis basis, SKMaterial mat, const PetscR
   for (PetscInt j = 0; j < n; j++) {
     PetscCall(PetscArrayzero(fp, n));
     PetscCall(PetscArrayzero(fm, n));
-    u[j] = ue[j] + h;
+    u[j]               = ue[j] + h;
+    basis->elem_offset = e; /* shell bases look up the data of element e of the block */
     PetscCall(SKFEMInternalForce(basis, mat, 1, conn, Xe, u, fp, NULL, fail));
-    if (fail->kind != SK_FEM_OK) PetscFunctionReturn(PETSC_SUCCESS);
-    u[j] = ue[j] - h;
-    PetscCall(SKFEMInternalForce(basis, mat, 1, conn, Xe, u, fm, NULL, fail));
+    if (fail->kind == SK_FEM_OK) {
+      u[j] = ue[j] - h;
+      PetscCall(SKFEMInternalForce(basis, mat, 1, conn, Xe, u, fm, NULL, fail));
+    }
+    basis->elem_offset = 0;
     if (fail->kind != SK_FEM_OK) PetscFunctionReturn(PETSC_SUCCESS);
     u[j] = ue[j];
     for (PetscInt i = 0; i < n; i++) K[i * n + j] = (fp[i] - fm[i]) / (2.0 * h);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMElementFrequencyBound(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                                          PetscReal *omega2, SKFEMFailure *fail)
+{
+  const PetscInt dim = basis->dim, nodes = basis->nodes, n = nodes * dim;
+  const SKMaterialParams *par;
+  PetscReal *K, *N, *G, *wdetJ, *eig, *work, Xe[SK_ELEMENT_MAX_NODES * 3], ue[SK_ELEMENT_MAX_NODES * 3] = {0}, m[SK_ELEMENT_MAX_NODES];
+  PetscBLASInt bn, lwork, info;
+
+  PetscFunctionBegin;
+  PetscCall(SKMaterialGetParams(mat, &par));
+  PetscCall(PetscBLASIntCast(n, &bn));
+  lwork = 4 * bn;
+  PetscCall(PetscMalloc6(n * n, &K, basis->nq * nodes, &N, basis->nq * n, &G, basis->nq, &wdetJ, n, &eig, lwork, &work));
+  *omega2 = 0.0;
+  ClearFailure(fail);
+  for (PetscInt e = 0; e < nelem; e++) {
+    PetscInt bad;
+    for (PetscInt a = 0; a < nodes; a++)
+      for (PetscInt d = 0; d < dim; d++) Xe[a * dim + d] = X[conn[e * nodes + a] * dim + d];
+    PetscCall(SKBasisEvaluateElement(basis, e, Xe, N, G, wdetJ, &bad));
+    if (bad >= 0) {
+      SetFailure(fail, SK_FEM_INVERTED_REFERENCE, e, bad, wdetJ[bad]);
+      break;
+    }
+    for (PetscInt a = 0; a < nodes; a++) {
+      m[a] = 0.0;
+      for (PetscInt q = 0; q < basis->nq; q++) m[a] += par->rho * N[q * nodes + a] * wdetJ[q];
+    }
+    PetscCall(SKFEMBlockElementStiffness(basis, mat, e, Xe, ue, K, fail));
+    if (fail->kind != SK_FEM_OK) {
+      fail->element = e;
+      break;
+    }
+    /* symmetric form M^{-1/2} K M^{-1/2} (K from differences: symmetrise) */
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt j = 0; j <= i; j++) {
+        const PetscReal v = 0.5 * (K[i * n + j] + K[j * n + i]) / PetscSqrtReal(m[i / dim] * m[j / dim]);
+        K[i * n + j] = K[j * n + i] = v;
+      }
+    PetscCallBLAS("LAPACKsyev", LAPACKsyev_("N", "U", &bn, K, &bn, eig, work, &lwork, &info));
+    PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK syev failed with info %d", (int)info);
+    *omega2 = PetscMax(*omega2, eig[n - 1]);
+  }
+  PetscCall(PetscFree6(K, N, G, wdetJ, eig, work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

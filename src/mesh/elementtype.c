@@ -28,22 +28,53 @@ static const PetscInt h27_face[] = {0, 1, 5, 4, 8,  17, 12, 16, 22, 1, 2, 6, 5, 
                                     0, 4, 7, 3, 16, 15, 19, 11, 20, 0, 3, 2, 1, 11, 10, 9,  8,  24, 4, 5, 6, 7, 12, 13, 14, 15, 25};
 
 static const SKElementTypeInfo sk_element_types[SK_ELEMENT_NUM_TYPES] = {
-    {"T3", 2, 3, 3, 1, PETSC_TRUE, 5, 3, "L2", 2, 2, t3_face, t3_ref},
-    {"Q4", 2, 4, 4, 1, PETSC_FALSE, 9, 4, "L2", 2, 2, q4_face, q4_ref},
-    {"Q9", 2, 9, 4, 2, PETSC_FALSE, 28, 4, "L3", 3, 2, q9_face, q9_ref},
-    {"T4", 3, 4, 4, 1, PETSC_TRUE, 10, 4, "T3", 3, 3, t4_face, t4_ref},
-    {"H8", 3, 8, 8, 1, PETSC_FALSE, 12, 6, "Q4", 4, 4, h8_face, h8_ref},
-    {"H27", 3, 27, 8, 2, PETSC_FALSE, 29, 6, "Q9", 9, 4, h27_face, h27_ref},
+    {"T3", 2, 3, 3, 1, PETSC_TRUE, 5, 3, "L2", 2, 2, t3_face, t3_ref, 0, NULL},
+    {"Q4", 2, 4, 4, 1, PETSC_FALSE, 9, 4, "L2", 2, 2, q4_face, q4_ref, 0, NULL},
+    {"Q9", 2, 9, 4, 2, PETSC_FALSE, 28, 4, "L3", 3, 2, q9_face, q9_ref, 0, NULL},
+    {"T4", 3, 4, 4, 1, PETSC_TRUE, 10, 4, "T3", 3, 3, t4_face, t4_ref, 0, NULL},
+    {"H8", 3, 8, 8, 1, PETSC_FALSE, 12, 6, "Q4", 4, 4, h8_face, h8_ref, 0, NULL},
+    {"H27", 3, 27, 8, 2, PETSC_FALSE, 29, 6, "Q9", 9, 4, h27_face, h27_ref, 0, NULL},
 };
+
+/* Registered cell types: ids SK_ELEMENT_NUM_TYPES + i. The descriptions belong to their registrants. */
+#define SK_MAX_REGISTERED_TYPES 64
+static const SKElementTypeInfo *sk_registered_types[SK_MAX_REGISTERED_TYPES];
+static int sk_num_registered_types = 0;
+
+static const SKElementTypeInfo *SKElementTypeTable(int t)
+{
+  return t < SK_ELEMENT_NUM_TYPES ? &sk_element_types[t] : sk_registered_types[t - SK_ELEMENT_NUM_TYPES];
+}
+
+PetscErrorCode SKElementTypeRegister(const SKElementTypeInfo *info, SKElementType *type)
+{
+  PetscBool found;
+
+  PetscFunctionBegin;
+  PetscCall(SKElementTypeFromName(info->name, type, &found));
+  if (found) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(sk_num_registered_types < SK_MAX_REGISTERED_TYPES, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "too many registered cell types (at most %d)", SK_MAX_REGISTERED_TYPES);
+  PetscCheck(info->dim == 2 || info->dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "cell type %s: dimension %" PetscInt_FMT,
+             info->name, info->dim);
+  PetscCheck(info->num_corners >= 1 && info->num_corners <= info->num_nodes && info->num_face_corners <= 4, PETSC_COMM_SELF,
+             PETSC_ERR_ARG_OUTOFRANGE, "cell type %s: %" PetscInt_FMT " corners of %" PetscInt_FMT " nodes, %" PetscInt_FMT " face corners",
+             info->name, info->num_corners, info->num_nodes, info->num_face_corners);
+  PetscCheck(info->num_faces <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "cell type %s: %" PetscInt_FMT " faces, at most 8 (side sets)", info->name, info->num_faces);
+  sk_registered_types[sk_num_registered_types] = info;
+  *type                                        = (SKElementType)(SK_ELEMENT_NUM_TYPES + sk_num_registered_types++);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode SKElementTypeFromName(const char name[], SKElementType *type, PetscBool *found)
 {
   PetscFunctionBegin;
   *found = PETSC_FALSE;
-  for (int t = 0; t < SK_ELEMENT_NUM_TYPES; t++) {
+  for (int t = 0; t < SK_ELEMENT_NUM_TYPES + sk_num_registered_types; t++) {
     PetscBool match;
 
-    PetscCall(PetscStrcmp(name, sk_element_types[t].name, &match));
+    PetscCall(PetscStrcmp(name, SKElementTypeTable(t)->name, &match));
     if (match) {
       *type  = (SKElementType)t;
       *found = PETSC_TRUE;
@@ -56,9 +87,9 @@ PetscErrorCode SKElementTypeFromName(const char name[], SKElementType *type, Pet
 PetscErrorCode SKElementTypeGetInfo(SKElementType type, const SKElementTypeInfo **info)
 {
   PetscFunctionBegin;
-  PetscCheck(type >= 0 && type < SK_ELEMENT_NUM_TYPES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "element type %d does not exist",
-             (int)type);
-  *info = &sk_element_types[type];
+  PetscCheck(type >= 0 && (int)type < SK_ELEMENT_NUM_TYPES + sk_num_registered_types, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "element type %d does not exist", (int)type);
+  *info = SKElementTypeTable((int)type);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -67,9 +98,9 @@ PetscErrorCode SKElementTypeList(char buf[], size_t len)
   PetscFunctionBegin;
   PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "empty buffer");
   buf[0] = 0;
-  for (int t = 0; t < SK_ELEMENT_NUM_TYPES; t++) {
+  for (int t = 0; t < SK_ELEMENT_NUM_TYPES + sk_num_registered_types; t++) {
     if (t) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, sk_element_types[t].name, len));
+    PetscCall(PetscStrlcat(buf, SKElementTypeTable(t)->name, len));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -98,6 +129,8 @@ PetscErrorCode SKElementTypeCentreJacobian(SKElementType type, const PetscReal c
 
   PetscFunctionBegin;
   PetscCall(SKElementTypeGetInfo(type, &info));
+  PetscCheck(info->ref_coords, PETSC_COMM_SELF, PETSC_ERR_SUP, "cell type %s has no node table: use its basis for its Jacobian",
+             info->name);
   const PetscInt dim = info->dim;
   for (PetscInt a = 0; a < info->num_nodes; a++) {
     PetscReal grad[3];

@@ -53,7 +53,14 @@ PetscErrorCode SKMeshDestroy(SKMesh *mesh)
 
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt b = 0; b < m->num_blocks; b++) PetscCall(PetscFree(m->blocks[b].conn));
+  for (PetscInt b = 0; b < m->num_blocks; b++) {
+    SKMeshCellData *cd = m->blocks[b].cell_data;
+    PetscCall(PetscFree(m->blocks[b].conn));
+    if (cd && --cd->refct == 0) {
+      if (cd->destroy) PetscCall(cd->destroy(cd->data));
+      PetscCall(PetscFree(cd));
+    }
+  }
   for (PetscInt i = 0; i < m->num_node_sets; i++) PetscCall(SKMeshSetDestroy(&m->node_sets[i]));
   for (PetscInt i = 0; i < m->num_side_sets; i++) PetscCall(SKMeshSetDestroy(&m->side_sets[i]));
   PetscCall(PetscFree(m->blocks));
@@ -146,6 +153,7 @@ PetscErrorCode SKMeshAddBlock(SKMesh mesh, const char name[], PetscInt id, SKEle
   blk->type          = type;
   blk->num_elements  = num_elements;
   blk->first_element = mesh->num_elements;
+  blk->natural_first = mesh->num_elements;
   PetscCall(PetscMalloc1(num_elements * info->num_nodes, &blk->conn));
   if (num_elements) PetscCall(PetscArraycpy(blk->conn, conn, num_elements * info->num_nodes));
   mesh->num_elements += num_elements;
@@ -261,6 +269,7 @@ PetscErrorCode SKMeshFindInvertedElement(SKMesh mesh, PetscInt *element, PetscRe
     const SKElementTypeInfo *info = NULL;
 
     PetscCall(SKElementTypeGetInfo(blk->type, &info));
+    if (!info->ref_coords) continue; /* registered types: their basis checks every quadrature point (SKFEMCheckReference) */
     for (PetscInt e = 0; e < blk->num_elements; e++) {
       PetscReal lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, h2 = 0,
                 det, h;
@@ -349,6 +358,52 @@ PetscErrorCode SKMeshGetBlock(SKMesh mesh, PetscInt b, const char *name[], Petsc
   if (num_elements) *num_elements = mesh->blocks[b].num_elements;
   if (first_element) *first_element = mesh->blocks[b].first_element;
   if (conn) *conn = mesh->blocks[b].conn;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshSetBlockCellData(SKMesh mesh, PetscInt b, void *data, PetscErrorCode (*destroy)(void *))
+{
+  SKMeshBlock *blk;
+
+  PetscFunctionBegin;
+  PetscCheck(b >= 0 && b < mesh->num_blocks, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "block %" PetscInt_FMT " does not exist (the mesh has %" PetscInt_FMT ")", b, mesh->num_blocks);
+  blk = &mesh->blocks[b];
+  PetscCheck(!blk->cell_data, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "block '%s' already has cell data", blk->name);
+  PetscCall(PetscNew(&blk->cell_data));
+  blk->cell_data->refct   = 1;
+  blk->cell_data->data    = data;
+  blk->cell_data->destroy = destroy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshShareBlockCellData(SKMesh from, SKMesh mesh, PetscInt b)
+{
+  PetscFunctionBegin;
+  mesh->blocks[b].cell_data = from->blocks[b].cell_data;
+  if (mesh->blocks[b].cell_data) mesh->blocks[b].cell_data->refct++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshGetBlockCellData(SKMesh mesh, PetscInt b, void **data)
+{
+  PetscFunctionBegin;
+  PetscCheck(b >= 0 && b < mesh->num_blocks, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "block %" PetscInt_FMT " does not exist (the mesh has %" PetscInt_FMT ")", b, mesh->num_blocks);
+  *data = mesh->blocks[b].cell_data ? mesh->blocks[b].cell_data->data : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshGetBlockNaturalElements(SKMesh mesh, PetscInt b, PetscInt natural[])
+{
+  const SKMeshBlock *blk;
+
+  PetscFunctionBegin;
+  PetscCheck(b >= 0 && b < mesh->num_blocks, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "block %" PetscInt_FMT " does not exist (the mesh has %" PetscInt_FMT ")", b, mesh->num_blocks);
+  blk = &mesh->blocks[b];
+  for (PetscInt e = 0; e < blk->num_elements; e++)
+    natural[e] = (mesh->natural_elements ? mesh->natural_elements[blk->first_element + e] : blk->first_element + e) - blk->natural_first;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -491,7 +546,8 @@ static int SKMeshFaceCompare(const void *pa, const void *pb)
   return (a->face > b->face) - (a->face < b->face);
 }
 
-/* Calls FN for every face f of every element e (block-local) of every block, in (element, face) order. */
+/* Calls FN for every face f of every element e (block-local) of every block whose faces are matched by their corner nodes,
+   in (element, face) order. */
 typedef PetscErrorCode (*SKMeshFaceVisitor)(SKMesh mesh, const SKMeshBlock *blk, const SKElementTypeInfo *info, PetscInt e, PetscInt f,
                                             void *ctx);
 
@@ -503,6 +559,7 @@ static PetscErrorCode SKMeshVisitFaces(SKMesh mesh, SKMeshFaceVisitor fn, void *
     const SKElementTypeInfo *info = NULL;
 
     PetscCall(SKElementTypeGetInfo(blk->type, &info));
+    if (!info->num_face_corners) continue; /* faces not matched by nodes (registered types such as Bezier cells) */
     for (PetscInt e = 0; e < blk->num_elements; e++)
       for (PetscInt f = 0; f < info->num_faces; f++) PetscCall(fn(mesh, blk, info, e, f, ctx));
   }
@@ -548,7 +605,7 @@ PetscErrorCode SKMeshCreateFaceTable(SKMesh mesh, PetscInt *n, SKMeshFace *faces
     const SKElementTypeInfo *info = NULL;
 
     PetscCall(SKElementTypeGetInfo(mesh->blocks[b].type, &info));
-    count += mesh->blocks[b].num_elements * info->num_faces;
+    if (info->num_face_corners) count += mesh->blocks[b].num_elements * info->num_faces;
   }
   PetscCall(PetscMalloc1(count, faces));
   c.n     = 0;

@@ -4,13 +4,22 @@
 
 #include <stickslip/mesh.h>
 
+/* Cell data of a block, shared (reference counted) by a replicated mesh and the meshes distributed from it. */
+typedef struct {
+  PetscInt refct;
+  void *data;
+  PetscErrorCode (*destroy)(void *);
+} SKMeshCellData;
+
 typedef struct {
   char name[SK_MESH_NAME_LEN];
   PetscInt id;
   SKElementType type;
   PetscInt num_elements;
   PetscInt first_element;
-  PetscInt *conn; /* [num_elements][num_nodes of type] */
+  PetscInt natural_first; /* first_element of this block in the replicated mesh */
+  PetscInt *conn;         /* [num_elements][num_nodes of type] */
+  SKMeshCellData *cell_data;
 } SKMeshBlock;
 
 /* A node set (nodes) or a side set (elements + faces; nodes unused). */
@@ -63,6 +72,8 @@ PETSC_INTERN void SKMeshFaceKey(PetscInt ncorners, const PetscInt corners[], Pet
 PETSC_INTERN PetscErrorCode SKMeshFaceTableFind(PetscInt n, const SKMeshFace faces[], const PetscInt key[4], PetscInt *index);
 /* Block holding element E and E's index inside it. */
 PETSC_INTERN PetscErrorCode SKMeshLocateElement(SKMesh mesh, PetscInt e, PetscInt *block, PetscInt *local);
+/* Makes block B of MESH share the cell data of block B of FROM (distribution). */
+PETSC_INTERN PetscErrorCode SKMeshShareBlockCellData(SKMesh from, SKMesh mesh, PetscInt b);
 /* Registers the mesh log events (idempotent). */
 PETSC_INTERN PetscErrorCode SKMeshInitializePackage(void);
 PETSC_INTERN PetscLogEvent SK_EVENT_MeshPartition, SK_EVENT_MeshDistribute, SK_EVENT_MeshRead;

@@ -5,7 +5,8 @@
 
 PetscErrorCode SKMeshPartition(SKMesh mesh, PetscInt nparts, PetscInt part[])
 {
-  idx_t ne = (idx_t)mesh->num_elements, nn = (idx_t)mesh->num_nodes, ncommon = 4, np = (idx_t)nparts, objval, options[METIS_NOPTIONS];
+  idx_t ne = (idx_t)mesh->num_elements, nn = (idx_t)mesh->num_nodes, ncommon = PETSC_MAX_INT, np = (idx_t)nparts, objval,
+        options[METIS_NOPTIONS];
   idx_t *eptr, *eind, *epart, *npart;
   int status;
 
@@ -27,8 +28,9 @@ PetscErrorCode SKMeshPartition(SKMesh mesh, PetscInt nparts, PetscInt part[])
     const SKElementTypeInfo *info = NULL;
 
     PetscCall(SKElementTypeGetInfo(mesh->blocks[b].type, &info));
-    /* Elements are neighbours when they share a face: 2 corners in 2D, 3 or 4 in 3D (the fewest over the blocks). */
-    if (mesh->blocks[b].num_elements) ncommon = PetscMin(ncommon, (idx_t)info->num_face_corners);
+    /* Elements are neighbours when they share a face: 2 corners in 2D, 3 or 4 in 3D (the fewest over the blocks); a
+       registered type says how many of its corner nodes neighbours share (Bezier cells: a face's control points). */
+    if (mesh->blocks[b].num_elements) ncommon = PetscMin(ncommon, (idx_t)(info->num_common ? info->num_common : info->num_face_corners));
     for (PetscInt e = 0; e < mesh->blocks[b].num_elements; e++)
       eptr[mesh->blocks[b].first_element + e + 1] = eptr[mesh->blocks[b].first_element + e] + (idx_t)info->num_corners;
   }
@@ -174,6 +176,8 @@ PetscErrorCode SKMeshDistribute(SKMesh mesh, SKMesh *dist)
       }
       PetscCall(SKMeshAddBlock(d, blk->name, blk->id, blk->type, n, conn));
       PetscCall(PetscFree(conn));
+      d->blocks[b].natural_first = blk->first_element;
+      PetscCall(SKMeshShareBlockCellData(mesh, d, b));
     }
 
     /* Sets: the local entries, with the global sizes of the whole mesh. */

@@ -292,6 +292,12 @@ PetscErrorCode SKMeshCreateFromInput(SKInput input, SKNode node, SKMesh *mesh)
   PetscCall(SKNodeGetChild(node, "rectangle", &gen));
   if (!gen) PetscCall(SKNodeGetChild(node, "box", &gen));
   PetscCall(SKNodeGetChild(node, "nodes", &nodes));
+  {
+    SKNode patch;
+    PetscCall(SKNodeGetChild(node, "patch", &patch));
+    PetscCall(
+        SKInputCheck(input, node, !patch, "NURBS <patch> meshes are made by the solvers that read them (<explicit>), not by a mesh file"));
+  }
   if (has_file) {
     PetscCall(SKInputCheck(input, node, !gen && !nodes, "<mesh file=\"%s\"> must be empty: the mesh comes from the file", file));
     PetscCall(SKInputRequireFile(input, node, "file", file, sizeof(file)));

@@ -1,0 +1,380 @@
+/* Bezier cells: NURBS patches (module iga) as mesh blocks whose elements are knot spans, with the registered cell
+   type that describes them and the shell basis that evaluates the rational basis by Bezier extraction inside the
+   ordinary element loops. */
+#include "femimpl.h"
+#include <string.h>
+
+/* ---- the cell types (one per dimension and degree, registered on first use) ---- */
+
+typedef struct {
+  SKElementTypeInfo info;
+  char name[32];
+  PetscInt *face_nodes;
+} SKBezierCellInfo;
+
+static SKBezierCellInfo *sk_bezier_cells[2][SK_IGA_MAX_DEGREE + 1]; /* [dim - 2][p]; live for the whole program */
+
+static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *basis);
+
+PetscErrorCode SKBezierCellType(PetscInt dim, PetscInt p, SKElementType *type)
+{
+  SKBezierCellInfo *c;
+
+  PetscFunctionBegin;
+  PetscCheck(dim == 2 || dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Bezier cells of dimension %" PetscInt_FMT ": need 2 or 3",
+             dim);
+  PetscCheck(p >= 1 && p <= SK_IGA_MAX_DEGREE && PetscPowInt(p + 1, dim) <= SK_ELEMENT_MAX_NODES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Bezier cells of degree %" PetscInt_FMT " in %" PetscInt_FMT "D: need 1 <= p with (p+1)^dim <= %d control points per element",
+             p, dim, SK_ELEMENT_MAX_NODES);
+  c = sk_bezier_cells[dim - 2][p];
+  if (!c) {
+    const PetscInt q = p + 1, nf = 2 * dim, nfn = dim == 2 ? q : q * q;
+    /* plain calloc: the description must outlive PetscFinalize() like the built-in table (reachable, never freed) */
+    c = (SKBezierCellInfo *)calloc(1, sizeof(*c));
+    PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory");
+    c->face_nodes = (PetscInt *)calloc((size_t)(nf * nfn), sizeof(PetscInt));
+    PetscCheck(c->face_nodes, PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory");
+    for (PetscInt f = 0; f < nf; f++) { /* the control points with index 0 or p in direction f/2, tensor order */
+      const PetscInt d = f / 2, fixed = (f % 2) ? p : 0;
+      PetscInt n = 0;
+      for (PetscInt a = 0; a < PetscPowInt(q, dim); a++) {
+        const PetscInt ia = (a / PetscPowInt(q, d)) % q;
+        if (ia == fixed) c->face_nodes[f * nfn + n++] = a;
+      }
+    }
+    PetscCall(PetscSNPrintf(c->name, sizeof(c->name), "Bezier-%s%" PetscInt_FMT, dim == 2 ? "Q" : "H", p));
+    c->info.name                = c->name;
+    c->info.dim                 = dim;
+    c->info.num_nodes           = PetscPowInt(q, dim);
+    c->info.num_corners         = c->info.num_nodes; /* METIS sees every control point: neighbours share a face's worth */
+    c->info.order               = p;
+    c->info.simplex             = PETSC_FALSE;
+    c->info.vtk_type            = dim == 2 ? 77 : 79; /* VTK_BEZIER_QUADRILATERAL, VTK_BEZIER_HEXAHEDRON */
+    c->info.num_faces           = nf;
+    c->info.face_name           = NULL;
+    c->info.num_face_nodes      = nfn;
+    c->info.num_face_corners    = 0; /* faces are not matched by nodes */
+    c->info.face_nodes          = c->face_nodes;
+    c->info.ref_coords          = NULL;
+    c->info.num_common          = nfn;
+    c->info.create_basis        = SKBezierCreateBasis;
+    sk_bezier_cells[dim - 2][p] = c;
+  }
+  PetscCall(SKElementTypeRegister(&c->info, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- the basis ---- */
+
+/* Context of a Bezier basis: per local element its span per direction and its control point weights; the Bernstein
+   polynomials tabulated once at the 1D Gauss points. */
+typedef struct {
+  PetscInt dim, p, q, nen, nq;
+  const PetscReal *C[3]; /* 1D extraction operators of the patch (owned by the patch in the mesh) */
+  PetscInt *span;        /* [nelem][dim] */
+  PetscReal *w;          /* [nelem][nen] */
+  PetscReal B[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1], dB[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1]; /* [gauss pt][i] */
+  PetscReal wq[SK_ELEMENT_MAX_QP];
+} SKBezierBasis;
+
+static PetscErrorCode SKBezierBasisDestroy(void *ctx)
+{
+  SKBezierBasis *bb = (SKBezierBasis *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(bb->span, bb->w));
+  PetscCall(PetscFree(bb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rational basis of element e at quadrature point q: R[a], dR[a*dim + k] = dR_a/dxi_k. */
+static inline void SKBezierElementBasis(const SKBezierBasis *bb, PetscInt e, PetscInt q, PetscReal R[], PetscReal dR[])
+{
+  const PetscInt qd = bb->q, p[3] = {bb->p, bb->p, bb->p};
+  PetscReal N1[3][SK_IGA_MAX_DEGREE + 1], dN1[3][SK_IGA_MAX_DEGREE + 1];
+  PetscInt rest = q;
+
+  for (PetscInt d = 0; d < bb->dim; d++) {
+    const PetscInt g   = rest % qd; /* Gauss point of direction d (the tensor rule numbers direction 0 fastest) */
+    const PetscReal *C = bb->C[d] + bb->span[e * bb->dim + d] * qd * qd;
+    rest /= qd;
+    for (PetscInt a = 0; a < qd; a++) {
+      PetscReal v = 0.0, dv = 0.0;
+      for (PetscInt i = 0; i < qd; i++) v += C[a * qd + i] * bb->B[g][i], dv += C[a * qd + i] * bb->dB[g][i];
+      N1[d][a]  = v;
+      dN1[d][a] = dv;
+    }
+  }
+  SKRationalTensorBasis(bb->dim, p, N1, dN1, bb->w + e * bb->nen, R, dR);
+}
+
+static unsigned SKBezierGeometry(SKBasis basis, PetscInt q, const PetscInt elem[], const PetscReal X[], PetscReal N[], PetscReal dNdX[],
+                                 PetscReal wdetJ[])
+{
+  const SKBezierBasis *bb = (const SKBezierBasis *)basis->ctx;
+  const PetscInt dim = bb->dim, nen = bb->nen;
+  SK_ALIGN PetscReal jac[9 * SK_L], G[9 * SK_L], det[SK_L];
+  PetscReal dRb[SK_ELEMENT_MAX_NODES * 3 * SK_L];
+
+  for (PetscInt l = 0; l < SK_L; l++) {
+    PetscReal R[SK_ELEMENT_MAX_NODES], dR[SK_ELEMENT_MAX_NODES * 3];
+    SKBezierElementBasis(bb, elem[l], q, R, dR);
+    for (PetscInt a = 0; a < nen; a++) {
+      if (N) N[a * SK_L + l] = R[a];
+      for (PetscInt k = 0; k < dim; k++) dRb[(a * dim + k) * SK_L + l] = dR[a * dim + k];
+    }
+  }
+  for (PetscInt k = 0; k < dim * dim * SK_L; k++) jac[k] = 0.0;
+  for (PetscInt a = 0; a < nen; a++)
+    for (PetscInt d = 0; d < dim; d++)
+      for (PetscInt k = 0; k < dim; k++)
+        for (PetscInt l = 0; l < SK_L; l++) SK_AT(jac, dim, d, k, l) += X[(a * dim + d) * SK_L + l] * dRb[(a * dim + k) * SK_L + l];
+  SKLanesDetInvT(dim, jac, det, G); /* G[d][k] = (dX/dxi)^{-1}_{kd} */
+  for (PetscInt a = 0; a < nen; a++)
+    for (PetscInt d = 0; d < dim; d++)
+      for (PetscInt l = 0; l < SK_L; l++) {
+        PetscReal s = 0.0;
+        for (PetscInt k = 0; k < dim; k++) s += dRb[(a * dim + k) * SK_L + l] * SK_AT(G, dim, d, k, l);
+        dNdX[(a * dim + d) * SK_L + l] = s;
+      }
+  for (PetscInt l = 0; l < SK_L; l++) wdetJ[l] = bb->wq[q] * det[l];
+  return SKLanesNonPositive(det);
+}
+
+static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *basis_out)
+{
+  SKBasis *basis = (SKBasis *)basis_out;
+  SKNURBSPatch patch;
+  SKBezierBasis *bb;
+  SKElementType type;
+  const SKElementTypeInfo *info;
+  const char *name;
+  PetscInt ne, pdim, deg[3], *natural, *idx;
+  PetscReal x[SK_IGA_MAX_DEGREE + 1], w[SK_IGA_MAX_DEGREE + 1], *weights;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetBlock(mesh, block, &name, NULL, &type, &ne, NULL, NULL));
+  PetscCall(SKElementTypeGetInfo(type, &info));
+  PetscCall(SKMeshGetBlockCellData(mesh, block, (void **)&patch));
+  PetscCheck(patch, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "block '%s' of %s cells has no NURBS patch: such blocks come from NURBS patch inputs", name, info->name);
+  PetscCall(SKNURBSPatchGetSizes(patch, &pdim, NULL, deg, NULL));
+  PetscCall(PetscNew(&bb));
+  bb->dim = pdim;
+  bb->p   = deg[0];
+  bb->q   = deg[0] + 1;
+  bb->nen = info->num_nodes;
+  bb->nq  = PetscPowInt(bb->q, pdim);
+  for (PetscInt d = 0; d < pdim; d++) PetscCall(SKNURBSPatchGetExtraction(patch, d, NULL, &bb->C[d], NULL));
+  PetscCall(SKQuadratureGaussLegendre(bb->q, x, w));
+  for (PetscInt g = 0; g < bb->q; g++) SKBernsteinBasis(bb->p, x[g], bb->B[g], bb->dB[g]);
+  for (PetscInt qp = 0; qp < bb->nq; qp++) {
+    PetscInt rest = qp;
+    bb->wq[qp]    = 1.0;
+    for (PetscInt d = 0; d < pdim; d++, rest /= bb->q) bb->wq[qp] *= w[rest % bb->q];
+  }
+  /* local element -> patch element (a distributed block holds some of the patch's elements) */
+  {
+    PetscInt ncp;
+    PetscCall(SKNURBSPatchGetControlNet(patch, &ncp, NULL));
+    PetscCall(PetscMalloc3(ne, &natural, bb->nen, &idx, ncp, &weights));
+    PetscCall(SKNURBSPatchGetControlPoints(patch, NULL, weights));
+  }
+  PetscCall(SKMeshGetBlockNaturalElements(mesh, block, natural));
+  PetscCall(PetscMalloc2(ne * pdim, &bb->span, ne * bb->nen, &bb->w));
+  for (PetscInt e = 0; e < ne; e++) {
+    PetscCall(SKNURBSPatchGetElementSpans(patch, natural[e], bb->span + e * pdim));
+    PetscCall(SKNURBSPatchGetElementControlPoints(patch, natural[e], idx));
+    for (PetscInt a = 0; a < bb->nen; a++) bb->w[e * bb->nen + a] = weights[idx[a]];
+  }
+  PetscCall(PetscFree3(natural, idx, weights));
+  PetscCall(SKBasisCreateShell(info->name, pdim, bb->nen, bb->nq, info->vtk_type, SKBezierGeometry, bb, basis));
+  PetscCall(SKBasisShellSetContextDestroy(*basis, SKBezierBasisDestroy));
+  (*basis)->degree            = bb->p;
+  (*basis)->reference_measure = pdim == 2 ? 4.0 : 8.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- patches as mesh blocks ---- */
+
+static PetscErrorCode SKBezierPatchDestroy(void *ctx)
+{
+  SKNURBSPatch patch = (SKNURBSPatch)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(SKNURBSPatchDestroy(&patch));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshCreateFromNURBSPatches(MPI_Comm comm, PetscInt npatch, const SKNURBSPatch patches[], const char *const names[],
+                                            SKMesh *mesh)
+{
+  PetscInt dim = 0, ntotal = 0, *offset;
+  PetscReal *X;
+
+  PetscFunctionBegin;
+  PetscCheck(npatch >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "need at least one patch, got %" PetscInt_FMT, npatch);
+  PetscCall(PetscMalloc1(npatch + 1, &offset));
+  offset[0] = 0;
+  for (PetscInt i = 0; i < npatch; i++) {
+    PetscInt pdim, sdim, deg[3], ncp;
+    PetscCall(SKNURBSPatchGetSizes(patches[i], &pdim, &sdim, deg, NULL));
+    PetscCall(SKNURBSPatchGetControlNet(patches[i], &ncp, NULL));
+    if (i == 0) dim = pdim;
+    PetscCheck(pdim == sdim && pdim == dim && (dim == 2 || dim == 3), comm, PETSC_ERR_ARG_WRONG,
+               "patch '%s' is %" PetscInt_FMT "D in %" PetscInt_FMT "D space: a mesh needs %" PetscInt_FMT "D patches in %" PetscInt_FMT
+               "D (2 or 3)",
+               names[i], pdim, sdim, dim, dim);
+    for (PetscInt d = 1; d < pdim; d++)
+      PetscCheck(deg[d] == deg[0], comm, PETSC_ERR_ARG_WRONG,
+                 "patch '%s' has degree %" PetscInt_FMT " in direction 0 but %" PetscInt_FMT " in direction %" PetscInt_FMT
+                 ": elevate to one degree in every direction",
+                 names[i], deg[0], deg[d], d);
+    offset[i + 1] = offset[i] + ncp;
+  }
+  ntotal = offset[npatch];
+  PetscCall(PetscMalloc1(ntotal * dim, &X));
+  for (PetscInt i = 0; i < npatch; i++) PetscCall(SKNURBSPatchGetControlPoints(patches[i], X + offset[i] * dim, NULL));
+  PetscCall(SKMeshCreate(comm, dim, ntotal, X, mesh));
+  PetscCall(PetscFree(X));
+  for (PetscInt i = 0; i < npatch; i++) {
+    SKNURBSPatch copy;
+    SKElementType type;
+    PetscInt deg[3], nelem, nen, nel[3], *conn, *nodes, *elements, *faces, ncp;
+    char set[SK_MESH_NAME_LEN];
+
+    PetscCall(SKNURBSPatchGetSizes(patches[i], NULL, NULL, deg, NULL));
+    PetscCall(SKBezierCellType(dim, deg[0], &type));
+    PetscCall(SKNURBSPatchDuplicate(patches[i], &copy));
+    PetscCall(SKNURBSPatchGetNumElements(copy, &nelem, nel));
+    PetscCall(SKNURBSPatchGetElementSize(copy, &nen));
+    PetscCall(SKNURBSPatchGetControlNet(copy, &ncp, NULL));
+    PetscCall(PetscMalloc4(nelem * nen, &conn, ncp, &nodes, nelem, &elements, nelem, &faces));
+    for (PetscInt e = 0; e < nelem; e++) {
+      PetscCall(SKNURBSPatchGetElementControlPoints(copy, e, conn + e * nen));
+      for (PetscInt a = 0; a < nen; a++) conn[e * nen + a] += offset[i];
+    }
+    PetscCall(SKMeshAddBlock(*mesh, names[i], i + 1, type, nelem, conn));
+    PetscCall(SKMeshSetBlockCellData(*mesh, i, copy, SKBezierPatchDestroy));
+    for (PetscInt k = 0; k < ncp; k++) nodes[k] = offset[i] + k;
+    PetscCall(SKMeshAddNodeSet(*mesh, names[i], ncp, nodes)); /* the whole body */
+    for (PetscInt f = 0; f < 2 * dim; f++) {
+      const PetscInt d = f / 2, at = (f % 2) ? nel[d] - 1 : 0;
+      PetscInt n, ns               = 0, first;
+      PetscCall(SKMeshGetBlock(*mesh, i, NULL, NULL, NULL, NULL, &first, NULL));
+      PetscCall(SKNURBSPatchGetFaceControlPoints(copy, f, &n, nodes));
+      for (PetscInt k = 0; k < n; k++) nodes[k] += offset[i];
+      for (PetscInt e = 0; e < nelem; e++) {
+        PetscInt k[3];
+        PetscCall(SKNURBSPatchGetElementSpans(copy, e, k));
+        if (k[d] == at) elements[ns] = first + e, faces[ns++] = f;
+      }
+      PetscCall(PetscSNPrintf(set, sizeof(set), "%s_%s", names[i], SKNURBSPatchFaceName(f)));
+      PetscCall(SKMeshAddNodeSet(*mesh, set, n, nodes));
+      PetscCall(SKMeshAddSideSet(*mesh, set, ns, elements, faces));
+      if (npatch == 1) {
+        PetscCall(SKMeshAddNodeSet(*mesh, SKNURBSPatchFaceName(f), n, nodes));
+        PetscCall(SKMeshAddSideSet(*mesh, SKNURBSPatchFaceName(f), ns, elements, faces));
+      }
+    }
+    PetscCall(PetscFree4(conn, nodes, elements, faces));
+  }
+  PetscCall(PetscFree(offset));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshCreateFromPatchInput(SKInput input, SKNode mesh_node, SKMesh *mesh)
+{
+  SKNode *items;
+  SKNURBSPatch *patches;
+  char(*names)[SK_MESH_NAME_LEN];
+  const char **name_ptr;
+  PetscInt np, dim = 0;
+  MPI_Comm comm;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputGetComm(input, &comm));
+  PetscCall(SKNodeGetChildren(mesh_node, "patch", &np, &items));
+  PetscCall(SKInputCheck(input, mesh_node, np > 0, "<mesh> has no <patch>"));
+  PetscCall(PetscCalloc3(np, &patches, np, &names, np, &name_ptr));
+  /* the first patch's description fixes the dimension: a generator says it, explicit data by its <knots> */
+  {
+    SKNode gen = NULL, *knots;
+    PetscInt nk;
+    PetscCall(SKNodeGetChild(items[0], "box", &gen));
+    if (!gen) PetscCall(SKNodeGetChild(items[0], "cylinder", &gen));
+    PetscCall(SKNodeGetChildren(items[0], "knots", &nk, &knots));
+    PetscCall(PetscFree(knots));
+    dim = gen || nk == 3 ? 3 : 2;
+  }
+  for (PetscInt i = 0; i < np; i++) {
+    PetscBool found;
+    PetscCall(SKInputGetString(input, items[i], "name", names[i], sizeof(names[i]), &found));
+    if (!found) PetscCall(PetscStrncpy(names[i], "body", sizeof(names[i])));
+    for (PetscInt j = 0; j < i; j++)
+      PetscCall(SKInputCheck(input, items[i], strcmp(names[i], names[j]), "a second patch named '%s'", names[i]));
+    name_ptr[i] = names[i];
+    PetscCall(SKNURBSPatchCreateFromInput(input, items[i], dim, &patches[i]));
+  }
+  PetscCall(SKMeshCreateFromNURBSPatches(comm, np, patches, name_ptr, mesh));
+  for (PetscInt i = 0; i < np; i++) {
+    const PetscReal *X;
+    const PetscInt *conn;
+    PetscInt ne;
+    SKBasis basis;
+    SKFEMFailure fail;
+    PetscCall(SKMeshGetNodes(*mesh, NULL, &X));
+    PetscCall(SKMeshGetBlock(*mesh, i, NULL, NULL, NULL, &ne, NULL, &conn));
+    PetscCall(SKBasisCreateForBlock(*mesh, i, &basis));
+    PetscCall(SKFEMCheckReference(basis, ne, conn, X, NULL, &fail));
+    PetscCall(SKBasisDestroy(&basis));
+    PetscCall(SKInputCheck(input, items[i], fail.kind == SK_FEM_OK,
+                           "patch '%s': element %" PetscInt_FMT " has det(dX/dxi) = %g at quadrature point %" PetscInt_FMT
+                           ": the control net folds over (check the order and positions of the control points)",
+                           names[i], fail.element, (double)fail.det, fail.qp));
+    PetscCall(SKNURBSPatchDestroy(&patches[i]));
+  }
+  PetscCall(PetscFree3(patches, names, name_ptr));
+  PetscCall(PetscFree(items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshLocatePatchPoint(SKMesh mesh, const PetscReal x[], PetscInt *n, PetscInt nodes[], PetscReal R[], PetscReal *distance)
+{
+  PetscInt nb;
+
+  PetscFunctionBegin;
+  *n        = 0;
+  *distance = PETSC_MAX_REAL;
+  PetscCall(SKMeshGetNumBlocks(mesh, &nb));
+  for (PetscInt b = 0; b < nb; b++) {
+    SKElementType type;
+    const SKElementTypeInfo *info;
+    SKNURBSPatch patch;
+    PetscInt pdim, nel[3], k[3], e = 0, nen;
+    const PetscInt *conn;
+    PetscReal u[3], xi[3], dist;
+
+    PetscCall(SKMeshGetBlock(mesh, b, NULL, NULL, &type, NULL, NULL, &conn));
+    PetscCall(SKElementTypeGetInfo(type, &info));
+    if (info->create_basis != SKBezierCreateBasis) continue;
+    PetscCall(SKMeshGetBlockCellData(mesh, b, (void **)&patch));
+    PetscCall(SKNURBSPatchInvert(patch, x, u, &dist));
+    if (dist >= *distance) continue;
+    PetscCall(SKNURBSPatchGetSizes(patch, &pdim, NULL, NULL, NULL));
+    PetscCall(SKNURBSPatchGetNumElements(patch, NULL, nel));
+    for (PetscInt d = pdim - 1; d >= 0; d--) {
+      const PetscReal *range;
+      PetscCall(SKNURBSPatchGetExtraction(patch, d, NULL, NULL, &range));
+      for (k[d] = 0; k[d] < nel[d] - 1 && u[d] >= range[2 * k[d] + 1]; k[d]++) {}
+      xi[d] = 2.0 * (u[d] - range[2 * k[d]]) / (range[2 * k[d] + 1] - range[2 * k[d]]) - 1.0;
+      e     = e * nel[d] + k[d];
+    }
+    PetscCall(SKNURBSPatchGetElementSize(patch, &nen));
+    PetscCall(SKNURBSPatchElementBasis(patch, e, xi, R, NULL));
+    for (PetscInt a = 0; a < nen; a++) nodes[a] = conn[e * nen + a];
+    *n        = nen;
+    *distance = dist;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

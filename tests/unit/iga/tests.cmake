@@ -1,0 +1,3 @@
+# iga: the distributed Bezier-block test again on 2 MPI ranks (the serial run is unit_iga_distribute).
+sk_add_mpi_test(unit_iga_distribute_mpi2 2 $<TARGET_FILE:unit_iga_distribute>)
+set_tests_properties(unit_iga_distribute_mpi2 PROPERTIES LABELS "unit;mpi" TIMEOUT 120)
