@@ -289,6 +289,29 @@ PetscErrorCode SKRodPairResolve(SKRodPair rp, PetscReal t, PetscReal y[], const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscBool SKRodPairWrongWay(SKRodPair rp, PetscReal t, const PetscReal e[], PetscBool trigger[])
+{
+  PetscInt N    = rp->model.N;
+  PetscBool any = PETSC_FALSE;
+
+  if (t != rp->redecide_t) {
+    for (PetscInt i = 0; i < N; i++) rp->redecided[i] = 0;
+    rp->redecide_t = t;
+  }
+  for (PetscInt i = 0; i < N; i++) {
+    PetscBool slipping = (PetscBool)(rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG), node = PETSC_FALSE;
+    for (PetscInt f = 0; f < 2; f++) {
+      PetscInt j = 2 * i + f;
+      trigger[j] = (!rp->armed[j] && e[j] < 0) ? PETSC_TRUE : PETSC_FALSE;
+      if (trigger[j] && f == 0 && slipping && rp->redecided[i] >= 2) trigger[j] = PETSC_FALSE; /* the tangency: keep slipping */
+      node = (PetscBool)(node || trigger[j]);
+    }
+    if (node) rp->redecided[i]++;
+    any = (PetscBool)(any || node);
+  }
+  return any;
+}
+
 void SKRodPairArmAfterEvent(SKRodPair rp)
 {
   for (PetscInt i = 0; i < rp->model.N; i++) {
@@ -320,6 +343,8 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   PetscCall(PetscCalloc1(N, &rp->state));
   PetscCall(PetscCalloc1(N, &rp->prev_state));
   PetscCall(PetscCalloc1(2 * N, &rp->armed));
+  PetscCall(PetscCalloc1(N, &rp->redecided));
+  rp->redecide_t = -1;
   PetscCall(PetscCalloc1((size_t)N * Nm, &rp->gstick));
   PetscCall(PetscCalloc1(N, &rp->stick_idx));
   PetscCall(PetscCalloc1((size_t)N * N, &rp->chol));
@@ -368,6 +393,7 @@ PetscErrorCode SKRodPairDestroy(SKRodPair *rp_in)
   PetscCall(PetscFree(rp->state));
   PetscCall(PetscFree(rp->prev_state));
   PetscCall(PetscFree(rp->armed));
+  PetscCall(PetscFree(rp->redecided));
   PetscCall(PetscFree(rp->gstick));
   PetscCall(PetscFree(rp->stick_idx));
   PetscCall(PetscFree(rp->chol));
