@@ -514,7 +514,7 @@ PetscErrorCode SKRodPairOutput(SKRodPair rp, PetscReal t, const PetscReal y[])
     rp->vrel_out[i] = V(y)[i] - w;
   }
   PetscCall(SKRodPairEnergyOf(rp, y, &e));
-  PetscCall(rp->monitor(rp->monitor_ctx, t, U(y), V(y), rp->vrel_out, rp->state, &e));
+  PetscCall(rp->monitor(rp->monitor_ctx, t, U(y), V(y), rp->vrel_out, ETA(y), ETAD(y), rp->state, &e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
