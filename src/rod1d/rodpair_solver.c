@@ -207,6 +207,12 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
 
   PetscCall(SKRodPairCreate(ctx->comm, &p, RodPairLoad, &ctx->load, &rp));
   PetscCall(SKRodPairSetTolerances(rp, rtol, atol));
+  {
+    PetscReal hmax = 0;
+    PetscBool set;
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-rodpair_max_step", &hmax, &set)); /* the paper's fixed-step comparison */
+    if (set) PetscCall(SKRodPairSetMaxStep(rp, hmax));
+  }
   /* the integrators step onto the kinks and jumps of P(t) */
   switch (ctx->load.type) {
   case SK_TF_RAMP:
