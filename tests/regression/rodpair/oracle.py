@@ -16,12 +16,8 @@ The C code instead keeps rod 2 in N_m analytic modes, couples the nodes by segme
 contact points with u1, and integrates with events (RK45, CVODE) or closed forms (mode matching); the oracle converges
 to the same continuum problem as dt -> 0 and N -> infinity, and at equal N to nearly the same semi-discrete rod 1.
 
-Usage:
-  oracle.py compare INPUT.xml RESULTS.h5 TOL [SUB]  runs the oracle over the results' horizon at the results' N
-      (dt = output interval / SUB, default 20) and checks the relative L2 difference of u1 at z1 = 0, L1/3, 2L1/3, L1
-  oracle.py selftest INPUT.xml RESULTS.h5          the compare check fails on a 1 % perturbation of the tip
+A library: check_rodpair.py (commands oracle, oracle_selftest) and oracle_study.py use it.
 numpy only (plus h5py to read the results)."""
-import sys
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -143,37 +139,3 @@ def read_sections(path):
         sec = g["sections"][:]
         cols = [c.decode() if isinstance(c, bytes) else str(c) for c in g["sections"].attrs["columns"]]
         return sec[:, cols.index("t")], np.column_stack([sec[:, cols.index(s)] for s in SECTIONS]), int(g.attrs["nodes"])
-
-
-def compare(inp, res, tol, sub=20, perturb=0.0):
-    p = read_input(inp)
-    t, u, N = read_sections(res)
-    dt_out = t[1] - t[0]
-    _, uo, _ = simulate(p, N, dt_out / sub, t[-1] + 0.5 * dt_out, dt_out)
-    if len(uo) != len(t):
-        return [f"output rows differ ({len(uo)} vs {len(t)})"]
-    bad = []
-    for s, name in enumerate(SECTIONS):
-        a = u[:, s] * (1 + perturb if name == "u1_L" else 1)
-        e = rel_l2(a, uo[:, s])
-        print(f"{name:8s} relative L2 difference to the oracle {e:.3e} (tolerance {tol:g})")
-        if not e < tol:
-            bad.append(f"{name}: {e:.3e} >= {tol:g}")
-    return bad
-
-
-def main():
-    cmd = sys.argv[1]
-    if cmd == "compare":
-        bad = compare(sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) > 5 else 20)
-    elif cmd == "selftest":
-        bad = [] if compare(sys.argv[2], sys.argv[3], 5e-3, perturb=0.01) else ["a 1 % perturbation passed the check"]
-    else:
-        sys.exit(f"unknown command {cmd}")
-    if bad:
-        sys.exit("FAIL: " + "; ".join(bad))
-    print("ok")
-
-
-if __name__ == "__main__":
-    main()

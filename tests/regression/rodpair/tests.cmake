@@ -7,13 +7,9 @@ function(sk_rp_run name input end solver)
            WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
   set_tests_properties(rodpair_run_${name} PROPERTIES ENVIRONMENT "${SK_TEST_ENV}" LABELS regression FIXTURES_SETUP rodpair_${name} TIMEOUT 300)
 endfunction()
-# sk_rp_check(NAME ARGS ... FIXTURES ... [SCRIPT file in this folder, default check_rodpair.py])
 function(sk_rp_check name)
-  cmake_parse_arguments(A "" "SCRIPT" "ARGS;FIXTURES" ${ARGN})
-  if(NOT A_SCRIPT)
-    set(A_SCRIPT check_rodpair.py)
-  endif()
-  sk_add_python_test(rodpair_${name} ${SK_TEST_DIR}/${A_SCRIPT} ARGS ${A_ARGS} LABELS regression)
+  cmake_parse_arguments(A "" "" "ARGS;FIXTURES" ${ARGN})
+  sk_add_python_test(rodpair_${name} ${SK_TEST_DIR}/check_rodpair.py ARGS ${A_ARGS} LABELS regression)
   set_tests_properties(rodpair_${name} PROPERTIES FIXTURES_REQUIRED "${A_FIXTURES}")
 endfunction()
 
@@ -90,9 +86,9 @@ endforeach()
 # first order in dt: its own error at 1 ms / 20 is 4e-4 of the tip history over 1 s (oracle study in
 # docs/validation/rodpair.md); measured 2.8e-4 (validation) and 5.1e-4 (soft); 2e-3 is 4x above that and 5x below the
 # issue's 1 %. The selftest shows a 1 % error at the tip fails a 5e-3 check.
-sk_rp_check(oracle_o1a_mmm SCRIPT oracle.py ARGS compare ${SK_RP_IN}/omega1-caseA.xml rodpair/o1a_mmm/results.h5 2e-3 FIXTURES
+sk_rp_check(oracle_o1a_mmm ARGS oracle ${SK_RP_IN}/omega1-caseA.xml rodpair/o1a_mmm/results.h5 2e-3 FIXTURES
             rodpair_o1a_mmm)
-sk_rp_check(oracle_softB_rk45 SCRIPT oracle.py ARGS compare ${SK_RP_IN}/soft-omega1-caseB.xml rodpair/softB_rk45/results.h5 2e-3 FIXTURES
+sk_rp_check(oracle_softB_rk45 ARGS oracle ${SK_RP_IN}/soft-omega1-caseB.xml rodpair/softB_rk45/results.h5 2e-3 FIXTURES
             rodpair_softB_rk45)
-sk_rp_check(oracle_selftest SCRIPT oracle.py ARGS selftest ${SK_RP_IN}/omega1-caseA.xml rodpair/o1a_mmm/results.h5 FIXTURES
+sk_rp_check(oracle_selftest ARGS oracle_selftest ${SK_RP_IN}/omega1-caseA.xml rodpair/o1a_mmm/results.h5 FIXTURES
             rodpair_o1a_mmm)
