@@ -6,7 +6,7 @@
    sections z1 = 0, L1/3, 2L1/3, L1, for the six Table-1 inputs and the four soft-rod-2 inputs (E2A2/E1A1 = 1, 10).
 
 The oracle is first order in dt (Coulomb switching inside a step), so "converged" means the Richardson extrapolation
-2 u(dt/2) - u(dt) of two runs, with dt = 1 ms / 80 and 1 ms / 160 at N = 301 (Courant 0.13 and 0.067).
+2 u(dt/2) - u(dt) of two runs, with dt = 1 ms / 80 and 1 ms / 160 at N = 301 (Courant numbers c dt/h 0.075 and 0.0375).
 
 Usage: oracle_study.py STICKSLIP OUTDIR [MARKDOWN]   (writes the tables to MARKDOWN, default OUTDIR/oracle.md)"""
 import os
@@ -63,7 +63,7 @@ def main():
         ref = 2 * us[160] - us[80]
         emit(f"| {case} | " + " | ".join(f"{oracle.rel_l2(us[s], ref):.2e}" for s in (10, 20, 40, 80, 160)) + " |")
     emit()
-    emit("### Oracle convergence in N (Courant number 0.13, Richardson in dt, tip, relative L2 against N = 601)")
+    emit("### Oracle convergence in N (Courant number 0.075 and 0.0375, Richardson in dt, tip, relative L2 against N = 601)")
     emit()
     emit("| case | N = 51 | 101 | 201 | 301 | 401 |")
     emit("|---|---|---|---|---|---|")
