@@ -289,26 +289,32 @@ PetscErrorCode SKRodPairResolve(SKRodPair rp, PetscReal t, PetscReal y[], const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscBool SKRodPairWrongWay(SKRodPair rp, PetscReal t, const PetscReal e[], PetscBool trigger[])
+PetscBool SKRodPairAtTangency(SKRodPair rp, PetscReal t, PetscInt i)
 {
-  PetscInt N    = rp->model.N;
-  PetscBool any = PETSC_FALSE;
+  PetscBool slipping = (PetscBool)(rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG);
+  return (PetscBool)(slipping && t == rp->redecide_t && rp->redecided[i] >= 2);
+}
 
+void SKRodPairCountRedecided(SKRodPair rp, PetscReal t, const PetscBool trigger[])
+{
   if (t != rp->redecide_t) {
-    for (PetscInt i = 0; i < N; i++) rp->redecided[i] = 0;
+    for (PetscInt i = 0; i < rp->model.N; i++) rp->redecided[i] = 0;
     rp->redecide_t = t;
   }
-  for (PetscInt i = 0; i < N; i++) {
-    PetscBool slipping = (PetscBool)(rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG), node = PETSC_FALSE;
-    for (PetscInt f = 0; f < 2; f++) {
-      PetscInt j = 2 * i + f;
-      trigger[j] = (!rp->armed[j] && e[j] < 0) ? PETSC_TRUE : PETSC_FALSE;
-      if (trigger[j] && f == 0 && slipping && rp->redecided[i] >= 2) trigger[j] = PETSC_FALSE; /* the tangency: keep slipping */
-      node = (PetscBool)(node || trigger[j]);
-    }
-    if (node) rp->redecided[i]++;
-    any = (PetscBool)(any || node);
+  for (PetscInt i = 0; i < rp->model.N; i++)
+    if (trigger[2 * i] || trigger[2 * i + 1]) rp->redecided[i]++;
+}
+
+PetscBool SKRodPairWrongWay(SKRodPair rp, PetscReal t, const PetscReal e[], PetscBool trigger[])
+{
+  PetscBool any = PETSC_FALSE;
+
+  for (PetscInt j = 0; j < 2 * rp->model.N; j++) {
+    trigger[j] = (!rp->armed[j] && e[j] < 0) ? PETSC_TRUE : PETSC_FALSE;
+    if (trigger[j] && j % 2 == 0 && SKRodPairAtTangency(rp, t, j / 2)) trigger[j] = PETSC_FALSE; /* keep slipping */
+    any = (PetscBool)(any || trigger[j]);
   }
+  SKRodPairCountRedecided(rp, t, trigger);
   return any;
 }
 

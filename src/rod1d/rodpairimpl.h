@@ -106,6 +106,10 @@ PETSC_INTERN void SKRodPairArmAfterEvent(SKRodPair rp);
    acceleration zero to first order): its state flips between stick and slip without time advancing. It is then kept
    slipping with its force at the cap, the boundary of the Filippov set, until its relative velocity leaves zero. */
 PETSC_INTERN PetscBool SKRodPairWrongWay(SKRodPair rp, PetscReal t, const PetscReal e[], PetscBool trigger[]);
+/* The parts of SKRodPairWrongWay() for integrators with their own wrong-way test (MMM): is node i a slipping node
+   already re-decided twice at time t; count the nodes flagged in trigger[2N] as re-decided at t. */
+PETSC_INTERN PetscBool SKRodPairAtTangency(SKRodPair rp, PetscReal t, PetscInt i);
+PETSC_INTERN void SKRodPairCountRedecided(SKRodPair rp, PetscReal t, const PetscBool trigger[]);
 /* The smallest watched (normalised) event function at the point x of a bracket, for SKRodPairLocateEvent(). */
 typedef PetscErrorCode (*SKRodPairEventMinFn)(void *ctx, PetscReal x, PetscReal *fmin);
 /* Earliest crossing in the bracket [a, b] with f(a) = fa > 0 >= f(b) = fb: regula falsi with the Illinois
