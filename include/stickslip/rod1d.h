@@ -48,9 +48,11 @@ typedef struct _p_SKRodPair *SKRodPair;
 typedef PetscReal (*SKRodPairLoadFn)(void *ctx, PetscReal t);
 
 /* Called at each output time with the state there: u1, v1 (N values, m and m/s), vrel = v1 - (rod 2 velocity under
-   the node) (m/s), the node states and the energy account. Arrays are owned by the rod pair and valid during the call. */
+   the node) (m/s), eta, etadot (N_m mass-normalised modal coordinates of rod 2, sqrt(kg) m and sqrt(kg) m/s), the
+   node states and the energy account. Arrays are owned by the rod pair and valid during the call. */
 typedef PetscErrorCode (*SKRodPairMonitorFn)(void *ctx, PetscReal t, const PetscReal u1[], const PetscReal v1[], const PetscReal vrel[],
-                                             const SKRodNodeState state[], const SKRodPairEnergy *energy);
+                                             const PetscReal eta[], const PetscReal etadot[], const SKRodNodeState state[],
+                                             const SKRodPairEnergy *energy);
 
 /* Integration method: reference Dormand-Prince RK45 with event location, SUNDIALS CVODE with root finding (only
    when built with STICKSLIP_WITH_CVODE), or the mode-matching method. */

@@ -289,6 +289,35 @@ PetscErrorCode SKRodPairResolve(SKRodPair rp, PetscReal t, PetscReal y[], const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscBool SKRodPairAtTangency(SKRodPair rp, PetscReal t, PetscInt i)
+{
+  PetscBool slipping = (PetscBool)(rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG);
+  return (PetscBool)(slipping && t == rp->redecide_t && rp->redecided[i] >= 2);
+}
+
+void SKRodPairCountRedecided(SKRodPair rp, PetscReal t, const PetscBool trigger[])
+{
+  if (t != rp->redecide_t) {
+    for (PetscInt i = 0; i < rp->model.N; i++) rp->redecided[i] = 0;
+    rp->redecide_t = t;
+  }
+  for (PetscInt i = 0; i < rp->model.N; i++)
+    if (trigger[2 * i] || trigger[2 * i + 1]) rp->redecided[i]++;
+}
+
+PetscBool SKRodPairWrongWay(SKRodPair rp, PetscReal t, const PetscReal e[], PetscBool trigger[])
+{
+  PetscBool any = PETSC_FALSE;
+
+  for (PetscInt j = 0; j < 2 * rp->model.N; j++) {
+    trigger[j] = (!rp->armed[j] && e[j] < 0) ? PETSC_TRUE : PETSC_FALSE;
+    if (trigger[j] && j % 2 == 0 && SKRodPairAtTangency(rp, t, j / 2)) trigger[j] = PETSC_FALSE; /* keep slipping */
+    any = (PetscBool)(any || trigger[j]);
+  }
+  SKRodPairCountRedecided(rp, t, trigger);
+  return any;
+}
+
 void SKRodPairArmAfterEvent(SKRodPair rp)
 {
   for (PetscInt i = 0; i < rp->model.N; i++) {
@@ -320,6 +349,8 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   PetscCall(PetscCalloc1(N, &rp->state));
   PetscCall(PetscCalloc1(N, &rp->prev_state));
   PetscCall(PetscCalloc1(2 * N, &rp->armed));
+  PetscCall(PetscCalloc1(N, &rp->redecided));
+  rp->redecide_t = -1;
   PetscCall(PetscCalloc1((size_t)N * Nm, &rp->gstick));
   PetscCall(PetscCalloc1(N, &rp->stick_idx));
   PetscCall(PetscCalloc1((size_t)N * N, &rp->chol));
@@ -368,6 +399,7 @@ PetscErrorCode SKRodPairDestroy(SKRodPair *rp_in)
   PetscCall(PetscFree(rp->state));
   PetscCall(PetscFree(rp->prev_state));
   PetscCall(PetscFree(rp->armed));
+  PetscCall(PetscFree(rp->redecided));
   PetscCall(PetscFree(rp->gstick));
   PetscCall(PetscFree(rp->stick_idx));
   PetscCall(PetscFree(rp->chol));
@@ -488,7 +520,7 @@ PetscErrorCode SKRodPairOutput(SKRodPair rp, PetscReal t, const PetscReal y[])
     rp->vrel_out[i] = V(y)[i] - w;
   }
   PetscCall(SKRodPairEnergyOf(rp, y, &e));
-  PetscCall(rp->monitor(rp->monitor_ctx, t, U(y), V(y), rp->vrel_out, rp->state, &e));
+  PetscCall(rp->monitor(rp->monitor_ctx, t, U(y), V(y), rp->vrel_out, ETA(y), ETAD(y), rp->state, &e));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -101,7 +101,7 @@ PetscErrorCode SKRodPairSolveCVODE(SKRodPair rp, PetscReal t_end)
   for (PetscInt j = 0; j < N2; j++) rp->armed[j] = rp->evals0[j] > 0 ? PETSC_TRUE : PETSC_FALSE;
   while (t < t_end * (1 - 1e-15)) {
     PetscReal t_stop = t_end;
-    PetscBool event = PETSC_FALSE, wrong_way = PETSC_FALSE;
+    PetscBool event, wrong_way = PETSC_FALSE;
     int flag;
 
     if (ib < rp->nbreak && rp->breaks[ib] < t_stop) t_stop = rp->breaks[ib];
@@ -128,11 +128,9 @@ PetscErrorCode SKRodPairSolveCVODE(SKRodPair rp, PetscReal t_end)
       /* arm functions seen positive; a just-switched one that went the wrong way is re-decided now (as in RK45) */
       PetscCall(SKRodPairRHS(rp, t, rp->y, rp->ytmp));
       SKRodPairEventValues(rp, rp->y, rp->evals1);
-      for (PetscInt j = 0; j < N2; j++) {
-        trigger[j] = (!rp->armed[j] && rp->evals1[j] < 0) ? PETSC_TRUE : PETSC_FALSE;
-        wrong_way  = (PetscBool)(wrong_way || trigger[j]);
+      wrong_way = SKRodPairWrongWay(rp, t, rp->evals1, trigger);
+      for (PetscInt j = 0; j < N2; j++)
         if (rp->evals1[j] > 0) rp->armed[j] = PETSC_TRUE;
-      }
       event = wrong_way;
       if (ib < rp->nbreak && t >= rp->breaks[ib]) {
         ib++;

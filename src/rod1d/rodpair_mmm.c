@@ -876,8 +876,9 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       for (PetscInt j = 0; j < N2; j++) {
         watch[j]   = (sel[j] && rp->armed[j] && rp->evals1[j] <= 0) ? PETSC_TRUE : PETSC_FALSE;
         trigger[j] = (sel[j] && !rp->armed[j] && rp->evals1[j] < -mm.noise[j]) ? PETSC_TRUE : PETSC_FALSE;
-        any        = (PetscBool)(any || watch[j]);
-        wrong_way  = (PetscBool)(wrong_way || trigger[j]);
+        if (trigger[j] && j % 2 == 0 && SKRodPairAtTangency(rp, t, j / 2)) trigger[j] = PETSC_FALSE; /* as in RK45 */
+        any       = (PetscBool)(any || watch[j]);
+        wrong_way = (PetscBool)(wrong_way || trigger[j]);
       }
       if (wrong_way && !any) {
         /* a node switched earlier and not yet armed is negative here: either it went the right way first (then arm it
@@ -956,6 +957,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       PetscCheck(++stalls < 20 * N2 + 100, rp->comm, PETSC_ERR_NOT_CONVERGED,
                  "Stick/slip switching does not settle at t = %g s (Zeno chatter)", (double)t);
       StateAt(&mm, t, 0, y, PETSC_TRUE);
+      SKRodPairCountRedecided(rp, t, trigger);
       PetscCall(SwitchAt(rp, t, y, trigger, dy));
       new_interval = PETSC_TRUE;
       have_rhs     = PETSC_TRUE;

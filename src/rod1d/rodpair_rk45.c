@@ -156,11 +156,10 @@ PetscErrorCode SKRodPairSolveRK45(SKRodPair rp, PetscReal t_end)
     /* events: armed functions that reached <= 0, or unarmed ones (just switched) that went the wrong way */
     SKRodPairEventValues(rp, yn, rp->evals1);
     for (PetscInt j = 0; j < N2; j++) {
-      watch[j]   = (rp->armed[j] && rp->evals1[j] <= 0) ? PETSC_TRUE : PETSC_FALSE;
-      trigger[j] = (!rp->armed[j] && rp->evals1[j] < 0) ? PETSC_TRUE : PETSC_FALSE;
-      any        = (PetscBool)(any || watch[j]);
-      wrong_way  = (PetscBool)(wrong_way || trigger[j]);
+      watch[j] = (rp->armed[j] && rp->evals1[j] <= 0) ? PETSC_TRUE : PETSC_FALSE;
+      any      = (PetscBool)(any || watch[j]);
     }
+    wrong_way = (PetscBool)(!any && SKRodPairWrongWay(rp, t, rp->evals1, trigger));
     if (wrong_way && !any) {
       /* a node switched at t went against its new state at once: re-decide it at t, with a smaller step */
       PetscCheck(++stalls < 20 * N2 + 100, rp->comm, PETSC_ERR_NOT_CONVERGED,

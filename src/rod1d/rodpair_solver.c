@@ -17,9 +17,12 @@ typedef struct {
   RodPairCtx *ctx;
   SKHistory sections, energy;
   SKProgress progress;
-  PetscInt nt, row, N;
+  PetscInt nt, row, N, Nm;
   PetscReal *times, *u, *vrel; /* nt x ngrid */
   PetscInt *state;             /* nt x N */
+  PetscBool full;              /* -rodpair_output_state: also the nodal u1, v1 and rod 2's modal coordinates */
+  PetscReal *un, *vn;          /* nt x N */
+  PetscReal *eta, *etad;       /* nt x Nm */
   PetscReal max_balance, max_work;
 } RodPairMonitor;
 
@@ -126,7 +129,8 @@ static PetscReal AtFraction(const PetscReal f[], PetscInt N, PetscReal s)
 }
 
 static PetscErrorCode RodPairMonitorFn(void *mctx, PetscReal t, const PetscReal u[], const PetscReal v[], const PetscReal vrel[],
-                                       const SKRodNodeState state[], const SKRodPairEnergy *e)
+                                       const PetscReal eta[], const PetscReal etad[], const SKRodNodeState state[],
+                                       const SKRodPairEnergy *e)
 {
   RodPairMonitor *mon = (RodPairMonitor *)mctx;
   PetscInt N = mon->N, ng = mon->ctx->ngrid, r = mon->row;
@@ -134,7 +138,6 @@ static PetscErrorCode RodPairMonitorFn(void *mctx, PetscReal t, const PetscReal 
   const PetscReal frac[4] = {0, 1.0 / 3, 2.0 / 3, 1};
 
   PetscFunctionBegin;
-  (void)v;
   row[0] = t;
   for (PetscInt s = 0; s < 4; s++) {
     row[1 + s] = AtFraction(u, N, frac[s]);
@@ -160,6 +163,12 @@ static PetscErrorCode RodPairMonitorFn(void *mctx, PetscReal t, const PetscReal 
       mon->vrel[r * ng + k] = AtFraction(vrel, N, (PetscReal)k / (ng - 1));
     }
     for (PetscInt i = 0; i < N; i++) mon->state[r * N + i] = (PetscInt)state[i];
+    if (mon->full) {
+      PetscCall(PetscArraycpy(mon->un + r * N, u, N));
+      PetscCall(PetscArraycpy(mon->vn + r * N, v, N));
+      PetscCall(PetscArraycpy(mon->eta + r * mon->Nm, eta, mon->Nm));
+      PetscCall(PetscArraycpy(mon->etad + r * mon->Nm, etad, mon->Nm));
+    }
     mon->row++;
   }
   PetscCall(SKProgressUpdate(mon->progress, t, r));
@@ -198,6 +207,12 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
 
   PetscCall(SKRodPairCreate(ctx->comm, &p, RodPairLoad, &ctx->load, &rp));
   PetscCall(SKRodPairSetTolerances(rp, rtol, atol));
+  {
+    PetscReal hmax = 0;
+    PetscBool set;
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-rodpair_max_step", &hmax, &set)); /* the paper's fixed-step comparison */
+    if (set) PetscCall(SKRodPairSetMaxStep(rp, hmax));
+  }
   /* the integrators step onto the kinks and jumps of P(t) */
   switch (ctx->load.type) {
   case SK_TF_RAMP:
@@ -235,10 +250,14 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
     PetscCall(SKRodPairSetMMMSteps(rp, sample, coupling));
   }
 
-  mon.ctx = ctx;
-  mon.N   = p.N;
-  mon.nt  = (PetscInt)PetscFloorReal(ctx->t_end / ctx->dt_out + 1e-9) + 1;
+  mon.ctx  = ctx;
+  mon.N    = p.N;
+  mon.Nm   = p.Nm;
+  mon.full = PETSC_FALSE;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-rodpair_output_state", &mon.full, NULL));
+  mon.nt = (PetscInt)PetscFloorReal(ctx->t_end / ctx->dt_out + 1e-9) + 1;
   PetscCall(PetscCalloc4(mon.nt, &mon.times, mon.nt * ctx->ngrid, &mon.u, mon.nt * ctx->ngrid, &mon.vrel, mon.nt * p.N, &mon.state));
+  if (mon.full) PetscCall(PetscMalloc4(mon.nt * p.N, &mon.un, mon.nt * p.N, &mon.vn, mon.nt * p.Nm, &mon.eta, mon.nt * p.Nm, &mon.etad));
   PetscCall(SKOutputHistoryCreate(out, "/rodpair/sections", 13, sec_cols, sec_units, &mon.sections));
   PetscCall(SKOutputHistoryCreate(out, "/rodpair/energy", 8, en_cols, en_units, &mon.energy));
   PetscCall(SKHistorySetFlushInterval(mon.sections, 200));
@@ -262,6 +281,14 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscCall(SKOutputWriteRealArray(out, "/rodpair/vrel", 2, dims, mon.vrel));
   dims[1] = p.N;
   PetscCall(SKOutputWriteIntArray(out, "/rodpair/state", 2, dims, mon.state));
+  if (mon.full) {
+    PetscCall(SKOutputWriteRealArray(out, "/rodpair/u1_nodal", 2, dims, mon.un));
+    PetscCall(SKOutputWriteRealArray(out, "/rodpair/v1_nodal", 2, dims, mon.vn));
+    dims[1] = p.Nm;
+    PetscCall(SKOutputWriteRealArray(out, "/rodpair/eta", 2, dims, mon.eta));
+    PetscCall(SKOutputWriteRealArray(out, "/rodpair/etadot", 2, dims, mon.etad));
+    PetscCall(PetscFree4(mon.un, mon.vn, mon.eta, mon.etad));
+  }
   {
     PetscReal *z;
     PetscCall(PetscMalloc1(PetscMax(ctx->ngrid, p.N), &z));

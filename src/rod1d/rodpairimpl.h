@@ -58,8 +58,10 @@ struct _p_SKRodPair {
   PetscReal t, *y;
   SKRodNodeState *state, *prev_state; /* prev_state: before the last SKRodPairResolve() */
   PetscBool *armed;                   /* event function of the node has been seen positive since its last switch */
-  PetscReal *gstick;                  /* N x Nm: coupling vectors of sticking nodes, frozen when they stuck */
-  PetscReal *gram;                    /* N x N: g_i . g_k for sticking nodes */
+  PetscInt *redecided;                /* times the node was re-decided at t = redecide_t (SKRodPairWrongWay) */
+  PetscReal redecide_t;
+  PetscReal *gstick; /* N x Nm: coupling vectors of sticking nodes, frozen when they stuck */
+  PetscReal *gram;   /* N x N: g_i . g_k for sticking nodes */
   PetscBool factored;
   PetscInt nstick, *stick_idx; /* sticking nodes of the current factorization */
   PetscReal *chol;             /* nstick x nstick Cholesky factor of diag(1/m) + G G^T */
@@ -98,6 +100,16 @@ PETSC_INTERN PetscErrorCode SKRodPairResolve(SKRodPair rp, PetscReal t, PetscRea
    the nodes that did not switch and are positive, disarms non-positive ones. Switched nodes are armed later, when
    their function is first seen positive. */
 PETSC_INTERN void SKRodPairArmAfterEvent(SKRodPair rp);
+/* Marks in trigger[2N] the just-switched (unarmed) event functions that went negative at time t, e = their values,
+   and returns whether any did: those nodes are re-decided at t by SKRodPairResolve(). A slipping node that was already
+   re-decided twice at the same t sits at a tangency of the Coulomb law (holding force exactly at the cap, relative
+   acceleration zero to first order): its state flips between stick and slip without time advancing. It is then kept
+   slipping with its force at the cap, the boundary of the Filippov set, until its relative velocity leaves zero. */
+PETSC_INTERN PetscBool SKRodPairWrongWay(SKRodPair rp, PetscReal t, const PetscReal e[], PetscBool trigger[]);
+/* The parts of SKRodPairWrongWay() for integrators with their own wrong-way test (MMM): is node i a slipping node
+   already re-decided twice at time t; count the nodes flagged in trigger[2N] as re-decided at t. */
+PETSC_INTERN PetscBool SKRodPairAtTangency(SKRodPair rp, PetscReal t, PetscInt i);
+PETSC_INTERN void SKRodPairCountRedecided(SKRodPair rp, PetscReal t, const PetscBool trigger[]);
 /* The smallest watched (normalised) event function at the point x of a bracket, for SKRodPairLocateEvent(). */
 typedef PetscErrorCode (*SKRodPairEventMinFn)(void *ctx, PetscReal x, PetscReal *fmin);
 /* Earliest crossing in the bracket [a, b] with f(a) = fa > 0 >= f(b) = fb: regula falsi with the Illinois

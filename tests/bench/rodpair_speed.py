@@ -2,19 +2,23 @@
 """Speed of the rodpair solvers at equal accuracy on the validation case omega1-caseA (t = 0..1 s).
 
 Reference: RK45 at rtol 1e-9 with N = 401, N_m = 50, converged in space and time (docs/validation/rodpair.md: N = 301
-differs from it by 1e-4, N_m = 10 by 2e-6). The three solvers share the semi-discrete model, so for each solver the
-discretisation (N, with N_m = 10) and its accuracy knob are scanned and the fastest setting whose tip-displacement
-history is within 1 %
-relative L2 of the reference is timed: process CPU time of the solve as stored by the run (/rodpair@cpu_time; robust
-to other jobs on a shared machine, and equal to wall time on an idle one: the solvers are serial), best of REPEAT runs.
+differs from it by 1e-4, N_m = 10 by 2e-6). At each of N = 51 and N = 301 (N_m = 10), every solver's accuracy knob is
+scanned and its fastest setting whose tip-displacement history is within 1 % relative L2 of the reference is timed:
+process CPU time of the solve as stored by the run (/rodpair@cpu_time; robust to other jobs on a shared machine, and
+equal to wall time on an idle one: the solvers are serial), best of REPEAT runs.
 
-Before that, an event-free check of what the mode matching is for: with mu_k N_F = 0 (free rod 1) and with friction so
-large that nothing slips (bonded rods), the number of MMM coupling steps does not depend on N while RK45's steps grow
-like N (its step is tied to rod 1's CFL limit); printed as a table (SK_BENCH_SCALING=0 skips it).
+Also: an event-free check of what the mode matching is for (mu_k N_F = 0: free rod 1; friction so large that nothing
+slips: bonded rods; the MMM's coupling steps do not depend on N while RK45's steps grow like N; SK_BENCH_SCALING=0
+skips it); the paper's comparison (a fixed-step Runge-Kutta at dt = 0.02 h/c against the MMM, N = 301, N_m = 50;
+SK_BENCH_PAPER=0 skips it); the soft-rod-2 input soft-omega1-caseA at N = 301, N_m = 50 against its own reference
+(SK_BENCH_SOFT=0 skips it).
 
 Usage: rodpair_speed.py [STICKSLIP] [STICKSLIP_WITH_CVODE]   (defaults: $STICKSLIP, build/bin/stickslip)
-Prints a table and, on its last line:
-RESULT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=...
+Prints tables and, on its last lines:
+PAPER rodpair rk_fixed_s=... mmm_s=... speedup=...
+SOFT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=301
+RESULT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=51
+RESULT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=301
 (tip_l2: the MMM's tip error at the timed setting; cvode_s=nan when no CVODE build is given)."""
 import os
 import platform
@@ -28,6 +32,7 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INPUT = os.path.join(ROOT, "inputs", "rodpair", "omega1-caseA.xml")
+SOFT = os.path.join(ROOT, "inputs", "rodpair", "soft-omega1-caseA.xml")
 REPEAT = int(os.environ.get("SK_BENCH_REPEAT", "2"))
 TOL = 0.01
 
@@ -49,13 +54,13 @@ def l2(a, b):
     return float(np.linalg.norm(a - b) / np.linalg.norm(b))
 
 
-def scan(prog, tmp, name, settings, ref):
+def scan(prog, tmp, name, settings, ref, inp=INPUT):
     """every setting once; the fastest one within TOL is re-timed (best of REPEAT).
     Returns (wall time, tip error, setting label) or (nan, nan, None). Looser is not always faster: RK45 at rtol 1e-4
     locates many spurious stick/slip events and is slower than at 1e-5."""
     ok = []
     for label, opts in settings:
-        r = run(prog, os.path.join(tmp, f"{name}_{label}"), opts)
+        r = run(prog, os.path.join(tmp, f"{name}_{label}"), opts, inp)
         if r is None:
             print(f"  {name:6s} {label:22s} failed")
             continue
@@ -67,7 +72,7 @@ def scan(prog, tmp, name, settings, ref):
         return float("nan"), float("nan"), None
     best, e, label, opts = min(ok)
     for _ in range(REPEAT - 1):
-        r2 = run(prog, os.path.join(tmp, f"{name}_{label}"), opts)
+        r2 = run(prog, os.path.join(tmp, f"{name}_{label}"), opts, inp)
         if r2 is not None:
             best = min(best, r2["wall"])
     print(f"  {name:6s} timed at {label}: {best:.3f} s (best of {REPEAT})", flush=True)
@@ -94,36 +99,67 @@ def scaling(prog, tmp):
                   f"   ({m['events']} / {r['events']} events)", flush=True)
 
 
+def compare_at(prog, prog_cv, tmp, n, ref, inp, modes):
+    """MMM, RK45 and CVODE at N = n (N_m = modes), each at its fastest accuracy setting within TOL of the reference.
+    Returns the RESULT fields."""
+    disc = ["-rodpair_nodes", str(n), "-rodpair_modes", str(modes)]
+    rk = [(f"N {n} rtol {r:g}", ["-rodpair_solver", "rk45", "-rodpair_rtol", f"{r:g}", "-rodpair_atol", "1e-12"] + disc)
+          for r in (1e-4, 1e-5, 1e-6)]
+    cv = [(f"N {n} rtol {r:g}", ["-rodpair_solver", "cvode", "-rodpair_rtol", f"{r:g}", "-rodpair_atol", "1e-12"] + disc)
+          for r in (1e-5, 1e-6)]
+    mm = [(f"N {n} coupling {c:g}", ["-rodpair_solver", "mmm", "-rodpair_mmm_coupling", f"{c:g}"] + disc) for c in (2, 0.5)]
+    t_mmm, e_mmm, _ = scan(prog, tmp, "mmm", mm, ref, inp)
+    t_rk, _, _ = scan(prog, tmp, "rk45", rk, ref, inp)
+    t_cv = float("nan")
+    if prog_cv:
+        t_cv, _, _ = scan(prog_cv, tmp, "cvode", cv, ref, inp)
+    return (f"mmm_s={t_mmm:.4g} rk45_s={t_rk:.4g} cvode_s={t_cv:.4g} speedup_rk45={t_rk / t_mmm:.3g} "
+            f"speedup_cvode={t_cv / t_mmm:.3g} tip_l2={e_mmm:.3g} n={n}")
+
+
+def reference(prog, tmp, inp, label):
+    ref = run(prog, os.path.join(tmp, "ref_" + label), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1e-9", "-rodpair_atol",
+                                                         "1e-12", "-rodpair_nodes", "401", "-rodpair_modes", "50"], inp)
+    if ref is None:
+        sys.exit("reference run failed")
+    print(f"  reference ({label}) rk45 rtol 1e-9, N 401, N_m 50: cpu {ref['wall']:.3f} s, events {ref['events']}", flush=True)
+    return ref["tip"]
+
+
+def paper(prog, tmp, ref):
+    """The paper's comparison: a Runge-Kutta integrator with a fixed step of 0.02 h/c (RK45 with that maximum step and
+    a tolerance so loose that the step never shrinks below it except at events), N = 301, N_m = 50, against the MMM
+    at the inputs' defaults, over the first 0.25 s (tip errors against the reference's first 0.25 s)."""
+    h_over_c, end = 50.0 / 300 / 1000.0, ["-rodpair_end", "0.25"]  # 0.25 s: the fixed step costs about 50 s per second
+    fixed = run(prog, os.path.join(tmp, "paper_rk"), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1", "-rodpair_atol", "1",
+                                                      "-rodpair_max_step", f"{0.02 * h_over_c:.6g}"] + end)
+    mmm = run(prog, os.path.join(tmp, "paper_mmm"), ["-rodpair_solver", "mmm"] + end)
+    if fixed is None or mmm is None:
+        sys.exit("paper comparison failed")
+    print(f"  paper comparison, N 301, N_m 50: fixed-step RK dt = 0.02 h/c: {fixed['steps']} steps, cpu {fixed['wall']:.3f} s, "
+          f"tip L2 {l2(fixed['tip'], ref[:len(fixed['tip'])]):.2e}; MMM cpu {mmm['wall']:.3f} s, "
+          f"tip L2 {l2(mmm['tip'], ref[:len(mmm['tip'])]):.2e}", flush=True)
+    return f"rk_fixed_s={fixed['wall']:.4g} mmm_s={mmm['wall']:.4g} speedup={fixed['wall'] / mmm['wall']:.3g}"
+
+
 def main():
     prog = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("STICKSLIP", os.path.join(ROOT, "build", "bin", "stickslip"))
     prog_cv = sys.argv[2] if len(sys.argv) > 2 else None
     print(f"rodpair_speed: {platform.node()} {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
           f"{time.strftime('%Y-%m-%d %H:%M:%S %Z')}; input {os.path.relpath(INPUT, ROOT)}")
+    lines = []
     with tempfile.TemporaryDirectory() as tmp:
         if os.environ.get("SK_BENCH_SCALING", "1") != "0":
             scaling(prog, tmp)
-        ref = run(prog, os.path.join(tmp, "ref"), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1e-9", "-rodpair_atol", "1e-12",
-                                                   "-rodpair_nodes", "401", "-rodpair_modes", "50"])
-        if ref is None:
-            sys.exit("reference run failed")
-        print(f"  reference rk45 rtol 1e-9, N 401, N_m 50: cpu {ref['wall']:.3f} s, events {ref['events']}")
-        nodes = [int(n) for n in os.environ.get("SK_BENCH_NODES", "51,101,301").split(",")]
-
-        def disc(n):
-            return ["-rodpair_nodes", str(n), "-rodpair_modes", "10"]
-
-        rk = [(f"N {n} rtol {r:g}", ["-rodpair_solver", "rk45", "-rodpair_rtol", f"{r:g}", "-rodpair_atol", "1e-12"] + disc(n))
-              for n in nodes for r in (1e-4, 1e-5, 1e-6)]
-        cv = [(f"N {n} rtol {r:g}", ["-rodpair_solver", "cvode", "-rodpair_rtol", f"{r:g}", "-rodpair_atol", "1e-12"] + disc(n))
-              for n in nodes for r in (1e-5, 1e-6)]
-        mm = [(f"N {n} coupling {c:g}", ["-rodpair_solver", "mmm", "-rodpair_mmm_coupling", f"{c:g}"] + disc(n)) for n in nodes for c in (2, 0.5)]
-        t_mmm, e_mmm, _ = scan(prog, tmp, "mmm", mm, ref["tip"])
-        t_rk, _, _ = scan(prog, tmp, "rk45", rk, ref["tip"])
-        t_cv = float("nan")
-        if prog_cv:
-            t_cv, _, _ = scan(prog_cv, tmp, "cvode", cv, ref["tip"])
-    print(f"RESULT rodpair mmm_s={t_mmm:.4g} rk45_s={t_rk:.4g} cvode_s={t_cv:.4g} speedup_rk45={t_rk / t_mmm:.3g} "
-          f"speedup_cvode={t_cv / t_mmm:.3g} tip_l2={e_mmm:.3g}")
+        ref = reference(prog, tmp, INPUT, "omega1-caseA")
+        if os.environ.get("SK_BENCH_PAPER", "1") != "0":
+            lines.append("PAPER rodpair " + paper(prog, tmp, ref))
+        if os.environ.get("SK_BENCH_SOFT", "1") != "0":
+            ref_soft = reference(prog, tmp, SOFT, "soft-omega1-caseA")
+            lines.append("SOFT rodpair " + compare_at(prog, prog_cv, tmp, 301, ref_soft, SOFT, 50))
+        for n in (51, 301):
+            lines.append("RESULT rodpair " + compare_at(prog, prog_cv, tmp, n, ref, INPUT, 10))
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -79,12 +79,12 @@ static PetscReal ExactU(const Exact *ex, PetscInt i, PetscReal t)
 }
 
 static PetscErrorCode Monitor(void *ctx, PetscReal t, const PetscReal u[], const PetscReal v[], const PetscReal vrel[],
-                              const SKRodNodeState st[], const SKRodPairEnergy *e)
+                              const PetscReal eta[], const PetscReal etad[], const SKRodNodeState st[], const SKRodPairEnergy *e)
 {
   Exact *ex = (Exact *)ctx;
 
   PetscFunctionBeginUser;
-  (void)v, (void)vrel, (void)e;
+  (void)v, (void)vrel, (void)eta, (void)etad, (void)e;
   for (PetscInt i = 0; i < ex->N; i++) {
     PetscReal ue = ExactU(ex, i, t);
     ex->err      = PetscMax(ex->err, PetscAbsReal(u[i] - ue));

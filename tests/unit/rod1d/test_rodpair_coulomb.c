@@ -104,13 +104,13 @@ typedef struct {
 } Mon;
 
 static PetscErrorCode Monitor(void *ctx, PetscReal t, const PetscReal u[], const PetscReal v[], const PetscReal vrel[],
-                              const SKRodNodeState st[], const SKRodPairEnergy *e)
+                              const PetscReal eta[], const PetscReal etad[], const SKRodNodeState st[], const SKRodPairEnergy *e)
 {
   Mon *m       = (Mon *)ctx;
   PetscReal xe = HarmonicExact(m->l, m->M, m->F, t);
 
   PetscFunctionBeginUser;
-  (void)v, (void)vrel, (void)st, (void)e;
+  (void)v, (void)vrel, (void)eta, (void)etad, (void)st, (void)e;
   m->err  = PetscMax(m->err, PetscAbsReal(u[0] - xe));
   m->xmax = PetscMax(m->xmax, PetscAbsReal(xe));
   PetscFunctionReturn(PETSC_SUCCESS);
