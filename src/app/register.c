@@ -20,6 +20,7 @@ PetscErrorCode SKSolverRegisterAll(void)
   PetscCall(SKSolverRegister(&SKSolverExplicit));
   PetscCall(SKSolverRegister(&SKSolverSpringSlider));
   PetscCall(SKSolverRegister(&SKSolverBurridgeKnopoff));
+  PetscCall(SKSolverRegister(&SKSolverCampaign));
   PetscCall(SKMeshRegisterFileType());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -680,6 +680,13 @@ static PetscErrorCode RegisterEvents(void)
 
 PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
 {
+  PetscFunctionBegin;
+  PetscCall(SKExplicitCreateFromInputMapped(input, NULL, NULL, exp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapFn map, void *map_ctx, SKExplicit *exp)
+{
   SKExplicit ex;
   SKNode root, mesh_node, desc;
 
@@ -700,6 +707,12 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   PetscCall(SKMeshCreateFromInput(input, mesh_node, &ex->rmesh));
   PetscCall(SKMeshGetDimension(ex->rmesh, &ex->dim));
   PetscCall(AddInputSets(ex, root, ex->rmesh));
+  if (map) { /* after the input sets (found on the generated geometry), before the reference check */
+    PetscInt nn;
+    PetscReal *coords;
+    PetscCall(SKMeshGetNodesWrite(ex->rmesh, &nn, &coords));
+    PetscCall(map(map_ctx, nn, ex->dim, coords));
+  }
   PetscCall(CheckReference(ex, mesh_node, ex->rmesh));
   PetscCall(ReadWatchPoints(ex, root, ex->rmesh));
   PetscCall(SKMeshDistribute(ex->rmesh, &ex->mesh));
