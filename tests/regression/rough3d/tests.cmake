@@ -8,3 +8,7 @@ foreach(bad IN LISTS SK_ROUGH_BAD)
   get_filename_component(stem ${bad} NAME_WE)
   sk_add_python_test(rough3d_bad_${stem} ${CMAKE_SOURCE_DIR}/tests/common/check_bad_input.py ARGS ${SK_PROGRAM} ${bad} LABELS regression)
 endforeach()
+# the figure and table scripts on the uninterrupted campaign of the restart test
+set_tests_properties(rough3d_campaign_restart PROPERTIES FIXTURES_SETUP rough3d_campaign)
+sk_add_python_test(rough3d_postproc ${CMAKE_SOURCE_DIR}/postproc/rough3d.py ARGS figures rough3d/uninterrupted rough3d/figures LABELS regression)
+set_tests_properties(rough3d_postproc PROPERTIES FIXTURES_REQUIRED rough3d_campaign)
