@@ -12,3 +12,6 @@ endforeach()
 set_tests_properties(rough3d_campaign_restart PROPERTIES FIXTURES_SETUP rough3d_campaign)
 sk_add_python_test(rough3d_postproc ${CMAKE_SOURCE_DIR}/postproc/rough3d.py ARGS figures rough3d/uninterrupted rough3d/figures LABELS regression)
 set_tests_properties(rough3d_postproc PROPERTIES FIXTURES_REQUIRED rough3d_campaign)
+# the surfaces on 1 rank and on one group of 2 ranks against 2 groups of one rank
+sk_add_python_test(rough3d_campaign_groups ${SK_TEST_DIR}/check_campaign.py ARGS groups rough3d LABELS "regression;mpi")
+set_tests_properties(rough3d_campaign_groups PROPERTIES PROCESSORS 2 TIMEOUT 300 FIXTURES_REQUIRED rough3d_campaign)
