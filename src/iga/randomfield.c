@@ -43,19 +43,17 @@ static PetscReal SpectrumGaussian(PetscReal k, PetscReal lc)
   return PetscExpReal(-0.25 * PetscSqr(k * lc));
 }
 
-#define SK_ROUGH_MAX_SPECTRA 16
-typedef struct {
-  char name[32];
-  SKRoughSpectrumFn fn;
-} SpectrumEntry;
-static SpectrumEntry SKRoughSpectra[SK_ROUGH_MAX_SPECTRA];
-static PetscInt SKRoughSpectrumCount       = 0;
+/* The registry: a PetscFunctionList for the look-up and the names in registration order for messages (PETSc 3.18's
+   list cannot list its names). */
+static PetscFunctionList SKRoughSpectra    = NULL;
+static char SKRoughSpectrumNames[256]      = "";
 static PetscBool SKRoughPackageInitialized = PETSC_FALSE;
 
 static PetscErrorCode SKRoughFinalizePackage(void)
 {
   PetscFunctionBegin;
-  SKRoughSpectrumCount      = 0;
+  PetscCall(PetscFunctionListDestroy(&SKRoughSpectra));
+  SKRoughSpectrumNames[0]   = 0;
   SKRoughPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -76,15 +74,9 @@ PetscErrorCode SKRoughInitializePackage(void)
 
 PetscErrorCode SKRoughSpectrumFind(const char name[], SKRoughSpectrumFn *fn)
 {
-  PetscBool match;
-
   PetscFunctionBegin;
   PetscCall(SKRoughInitializePackage());
-  *fn = NULL;
-  for (PetscInt i = 0; i < SKRoughSpectrumCount && !*fn; i++) {
-    PetscCall(PetscStrcmp(SKRoughSpectra[i].name, name, &match));
-    if (match) *fn = SKRoughSpectra[i].fn;
-  }
+  PetscCall(PetscFunctionListFind(SKRoughSpectra, name, fn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -94,19 +86,14 @@ PetscErrorCode SKRoughSpectrumRegister(const char name[], SKRoughSpectrumFn fn)
   size_t len;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < SKRoughSpectrumCount && !old; i++) {
-    PetscBool match;
-    PetscCall(PetscStrcmp(SKRoughSpectra[i].name, name, &match));
-    if (match) old = SKRoughSpectra[i].fn;
-  }
+  PetscCall(PetscFunctionListFind(SKRoughSpectra, name, &old));
   PetscCheck(!old, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "spectrum '%s' is already registered", name);
   PetscCall(PetscStrlen(name, &len));
-  PetscCheck(len > 0 && len < sizeof(SKRoughSpectra[0].name), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+  PetscCheck(len > 0 && len < sizeof(((SKRandomFieldParams *)NULL)->spectrum), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "spectrum name '%s' must have 1 to 31 characters", name);
-  PetscCheck(SKRoughSpectrumCount < SK_ROUGH_MAX_SPECTRA, PETSC_COMM_SELF, PETSC_ERR_MEM, "more than %d spectra registered",
-             SK_ROUGH_MAX_SPECTRA);
-  PetscCall(PetscStrncpy(SKRoughSpectra[SKRoughSpectrumCount].name, name, sizeof(SKRoughSpectra[0].name)));
-  SKRoughSpectra[SKRoughSpectrumCount++].fn = fn;
+  PetscCall(PetscFunctionListAdd(&SKRoughSpectra, name, fn));
+  if (SKRoughSpectrumNames[0]) PetscCall(PetscStrlcat(SKRoughSpectrumNames, ", ", sizeof(SKRoughSpectrumNames)));
+  PetscCall(PetscStrlcat(SKRoughSpectrumNames, name, sizeof(SKRoughSpectrumNames)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -114,11 +101,7 @@ PetscErrorCode SKRoughSpectrumList(char buf[], size_t len)
 {
   PetscFunctionBegin;
   PetscCall(SKRoughInitializePackage());
-  buf[0] = 0;
-  for (PetscInt i = 0; i < SKRoughSpectrumCount; i++) {
-    if (i) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, SKRoughSpectra[i].name, len));
-  }
+  PetscCall(PetscStrncpy(buf, SKRoughSpectrumNames, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -197,7 +197,7 @@ int main(int argc, char **argv)
      the paper's largest), whose variance comes from the few lowest wavenumbers of the long periodic grid (the lag l_c
      is then beyond the plate: no autocorrelation check) */
   PetscCall(TestStatistics(1.0, 21, 4, 4000));
-  PetscCall(TestStatistics(1.0, 21, 200, 100));
+  PetscCall(TestStatistics(1.0, 21, 200, 300));
   PetscCall(PetscFinalize());
   return 0;
 }
