@@ -360,6 +360,7 @@ static PetscErrorCode WriteRealisation(const Campaign *c, const char dir[], Pets
   hid_t file, strtype;
   const PetscInt lci = task / c->count, index = task % c->count, n2 = c->field.n[0] * c->field.n[1];
   const PetscReal core_s = r->wall * granks, lc = c->lc[lci], seed = (PetscReal)c->field.seed;
+  const int64_t ints[5] = {task, index, r->steps, r->dofs, r->ncontact};
 
   PetscFunctionBegin;
   PetscCall(RealisationPath(dir, task, path, sizeof(path)));
@@ -378,11 +379,11 @@ static PetscErrorCode WriteRealisation(const Campaign *c, const char dir[], Pets
   H5Tset_size(strtype, H5T_VARIABLE);
   PetscCall(H5WriteAttr(file, "digest", strtype, &digest));
   H5Tclose(strtype);
-  PetscCall(H5WriteAttr(file, "task", H5T_NATIVE_INT64, &(int64_t){task}));
-  PetscCall(H5WriteAttr(file, "realisation", H5T_NATIVE_INT64, &(int64_t){index}));
-  PetscCall(H5WriteAttr(file, "steps", H5T_NATIVE_INT64, &(int64_t){r->steps}));
-  PetscCall(H5WriteAttr(file, "dofs", H5T_NATIVE_INT64, &(int64_t){r->dofs}));
-  PetscCall(H5WriteAttr(file, "contact_points", H5T_NATIVE_INT64, &(int64_t){r->ncontact}));
+  PetscCall(H5WriteAttr(file, "task", H5T_NATIVE_INT64, &ints[0]));
+  PetscCall(H5WriteAttr(file, "realisation", H5T_NATIVE_INT64, &ints[1]));
+  PetscCall(H5WriteAttr(file, "steps", H5T_NATIVE_INT64, &ints[2]));
+  PetscCall(H5WriteAttr(file, "dofs", H5T_NATIVE_INT64, &ints[3]));
+  PetscCall(H5WriteAttr(file, "contact_points", H5T_NATIVE_INT64, &ints[4]));
   PetscCall(H5WriteAttr(file, "correlation_length", H5T_NATIVE_DOUBLE, &lc));
   PetscCall(H5WriteAttr(file, "rms", H5T_NATIVE_DOUBLE, &c->field.rms));
   PetscCall(H5WriteAttr(file, "seed", H5T_NATIVE_DOUBLE, &seed));
