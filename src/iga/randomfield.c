@@ -140,7 +140,8 @@ PetscErrorCode SKRandomFieldCreate(const SKRandomFieldParams *p, SKRandomField *
 {
   SKRandomField f;
   SKRoughSpectrumFn spectrum;
-  PetscReal sum = 0;
+  PetscReal sum = 0, dx[2];
+  PetscInt m[2];
   char known[256];
 
   PetscFunctionBegin;
@@ -151,21 +152,23 @@ PetscErrorCode SKRandomFieldCreate(const SKRandomFieldParams *p, SKRandomField *
   PetscCheck(p->rms >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "RMS roughness %g m must be >= 0", (double)p->rms);
   PetscCheck(p->correlation_length > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "correlation length %g m must be > 0",
              (double)p->correlation_length);
-  PetscCall(PetscNew(&f));
-  f->p = *p;
   for (PetscInt d = 0; d < 2; d++) {
     PetscCheck(p->n[d] >= 4 && p->length[d] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "a rough surface needs at least 4 samples over a positive length per direction (got %" PetscInt_FMT " over %g m)", p->n[d],
                (double)p->length[d]);
-    f->dx[d] = p->length[d] / (p->n[d] - 1);
-    PetscCheck(p->correlation_length >= f->dx[d], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+    dx[d] = p->length[d] / (p->n[d] - 1);
+    PetscCheck(p->correlation_length >= dx[d], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "correlation length %g m is below the grid spacing %g m: the grid cannot resolve it", (double)p->correlation_length,
-               (double)f->dx[d]);
-    PetscCheck(p->n[d] - 1 + SK_ROUGH_PADDING * p->correlation_length / f->dx[d] <= SK_ROUGH_MAX_GRID, PETSC_COMM_SELF,
+               (double)dx[d]);
+    PetscCheck(p->n[d] - 1 + SK_ROUGH_PADDING * p->correlation_length / dx[d] <= SK_ROUGH_MAX_GRID, PETSC_COMM_SELF,
                PETSC_ERR_ARG_OUTOFRANGE, "correlation length %g m over a grid spacing %g m needs a periodic grid above %d points",
-               (double)p->correlation_length, (double)f->dx[d], SK_ROUGH_MAX_GRID);
-    f->m[d] = GoodFFTSize(p->n[d] - 1 + (PetscInt)PetscCeilReal(SK_ROUGH_PADDING * p->correlation_length / f->dx[d]));
+               (double)p->correlation_length, (double)dx[d], SK_ROUGH_MAX_GRID);
+    m[d] = GoodFFTSize(p->n[d] - 1 + (PetscInt)PetscCeilReal(SK_ROUGH_PADDING * p->correlation_length / dx[d]));
   }
+  /* every check before the first allocation: a refused parameter leaks nothing */
+  PetscCall(PetscNew(&f));
+  f->p = *p;
+  for (PetscInt d = 0; d < 2; d++) f->dx[d] = dx[d], f->m[d] = m[d];
   PetscCall(PetscMalloc1(f->m[0] * f->m[1], &f->amp));
   for (PetscInt j = 0; j < f->m[1]; j++) {
     const PetscInt jj  = j <= f->m[1] / 2 ? j : j - f->m[1];
@@ -177,6 +180,7 @@ PetscErrorCode SKRandomFieldCreate(const SKRandomFieldParams *p, SKRandomField *
       sum += f->amp[j * f->m[0] + i];
     }
   }
+  if (!(sum > 0)) PetscCall(SKRandomFieldDestroy(&f));
   PetscCheck(sum > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "spectrum '%s' is zero on the whole grid", p->spectrum);
   /* the discrete spectrum sums to the variance: sum_k w_k cos(k r) is the autocorrelation of the real part */
   for (PetscInt k = 0; k < f->m[0] * f->m[1]; k++) f->amp[k] = p->rms * PetscSqrtReal(f->amp[k] / sum);
@@ -195,7 +199,7 @@ PetscErrorCode SKRandomFieldDestroy(SKRandomField *field)
 {
   PetscFunctionBegin;
   if (!*field) PetscFunctionReturn(PETSC_SUCCESS);
-  fftw_destroy_plan((*field)->plan);
+  if ((*field)->plan) fftw_destroy_plan((*field)->plan);
   fftw_free((*field)->work);
   PetscCall(PetscFree((*field)->amp));
   PetscCall(PetscFree(*field));
