@@ -286,6 +286,7 @@ static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt
   PetscReal *local, *stick = NULL, *mask = NULL, *X = NULL;
   PetscMPIInt grank;
   PetscLogDouble w0, w1;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(SKWallTime(&w0));
@@ -299,8 +300,13 @@ static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt
   PetscCall(SKRoughSurfaceCreate(p.n, p.length, r->heights, &map.surface));
   map.c = c;
   PetscCall(SKInputLoad(gcomm, c->study, &sin));
-  PetscCall(CreateStudy(sin, RoughNodeMap, &map, &ex));
+  ierr = CreateStudy(sin, RoughNodeMap, &map, &ex);
   PetscCall(SKRoughSurfaceDestroy(&map.surface));
+  if (ierr) { /* e.g. an element inverted by the surface: the error says which */
+    PetscCall(SKInputDestroy(&sin));
+    PetscCall(PetscFree(r->heights));
+    return ierr;
+  }
   cp      = ex->contacts[0];
   nsteps  = (PetscInt)PetscCeilReal(ex->t_end / ex->dt - 1e-9);
   r->nrec = (nsteps + c->every - 1) / c->every;
