@@ -5,6 +5,8 @@ pkg_check_modules(SK_PETSC REQUIRED IMPORTED_TARGET PETSc>=3.18)
 pkg_check_modules(SK_SLEPC REQUIRED IMPORTED_TARGET slepc>=3.18)
 pkg_check_modules(SK_HDF5 REQUIRED IMPORTED_TARGET hdf5-openmpi)
 pkg_check_modules(SK_XML2 REQUIRED IMPORTED_TARGET libxml-2.0)
+# FFTW (serial, double) samples the random rough surfaces (src/iga/randomfield.c).
+pkg_check_modules(SK_FFTW REQUIRED IMPORTED_TARGET fftw3)
 find_path(SK_METIS_INCLUDE_DIR metis.h REQUIRED)
 find_library(SK_METIS_LIBRARY metis REQUIRED)
 # Modules call LAPACK directly (eigenproblems of small dense matrices); PETSc's pkg-config entry does not list it.
@@ -18,7 +20,7 @@ endif()
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
 add_library(SK::deps INTERFACE IMPORTED)
-target_link_libraries(SK::deps INTERFACE PkgConfig::SK_SLEPC PkgConfig::SK_PETSC PkgConfig::SK_HDF5 PkgConfig::SK_XML2 ${SK_METIS_LIBRARY} ${SK_LAPACK_LIBRARY} ${SK_BLAS_LIBRARY} m)
+target_link_libraries(SK::deps INTERFACE PkgConfig::SK_SLEPC PkgConfig::SK_PETSC PkgConfig::SK_HDF5 PkgConfig::SK_XML2 PkgConfig::SK_FFTW ${SK_METIS_LIBRARY} ${SK_LAPACK_LIBRARY} ${SK_BLAS_LIBRARY} m)
 target_include_directories(SK::deps INTERFACE ${SK_METIS_INCLUDE_DIR})
 
 if(STICKSLIP_WITH_CVODE)

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
-  petsc-dev slepc-dev openmpi-bin libmetis-dev libxml2-dev libxml2-utils
+  petsc-dev slepc-dev openmpi-bin libmetis-dev libxml2-dev libxml2-utils libfftw3-dev
   python3 python3-numpy python3-matplotlib python3-h5py python3-vtk9
   gmsh paraview xvfb xauth
 )

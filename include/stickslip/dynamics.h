@@ -18,6 +18,11 @@
 /* The solver registered under the root element name "explicit" (one line in src/app/register.c). */
 PETSC_EXTERN const SKSolverType SKSolverExplicit;
 
+/* The Monte-Carlo campaign of a rough plate (XML root "campaign", src/dynamics/campaign.c): realisations of an <explicit>
+   study with its bottom face mapped onto random rough surfaces (include/stickslip/rough.h), spread over MPI groups or
+   run one at a time (-realisation K), resumable, aggregated into mean, standard deviation and confidence bands. */
+PETSC_EXTERN const SKSolverType SKSolverCampaign;
+
 typedef struct _p_SKExplicit *SKExplicit;
 
 /* Energies at the current step (J), summed over all ranks. work_terms[k] is the work done on the body by the k-th
@@ -45,6 +50,12 @@ typedef PetscErrorCode (*SKExplicitForceFn)(void *ctx, PetscReal t, PetscInt nlo
    Destroy with SKExplicitDestroy(). */
 PETSC_EXTERN PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *ex);
 PETSC_EXTERN PetscErrorCode SKExplicitDestroy(SKExplicit *ex);
+/* Changes the reference node coordinates COORDS[nnodes][dim] (m) of the replicated mesh in place (ctx: the caller's). */
+typedef PetscErrorCode (*SKExplicitNodeMapFn)(void *ctx, PetscInt nnodes, PetscInt dim, PetscReal coords[]);
+/* SKExplicitCreateFromInput() with the reference geometry changed by MAP (may be NULL) after the input's node and side
+   sets are found and before the mesh is checked and distributed: a realisation of a rough plate is the input's plate
+   with its bottom nodes mapped onto the surface. MAP is called on every rank with the same replicated mesh. */
+PETSC_EXTERN PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapFn map, void *map_ctx, SKExplicit *ex);
 
 /* Registers force term NAME (at most SK_EXPLICIT_MAX_TERMS; name used as the energy column "work_<name>"). Call
    before SKExplicitRun(). ctx stays the caller's. */

@@ -146,6 +146,9 @@ PETSC_EXTERN PetscErrorCode SKMeshGetComm(SKMesh mesh, MPI_Comm *comm);
 PETSC_EXTERN PetscErrorCode SKMeshGetDimension(SKMesh mesh, PetscInt *dim);
 /* Number of local nodes (owned + ghost on a distributed mesh) and their coordinates [num_nodes][dim] (m). */
 PETSC_EXTERN PetscErrorCode SKMeshGetNodes(SKMesh mesh, PetscInt *num_nodes, const PetscReal *coords[]);
+/* Writable node coordinates of a replicated mesh (before SKMeshDistribute(), which copies them), e.g. to map a plate's
+   bottom face onto a rough surface; the topology and the sets stay as they are. An error on a distributed mesh. */
+PETSC_EXTERN PetscErrorCode SKMeshGetNodesWrite(SKMesh mesh, PetscInt *num_nodes, PetscReal *coords[]);
 /* Number of local elements. */
 PETSC_EXTERN PetscErrorCode SKMeshGetNumElements(SKMesh mesh, PetscInt *num_elements);
 PETSC_EXTERN PetscErrorCode SKMeshGetNumBlocks(SKMesh mesh, PetscInt *num_blocks);

@@ -21,5 +21,6 @@ PetscErrorCode SKSolverRegisterAll(void)
   PetscCall(SKSolverRegister(&SKSolverSpringSlider));
   PetscCall(SKSolverRegister(&SKSolverBurridgeKnopoff));
   PetscCall(SKSolverRegister(&SKSolverMeshFile));
+  PetscCall(SKSolverRegister(&SKSolverCampaign));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -778,6 +778,13 @@ static PetscErrorCode RegisterEvents(void)
 
 PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
 {
+  PetscFunctionBegin;
+  PetscCall(SKExplicitCreateFromInputMapped(input, NULL, NULL, exp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapFn map, void *map_ctx, SKExplicit *exp)
+{
   SKExplicit ex;
   SKNode root, mesh_node, desc;
 
@@ -808,6 +815,12 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   PetscCall(SKExplicitSetupView(ex, "replicated mesh"));
   PetscCall(SKMeshGetDimension(ex->rmesh, &ex->dim));
   PetscCall(AddInputSets(ex, root, ex->rmesh));
+  if (map) { /* after the input sets (found on the generated geometry), before the reference check */
+    PetscInt nn;
+    PetscReal *coords;
+    PetscCall(SKMeshGetNodesWrite(ex->rmesh, &nn, &coords));
+    PetscCall(map(map_ctx, nn, ex->dim, coords));
+  }
   PetscCall(CheckReference(ex, mesh_node, ex->rmesh));
   PetscCall(ReadWatchPoints(ex, root, ex->rmesh));
   PetscCall(SKExplicitSetupView(ex, "input sets, checks, watch points"));

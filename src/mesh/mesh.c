@@ -332,6 +332,15 @@ PetscErrorCode SKMeshGetNodes(SKMesh mesh, PetscInt *num_nodes, const PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKMeshGetNodesWrite(SKMesh mesh, PetscInt *num_nodes, PetscReal *coords[])
+{
+  PetscFunctionBegin;
+  PetscCheck(!mesh->distributed, mesh->comm, PETSC_ERR_ARG_WRONGSTATE, "Node coordinates can be changed only before SKMeshDistribute()");
+  if (num_nodes) *num_nodes = mesh->num_nodes;
+  if (coords) *coords = mesh->coords;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKMeshGetNumElements(SKMesh mesh, PetscInt *num_elements)
 {
   PetscFunctionBegin;
