@@ -258,7 +258,7 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, P
    "Stability of the contact forces in the explicit scheme"). */
 typedef enum { SK_CONTACT_DAMPING_EXPLICIT, SK_CONTACT_DAMPING_IMPLICIT } SKContactDamping;
 /* Selects the damping treatment of CP (default SK_CONTACT_DAMPING_EXPLICIT: the pair's force alone is then the law's
-   force at the given velocities; the input's <contact damping> defaults to explicit too). Implicit needs a law whose
+   force at the given velocities; the input's <contact damping> defaults to implicit). Implicit needs a law whose
    tangent moduli are affine in the normal force (every built-in law): PETSC_ERR_SUP otherwise. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damping);
 PETSC_EXTERN PetscErrorCode SKContactPlaneGetDamping(SKContactPlane cp, SKContactDamping *damping);

@@ -464,9 +464,9 @@ static PetscErrorCode ExplicitPeakLoad(SKExplicit ex, PetscReal *peak)
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(ex->nloads * dim + 1, &resultant));
-  for (PetscInt l = 0; l < ex->nloads; l++)
-    for (PetscInt a = 0; a < ex->nowned; a++)
-      for (PetscInt d = 0; d < dim; d++) resultant[l * dim + d] += ex->loads[l].p[a * dim + d];
+  for (PetscInt l = 0; l < ex->nloads; l++) /* the non-zero entries of the owned dofs (a load pattern is sparse) */
+    for (PetscInt k = 0; k < ex->loads[l].n && ex->loads[l].idx[k] < ex->nowned * dim; k++)
+      resultant[l * dim + ex->loads[l].idx[k] % dim] += ex->loads[l].p[k];
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, resultant, (PetscMPIInt)(ex->nloads * dim), MPIU_REAL, MPIU_SUM, ex->comm));
   for (PetscInt k = 0; k <= SK_EXPLICIT_LOAD_SAMPLES; k++) {
     const PetscReal t = ex->t_end * k / SK_EXPLICIT_LOAD_SAMPLES;
