@@ -91,74 +91,25 @@ static PetscErrorCode SideSetFromInput(SKExplicit ex, SKNode node, PetscInt *n, 
 }
 
 /* Reference-area weights w[node] += int_face N_a dA (m^2 in 3D, m in 2D) over the sides of a side set: the consistent
-   nodal load of a unit dead traction. Faces are lines (L2, L3) in 2D and T3, Q4, Q9 in 3D; the face basis of a 3D
-   element is the fem basis of that name, the line basis is tabulated here. */
+   nodal load of a unit dead traction (SKFEMFaceIntegrals() per face). */
 static PetscErrorCode FaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt elements[], const PetscInt faces[], PetscReal w[])
 {
-  PetscInt dim = ex->dim;
+  const PetscInt dim = ex->dim;
 
   PetscFunctionBegin;
   for (PetscInt s = 0; s < nsides; s++) {
     SKElementType type;
-    const SKElementTypeInfo *info;
-    PetscInt fn[SK_ELEMENT_MAX_NODES], nf, nq;
-    PetscReal xq[SK_ELEMENT_MAX_QP], wq[SK_ELEMENT_MAX_QP], N[SK_ELEMENT_MAX_QP * 9], dN[SK_ELEMENT_MAX_QP * 9 * 2];
+    PetscInt fn[SK_ELEMENT_MAX_NODES], nf;
+    PetscReal Xf[SK_ELEMENT_MAX_NODES * 3], wf[SK_ELEMENT_MAX_NODES];
 
     PetscCall(SKMeshGetElement(ex->mesh, elements[s], NULL, &type, NULL));
-    PetscCall(SKElementTypeGetInfo(type, &info));
     PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fn));
-    if (dim == 2) { /* Lagrange line with nodes at -1, 1 (and 0 for L3), 3-point Gauss */
-      nq = 3;
-      PetscCall(SKQuadratureGaussLegendre(nq, xq, wq));
-      for (PetscInt q = 0; q < nq; q++) {
-        const PetscReal x = xq[q];
-        if (nf == 2) {
-          N[q * 9 + 0] = 0.5 * (1 - x), N[q * 9 + 1] = 0.5 * (1 + x);
-          dN[q * 9 + 0] = -0.5, dN[q * 9 + 1] = 0.5;
-        } else {
-          N[q * 9 + 0] = 0.5 * x * (x - 1), N[q * 9 + 1] = 0.5 * x * (x + 1), N[q * 9 + 2] = 1 - x * x;
-          dN[q * 9 + 0] = x - 0.5, dN[q * 9 + 1] = x + 0.5, dN[q * 9 + 2] = -2 * x;
-        }
-      }
-    } else {
-      SKBasis fb;
-      SKBasisInfo finfo;
-      const PetscReal *tN, *tdN, *twq;
-
-      PetscCall(SKBasisCreate(info->face_name, &fb));
-      PetscCall(SKBasisGetInfo(fb, &finfo));
-      PetscCall(SKBasisGetTabulation(fb, NULL, NULL, &twq, &tN, &tdN));
-      nq = finfo.qpoints;
-      for (PetscInt q = 0; q < nq; q++) {
-        wq[q] = twq[q];
-        for (PetscInt a = 0; a < nf; a++) {
-          N[q * 9 + a]            = tN[q * nf + a];
-          dN[(q * 9 + a) * 2 + 0] = tdN[(q * nf + a) * 2 + 0];
-          dN[(q * 9 + a) * 2 + 1] = tdN[(q * nf + a) * 2 + 1];
-        }
-      }
-      PetscCall(SKBasisDestroy(&fb));
+    for (PetscInt a = 0; a < nf; a++) {
+      wf[a] = w[fn[a]];
+      for (PetscInt d = 0; d < dim; d++) Xf[a * dim + d] = ex->X[fn[a] * dim + d];
     }
-    for (PetscInt q = 0; q < nq; q++) {
-      PetscReal t1[3] = {0, 0, 0}, t2[3] = {0, 0, 0}, dA;
-      for (PetscInt a = 0; a < nf; a++)
-        for (PetscInt d = 0; d < dim; d++) {
-          const PetscReal x = ex->X[fn[a] * dim + d];
-          if (dim == 2)
-            t1[d] += dN[q * 9 + a] * x;
-          else {
-            t1[d] += dN[(q * 9 + a) * 2 + 0] * x;
-            t2[d] += dN[(q * 9 + a) * 2 + 1] * x;
-          }
-        }
-      if (dim == 2)
-        dA = PetscSqrtReal(t1[0] * t1[0] + t1[1] * t1[1]);
-      else {
-        const PetscReal c0 = t1[1] * t2[2] - t1[2] * t2[1], c1 = t1[2] * t2[0] - t1[0] * t2[2], c2 = t1[0] * t2[1] - t1[1] * t2[0];
-        dA = PetscSqrtReal(c0 * c0 + c1 * c1 + c2 * c2);
-      }
-      for (PetscInt a = 0; a < nf; a++) w[fn[a]] += wq[q] * dA * N[q * 9 + a];
-    }
+    PetscCall(SKFEMFaceIntegrals(type, Xf, wf, NULL));
+    for (PetscInt a = 0; a < nf; a++) w[fn[a]] = wf[a];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
