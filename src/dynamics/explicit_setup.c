@@ -73,13 +73,15 @@ PetscErrorCode SKExplicitNodeSetFromInput(SKExplicit ex, SKNode node, const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SideSetFromInput(SKExplicit ex, SKNode node, PetscInt *n, const PetscInt **elements, const PetscInt **faces)
+/* The side set named by attribute ATTR of NODE (must exist and not be empty). */
+static PetscErrorCode SideSetFromInput(SKExplicit ex, SKNode node, const char attr[], PetscInt *n, const PetscInt **elements,
+                                       const PetscInt **faces)
 {
   char name[SK_MESH_NAME_LEN], list[1024];
   PetscInt i, global_size;
 
   PetscFunctionBegin;
-  PetscCall(SKInputRequireString(ex->input, node, "sideset", name, sizeof(name)));
+  PetscCall(SKInputRequireString(ex->input, node, attr, name, sizeof(name)));
   PetscCall(SKMeshFindSideSet(ex->mesh, name, &i));
   if (i < 0) {
     PetscCall(SKMeshListSets(ex->mesh, 1, list, sizeof(list)));
@@ -114,8 +116,152 @@ static PetscErrorCode FaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* <contact name sideset surface ... penalty> with a <friction law=.../> child: a side set against a rigid surface
-   (module contact). The side set must lie on the boundary; the weights are those of a unit traction on it. */
+/* Checks that every face of a contact side set lies on the boundary of the mesh. */
+static PetscErrorCode CheckContactSides(SKExplicit ex, SKNode node, PetscInt ns, const PetscInt elements[], const PetscInt faces[])
+{
+  const PetscInt *be, *bf;
+  PetscInt nb;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetBoundaryFaces(ex->mesh, &nb, &be, &bf));
+  for (PetscInt s = 0; s < ns; s++) {
+    PetscBool on = PETSC_FALSE;
+    for (PetscInt b = 0; b < nb && !on; b++) on = (PetscBool)(be[b] == elements[s] && bf[b] == faces[s]);
+    PetscCall(SKInputCheck(ex->input, node, on,
+                           "a face of the contact side set is not on the boundary (element %" PetscInt_FMT ", face %" PetscInt_FMT ")",
+                           ex->natural_elements[elements[s]], faces[s]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The nodal weights of a contact side set named by ATTR (summed over ranks, complete on every copy) into *w (allocated)
+   and, when MS is not NULL, the side set as a deformable contact surface. */
+static PetscErrorCode ContactSide(SKExplicit ex, SKNode node, const char attr[], PetscReal **w, SKContactMeshSurface *ms)
+{
+  const PetscInt *elements, *faces;
+  PetscInt ns;
+
+  PetscFunctionBegin;
+  PetscCall(SideSetFromInput(ex, node, attr, &ns, &elements, &faces));
+  PetscCall(CheckContactSides(ex, node, ns, elements, faces));
+  PetscCall(PetscCalloc1(ex->nlocal, w));
+  PetscCall(FaceWeights(ex, ns, elements, faces, *w));
+  PetscCall(SKExplicitAssembleNodal(ex, *w, 1));
+  if (ms) {
+    PetscInt *key, *fnodes, nf = 0, nfn = 0;
+
+    PetscCall(PetscMalloc2(ns, &key, ns * 9, &fnodes));
+    for (PetscInt s = 0; s < ns; s++) {
+      PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fnodes + s * nf));
+      PetscCall(SKInputCheck(ex->input, node, nfn == 0 || nf == nfn,
+                             "side set '%s' mixes faces of %" PetscInt_FMT " and %" PetscInt_FMT " nodes", attr, nfn, nf));
+      nfn    = nf;
+      key[s] = ex->natural_elements[elements[s]] * 8 + faces[s];
+    }
+    {
+      PetscInt nmax = nfn;
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nmax, 1, MPIU_INT, MPI_MAX, ex->comm));
+      PetscCall(SKInputCheck(ex->input, node, (ex->dim == 2 && nmax == 2) || (ex->dim == 3 && (nmax == 3 || nmax == 4)),
+                             "contact between deformable bodies takes linear faces (L2 in 2D; T3 or Q4 in 3D), the side set of '%s' has "
+                             "%" PetscInt_FMT "-node faces",
+                             attr, nmax));
+      nfn = nmax;
+    }
+    PetscCall(SKContactMeshSurfaceCreate(ex->comm, ex->dim, nfn, ns, key, fnodes, ex->nlocal, ex->nowned, ex->natural_nodes, ex->X,
+                                         ex->mass, ms));
+    PetscCall(PetscFree2(key, fnodes));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bodies (connected element groups, ex->body) the faces of surface MS belong to, sorted and unique, into *bodies. */
+static PetscErrorCode SurfaceBodies(SKExplicit ex, SKContactMeshSurface ms, PetscInt *n, PetscInt **bodies)
+{
+  const PetscInt *keys;
+
+  PetscFunctionBegin;
+  PetscCall(SKContactMeshSurfaceGetFaceKeys(ms, n, &keys));
+  PetscCall(PetscMalloc1(*n, bodies));
+  for (PetscInt f = 0; f < *n; f++) (*bodies)[f] = ex->body[keys[f] / 8];
+  PetscCall(PetscSortRemoveDupsInt(n, *bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A <contact sideset master> pair between deformable bodies: checks (different bodies, initial penetration within
+   what the search finds) and the pair(s): one pass, or two with the sides swapped and the penalty halved. */
+static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n)
+{
+  SKContactMeshSurface slave_ms, master_ms;
+  PetscReal *ws, *wm, depth[2];
+  PetscInt passes = 1, nb[2];
+  PetscInt *bodies[2];
+  SKNode fnode;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < 8; k++) { /* the rigid surface's attributes mean nothing here */
+    static const char *const rigid[] = {"point", "normal", "center", "axis", "radius", "side", "amplitude", "wavelength"};
+    char buf[256];
+    PetscBool found;
+    PetscCall(SKInputGetString(ex->input, item, rigid[k], buf, sizeof(buf), &found));
+    PetscCall(SKInputCheck(ex->input, item, !found, "attribute '%s' describes a rigid surface; a pair with master= has none", rigid[k]));
+  }
+  PetscCall(SKInputGetInt(ex->input, item, "passes", &passes, NULL));
+  PetscCall(SKInputCheck(ex->input, item, passes == 1 || passes == 2, "passes = %" PetscInt_FMT " must be 1 or 2", passes));
+  PetscCall(ContactSide(ex, item, "sideset", &ws, &slave_ms));
+  PetscCall(ContactSide(ex, item, "master", &wm, &master_ms));
+  PetscCall(SurfaceBodies(ex, slave_ms, &nb[0], &bodies[0]));
+  PetscCall(SurfaceBodies(ex, master_ms, &nb[1], &bodies[1]));
+  for (PetscInt i = 0, j = 0; i < nb[0] && j < nb[1];) {
+    PetscCall(SKInputCheck(ex->input, item, bodies[0][i] != bodies[1][j],
+                           "the side sets 'sideset' and 'master' of contact '%s' belong to the same body (connected elements): "
+                           "self-contact is not implemented",
+                           name));
+    if (bodies[0][i] < bodies[1][j])
+      i++;
+    else
+      j++;
+  }
+  PetscCall(PetscFree(bodies[0]));
+  PetscCall(PetscFree(bodies[1]));
+  /* initial penetration: the search finds a face only while the penetration is below its depth */
+  for (PetscInt pass = 0; pass < passes; pass++) {
+    SKContactMeshSurface ms = pass == 0 ? master_ms : slave_ms;
+    const PetscReal *w      = pass == 0 ? ws : wm;
+    PetscReal worst         = PETSC_MAX_REAL, dist;
+    for (PetscInt p = 0; p < ex->nowned; p++) {
+      if (w[p] <= 0) continue;
+      PetscCall(SKContactMeshSurfaceDistance(ms, 1, ex->X + p * ex->dim, &dist));
+      worst = PetscMin(worst, dist);
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPIU_REAL, MPIU_MIN, ex->comm));
+    PetscCall(SKContactMeshSurfaceGetInfo(ms, NULL, NULL, &depth[pass], NULL));
+    PetscCall(SKInputCheck(ex->input, item, worst >= -0.5 * depth[pass],
+                           "contact '%s': a node of side set '%s' starts %g m inside the other body; the bound is %g m (a quarter of the "
+                           "smallest face): move the bodies apart",
+                           name, pass == 0 ? "sideset" : "master", (double)-worst, (double)(0.5 * depth[pass])));
+  }
+  for (PetscInt pass = 0; pass < passes; pass++) {
+    SKFrictionLaw law;
+    /* two passes average their forces: each carries half the penalty (normal and friction forces are linear in it) */
+    const PetscReal eps = passes == 2 ? 0.5 * eps_n : eps_n;
+    PetscCall(SKInputRequireChild(ex->input, item, "friction", &fnode));
+    PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
+    if (pass == 1)
+      PetscCall(PetscSNPrintf(ex->contact_names[ex->ncontacts], SK_MESH_NAME_LEN, "%s_2", name));
+    else
+      PetscCall(PetscStrncpy(ex->contact_names[ex->ncontacts], name, SK_MESH_NAME_LEN));
+    PetscCall(SKContactPlaneCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, pass == 0 ? ws : wm,
+                                           pass == 0 ? master_ms : slave_ms, eps, law, &ex->contacts[ex->ncontacts++]));
+  }
+  if (passes == 1) PetscCall(SKContactMeshSurfaceDestroy(&slave_ms));
+  PetscCall(PetscFree(ws));
+  PetscCall(PetscFree(wm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* <contact name sideset surface ... penalty> with a <friction law=.../> child: a side set against a rigid surface, or
+   with master="SIDESET" against the side set of another body (module contact). The side set must lie on the boundary;
+   the weights are those of a unit traction on it. */
 static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
 {
   SKNode *items;
@@ -124,45 +270,49 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
 
   PetscFunctionBegin;
   PetscCall(SKNodeGetChildren(root, "contact", &n, &items));
-  PetscCall(PetscCalloc3(n, &ex->contacts, n, &ex->contact_names, n, &ex->contact_hist));
+  /* a two-pass pair is two pairs */
+  PetscCall(PetscCalloc3(2 * n, &ex->contacts, 2 * n, &ex->contact_names, 2 * n, &ex->contact_hist));
   for (PetscInt i = 0; i < n; i++) {
-    const PetscInt *elements, *faces, *be, *bf;
-    PetscInt ns, nb;
     PetscReal *w, eps_n, omega2;
     SKNode fnode;
     SKFrictionLaw law;
     SKRigidSurface surface;
     char name[SK_MESH_NAME_LEN] = "contact", damping[16] = "explicit"; /* the schema allows implicit and explicit */
-    PetscBool explicit_damping;
+    PetscBool explicit_damping, deformable;
+    const PetscInt first = ex->ncontacts;
 
     PetscCall(SKInputGetString(ex->input, items[i], "name", name, sizeof(name), NULL));
-    PetscCall(PetscStrncpy(ex->contact_names[i], name, sizeof(ex->contact_names[i])));
-    PetscCall(SideSetFromInput(ex, items[i], &ns, &elements, &faces));
-    PetscCall(SKMeshGetBoundaryFaces(ex->mesh, &nb, &be, &bf));
-    for (PetscInt s = 0; s < ns; s++) {
-      PetscBool on = PETSC_FALSE;
-      for (PetscInt b = 0; b < nb && !on; b++) on = (PetscBool)(be[b] == elements[s] && bf[b] == faces[s]);
-      PetscCall(SKInputCheck(ex->input, items[i], on,
-                             "a face of the contact side set is not on the boundary (element %" PetscInt_FMT ", face %" PetscInt_FMT ")",
-                             ex->natural_elements[elements[s]], faces[s]));
-    }
     PetscCall(SKInputRequireReal(ex->input, items[i], "penalty", &eps_n));
     PetscCall(SKInputCheckPositive(ex->input, items[i], "penalty", eps_n));
-    PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
-    PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
-    PetscCall(SKRigidSurfaceCreateFromXML(ex->input, items[i], dim, &surface));
-    PetscCall(PetscCalloc1(ex->nlocal, &w));
-    PetscCall(FaceWeights(ex, ns, elements, faces, w));
-    PetscCall(SKExplicitAssembleNodal(ex, w, 1));
-    PetscCall(
-        SKContactPlaneCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
-    PetscCall(PetscFree(w));
+    {
+      char master[SK_MESH_NAME_LEN];
+      PetscCall(SKInputGetString(ex->input, items[i], "master", master, sizeof(master), &deformable));
+    }
+    if (deformable)
+      PetscCall(ReadDeformableContact(ex, items[i], name, eps_n));
+    else {
+      PetscCall(PetscStrncpy(ex->contact_names[first], name, sizeof(ex->contact_names[first])));
+      PetscCall(ContactSide(ex, items[i], "sideset", &w, NULL));
+      PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
+      PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
+      PetscCall(SKRigidSurfaceCreateFromXML(ex->input, items[i], dim, &surface));
+      PetscCall(
+          SKContactPlaneCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
+      PetscCall(PetscFree(w));
+    }
     /* the friction damping is explicit (and checked) unless asked otherwise: the implicit form is stable for any damping
        but can be inaccurate at the step that stability alone allows (docs/theory.md), so it is the user's choice */
     PetscCall(SKInputGetString(ex->input, items[i], "damping", damping, sizeof(damping), NULL));
     PetscCall(PetscStrcmp(damping, "explicit", &explicit_damping));
-    PetscCall(SKContactPlaneSetDamping(ex->contacts[i], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
-    PetscCall(SKContactPlaneGetOmega2(ex->contacts[i], ex->mass, &omega2));
+    PetscCall(SKInputCheck(ex->input, items[i], explicit_damping || !deformable,
+                           "damping=\"implicit\" acts on one side only: contact between deformable bodies takes damping=\"explicit\""));
+    omega2 = 0; /* the two passes of a pair act together: their bounds add */
+    for (PetscInt k = first; k < ex->ncontacts; k++) {
+      PetscReal w2;
+      PetscCall(SKContactPlaneSetDamping(ex->contacts[k], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
+      PetscCall(SKContactPlaneGetOmega2(ex->contacts[k], ex->mass, &w2));
+      omega2 += w2;
+    }
     ex->contact_omega2 = PetscMax(ex->contact_omega2, omega2);
   }
   PetscCall(PetscFree(items));
@@ -224,6 +374,45 @@ static PetscErrorCode AddInputSets(SKExplicit ex, SKNode root, SKMesh mesh)
     PetscCall(SKMeshAddNodeSet(mesh, "all", nn, all));
     PetscCall(PetscFree(all));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Representative node of X's class in the union-find forest PARENT, with path halving. */
+static PetscInt FindRoot(PetscInt parent[], PetscInt x)
+{
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+/* The bodies of the (replicated) mesh: ex->body[natural element] = the smallest node number of its connected group of
+   elements (elements sharing a node are connected). O(nodes + element nodes). */
+static PetscErrorCode FindBodies(SKExplicit ex, SKMesh mesh)
+{
+  PetscInt nn, ne, *parent;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNodes(mesh, &nn, NULL));
+  PetscCall(SKMeshGetNumElements(mesh, &ne));
+  PetscCall(PetscMalloc1(nn, &parent));
+  PetscCall(PetscMalloc1(ne, &ex->body));
+  for (PetscInt i = 0; i < nn; i++) parent[i] = i;
+  for (PetscInt e = 0; e < ne; e++) {
+    SKElementType type;
+    const SKElementTypeInfo *info;
+    const PetscInt *conn;
+    PetscCall(SKMeshGetElement(mesh, e, NULL, &type, &conn));
+    PetscCall(SKElementTypeGetInfo(type, &info));
+    for (PetscInt a = 1; a < info->num_nodes; a++) {
+      const PetscInt r0 = FindRoot(parent, conn[0]), r1 = FindRoot(parent, conn[a]);
+      if (r0 != r1) parent[PetscMax(r0, r1)] = PetscMin(r0, r1);
+    }
+  }
+  for (PetscInt e = 0; e < ne; e++) {
+    const PetscInt *conn;
+    PetscCall(SKMeshGetElement(mesh, e, NULL, NULL, &conn));
+    ex->body[e] = FindRoot(parent, conn[0]);
+  }
+  PetscCall(PetscFree(parent));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -478,7 +667,7 @@ static PetscErrorCode ReadLoadsAndConditions(SKExplicit ex, SKNode root)
       const PetscInt *elements, *faces;
       PetscReal *w, *p, val[3] = {0, 0, 0}, k;
       PetscInt *list, nl = 0;
-      PetscCall(SideSetFromInput(ex, items[i], &ns, &elements, &faces));
+      PetscCall(SideSetFromInput(ex, items[i], "sideset", &ns, &elements, &faces));
       PetscCall(PetscCalloc1(ex->nlocal, &w));
       PetscCall(FaceWeights(ex, ns, elements, faces, w));
       PetscCall(SKExplicitAssembleNodal(ex, w, 1));
@@ -652,6 +841,7 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   PetscCall(SKMeshGetDimension(ex->rmesh, &ex->dim));
   PetscCall(AddInputSets(ex, root, ex->rmesh));
   PetscCall(CheckReference(ex, mesh_node, ex->rmesh));
+  PetscCall(FindBodies(ex, ex->rmesh));
   PetscCall(ReadWatchPoints(ex, root, ex->rmesh));
   PetscCall(SKMeshDistribute(ex->rmesh, &ex->mesh));
   PetscCall(SKMeshDestroy(&ex->rmesh));
@@ -719,6 +909,7 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
   }
   for (PetscInt i = 0; i < ex->ncontacts; i++) PetscCall(SKContactPlaneDestroy(&ex->contacts[i]));
   PetscCall(PetscFree3(ex->contacts, ex->contact_names, ex->contact_hist));
+  PetscCall(PetscFree(ex->body));
   PetscCall(PetscFree(ex->bc));
   PetscCall(PetscFree(ex->dof_bc));
   PetscCall(PetscFree(ex->loads));

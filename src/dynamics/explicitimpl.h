@@ -103,12 +103,14 @@ struct _p_SKExplicit {
   SKExplicitSpring *springs;
   PetscInt nterms;
   SKExplicitTerm terms[SK_EXPLICIT_MAX_TERMS];
-  /* <contact> pairs against rigid planes (module contact), registered as force terms named "contact_<name>" */
+  /* <contact> pairs against rigid surfaces or the side set of another body (module contact), registered as force terms
+     named after them (a two-pass pair is two pairs, <name> and <name>_2) */
   PetscInt ncontacts;
   SKContactPlane *contacts;
   char (*contact_names)[SK_MESH_NAME_LEN]; /* also the names of their work columns */
   SKHistory *contact_hist;                 /* /explicit/contact/<name>, owned by the output */
   PetscReal contact_omega2;                /* their largest omega^2 (1/s^2), added to the body's in the critical time step */
+  PetscInt *body;                          /* per natural element: its body (connected group of elements), for contact checks */
 
   /* time step */
   PetscReal dt_critical, dt_element, safety;
