@@ -240,7 +240,10 @@ PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceCreate(MPI_Comm comm, PetscInt d
                                                        const PetscInt side_key[], const PetscInt side_nodes[], PetscInt nlocal,
                                                        PetscInt nowned, const PetscInt natural[], const PetscReal X[],
                                                        const PetscReal mass[], SKContactMeshSurface *ms);
+/* Releases a reference to MS (destroyed with the last one). */
 PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceDestroy(SKContactMeshSurface *ms);
+/* Adds a reference to MS: the two passes of a pair share its two surfaces. */
+PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceReference(SKContactMeshSurface ms);
 /* Sizes of the surface: master nodes and faces (global), the penetration depth the search guarantees to find (m; half
    the smallest face size: deeper penetration may be missed) and the number of grid builds so far. Any may be NULL. */
 PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceGetInfo(SKContactMeshSurface ms, PetscInt *nnodes, PetscInt *nfaces, PetscReal *depth,
@@ -250,14 +253,18 @@ PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceGetFaceKeys(SKContactMeshSurface
 /* Signed distance (m) of each point PTS[n * dim] to the surface in its reference configuration into DIST[n]
    (PETSC_MAX_REAL where no face is within the search margin). Not collective. */
 PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceDistance(SKContactMeshSurface ms, PetscInt n, const PetscReal pts[], PetscReal dist[]);
-/* The pair of the slave nodes with weight w[a] > 0 (as SKContactPlaneCreate()) against the deformable surface MS (takes
-   ownership of MS and LAW); NATURAL[nlocal] the natural node numbers, which order the sums of the reactions so that they
-   do not depend on the partition. Collective, also in SKContactPlaneForce() (one reduction over the master nodes and
-   one over the slave nodes per evaluation).
-   The implicit contact damping is not available with a deformable surface (PETSC_ERR_SUP from SKContactPlaneSetDamping()). */
+/* The pair of the slave nodes with weight w[a] > 0 (as SKContactPlaneCreate()) against the deformable surface MS, with
+   SLAVE the slave side set as a surface (2D: the reactions are distributed by the mortar integrals int N_a N_b over the
+   slave faces, which passes the contact patch test; NULL, or 3D: by the shape values at each slave node's projection).
+   Takes a reference to each surface (SKContactMeshSurfaceReference() to keep one) and ownership of LAW. NATURAL[nlocal]
+   the natural node numbers, which order the sums of the reactions so that they do not depend on the partition.
+   Collective, also in SKContactPlaneForce() (reductions over the nodes of both surfaces and the slave nodes per
+   evaluation). The implicit contact damping is not available with a deformable surface (PETSC_ERR_SUP from
+   SKContactPlaneSetDamping()). */
 PETSC_EXTERN PetscErrorCode SKContactPlaneCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
                                                          const PetscInt natural[], const PetscReal w[], SKContactMeshSurface ms,
-                                                         PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cp);
+                                                         SKContactMeshSurface slave, PetscReal eps_n, SKFrictionLaw law,
+                                                         SKContactPlane *cp);
 /* Moves the plane rigidly with the constant velocity VELOCITY[dim] (m/s): its point is point + velocity t, and the
    friction laws see the node's velocity relative to it. Default zero. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velocity[]);

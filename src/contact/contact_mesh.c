@@ -38,9 +38,10 @@ PetscErrorCode SKContactMeshSurfaceCreate(MPI_Comm comm, PetscInt dim, PetscInt 
              nfn, dim);
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscNew(&ms));
-  ms->comm = comm;
-  ms->dim  = dim;
-  ms->nfn  = nfn;
+  ms->comm  = comm;
+  ms->dim   = dim;
+  ms->nfn   = nfn;
+  ms->refct = 1;
   /* gather every rank's faces (key, natural nodes, reference coordinates) */
   PetscCall(PetscMalloc2(size, &counts, size, &displs));
   PetscCall(PetscMPIIntCast(nsides, &mycount));
@@ -140,7 +141,8 @@ PetscErrorCode SKContactMeshSurfaceDestroy(SKContactMeshSurface *msp)
   SKContactMeshSurface ms = *msp;
 
   PetscFunctionBegin;
-  if (!ms) PetscFunctionReturn(PETSC_SUCCESS);
+  *msp = NULL;
+  if (!ms || --ms->refct > 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree2(ms->faces, ms->face_key));
   PetscCall(PetscFree3(ms->natural, ms->local, ms->X0));
   PetscCall(PetscFree(ms->mass));
@@ -149,8 +151,9 @@ PetscErrorCode SKContactMeshSurfaceDestroy(SKContactMeshSurface *msp)
   PetscCall(PetscFree2(ms->cstart, ms->cfaces));
   PetscCall(PetscFree(ms->slave_natural));
   PetscCall(PetscFree(ms->slave_buf));
+  PetscCall(PetscFree(ms->nstart));
+  PetscCall(PetscFree(ms->nfaces_of));
   PetscCall(PetscFree(ms));
-  *msp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -388,7 +391,7 @@ PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x
   }
   if (best < 0) return PETSC_TRUE;
   s->face = best;
-  s->nfn  = nfn;
+  s->n    = nfn;
   for (PetscInt a = 0; a < nfn; a++) s->node[a] = ms->faces[best * nfn + a];
   p->distance = 0;
   for (PetscInt d = 0; d < dim; d++) {
@@ -426,7 +429,7 @@ PetscErrorCode SKContactMeshSurfaceSetSlaves(SKContactMeshSurface ms, PetscInt n
   PetscCall(PetscSortRemoveDupsInt(&ms->nslave, ms->slave_natural));
   PetscCheck(ms->nslave == total, ms->comm, PETSC_ERR_PLIB, "A slave node is owned twice");
   for (PetscInt i = 0; i < n; i++) PetscCall(PetscFindInt(natural[i], ms->nslave, ms->slave_natural, &slot[i]));
-  ms->slave_width = 1 + ms->nfn + ms->dim;
+  ms->slave_width = 1 + 2 * SK_CONTACT_MAX_SUPPORT + ms->dim;
   PetscCall(PetscMalloc1(ms->nslave * ms->slave_width, &ms->slave_buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -435,14 +438,14 @@ void SKContactMeshSurfaceReact(SKContactMeshSurface ms, PetscInt slot, const SKC
 {
   PetscReal *row = ms->slave_buf + slot * ms->slave_width;
 
-  row[0] = (PetscReal)(s->face + 1);
-  for (PetscInt a = 0; a < ms->nfn; a++) row[1 + a] = s->N[a];
-  for (PetscInt d = 0; d < ms->dim; d++) row[1 + ms->nfn + d] = force[d];
+  row[0] = (PetscReal)s->n;
+  for (PetscInt k = 0; k < s->n; k++) row[1 + k] = (PetscReal)s->node[k], row[1 + SK_CONTACT_MAX_SUPPORT + k] = s->N[k];
+  for (PetscInt d = 0; d < ms->dim; d++) row[1 + 2 * SK_CONTACT_MAX_SUPPORT + d] = force[d];
 }
 
 PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurface ms, PetscReal f[])
 {
-  const PetscInt dim = ms->dim, nfn = ms->nfn, width = ms->slave_width;
+  const PetscInt dim = ms->dim, width = ms->slave_width, M = SK_CONTACT_MAX_SUPPORT;
 
   PetscFunctionBegin;
   /* every slave node's row comes from its owner (a sum with zeros elsewhere is exact); the reactions are then summed
@@ -451,16 +454,118 @@ PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurface ms, PetscRe
   PetscCall(PetscArrayzero(ms->react, ms->nnodes * dim));
   for (PetscInt i = 0; i < ms->nslave; i++) {
     const PetscReal *row = ms->slave_buf + i * width;
-    const PetscInt face  = (PetscInt)row[0] - 1;
-    if (face < 0) continue;
-    for (PetscInt a = 0; a < nfn; a++)
-      for (PetscInt d = 0; d < dim; d++) ms->react[ms->faces[face * nfn + a] * dim + d] -= row[1 + a] * row[1 + nfn + d];
+    for (PetscInt k = 0; k < (PetscInt)row[0]; k++)
+      for (PetscInt d = 0; d < dim; d++) ms->react[(PetscInt)row[1 + k] * dim + d] -= row[1 + M + k] * row[1 + 2 * M + d];
   }
   for (PetscInt m = 0; m < ms->nnodes; m++) {
     const PetscInt p = ms->local[m];
     if (p < 0) continue;
     for (PetscInt d = 0; d < dim; d++) f[p * dim + d] += ms->react[m * dim + d];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscInt SKContactMeshSurfaceFindNode(SKContactMeshSurface ms, PetscInt natural)
+{
+  PetscInt lo = 0, hi = ms->nnodes - 1;
+  while (lo <= hi) {
+    const PetscInt mid = (lo + hi) / 2;
+    if (ms->natural[mid] == natural) return mid;
+    if (ms->natural[mid] < natural)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return -1;
+}
+
+/* The faces of each node of MS (CSR), built once. */
+static PetscErrorCode NodeFaces(SKContactMeshSurface ms)
+{
+  PetscFunctionBegin;
+  if (ms->nstart) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscCalloc1(ms->nnodes + 1, &ms->nstart));
+  PetscCall(PetscMalloc1(ms->nfaces * ms->nfn, &ms->nfaces_of));
+  for (PetscInt k = 0; k < ms->nfaces * ms->nfn; k++) ms->nstart[ms->faces[k] + 1]++;
+  for (PetscInt m = 0; m < ms->nnodes; m++) ms->nstart[m + 1] += ms->nstart[m];
+  for (PetscInt f = 0; f < ms->nfaces; f++)
+    for (PetscInt a = 0; a < ms->nfn; a++) ms->nfaces_of[ms->nstart[ms->faces[f * ms->nfn + a]]++] = f;
+  for (PetscInt m = ms->nnodes; m > 0; m--) ms->nstart[m] = ms->nstart[m - 1];
+  ms->nstart[0] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Adds WEIGHT to master node B's share in S (a new entry if needed); PETSC_FALSE when S is full. */
+static PetscBool SupportAdd(SKContactSupport *s, PetscInt b, PetscReal weight)
+{
+  for (PetscInt k = 0; k < s->n; k++)
+    if (s->node[k] == b) {
+      s->N[k] += weight;
+      return PETSC_TRUE;
+    }
+  if (s->n == SK_CONTACT_MAX_SUPPORT) return PETSC_FALSE;
+  s->node[s->n] = b, s->N[s->n++] = weight;
+  return PETSC_TRUE;
+}
+
+PetscErrorCode SKContactMeshSurfaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, PetscInt a, SKContactSupport *s)
+{
+  const PetscReal gx[2] = {0.5 - 0.5 / PetscSqrtReal(3.0), 0.5 + 0.5 / PetscSqrtReal(3.0)}; /* Gauss 2 on [0, 1] */
+  SKContactSupport m    = {-1, 0, {0}, {0}};
+  PetscReal total       = 0;
+  PetscBool ok          = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  if (master->dim != 2) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(NodeFaces(slave));
+  for (PetscInt k = slave->nstart[a]; k < slave->nstart[a + 1] && ok; k++) {
+    const PetscInt f = slave->nfaces_of[k], *fn = slave->faces + 2 * f, la = fn[0] == a ? 0 : 1;
+    const PetscReal *x0 = slave->xv + fn[0] * 4, *x1 = slave->xv + fn[1] * 4;
+    const PetscReal t[2] = {x1[0] - x0[0], x1[1] - x0[1]}, L2 = t[0] * t[0] + t[1] * t[1], len = PetscSqrtReal(L2);
+    PetscReal cut[2 + 2 * SK_CONTACT_MAX_SUPPORT];
+    PetscInt ncut = 0;
+
+    /* breakpoints: the projections onto the slave face of the nodes of the master faces near its Gauss points and ends */
+    cut[ncut++] = 0;
+    for (PetscInt q = 0; q <= 4; q++) {
+      const PetscReal z = 0.25 * q, x[2] = {x0[0] + z * t[0], x0[1] + z * t[1]};
+      SKSurfaceProjection p;
+      SKContactSupport ps;
+      (void)SKContactMeshSurfaceProject(master, x, &p, &ps);
+      for (PetscInt j = 0; j < ps.n && ps.face >= 0; j++) {
+        const PetscReal *xb = master->xv + ps.node[j] * 4, zb = ((xb[0] - x0[0]) * t[0] + (xb[1] - x0[1]) * t[1]) / L2;
+        PetscBool seen = PETSC_FALSE;
+        if (zb <= 0 || zb >= 1) continue;
+        for (PetscInt c = 0; c < ncut; c++) seen = (PetscBool)(seen || PetscAbsReal(cut[c] - zb) < 1e-12);
+        if (!seen && ncut < 1 + 2 * SK_CONTACT_MAX_SUPPORT) cut[ncut++] = zb;
+      }
+    }
+    cut[ncut++] = 1;
+    PetscCall(PetscSortReal(ncut, cut));
+    for (PetscInt c = 0; c + 1 < ncut && ok; c++)
+      for (PetscInt q = 0; q < 2 && ok; q++) {
+        const PetscReal z = cut[c] + gx[q] * (cut[c + 1] - cut[c]), x[2] = {x0[0] + z * t[0], x0[1] + z * t[1]};
+        const PetscReal Na = la == 0 ? 1 - z : z, wq = 0.5 * (cut[c + 1] - cut[c]) * len * Na;
+        SKSurfaceProjection p;
+        SKContactSupport ps;
+        (void)SKContactMeshSurfaceProject(master, x, &p, &ps);
+        if (ps.face < 0) continue;
+        {
+          /* only points over the inside of a master face carry: the pieces past its ends have no partner */
+          const PetscInt *mf  = master->faces + 2 * ps.face;
+          const PetscReal *m0 = master->xv + mf[0] * 4, *m1 = master->xv + mf[1] * 4;
+          const PetscReal tm[2] = {m1[0] - m0[0], m1[1] - m0[1]},
+                          zm    = ((x[0] - m0[0]) * tm[0] + (x[1] - m0[1]) * tm[1]) / (tm[0] * tm[0] + tm[1] * tm[1]);
+          if (zm < 0 || zm > 1) continue;
+        }
+        for (PetscInt j = 0; j < ps.n && ok; j++) ok = SupportAdd(&m, ps.node[j], wq * ps.N[j]);
+        total += wq;
+      }
+  }
+  if (!ok || total <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < m.n; k++) m.N[k] /= total;
+  m.face = s->face;
+  *s     = m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -508,5 +613,12 @@ PetscErrorCode SKContactMeshSurfaceGetFaceKeys(SKContactMeshSurface ms, PetscInt
   PetscFunctionBegin;
   *nfaces = ms->nfaces;
   *keys   = ms->face_key;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactMeshSurfaceReference(SKContactMeshSurface ms)
+{
+  PetscFunctionBegin;
+  ms->refct++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

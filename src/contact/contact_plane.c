@@ -96,8 +96,8 @@ PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, Pets
 }
 
 PetscErrorCode SKContactPlaneCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscInt natural[],
-                                            const PetscReal w[], SKContactMeshSurface ms, PetscReal eps_n, SKFrictionLaw law,
-                                            SKContactPlane *cpp)
+                                            const PetscReal w[], SKContactMeshSurface ms, SKContactMeshSurface slave, PetscReal eps_n,
+                                            SKFrictionLaw law, SKContactPlane *cpp)
 {
   PetscInt *nat;
 
@@ -110,6 +110,15 @@ PetscErrorCode SKContactPlaneCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscIn
   PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slot));
   for (PetscInt i = 0; i < (*cpp)->n; i++) nat[i] = natural[(*cpp)->nodes[i]];
   PetscCall(SKContactMeshSurfaceSetSlaves(ms, (*cpp)->n, nat, (*cpp)->slot));
+  if (slave) {
+    (*cpp)->slave_surface = slave;
+    PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slave_index));
+    for (PetscInt i = 0; i < (*cpp)->n; i++) {
+      (*cpp)->slave_index[i] = SKContactMeshSurfaceFindNode(slave, nat[i]);
+      PetscCheck((*cpp)->slave_index[i] >= 0, comm, PETSC_ERR_ARG_WRONG,
+                 "Contact node %" PetscInt_FMT " is not a node of the slave surface", nat[i]);
+    }
+  }
   PetscCall(PetscFree(nat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -130,7 +139,9 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(PetscFree4(cp->c_damp, cp->normal, cp->vt, cp->F));
   PetscCall(SKRigidSurfaceDestroy(&cp->surface));
   PetscCall(SKContactMeshSurfaceDestroy(&cp->mesh));
+  PetscCall(SKContactMeshSurfaceDestroy(&cp->slave_surface));
   PetscCall(PetscFree(cp->slot));
+  PetscCall(PetscFree(cp->slave_index));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -251,7 +262,7 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   ContactStability worst = {4 * (1 + 1e-12), {0, 0, 0}, 0, 0, 0, 0, 0, 0};
   char msg[1024];           /* written only on failure */
   SKSurfaceProjection proj; /* filled by every projection of a curved or deformable surface */
-  SKContactSupport support           = {-1, 0, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  SKContactSupport support           = {-1, 0, {0}, {0}};
   const struct _p_SKRigidSurface *sf = cp->surface;
   /* a plane's frame is constant: its nodes skip the projection call and the copy of the frame */
   const PetscBool flat    = (PetscBool)(sf && sf->project == SKSurfaceProject_Plane);
@@ -274,6 +285,7 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   dt          = t - cp->t_commit;
   cp->dt_last = dt;
   if (cp->mesh) PetscCall(SKContactMeshSurfaceUpdate(cp->mesh, X, u, v));
+  if (cp->slave_surface) PetscCall(SKContactMeshSurfaceUpdate(cp->slave_surface, X, u, v));
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscInt a = cp->nodes[i];
     PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3];
@@ -322,7 +334,10 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
       fa[d]               = N * normal[d] + ftd;
       f[a * dim + d] += fa[d];
     }
-    if (cp->mesh && N > 0) SKContactMeshSurfaceReact(cp->mesh, cp->slot[i], &support, fa); /* action and reaction */
+    if (cp->mesh && N > 0) { /* action and reaction */
+      if (cp->slave_surface) PetscCall(SKContactMeshSurfaceMortar(cp->mesh, cp->slave_surface, cp->slave_index[i], &support));
+      SKContactMeshSurfaceReact(cp->mesh, cp->slot[i], &support, fa);
+    }
   }
   if (cp->mesh) PetscCall(SKContactMeshSurfaceAddReactions(cp->mesh, f));
   cp->dissipation_trial = cp->dissipation + diss;

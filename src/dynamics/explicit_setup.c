@@ -194,6 +194,7 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   SKContactMeshSurface slave_ms, master_ms;
   PetscReal *ws, *wm, depth[2];
   PetscInt passes = 1, nb[2];
+  PetscBool mortar;
   PetscInt *bodies[2];
   SKNode fnode;
 
@@ -206,6 +207,11 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
     PetscCall(SKInputCheck(ex->input, item, !found, "attribute '%s' describes a rigid surface; a pair with master= has none", rigid[k]));
   }
   PetscCall(SKInputGetInt(ex->input, item, "passes", &passes, NULL));
+  {
+    char dist[16] = "mortar"; /* the schema allows mortar and point */
+    PetscCall(SKInputGetString(ex->input, item, "distribution", dist, sizeof(dist), NULL));
+    PetscCall(PetscStrcmp(dist, "mortar", &mortar));
+  }
   PetscCall(SKInputCheck(ex->input, item, passes == 1 || passes == 2, "passes = %" PetscInt_FMT " must be 1 or 2", passes));
   PetscCall(ContactSide(ex, item, "sideset", &ws, &slave_ms));
   PetscCall(ContactSide(ex, item, "master", &wm, &master_ms));
@@ -250,10 +256,17 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
       PetscCall(PetscSNPrintf(ex->contact_names[ex->ncontacts], SK_MESH_NAME_LEN, "%s_2", name));
     else
       PetscCall(PetscStrncpy(ex->contact_names[ex->ncontacts], name, SK_MESH_NAME_LEN));
+    /* each pair holds a reference to the surfaces it uses: the first pass takes the creation's, the second its own */
+    if (pass == 1) PetscCall(SKContactMeshSurfaceReference(slave_ms));
+    if (pass == 1 && mortar) PetscCall(SKContactMeshSurfaceReference(master_ms));
     PetscCall(SKContactPlaneCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, pass == 0 ? ws : wm,
-                                           pass == 0 ? master_ms : slave_ms, eps, law, &ex->contacts[ex->ncontacts++]));
+                                           pass == 0 ? master_ms : slave_ms,
+                                           !mortar     ? NULL
+                                           : pass == 0 ? slave_ms
+                                                       : master_ms,
+                                           eps, law, &ex->contacts[ex->ncontacts++]));
   }
-  if (passes == 1) PetscCall(SKContactMeshSurfaceDestroy(&slave_ms));
+  if (!mortar) PetscCall(SKContactMeshSurfaceDestroy(&slave_ms)); /* the creation's reference, unused */
   PetscCall(PetscFree(ws));
   PetscCall(PetscFree(wm));
   PetscFunctionReturn(PETSC_SUCCESS);

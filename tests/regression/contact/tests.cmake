@@ -103,7 +103,14 @@ sk_contact_same_on_2_ranks(regression_contact_bars_mpi 1e-12 ${CMAKE_SOURCE_DIR}
 sk_add_python_test(regression_contact_block_slide ${SK_TEST_DIR}/check_contact_block_slide.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_block_slide.xml LABELS regression)
 # Two free bodies in frictional contact (inputs/explicit/contact_free_bodies.xml, LuGre, two passes): total momentum
-# constant to 1e-12 relative (round-off: measured 1.1e-15), energy balance with the friction work to 1e-3.
+# constant to 1e-12 relative (round-off: measured 1.2e-15), energy balance with the friction work to 1e-3 (measured
+# 2.4e-4).
 sk_add_python_test(regression_contact_free_bodies ${SK_TEST_DIR}/check_contact_free_bodies.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_free_bodies.xml ${CMAKE_SOURCE_DIR}/meshes/block_on_slab2d.xml
   LABELS regression)
+# Contact patch test with non-matching meshes (inputs/explicit/contact_patch2.xml, Taylor and Papadopoulos 1991): with
+# the mortar distribution the interface pressure is uniform to 1e-6 of the applied pressure (the issue's bound;
+# measured 1.3e-12 one pass, 8.9e-13 two passes) and no tangential traction appears; the point (node-to-segment)
+# distribution's spread is printed for the record (measured 0.26 one pass, 0.30 two passes).
+sk_add_python_test(regression_contact_patch2 ${SK_TEST_DIR}/check_contact_patch2.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_patch2.xml LABELS regression)
