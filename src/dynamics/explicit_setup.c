@@ -376,7 +376,15 @@ static PetscErrorCode AddInputSets(SKExplicit ex, SKNode root, SKMesh mesh)
                            ex->dim == 3 ? " or z" : ""));
     PetscCall(SKMeshFindSideSet(mesh, name, &idx));
     PetscCall(SKInputCheck(ex->input, items[i], idx < 0, "side set '%s' is already defined", name));
-    PetscCall(SKMeshAddPlaneSets(mesh, name, axis[0] - 'x', value));
+    { /* the mesh refuses an empty set without knowing the input: say where it was asked for */
+      PetscErrorCode ierr;
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SKMeshAddPlaneSets(mesh, name, axis[0] - 'x', value);
+      PetscCall(PetscPopErrorHandler());
+      PetscCall(SKInputCheck(ex->input, items[i], ierr != SK_ERR_INPUT,
+                             "side set '%s' is empty: no boundary face lies on the plane %c = %g", name, axis[0], (double)value));
+      PetscCall(ierr);
+    }
   }
   PetscCall(PetscFree(items));
   PetscCall(SKMeshFindNodeSet(mesh, "all", &idx));
