@@ -72,7 +72,8 @@ PETSC_INTERN PetscInt SKContactMeshSurfaceFindNode(SKContactMeshSurface ms, Pets
 /* max_b (eps_n (w_b + ws) + kt) / m_b over the master nodes (1/s^2), WS the largest slave weight, and max_b 1 / m_b (1/kg). */
 PETSC_INTERN PetscErrorCode SKContactMeshSurfaceGetOmega2(SKContactMeshSurface, PetscReal eps_n, PetscReal ws, PetscReal kt,
                                                           PetscReal *omega2, PetscReal *minv_max);
-/* Weights int N_a dA of one L2, T3 or Q4 face with nodes FN[] in X[] into w[] (added). */
+/* Weights int N_a dA of one L2, T3 or Q4 face with nodes FN[] in X[] (node fn[a] at X + fn[a] * dim) added to w[a], a
+   the node's place in the face. */
 PETSC_INTERN PetscErrorCode SKContactFaceWeights(PetscInt dim, PetscInt nfn, const PetscReal X[], const PetscInt fn[], PetscReal w[]);
 
 struct _p_SKContactPlane {
