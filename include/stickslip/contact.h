@@ -1,5 +1,22 @@
-/* stickslip contact: friction laws behind one interface (this part), and later contact surfaces, search, projection and
-   the mortar treatment (sections 2.2-2.5 of lugre-mortar-explicit-contact-2024). Theory: docs/theory.md.
+/* stickslip contact: friction laws behind one interface, contact surfaces (rigid analytic, and the side set of another
+   body), search, projection and the mortar treatment (sections 2.2-2.5 of the LuGre mortar paper, 2024). Theory:
+   docs/theory.md.
+
+   Layout of src/contact:
+     friction.c             the law registry, XML reading, the package (log events), Stribeck curve, stick threshold
+     friction_lugre.c       LuGre (eqs. 20-22): exact step over dt and the continuous form
+     friction_coulomb.c     Coulomb classical and modified: return mapping (eqs. 16-19)
+     friction_regularised.c regularised Coulomb laws (tanh, Threlfall)
+     frictionimpl.h         the law's private structure and ops
+     surface.c              rigid surfaces: creation, XML reading, translation, the checked projection
+     surface_analytic.c     closed-form projections: plane, circle/cylinder, sphere
+     surface_sine.c         the sine surface: safeguarded Newton projection
+     surfaceimpl.h          the rigid surface's private structure and projection kernels
+     contact_plane.c        the contact pair (slave side: weights, friction states, statistics, stability check,
+                            implicit damping, restart, fields, histories) against a rigid or a deformable surface
+     contact_mesh.c         the deformable master surface: gathering, bucket-grid search, projection onto L2/T3/Q4
+                            faces, point and mortar distribution of the reactions, partition-independent sums
+     contactimpl.h          the pair's and the deformable surface's private structures
 
    A friction law is an opaque SKFrictionLaw made by name from a registry ("lugre", "coulomb", "coulomb-modified",
    "coulomb-tanh", "coulomb-threlfall"; SKFrictionLawRegister() adds one). Its physics lives in pure pointwise kernels
