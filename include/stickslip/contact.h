@@ -87,8 +87,11 @@ PETSC_EXTERN PetscErrorCode SKContactInitializePackage(void);
    penalty and friction law), i.e. the whole of SKContactPlaneForce(). */
 PETSC_EXTERN PetscLogEvent SK_CONTACT_Force;
 /* Log event "ContactSearch" (inside ContactForce for deformable pairs): gathering the master surface's nodes and
-   rebuilding its bucket grid. */
+   checking how far they moved. */
 PETSC_EXTERN PetscLogEvent SK_CONTACT_Search;
+/* Log event "ContactGrid": one build of a deformable surface's bucket grid (at creation and when its nodes have moved
+   more than the margin allows). */
+PETSC_EXTERN PetscLogEvent SK_CONTACT_Grid;
 /* Adds a friction law under NAME; CREATE fills the law's ops and context from its parameters (see frictionimpl.h). */
 PETSC_EXTERN PetscErrorCode SKFrictionLawRegister(const char name[], PetscErrorCode (*create)(SKFrictionLaw));
 /* Comma-separated names of the registered laws, into buf[len]. */

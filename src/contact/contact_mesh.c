@@ -36,8 +36,10 @@ PetscErrorCode SKContactMeshSurfaceCreate(MPI_Comm comm, PetscInt dim, PetscInt 
              "Deformable contact surfaces take L2 faces in 2D and T3 or Q4 faces in 3D, not %" PetscInt_FMT "-node faces in %" PetscInt_FMT
              "D",
              nfn, dim);
+  PetscCall(SKContactInitializePackage()); /* the log events */
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(PetscNew(&ms));
+  ms->size  = size;
   ms->comm  = comm;
   ms->dim   = dim;
   ms->nfn   = nfn;
@@ -126,7 +128,7 @@ PetscErrorCode SKContactMeshSurfaceCreate(MPI_Comm comm, PetscInt dim, PetscInt 
   /* search: a point penetrating a face by at most depth still finds it while the master nodes have moved less than
      margin - depth since the grid was built */
   ms->depth  = 0.5 * ms->hmin;
-  ms->margin = ms->hmax;
+  ms->margin = ms->hmin; /* a small margin keeps few faces per cell; the grid is rebuilt after moves of hmin / 2 */
   PetscCall(PetscMalloc4(ms->nnodes * 2 * dim, &ms->xv, ms->nnodes * dim, &ms->react, ms->nnodes * dim, &ms->xgrid, ms->nnodes * 2 * dim,
                          &ms->sendbuf));
   for (PetscInt m = 0; m < ms->nnodes; m++) /* the reference configuration at rest until the first update */
@@ -202,7 +204,7 @@ PetscErrorCode SKContactMeshSurfaceBuildGrid(SKContactMeshSurface ms)
   PetscInt total     = 1, c0[3], c1[3];
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(SK_CONTACT_Search, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(SK_CONTACT_Grid, 0, 0, 0, 0));
   for (PetscInt d = 0; d < dim; d++) ms->lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
   for (PetscInt m = 0; m < ms->nnodes; m++)
     for (PetscInt d = 0; d < dim; d++) {
@@ -250,7 +252,7 @@ PetscErrorCode SKContactMeshSurfaceBuildGrid(SKContactMeshSurface ms)
     }
   }
   ms->nrebuild++;
-  PetscCall(PetscLogEventEnd(SK_CONTACT_Search, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(SK_CONTACT_Grid, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -271,7 +273,11 @@ PetscErrorCode SKContactMeshSurfaceUpdate(SKContactMeshSurface ms, const PetscRe
       ms->sendbuf[m * 2 * dim + dim + d] = v[p * dim + d];
     }
   }
-  PetscCallMPI(MPI_Allreduce(ms->sendbuf, ms->xv, (PetscMPIInt)(ms->nnodes * 2 * dim), MPIU_REAL, MPIU_SUM, ms->comm));
+  /* one rank: no reduction (a collective costs about as much as this whole evaluation there) */
+  if (ms->size > 1)
+    PetscCallMPI(MPI_Allreduce(ms->sendbuf, ms->xv, (PetscMPIInt)(ms->nnodes * 2 * dim), MPIU_REAL, MPIU_SUM, ms->comm));
+  else
+    PetscCall(PetscArraycpy(ms->xv, ms->sendbuf, ms->nnodes * 2 * dim));
   PetscCall(PetscArrayzero(ms->slave_buf, ms->nslave * ms->slave_width));
   for (PetscInt m = 0; m < ms->nnodes; m++) {
     PetscReal d2 = 0;
@@ -380,8 +386,22 @@ PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x
   for (PetscInt d = dim - 1; d >= 0; d--) c = c * ms->ncell[d] + GridCell(ms, d, x[d]);
   tol = 1e-20 * ms->hmax * ms->hmax;
   for (PetscInt k = ms->cstart[c]; k < ms->cstart[c + 1]; k++) {
-    const PetscInt f   = ms->cfaces[k];
-    const PetscReal d2 = ProjectFace(ms, f, x, N, xb, nrm, &inside);
+    const PetscInt f = ms->cfaces[k];
+    PetscReal d2     = 0;
+    /* a face whose bounding box is farther than the best face so far cannot be nearer: skip its projection */
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscReal lo = PETSC_MAX_REAL, hi = PETSC_MIN_REAL;
+      for (PetscInt a = 0; a < nfn; a++) {
+        const PetscReal y = ms->xv[ms->faces[f * nfn + a] * 2 * dim + d];
+        lo = PetscMin(lo, y), hi = PetscMax(hi, y);
+      }
+      if (x[d] < lo)
+        d2 += PetscSqr(lo - x[d]);
+      else if (x[d] > hi)
+        d2 += PetscSqr(x[d] - hi);
+    }
+    if (d2 > best_d2 + tol) continue;
+    d2 = ProjectFace(ms, f, x, N, xb, nrm, &inside);
     /* the nearest face; among equally near ones (a shared node) the one the point projects inside */
     if (d2 < best_d2 - tol || (d2 <= best_d2 + tol && inside && !best_inside)) {
       best = f, best_d2 = d2, best_inside = inside;
@@ -450,7 +470,8 @@ PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurface ms, PetscRe
   PetscFunctionBegin;
   /* every slave node's row comes from its owner (a sum with zeros elsewhere is exact); the reactions are then summed
      in the global order of the slave nodes on every rank: the same sums whatever the partition */
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ms->slave_buf, (PetscMPIInt)(ms->nslave * width), MPIU_REAL, MPIU_SUM, ms->comm));
+  if (ms->size > 1)
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ms->slave_buf, (PetscMPIInt)(ms->nslave * width), MPIU_REAL, MPIU_SUM, ms->comm));
   PetscCall(PetscArrayzero(ms->react, ms->nnodes * dim));
   for (PetscInt i = 0; i < ms->nslave; i++) {
     const PetscReal *row = ms->slave_buf + i * width;

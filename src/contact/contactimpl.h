@@ -21,6 +21,7 @@ typedef struct {
 
 struct _p_SKContactMeshSurface {
   MPI_Comm comm;
+  PetscMPIInt size;        /* ranks of comm */
   PetscInt dim, nfn;       /* space dimension, nodes per face */
   PetscInt nnodes, nfaces; /* master nodes and faces (global, replicated) */
   PetscInt *faces;         /* nfaces * nfn master node indices, faces sorted by face_key */
