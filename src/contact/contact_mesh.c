@@ -344,7 +344,8 @@ static PetscReal ProjectFace(const struct _p_SKContactMeshSurface *ms, PetscInt 
       dx  = (h22 * g1 - h12 * g2) / det;
       dy  = (h11 * g2 - h12 * g1) / det;
       xi[0] += dx, xi[1] += dy;
-      if (PetscAbsReal(dx) + PetscAbsReal(dy) < 1e-14) break;
+      if (PetscAbsReal(dx) + PetscAbsReal(dy) < 1e-13 * (1 + PetscAbsReal(xi[0]) + PetscAbsReal(xi[1])))
+        break; /* relative: far points have |xi| >> 1 */
     }
     *inside = (PetscBool)(PetscAbsReal(xi[0]) <= 1 && PetscAbsReal(xi[1]) <= 1);
     xi[0] = PetscMin(PetscMax(xi[0], -1.0), 1.0), xi[1] = PetscMin(PetscMax(xi[1], -1.0), 1.0);
