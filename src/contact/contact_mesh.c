@@ -150,7 +150,8 @@ PetscErrorCode SKContactMeshSurfaceDestroy(SKContactMeshSurface *msp)
   PetscCall(PetscFree(ms->mass));
   PetscCall(PetscFree(ms->w));
   PetscCall(PetscFree4(ms->xv, ms->react, ms->xgrid, ms->sendbuf));
-  PetscCall(PetscFree2(ms->cstart, ms->cfaces));
+  PetscCall(PetscFree(ms->cstart)); /* two separate allocations */
+  PetscCall(PetscFree(ms->cfaces));
   PetscCall(PetscFree(ms->slave_natural));
   PetscCall(PetscFree(ms->slave_buf));
   PetscCall(PetscFree(ms->nstart));
@@ -226,7 +227,8 @@ PetscErrorCode SKContactMeshSurfaceBuildGrid(SKContactMeshSurface ms)
     ms->cell *= 2;
   }
   for (PetscInt d = dim; d < 3; d++) ms->ncell[d] = 1;
-  PetscCall(PetscFree2(ms->cstart, ms->cfaces));
+  PetscCall(PetscFree(ms->cstart)); /* two separate allocations */
+  PetscCall(PetscFree(ms->cfaces));
   PetscCall(PetscCalloc1(total + 1, &ms->cstart));
   /* two passes over the faces (count, then fill) into a CSR array: cell -> faces whose box grown by margin touches it */
   for (PetscInt pass = 0; pass < 2; pass++) {
