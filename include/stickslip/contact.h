@@ -1,6 +1,22 @@
-/* stickslip contact: friction laws behind one interface, rigid contact surfaces (plane, circle/cylinder, sphere, sine;
-   closest-point projection) and the contact pair of a body's side set against one of them with the mortar nodal weights
-   (sections 2.2-2.5 of the LuGre/mortar paper, 2024). Theory: docs/theory.md.
+/* stickslip contact: friction laws behind one interface, contact surfaces (rigid analytic, and the side set of another
+   body), search, projection and the mortar treatment (sections 2.2-2.5 of the LuGre mortar paper, 2024). Theory:
+   docs/theory.md.
+
+   Layout of src/contact:
+     friction.c             the law registry, XML reading, the package (log events), Stribeck curve, stick threshold
+     friction_lugre.c       LuGre (eqs. 20-22): exact step over dt and the continuous form
+     friction_coulomb.c     Coulomb classical and modified: return mapping (eqs. 16-19)
+     friction_regularised.c regularised Coulomb laws (tanh, Threlfall)
+     frictionimpl.h         the law's private structure and ops
+     surface.c              rigid surfaces: creation, XML reading, translation, the checked projection
+     surface_analytic.c     closed-form projections: plane, circle/cylinder, sphere
+     surface_sine.c         the sine surface: safeguarded Newton projection
+     surfaceimpl.h          the rigid surface's private structure and projection kernels
+     contact_plane.c        the contact pair (slave side: weights, friction states, statistics, stability check,
+                            implicit damping, restart, fields, histories) against a rigid or a deformable surface
+     contact_mesh.c         the deformable master surface: gathering, bucket-grid search, projection onto L2/T3/Q4
+                            faces, point and mortar distribution of the reactions, partition-independent sums
+     contactimpl.h          the pair's and the deformable surface's private structures
 
    A friction law is an opaque SKFrictionLaw made by name from a registry ("lugre", "coulomb", "coulomb-modified",
    "coulomb-tanh", "coulomb-threlfall"; SKFrictionLawRegister() adds one). Its physics lives in pure pointwise kernels
@@ -70,6 +86,12 @@ PETSC_EXTERN PetscErrorCode SKContactInitializePackage(void);
 /* Log event "ContactForce": one contact force evaluation of a pair (search: gaps and slip velocities; enforcement:
    penalty and friction law), i.e. the whole of SKContactPlaneForce(). */
 PETSC_EXTERN PetscLogEvent SK_CONTACT_Force;
+/* Log event "ContactSearch" (inside ContactForce for deformable pairs): gathering the master surface's nodes and
+   checking how far they moved. */
+PETSC_EXTERN PetscLogEvent SK_CONTACT_Search;
+/* Log event "ContactGrid": one build of a deformable surface's bucket grid (at creation and when its nodes have moved
+   more than the margin allows). */
+PETSC_EXTERN PetscLogEvent SK_CONTACT_Grid;
 /* Adds a friction law under NAME; CREATE fills the law's ops and context from its parameters (see frictionimpl.h). */
 PETSC_EXTERN PetscErrorCode SKFrictionLawRegister(const char name[], PetscErrorCode (*create)(SKFrictionLaw));
 /* Comma-separated names of the registered laws, into buf[len]. */
@@ -218,6 +240,51 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, Petsc
                                                             const PetscReal w[], SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law,
                                                             SKContactPlane *cp);
 PETSC_EXTERN PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cp);
+
+/* ------------------------------------------------------------------------------------------------------------------
+   Deformable master surface (contact_mesh.c): the side set of another body, replicated on every rank (faces over the
+   master nodes in natural order, so the same surface whatever the partition). Each force evaluation gathers the
+   master nodes' current positions and velocities from their owners, finds each slave node's candidate faces in a
+   bucket grid, projects it onto the nearest face (L2 in 2D; T3, Q4 in 3D) and distributes its reaction to that face's
+   nodes with the shape functions at the projection, then sums the reactions back to the owners (docs/theory.md,
+   "Contact between deformable bodies").
+   ------------------------------------------------------------------------------------------------------------------ */
+typedef struct _p_SKContactMeshSurface *SKContactMeshSurface;
+
+/* Collective. This rank's NSIDES faces of the master side set: SIDE_KEY[s] = natural element * 8 + local face (the
+   order key), SIDE_NODES[s * nfn + a] their NFN local nodes in the face order of mesh.h (outward normal by the right-hand
+   rule). NATURAL[nlocal] the natural numbers of the local nodes (the first NOWNED owned), X[nlocal * dim] the reference
+   coordinates (m), MASS[nlocal] the assembled lumped masses (kg). Faces other than L2 (2D), T3, Q4 (3D) are
+   PETSC_ERR_SUP. The caller owns *ms (SKContactMeshSurfaceDestroy(), or hand it to SKContactPlaneCreateWithMesh()). */
+PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceCreate(MPI_Comm comm, PetscInt dim, PetscInt nfn, PetscInt nsides,
+                                                       const PetscInt side_key[], const PetscInt side_nodes[], PetscInt nlocal,
+                                                       PetscInt nowned, const PetscInt natural[], const PetscReal X[],
+                                                       const PetscReal mass[], SKContactMeshSurface *ms);
+/* Releases a reference to MS (destroyed with the last one). */
+PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceDestroy(SKContactMeshSurface *ms);
+/* Adds a reference to MS: the two passes of a pair share its two surfaces. */
+PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceReference(SKContactMeshSurface ms);
+/* Sizes of the surface: master nodes and faces (global), the penetration depth the search guarantees to find (m; half
+   the smallest face size: deeper penetration may be missed) and the number of grid builds so far. Any may be NULL. */
+PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceGetInfo(SKContactMeshSurface ms, PetscInt *nnodes, PetscInt *nfaces, PetscReal *depth,
+                                                        PetscInt *nrebuild);
+/* The faces' keys (natural element * 8 + local face, sorted; owned by MS), one per face. */
+PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceGetFaceKeys(SKContactMeshSurface ms, PetscInt *nfaces, const PetscInt *keys[]);
+/* Signed distance (m) of each point PTS[n * dim] to the surface in its reference configuration into DIST[n]
+   (PETSC_MAX_REAL where no face is within the search margin). Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceDistance(SKContactMeshSurface ms, PetscInt n, const PetscReal pts[], PetscReal dist[]);
+/* The pair of the slave nodes with weight w[a] > 0 (as SKContactPlaneCreate()) against the deformable surface MS, with
+   SLAVE the slave side set as a surface (2D: the reactions are distributed by the mortar integrals int N_a N_b over the
+   slave faces, which passes the contact patch test; NULL, or 3D: by the shape values at each slave node's projection).
+   Takes a reference to each surface (SKContactMeshSurfaceReference() to keep one) and ownership of LAW. NATURAL[nlocal]
+   the natural node numbers, which order the sums of the reactions so that they do not depend on the partition.
+   Collective, also in SKContactPlaneForce() (reductions over the nodes of both surfaces and the slave nodes per
+   evaluation). The implicit contact damping is not available with a deformable surface (PETSC_ERR_SUP from
+   SKContactPlaneSetDamping()). */
+PETSC_EXTERN PetscErrorCode SKContactPlaneCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
+                                                         const PetscInt natural[], const PetscReal w[], SKContactMeshSurface ms,
+                                                         SKContactMeshSurface slave, PetscReal eps_n, SKFrictionLaw law,
+                                                         SKContactPlane *cp);
 /* Moves the plane rigidly with the constant velocity VELOCITY[dim] (m/s): its point is point + velocity t, and the
    friction laws see the node's velocity relative to it. Default zero. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velocity[]);

@@ -194,10 +194,11 @@ PETSC_EXTERN PetscErrorCode SKFEMStress(SKBasis basis, SKMaterial mat, PetscInt 
                                         PetscReal vm_el[], SKFEMFailure *fail);
 /* Integrals over one face of an element of the mesh element type `type` (faces as in mesh.h: L2, L3 in 2D; T3, Q4,
    Q9 in 3D): Xf[a*dim + d] are the coordinates (m; reference or current) of the face's nodes in the face's order;
-   out: w[a] = int N_a dA (m^(dim-1); per unit thickness in 2D) and, when an != NULL, an[a*dim + i] = int N_a n_i dA
-   with n the outward normal (the right-hand rule of the face order). A uniform traction t gives the nodal forces
-   w[a] t, a pressure p the forces -p an[a]. Exact for flat faces; for curved quadratic faces an is exact and w is
-   integrated with the element's Gauss rule. */
+   ADDS w[a] += int N_a dA (m^(dim-1); per unit thickness in 2D) and, when an != NULL, an[a*dim + i] += int N_a n_i dA
+   with n the outward normal (the right-hand rule of the face order), quadrature point by point, so that a caller
+   summing over faces into nodal arrays gets the same rounding whether it gathers or not (callers zero them). A uniform traction t gives the
+   nodal forces w[a] t, a pressure p the forces -p an[a]. Exact for flat faces; for curved quadratic faces an is exact and w is integrated
+   with the element's Gauss rule. */
 PETSC_EXTERN PetscErrorCode SKFEMFaceIntegrals(SKElementType type, const PetscReal Xf[], PetscReal w[], PetscReal an[]);
 /* Von Mises equivalent stress of a symmetric 3x3 tensor (row-major), Pa. */
 PETSC_EXTERN PetscReal SKVonMises(const PetscReal sigma[]);

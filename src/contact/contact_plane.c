@@ -22,7 +22,7 @@ static void ContactFillFlatFrame(SKContactPlane cp)
   const struct _p_SKRigidSurface *sf = cp->surface;
   const PetscInt dim                 = cp->dim;
 
-  if (sf->project != SKSurfaceProject_Plane) return;
+  if (!sf || sf->project != SKSurfaceProject_Plane) return;
   for (PetscInt i = 0; i < cp->n; i++)
     for (PetscInt d = 0; d < dim; d++) {
       for (PetscInt k = 0; k < dim - 1; k++) cp->frame[i * dim * dim + k * dim + d] = sf->tangent[k][d];
@@ -47,25 +47,21 @@ static PetscErrorCode ContactProbeModuli(SKContactPlane cp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
-                                               SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
+/* The pair of the nodes with w[a] > 0 without its surface (set by the callers). */
+static PetscErrorCode ContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
+                                         PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
 {
   SKContactPlane cp;
   SKFrictionRateFn rate;
-  PetscInt sdim;
 
   PetscFunctionBegin;
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact needs dim 2 or 3, not %" PetscInt_FMT, dim);
   PetscCheck(eps_n > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact penalty %g Pa/m must be > 0", (double)eps_n);
-  PetscCall(SKRigidSurfaceGetType(surface, NULL, &sdim));
-  PetscCheck(sdim == dim, comm, PETSC_ERR_ARG_INCOMP, "Rigid surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D",
-             sdim, dim);
   PetscCall(PetscNew(&cp));
-  cp->comm    = comm;
-  cp->dim     = dim;
-  cp->eps_n   = eps_n;
-  cp->law     = law;
-  cp->surface = surface;
+  cp->comm  = comm;
+  cp->dim   = dim;
+  cp->eps_n = eps_n;
+  cp->law   = law;
   PetscCallMPI(MPI_Comm_size(comm, &cp->size));
   for (PetscInt a = 0; a < nowned; a++)
     if (w[a] > 0) cp->n++;
@@ -79,9 +75,51 @@ PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, Pets
   PetscCall(PetscCalloc2(cp->n, &cp->fn, cp->n * dim, &cp->ft));
   PetscCall(PetscCalloc4(cp->n, &cp->stick_time, cp->n, &cp->stick_time_trial, cp->n, &cp->contact_time, cp->n, &cp->contact_time_trial));
   PetscCall(PetscCalloc1(cp->n * dim * dim, &cp->frame));
-  ContactFillFlatFrame(cp);
   PetscCall(ContactProbeModuli(cp));
   *cpp = cp;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
+                                               SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
+{
+  PetscInt sdim;
+
+  PetscFunctionBegin;
+  PetscCall(SKRigidSurfaceGetType(surface, NULL, &sdim));
+  PetscCheck(sdim == dim, comm, PETSC_ERR_ARG_INCOMP, "Rigid surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D",
+             sdim, dim);
+  PetscCall(ContactPlaneCreate(comm, dim, nlocal, nowned, w, eps_n, law, cpp));
+  (*cpp)->surface = surface;
+  ContactFillFlatFrame(*cpp);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscInt natural[],
+                                            const PetscReal w[], SKContactMeshSurface ms, SKContactMeshSurface slave, PetscReal eps_n,
+                                            SKFrictionLaw law, SKContactPlane *cpp)
+{
+  PetscInt *nat;
+
+  PetscFunctionBegin;
+  PetscCheck(ms->dim == dim, comm, PETSC_ERR_ARG_INCOMP,
+             "Master surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D", ms->dim, dim);
+  PetscCall(ContactPlaneCreate(comm, dim, nlocal, nowned, w, eps_n, law, cpp));
+  (*cpp)->mesh = ms;
+  PetscCall(PetscMalloc1((*cpp)->n, &nat));
+  PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slot));
+  for (PetscInt i = 0; i < (*cpp)->n; i++) nat[i] = natural[(*cpp)->nodes[i]];
+  PetscCall(SKContactMeshSurfaceSetSlaves(ms, (*cpp)->n, nat, (*cpp)->slot));
+  if (slave) {
+    (*cpp)->slave_surface = slave;
+    PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slave_index));
+    for (PetscInt i = 0; i < (*cpp)->n; i++) {
+      (*cpp)->slave_index[i] = SKContactMeshSurfaceFindNode(slave, nat[i]);
+      PetscCheck((*cpp)->slave_index[i] >= 0, comm, PETSC_ERR_ARG_WRONG,
+                 "Contact node %" PetscInt_FMT " is not a node of the slave surface", nat[i]);
+    }
+  }
+  PetscCall(PetscFree(nat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -100,6 +138,10 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(PetscFree(cp->check_minv));
   PetscCall(PetscFree4(cp->c_damp, cp->normal, cp->vt, cp->F));
   PetscCall(SKRigidSurfaceDestroy(&cp->surface));
+  PetscCall(SKContactMeshSurfaceDestroy(&cp->mesh));
+  PetscCall(SKContactMeshSurfaceDestroy(&cp->slave_surface));
+  PetscCall(PetscFree(cp->slot));
+  PetscCall(PetscFree(cp->slave_index));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -108,6 +150,7 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
 PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velocity[])
 {
   PetscFunctionBegin;
+  PetscCheck(cp->surface, cp->comm, PETSC_ERR_SUP, "A deformable contact surface moves with its body, it takes no velocity");
   PetscCall(SKRigidSurfaceSetVelocity(cp->surface, velocity));
   ContactFillFlatFrame(cp);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -160,7 +203,8 @@ typedef struct {
    worst so far. Pure. */
 static void ContactCheckNode(SKContactPlane cp, PetscInt i, const PetscReal x[], PetscReal N, ContactStability *worst)
 {
-  const PetscReal dt = cp->check_dt, minv = cp->check_minv[i], k = cp->kt0 + cp->kt1 * N, c_law = cp->ct0 + cp->ct1 * N;
+  /* a deformable master moves too: the relative motion of the pair sees 1 / m_a + 1 / m_b */
+  const PetscReal dt = cp->check_dt, minv = cp->check_minv[i] + cp->master_minv, k = cp->kt0 + cp->kt1 * N, c_law = cp->ct0 + cp->ct1 * N;
   const PetscReal c  = cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? 0.0 : c_law; /* the damping taken explicitly */
   const PetscReal w2 = cp->check_omega2 + (k - cp->kt0) * minv, ratio = dt * dt * w2 + 2 * dt * c * minv;
 
@@ -217,10 +261,12 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   PetscInt bad_node      = -1;
   ContactStability worst = {4 * (1 + 1e-12), {0, 0, 0}, 0, 0, 0, 0, 0, 0};
   char msg[1024];           /* written only on failure */
-  SKSurfaceProjection proj; /* filled by every projection of a curved surface */
+  SKSurfaceProjection proj; /* filled by every projection of a curved or deformable surface */
+  SKContactSupport support           = {-1, 0, {0}, {0}};
   const struct _p_SKRigidSurface *sf = cp->surface;
   /* a plane's frame is constant: its nodes skip the projection call and the copy of the frame */
-  const PetscBool flat = (PetscBool)(sf->project == SKSurfaceProject_Plane);
+  const PetscBool flat    = (PetscBool)(sf && sf->project == SKSurfaceProject_Plane);
+  const PetscReal zero[3] = {0, 0, 0}, zt[2][3] = {{0, 0, 0}, {0, 0, 0}};
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_CONTACT_Force, 0, 0, 0, 0));
@@ -238,17 +284,22 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   cp->t_last  = t;
   dt          = t - cp->t_commit;
   cp->dt_last = dt;
+  if (cp->mesh) PetscCall(SKContactMeshSurfaceUpdate(cp->mesh, X, u, v));
+  if (cp->slave_surface) PetscCall(SKContactMeshSurfaceUpdate(cp->slave_surface, X, u, v));
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscInt a = cp->nodes[i];
-    PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim;
-    const PetscReal *normal = sf->direction, *velocity = sf->velocity, (*tangent)[3] = sf->tangent;
+    PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3];
+    const PetscReal *normal = sf ? sf->direction : zero, *velocity = sf ? sf->velocity : zero, (*tangent)[3] = sf ? sf->tangent : zt;
     SKFrictionInfo info = {PETSC_FALSE, 0, 0};
 
     for (PetscInt d = 0; d < dim; d++) x[d] = X[a * dim + d] + u[a * dim + d];
     if (flat) {
       for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->direction[d];
     } else { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
-      if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj)) failed[0]++, bad_node = i;
+      if (cp->mesh)
+        (void)SKContactMeshSurfaceProject(cp->mesh, x, &proj, &support);
+      else if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj))
+        failed[0]++, bad_node = i;
       dist = proj.distance, normal = proj.normal, velocity = proj.velocity, tangent = proj.tangent;
       for (PetscInt d = 0; d < dim; d++) {
         for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = tangent[k][d];
@@ -280,9 +331,15 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
       PetscReal ftd = 0;
       for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * tangent[k][d]; /* the body feels -F */
       cp->ft[i * dim + d] = ftd;
-      f[a * dim + d] += N * normal[d] + ftd;
+      fa[d]               = N * normal[d] + ftd;
+      f[a * dim + d] += fa[d];
+    }
+    if (cp->mesh && N > 0) { /* action and reaction */
+      if (cp->slave_surface) PetscCall(SKContactMeshSurfaceMortar(cp->mesh, cp->slave_surface, cp->slave_index[i], &support));
+      SKContactMeshSurfaceReact(cp->mesh, cp->slot[i], &support, fa);
     }
   }
+  if (cp->mesh) PetscCall(SKContactMeshSurfaceAddReactions(cp->mesh, f));
   cp->dissipation_trial = cp->dissipation + diss;
   PetscCall(ContactPlaneStickTrial(cp, v, dt));
   PetscCall(PetscLogEventEnd(SK_CONTACT_Force, 0, 0, 0, 0));
@@ -341,20 +398,26 @@ PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, 
 
 PetscErrorCode SKContactPlaneGetStepBound(SKContactPlane cp, const PetscReal mass[], PetscReal omega2, PetscReal normal_load, PetscReal *dt)
 {
-  PetscReal wsum = 0, bound = PETSC_MAX_REAL;
+  PetscReal wsum = 0, bound = PETSC_MAX_REAL, wm = 0;
 
   PetscFunctionBegin;
   PetscCheck(omega2 >= 0 && normal_load >= 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Step bound needs omega^2 >= 0 and a normal load >= 0, got %g 1/s^2 and %g N", (double)omega2, (double)normal_load);
   for (PetscInt i = 0; i < cp->n; i++) wsum += cp->w[i];
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &wsum, 1, MPIU_REAL, MPIU_SUM, cp->comm));
+  if (cp->mesh) { /* both sides move: the master's omega^2 (replicated, the same on every rank) adds to every slave node's */
+    PetscReal wmax = 0;
+    for (PetscInt i = 0; i < cp->n; i++) wmax = PetscMax(wmax, cp->w[i]);
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &wmax, 1, MPIU_REAL, MPIU_MAX, cp->comm));
+    PetscCall(SKContactMeshSurfaceGetOmega2(cp->mesh, cp->eps_n, wmax, cp->kt0, &wm, &cp->master_minv));
+  }
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscReal m = mass[cp->nodes[i]], N = wsum > 0 ? normal_load * cp->w[i] / wsum : 0.0;
     PetscReal kt, ct;
     if (m <= 0) continue;
     PetscCall(SKFrictionLawGetTangentModuli(cp->law, N, &kt, &ct));
     {
-      const PetscReal w2 = omega2 + (cp->eps_n * cp->w[i] + kt) / m, cm = cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? 0.0 : ct / m;
+      const PetscReal w2 = omega2 + wm + (cp->eps_n * cp->w[i] + kt) / m, cm = cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? 0.0 : ct / m;
       if (w2 > 0 || cm > 0) bound = PetscMin(bound, 4 / (cm + PetscSqrtReal(cm * cm + 4 * w2))); /* root of dt^2 w2 + 2 dt c / m = 4 */
     }
   }
@@ -579,6 +642,8 @@ PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damp
   PetscFunctionBegin;
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || damping == SK_CONTACT_DAMPING_IMPLICIT, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Unknown contact damping treatment %d", (int)damping);
+  PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || !cp->mesh, cp->comm, PETSC_ERR_SUP,
+             "Implicit contact damping acts on the slave nodes only: not available against a deformable surface");
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || cp->affine, cp->comm, PETSC_ERR_SUP,
              "Implicit contact damping needs tangent moduli affine in the normal force; this friction law's are not");
   PetscCheck(cp->nstate <= SK_CONTACT_MAX_STATE, cp->comm, PETSC_ERR_SUP,

@@ -9,28 +9,101 @@
 #define SK_CONTACT_DAMPING_MAX_IT 8  /* regula falsi steps for a node's implicit damping per step (SKContactPlaneDampedAccelerations()) */
 #define SK_CONTACT_DAMPING_RTOL 1e-3 /* and their tolerance on c, relative to c_max */
 
+#define SK_CONTACT_MAX_SUPPORT 16 /* master nodes one slave node's reaction may go to (mortar distribution) */
+
+/* The master nodes a slave node's reaction goes to and their shares: the face it projects onto with the shape values
+   there, or (mortar distribution, 2D) the master nodes under its slave faces with int N_a N_b / int N_a. */
+typedef struct {
+  PetscInt face, n;                      /* the face projected onto (-1: none); number of master nodes */
+  PetscInt node[SK_CONTACT_MAX_SUPPORT]; /* master node indices */
+  PetscReal N[SK_CONTACT_MAX_SUPPORT];   /* shares, summing to 1 */
+} SKContactSupport;
+
+struct _p_SKContactMeshSurface {
+  MPI_Comm comm;
+  PetscMPIInt size;        /* ranks of comm */
+  PetscInt dim, nfn;       /* space dimension, nodes per face */
+  PetscInt nnodes, nfaces; /* master nodes and faces (global, replicated) */
+  PetscInt *faces;         /* nfaces * nfn master node indices, faces sorted by face_key */
+  PetscInt *face_key;      /* natural element * 8 + local face */
+  PetscInt *natural;       /* natural number of each master node (sorted) */
+  PetscInt *local;         /* its owned local node on this rank, or -1 */
+  PetscReal *X0;           /* reference coordinates (nnodes * dim) */
+  PetscReal *mass, *w;     /* lumped masses (kg) and weights int N_b dA (reference) of the master nodes */
+  PetscReal hmin, hmax;    /* smallest face size (length, or square root of the area) and longest edge (m) */
+  PetscReal *xv;           /* current positions and velocities, 2 dim per node (gathered each evaluation) */
+  PetscReal *sendbuf;      /* this rank's part of xv */
+  PetscReal *react;        /* reactions on the master nodes of this evaluation (nnodes * dim, N) */
+  PetscInt nslave;         /* slave nodes of the pair (global) and their natural numbers, sorted */
+  PetscInt *slave_natural;
+  PetscInt slave_width; /* per slave node in slave_buf: n, master nodes (SK_CONTACT_MAX_SUPPORT), shares (same), force on the slave (dim) */
+  PetscReal *slave_buf;
+  /* bucket grid: cells of size cell from lo, ncell per direction; cell c holds the faces cfaces[cstart[c] .. cstart[c+1]) whose
+     bounding box grown by margin touches it, at the positions xgrid of the last build */
+  PetscReal *xgrid, lo[3], cell, margin, depth;
+  PetscInt ncell[3], *cstart, *cfaces, nrebuild;
+  PetscInt refct;               /* pairs holding the surface (two passes share both sides) */
+  PetscInt *nstart, *nfaces_of; /* faces of each node (CSR over nodes), built on first use */
+};
+
+/* contact_mesh.c */
+/* Rebuilds the bucket grid at the current positions. */
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceBuildGrid(SKContactMeshSurface);
+/* Gathers the current positions X + u and velocities v (local arrays) of the master nodes, zeroes the reactions and
+   rebuilds the grid when a master node has moved more than margin - depth since the last build. Collective. */
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceUpdate(SKContactMeshSurface, const PetscReal X[], const PetscReal u[], const PetscReal v[]);
+/* Projection of x onto the nearest candidate face: distance, point, normal, tangents, velocity (interpolated) into P,
+   the face's nodes and shape values into S (S->face = -1 and P->distance = PETSC_MAX_REAL when no face is near). */
+PETSC_INTERN PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s);
+/* The pair's N owned slave nodes by their NATURAL numbers: their places SLOT[n] in the global list. Collective. */
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceSetSlaves(SKContactMeshSurface, PetscInt n, const PetscInt natural[], PetscInt slot[]);
+/* Records the FORCE[dim] (N) on the slave node at SLOT and its support: its reaction -N_b FORCE goes to the support's nodes. */
+PETSC_INTERN void SKContactMeshSurfaceReact(SKContactMeshSurface, PetscInt slot, const SKContactSupport *s, const PetscReal force[]);
+/* Gathers the recorded slave forces, sums their reactions in the global slave order (the same on every partition) and
+   adds them to the owned master nodes in F[] (local dofs). Collective. */
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurface, PetscReal f[]);
+/* Mortar distribution (2D): the shares int_{faces of a} N_a N_b(pi(x)) dx / sum_b of the same of the nodes b of MASTER
+   under the faces of node A of SLAVE (both at their gathered current positions), by Gauss points on the pieces of
+   the slave faces between the projections of the master nodes. Leaves S unchanged (the point distribution) when no
+   piece projects inside a master face, or when more than SK_CONTACT_MAX_SUPPORT master nodes are involved. */
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, PetscInt a,
+                                                       SKContactSupport *s);
+/* Index of the node with natural number NATURAL in MS (-1 if it has none). */
+PETSC_INTERN PetscInt SKContactMeshSurfaceFindNode(SKContactMeshSurface ms, PetscInt natural);
+/* max_b (eps_n (w_b + ws) + kt) / m_b over the master nodes (1/s^2), WS the largest slave weight, and max_b 1 / m_b (1/kg). */
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceGetOmega2(SKContactMeshSurface, PetscReal eps_n, PetscReal ws, PetscReal kt,
+                                                          PetscReal *omega2, PetscReal *minv_max);
+/* Weights int N_a dA of one L2, T3 or Q4 face with nodes FN[] in X[] (node fn[a] at X + fn[a] * dim) added to w[a], a
+   the node's place in the face. */
+PETSC_INTERN PetscErrorCode SKContactFaceWeights(PetscInt dim, PetscInt nfn, const PetscReal X[], const PetscInt fn[], PetscReal w[]);
+
 struct _p_SKContactPlane {
   MPI_Comm comm;
-  PetscInt dim, n;          /* space dimension; owned contact nodes */
-  PetscInt *nodes;          /* local node numbers of the owned contact nodes */
-  PetscReal *w;             /* mortar nodal weights int N_a dA (m^2; m in 2D) */
-  SKRigidSurface surface;   /* owned: the obstacle, its projection gives each node's gap, normal and tangent basis */
-  PetscReal *frame;         /* per node at the last force evaluation: tangent basis ((dim - 1) * dim, the friction law's
-                               components) then the surface velocity (dim), so n * dim * dim values */
-  PetscMPIInt size;         /* ranks of comm */
-  PetscReal check_dt;       /* run-time stability check (0: off): time step (s), */
-  PetscReal check_omega2;   /* the omega_max^2 (1/s^2) it was chosen for, */
-  PetscReal *check_minv;    /* the inverse lumped mass of each contact node (1/kg) */
-  PetscBool affine;         /* the law's tangent moduli are affine in N (probed at creation): */
-  PetscReal kt0, kt1;       /* the law's tangential stiffness kt0 + kt1 N (kt0 already in omega_max^2; N per m, 1/m) */
-  PetscReal ct0, ct1;       /* and damping ct0 + ct1 N (N s/m, s/m) */
-  SKContactDamping damping; /* explicit or linearly implicit damping (SKContactPlaneSetDamping()) */
-  PetscReal *c_damp;        /* implicit damping: c_a per node at the last force evaluation (N s/m, 0 out of contact), */
-  PetscReal *normal;        /* and the unit normal there (n * dim); all four NULL while the damping is explicit; */
-  PetscReal *vt, *F;        /* the tangential velocity the law saw and its force (2 per node, in the frame) */
-  PetscReal v_scale;        /* velocity scale of the law (m/s): the difference step of the damping slope is 1e-6 of it or of |v| */
-  PetscReal eps_n;          /* penalty (Pa/m) */
-  SKFrictionLaw law;        /* owned */
+  PetscInt dim, n;                    /* space dimension; owned contact nodes */
+  PetscInt *nodes;                    /* local node numbers of the owned contact nodes */
+  PetscReal *w;                       /* mortar nodal weights int N_a dA (m^2; m in 2D) */
+  SKRigidSurface surface;             /* owned: the obstacle, its projection gives each node's gap, normal and tangent basis; */
+  SKContactMeshSurface mesh;          /* or owned: the deformable master surface (then surface is NULL) */
+  PetscReal master_minv;              /* deformable: largest inverse lumped mass of a master node (1/kg) */
+  PetscInt *slot;                     /* deformable: each contact node's place in the surface's global slave list */
+  SKContactMeshSurface slave_surface; /* deformable, 2D: the slave side set as a surface (mortar distribution), or NULL */
+  PetscInt *slave_index;              /* each contact node's node index in slave_surface */
+  PetscReal *frame;                   /* per node at the last force evaluation: tangent basis ((dim - 1) * dim, the friction law's
+                                         components) then the surface velocity (dim), so n * dim * dim values */
+  PetscMPIInt size;                   /* ranks of comm */
+  PetscReal check_dt;                 /* run-time stability check (0: off): time step (s), */
+  PetscReal check_omega2;             /* the omega_max^2 (1/s^2) it was chosen for, */
+  PetscReal *check_minv;              /* the inverse lumped mass of each contact node (1/kg) */
+  PetscBool affine;                   /* the law's tangent moduli are affine in N (probed at creation): */
+  PetscReal kt0, kt1;                 /* the law's tangential stiffness kt0 + kt1 N (kt0 already in omega_max^2; N per m, 1/m) */
+  PetscReal ct0, ct1;                 /* and damping ct0 + ct1 N (N s/m, s/m) */
+  SKContactDamping damping;           /* explicit or linearly implicit damping (SKContactPlaneSetDamping()) */
+  PetscReal *c_damp;                  /* implicit damping: c_a per node at the last force evaluation (N s/m, 0 out of contact), */
+  PetscReal *normal;                  /* and the unit normal there (n * dim); all four NULL while the damping is explicit; */
+  PetscReal *vt, *F;                  /* the tangential velocity the law saw and its force (2 per node, in the frame) */
+  PetscReal v_scale; /* velocity scale of the law (m/s): the difference step of the damping slope is 1e-6 of it or of |v| */
+  PetscReal eps_n;   /* penalty (Pa/m) */
+  SKFrictionLaw law; /* owned */
   SKFrictionStepFn step;
   const void *law_ctx;
   PetscInt nstate;                  /* friction state values per node */

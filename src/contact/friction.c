@@ -12,7 +12,7 @@ typedef struct {
 static FrictionLawEntry SKFrictionLaws[SK_FRICTION_MAX_LAWS];
 static PetscInt SKFrictionLawCount           = 0;
 static PetscBool SKContactPackageInitialized = PETSC_FALSE;
-PetscLogEvent SK_CONTACT_Force;
+PetscLogEvent SK_CONTACT_Force, SK_CONTACT_Search, SK_CONTACT_Grid;
 
 static PetscErrorCode SKContactFinalizePackage(void)
 {
@@ -34,6 +34,8 @@ PetscErrorCode SKContactInitializePackage(void)
   PetscCall(SKFrictionLawRegister("coulomb-tanh", SKFrictionLawCreate_CoulombTanh));
   PetscCall(SKFrictionLawRegister("coulomb-threlfall", SKFrictionLawCreate_CoulombThrelfall));
   PetscCall(PetscLogEventRegister("ContactForce", SK_CLASSID, &SK_CONTACT_Force));
+  PetscCall(PetscLogEventRegister("ContactSearch", SK_CLASSID, &SK_CONTACT_Search));
+  PetscCall(PetscLogEventRegister("ContactGrid", SK_CLASSID, &SK_CONTACT_Grid));
   PetscCall(PetscRegisterFinalize(SKContactFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -124,13 +124,15 @@ PetscErrorCode SKExplicitNodeSetFromInput(SKExplicit ex, SKNode node, const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SideSetFromInput(SKExplicit ex, SKNode node, PetscInt *n, const PetscInt **elements, const PetscInt **faces)
+/* The side set named by attribute ATTR of NODE (must exist and not be empty). */
+static PetscErrorCode SideSetFromInput(SKExplicit ex, SKNode node, const char attr[], PetscInt *n, const PetscInt **elements,
+                                       const PetscInt **faces)
 {
   char name[SK_MESH_NAME_LEN], list[1024];
   PetscInt i, global_size;
 
   PetscFunctionBegin;
-  PetscCall(SKInputRequireString(ex->input, node, "sideset", name, sizeof(name)));
+  PetscCall(SKInputRequireString(ex->input, node, attr, name, sizeof(name)));
   PetscCall(SKMeshFindSideSet(ex->mesh, name, &i));
   if (i < 0) {
     PetscCall(SKMeshListSets(ex->mesh, 1, list, sizeof(list)));
@@ -142,82 +144,192 @@ static PetscErrorCode SideSetFromInput(SKExplicit ex, SKNode node, PetscInt *n, 
 }
 
 /* Reference-area weights w[node] += int_face N_a dA (m^2 in 3D, m in 2D) over the sides of a side set: the consistent
-   nodal load of a unit dead traction. Faces are lines (L2, L3) in 2D and T3, Q4, Q9 in 3D; the face basis of a 3D
-   element is the fem basis of that name, the line basis is tabulated here. */
+   nodal load of a unit dead traction (SKFEMFaceIntegrals() per face). */
 static PetscErrorCode FaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt elements[], const PetscInt faces[], PetscReal w[])
 {
-  PetscInt dim = ex->dim;
+  const PetscInt dim = ex->dim;
 
   PetscFunctionBegin;
   for (PetscInt s = 0; s < nsides; s++) {
     SKElementType type;
     const SKElementTypeInfo *info;
-    PetscInt fn[SK_ELEMENT_MAX_NODES], nf, nq;
-    PetscReal xq[SK_ELEMENT_MAX_QP], wq[SK_ELEMENT_MAX_QP], N[SK_ELEMENT_MAX_QP * 9], dN[SK_ELEMENT_MAX_QP * 9 * 2];
+    PetscInt fn[SK_ELEMENT_MAX_NODES], nf;
+    PetscReal Xf[SK_ELEMENT_MAX_NODES * 3], wf[SK_ELEMENT_MAX_NODES];
 
     PetscCall(SKMeshGetElement(ex->mesh, elements[s], NULL, &type, NULL));
     PetscCall(SKElementTypeGetInfo(type, &info));
     PetscCheck(info->ref_coords, PETSC_COMM_SELF, PETSC_ERR_SUP,
                "face loads on %s cells (NURBS patches) are not implemented: load their control points with a node set", info->name);
     PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fn));
-    if (dim == 2) { /* Lagrange line with nodes at -1, 1 (and 0 for L3), 3-point Gauss */
-      nq = 3;
-      PetscCall(SKQuadratureGaussLegendre(nq, xq, wq));
-      for (PetscInt q = 0; q < nq; q++) {
-        const PetscReal x = xq[q];
-        if (nf == 2) {
-          N[q * 9 + 0] = 0.5 * (1 - x), N[q * 9 + 1] = 0.5 * (1 + x);
-          dN[q * 9 + 0] = -0.5, dN[q * 9 + 1] = 0.5;
-        } else {
-          N[q * 9 + 0] = 0.5 * x * (x - 1), N[q * 9 + 1] = 0.5 * x * (x + 1), N[q * 9 + 2] = 1 - x * x;
-          dN[q * 9 + 0] = x - 0.5, dN[q * 9 + 1] = x + 0.5, dN[q * 9 + 2] = -2 * x;
-        }
-      }
-    } else {
-      SKBasis fb;
-      SKBasisInfo finfo;
-      const PetscReal *tN, *tdN, *twq;
-
-      PetscCall(SKBasisCreate(info->face_name, &fb));
-      PetscCall(SKBasisGetInfo(fb, &finfo));
-      PetscCall(SKBasisGetTabulation(fb, NULL, NULL, &twq, &tN, &tdN));
-      nq = finfo.qpoints;
-      for (PetscInt q = 0; q < nq; q++) {
-        wq[q] = twq[q];
-        for (PetscInt a = 0; a < nf; a++) {
-          N[q * 9 + a]            = tN[q * nf + a];
-          dN[(q * 9 + a) * 2 + 0] = tdN[(q * nf + a) * 2 + 0];
-          dN[(q * 9 + a) * 2 + 1] = tdN[(q * nf + a) * 2 + 1];
-        }
-      }
-      PetscCall(SKBasisDestroy(&fb));
+    for (PetscInt a = 0; a < nf; a++) {
+      wf[a] = w[fn[a]];
+      for (PetscInt d = 0; d < dim; d++) Xf[a * dim + d] = ex->X[fn[a] * dim + d];
     }
-    for (PetscInt q = 0; q < nq; q++) {
-      PetscReal t1[3] = {0, 0, 0}, t2[3] = {0, 0, 0}, dA;
-      for (PetscInt a = 0; a < nf; a++)
-        for (PetscInt d = 0; d < dim; d++) {
-          const PetscReal x = ex->X[fn[a] * dim + d];
-          if (dim == 2)
-            t1[d] += dN[q * 9 + a] * x;
-          else {
-            t1[d] += dN[(q * 9 + a) * 2 + 0] * x;
-            t2[d] += dN[(q * 9 + a) * 2 + 1] * x;
-          }
-        }
-      if (dim == 2)
-        dA = PetscSqrtReal(t1[0] * t1[0] + t1[1] * t1[1]);
-      else {
-        const PetscReal c0 = t1[1] * t2[2] - t1[2] * t2[1], c1 = t1[2] * t2[0] - t1[0] * t2[2], c2 = t1[0] * t2[1] - t1[1] * t2[0];
-        dA = PetscSqrtReal(c0 * c0 + c1 * c1 + c2 * c2);
-      }
-      for (PetscInt a = 0; a < nf; a++) w[fn[a]] += wq[q] * dA * N[q * 9 + a];
-    }
+    PetscCall(SKFEMFaceIntegrals(type, Xf, wf, NULL));
+    for (PetscInt a = 0; a < nf; a++) w[fn[a]] = wf[a];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* <contact name sideset surface ... penalty> with a <friction law=.../> child: a side set against a rigid surface
-   (module contact). The side set must lie on the boundary; the weights are those of a unit traction on it. */
+/* Checks that every face of a contact side set lies on the boundary of the mesh. */
+static PetscErrorCode CheckContactSides(SKExplicit ex, SKNode node, PetscInt ns, const PetscInt elements[], const PetscInt faces[])
+{
+  const PetscInt *be, *bf;
+  PetscInt nb;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetBoundaryFaces(ex->mesh, &nb, &be, &bf));
+  for (PetscInt s = 0; s < ns; s++) {
+    PetscBool on = PETSC_FALSE;
+    for (PetscInt b = 0; b < nb && !on; b++) on = (PetscBool)(be[b] == elements[s] && bf[b] == faces[s]);
+    PetscCall(SKInputCheck(ex->input, node, on,
+                           "a face of the contact side set is not on the boundary (element %" PetscInt_FMT ", face %" PetscInt_FMT ")",
+                           ex->natural_elements[elements[s]], faces[s]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The nodal weights of a contact side set named by ATTR (summed over ranks, complete on every copy) into *w (allocated)
+   and, when MS is not NULL, the side set as a deformable contact surface. */
+static PetscErrorCode ContactSide(SKExplicit ex, SKNode node, const char attr[], PetscReal **w, SKContactMeshSurface *ms)
+{
+  const PetscInt *elements, *faces;
+  PetscInt ns;
+
+  PetscFunctionBegin;
+  PetscCall(SideSetFromInput(ex, node, attr, &ns, &elements, &faces));
+  PetscCall(CheckContactSides(ex, node, ns, elements, faces));
+  PetscCall(PetscCalloc1(ex->nlocal, w));
+  PetscCall(FaceWeights(ex, ns, elements, faces, *w));
+  PetscCall(SKExplicitAssembleNodal(ex, *w, 1));
+  if (ms) {
+    PetscInt *key, *fnodes, nf = 0, nfn = 0;
+
+    PetscCall(PetscMalloc2(ns, &key, ns * 9, &fnodes));
+    for (PetscInt s = 0; s < ns; s++) {
+      PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fnodes + s * nf));
+      PetscCall(SKInputCheck(ex->input, node, nfn == 0 || nf == nfn,
+                             "side set '%s' mixes faces of %" PetscInt_FMT " and %" PetscInt_FMT " nodes", attr, nfn, nf));
+      nfn    = nf;
+      key[s] = ex->natural_elements[elements[s]] * 8 + faces[s];
+    }
+    {
+      PetscInt nmax = nfn;
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nmax, 1, MPIU_INT, MPI_MAX, ex->comm));
+      PetscCall(SKInputCheck(ex->input, node, (ex->dim == 2 && nmax == 2) || (ex->dim == 3 && (nmax == 3 || nmax == 4)),
+                             "contact between deformable bodies takes linear faces (L2 in 2D; T3 or Q4 in 3D), the side set of '%s' has "
+                             "%" PetscInt_FMT "-node faces",
+                             attr, nmax));
+      nfn = nmax;
+    }
+    PetscCall(SKContactMeshSurfaceCreate(ex->comm, ex->dim, nfn, ns, key, fnodes, ex->nlocal, ex->nowned, ex->natural_nodes, ex->X,
+                                         ex->mass, ms));
+    PetscCall(PetscFree2(key, fnodes));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bodies (connected element groups, ex->body) the faces of surface MS belong to, sorted and unique, into *bodies. */
+static PetscErrorCode SurfaceBodies(SKExplicit ex, SKContactMeshSurface ms, PetscInt *n, PetscInt **bodies)
+{
+  const PetscInt *keys;
+
+  PetscFunctionBegin;
+  PetscCall(SKContactMeshSurfaceGetFaceKeys(ms, n, &keys));
+  PetscCall(PetscMalloc1(*n, bodies));
+  for (PetscInt f = 0; f < *n; f++) (*bodies)[f] = ex->body[keys[f] / 8];
+  PetscCall(PetscSortRemoveDupsInt(n, *bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A <contact sideset master> pair between deformable bodies: checks (different bodies, initial penetration within
+   what the search finds) and the pair(s): one pass, or two with the sides swapped and the penalty halved. */
+static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n)
+{
+  SKContactMeshSurface slave_ms, master_ms;
+  PetscReal *ws, *wm, depth[2];
+  PetscInt passes = 1, nb[2];
+  PetscBool mortar;
+  PetscInt *bodies[2];
+  SKNode fnode;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < 8; k++) { /* the rigid surface's attributes mean nothing here */
+    static const char *const rigid[] = {"point", "normal", "center", "axis", "radius", "side", "amplitude", "wavelength"};
+    char buf[256];
+    PetscBool found;
+    PetscCall(SKInputGetString(ex->input, item, rigid[k], buf, sizeof(buf), &found));
+    PetscCall(SKInputCheck(ex->input, item, !found, "attribute '%s' describes a rigid surface; a pair with master= has none", rigid[k]));
+  }
+  PetscCall(SKInputGetInt(ex->input, item, "passes", &passes, NULL));
+  {
+    char dist[16] = "mortar"; /* the schema allows mortar and point */
+    PetscCall(SKInputGetString(ex->input, item, "distribution", dist, sizeof(dist), NULL));
+    PetscCall(PetscStrcmp(dist, "mortar", &mortar));
+  }
+  PetscCall(SKInputCheck(ex->input, item, passes == 1 || passes == 2, "passes = %" PetscInt_FMT " must be 1 or 2", passes));
+  PetscCall(ContactSide(ex, item, "sideset", &ws, &slave_ms));
+  PetscCall(ContactSide(ex, item, "master", &wm, &master_ms));
+  PetscCall(SurfaceBodies(ex, slave_ms, &nb[0], &bodies[0]));
+  PetscCall(SurfaceBodies(ex, master_ms, &nb[1], &bodies[1]));
+  for (PetscInt i = 0, j = 0; i < nb[0] && j < nb[1];) {
+    PetscCall(SKInputCheck(ex->input, item, bodies[0][i] != bodies[1][j],
+                           "the side sets 'sideset' and 'master' of contact '%s' belong to the same body (connected elements): "
+                           "self-contact is not implemented",
+                           name));
+    if (bodies[0][i] < bodies[1][j])
+      i++;
+    else
+      j++;
+  }
+  PetscCall(PetscFree(bodies[0]));
+  PetscCall(PetscFree(bodies[1]));
+  /* initial penetration: the search finds a face only while the penetration is below its depth */
+  for (PetscInt pass = 0; pass < passes; pass++) {
+    SKContactMeshSurface ms = pass == 0 ? master_ms : slave_ms;
+    const PetscReal *w      = pass == 0 ? ws : wm;
+    PetscReal worst         = PETSC_MAX_REAL, dist;
+    for (PetscInt p = 0; p < ex->nowned; p++) {
+      if (w[p] <= 0) continue;
+      PetscCall(SKContactMeshSurfaceDistance(ms, 1, ex->X + p * ex->dim, &dist));
+      worst = PetscMin(worst, dist);
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPIU_REAL, MPIU_MIN, ex->comm));
+    PetscCall(SKContactMeshSurfaceGetInfo(ms, NULL, NULL, &depth[pass], NULL));
+    PetscCall(SKInputCheck(ex->input, item, worst >= -0.5 * depth[pass],
+                           "contact '%s': a node of side set '%s' starts %g m inside the other body; the bound is %g m (a quarter of the "
+                           "smallest face): move the bodies apart",
+                           name, pass == 0 ? "sideset" : "master", (double)-worst, (double)(0.5 * depth[pass])));
+  }
+  for (PetscInt pass = 0; pass < passes; pass++) {
+    SKFrictionLaw law;
+    /* two passes average their forces: each carries half the penalty (normal and friction forces are linear in it) */
+    const PetscReal eps = passes == 2 ? 0.5 * eps_n : eps_n;
+    PetscCall(SKInputRequireChild(ex->input, item, "friction", &fnode));
+    PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
+    if (pass == 1)
+      PetscCall(PetscSNPrintf(ex->contact_names[ex->ncontacts], SK_MESH_NAME_LEN, "%s_2", name));
+    else
+      PetscCall(PetscStrncpy(ex->contact_names[ex->ncontacts], name, SK_MESH_NAME_LEN));
+    /* each pair holds a reference to the surfaces it uses: the first pass takes the creation's, the second its own */
+    if (pass == 1) PetscCall(SKContactMeshSurfaceReference(slave_ms));
+    if (pass == 1 && mortar) PetscCall(SKContactMeshSurfaceReference(master_ms));
+    PetscCall(SKContactPlaneCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, pass == 0 ? ws : wm,
+                                           pass == 0 ? master_ms : slave_ms,
+                                           !mortar     ? NULL
+                                           : pass == 0 ? slave_ms
+                                                       : master_ms,
+                                           eps, law, &ex->contacts[ex->ncontacts++]));
+  }
+  if (!mortar) PetscCall(SKContactMeshSurfaceDestroy(&slave_ms)); /* the creation's reference, unused */
+  PetscCall(PetscFree(ws));
+  PetscCall(PetscFree(wm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* <contact name sideset surface ... penalty> with a <friction law=.../> child: a side set against a rigid surface, or
+   with master="SIDESET" against the side set of another body (module contact). The side set must lie on the boundary;
+   the weights are those of a unit traction on it. */
 static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
 {
   SKNode *items;
@@ -226,48 +338,54 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
 
   PetscFunctionBegin;
   PetscCall(SKNodeGetChildren(root, "contact", &n, &items));
-  PetscCall(PetscCalloc3(n, &ex->contacts, n, &ex->contact_names, n, &ex->contact_hist));
+  /* a two-pass pair is two pairs */
+  PetscCall(PetscCalloc4(2 * n, &ex->contacts, 2 * n, &ex->contact_names, 2 * n, &ex->contact_hist, 2 * n, &ex->contact_group));
   for (PetscInt i = 0; i < n; i++) {
-    const PetscInt *elements, *faces, *be, *bf;
-    PetscInt ns, nb;
     PetscReal *w, eps_n;
     SKNode fnode;
     SKFrictionLaw law;
     SKRigidSurface surface;
     char name[SK_MESH_NAME_LEN] = "contact", damping[16] = "implicit"; /* the schema allows implicit and explicit */
-    PetscBool explicit_damping, has_damping;
-    PetscReal kt, ct;
+    PetscBool explicit_damping, deformable, has_damping;
+    const PetscInt first = ex->ncontacts;
 
     PetscCall(SKInputGetString(ex->input, items[i], "name", name, sizeof(name), NULL));
-    PetscCall(PetscStrncpy(ex->contact_names[i], name, sizeof(ex->contact_names[i])));
-    PetscCall(SideSetFromInput(ex, items[i], &ns, &elements, &faces));
-    PetscCall(SKMeshGetBoundaryFaces(ex->mesh, &nb, &be, &bf));
-    for (PetscInt s = 0; s < ns; s++) {
-      PetscBool on = PETSC_FALSE;
-      for (PetscInt b = 0; b < nb && !on; b++) on = (PetscBool)(be[b] == elements[s] && bf[b] == faces[s]);
-      PetscCall(SKInputCheck(ex->input, items[i], on,
-                             "a face of the contact side set is not on the boundary (element %" PetscInt_FMT ", face %" PetscInt_FMT ")",
-                             ex->natural_elements[elements[s]], faces[s]));
-    }
     PetscCall(SKInputRequireReal(ex->input, items[i], "penalty", &eps_n));
     PetscCall(SKInputCheckPositive(ex->input, items[i], "penalty", eps_n));
-    PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
-    PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
-    PetscCall(SKRigidSurfaceCreateFromXML(ex->input, items[i], dim, &surface));
-    PetscCall(PetscCalloc1(ex->nlocal, &w));
-    PetscCall(FaceWeights(ex, ns, elements, faces, w));
-    PetscCall(SKExplicitAssembleNodal(ex, w, 1));
-    PetscCall(
-        SKContactPlaneCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
-    PetscCall(PetscFree(w));
-    /* the friction damping is implicit unless asked otherwise: stable for any damping, so that the default LuGre values
-       run at the step the stiffness allows (docs/theory.md, "Critical time step"); a law without damping (Coulomb) takes
-       the explicit path, which is then the same scheme without the per-node damping solve */
+    {
+      char master[SK_MESH_NAME_LEN];
+      PetscCall(SKInputGetString(ex->input, items[i], "master", master, sizeof(master), &deformable));
+    }
     PetscCall(SKInputGetString(ex->input, items[i], "damping", damping, sizeof(damping), &has_damping));
-    PetscCall(SKFrictionLawGetTangentModuli(law, 1.0, &kt, &ct));
-    if (!has_damping && ct == 0) PetscCall(PetscStrncpy(damping, "explicit", sizeof(damping)));
     PetscCall(PetscStrcmp(damping, "explicit", &explicit_damping));
-    PetscCall(SKContactPlaneSetDamping(ex->contacts[i], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
+    if (deformable) {
+      /* the implicit damping acts on the slave side only: a pair between deformable bodies takes the explicit
+         treatment, also by default */
+      PetscCall(SKInputCheck(ex->input, items[i], explicit_damping || !has_damping,
+                             "damping=\"implicit\" acts on one side only: contact between deformable bodies takes damping=\"explicit\""));
+      explicit_damping = PETSC_TRUE;
+      PetscCall(ReadDeformableContact(ex, items[i], name, eps_n));
+    } else {
+      PetscReal kt, ct;
+
+      PetscCall(PetscStrncpy(ex->contact_names[first], name, sizeof(ex->contact_names[first])));
+      PetscCall(ContactSide(ex, items[i], "sideset", &w, NULL));
+      PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
+      PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
+      PetscCall(SKRigidSurfaceCreateFromXML(ex->input, items[i], dim, &surface));
+      /* the friction damping is implicit unless asked otherwise: stable for any damping, so that the default LuGre values
+         run at the step the stiffness allows (docs/theory.md, "Critical time step"); a law without damping (Coulomb) takes
+         the explicit path, which is then the same scheme without the per-node damping solve */
+      PetscCall(SKFrictionLawGetTangentModuli(law, 1.0, &kt, &ct));
+      if (!has_damping && ct == 0) explicit_damping = PETSC_TRUE;
+      PetscCall(
+          SKContactPlaneCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
+      PetscCall(PetscFree(w));
+    }
+    for (PetscInt k = first; k < ex->ncontacts; k++) { /* the passes of one <contact> act together (ExplicitContactStep) */
+      PetscCall(SKContactPlaneSetDamping(ex->contacts[k], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
+      ex->contact_group[k] = i;
+    }
   }
   PetscCall(PetscFree(items));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -317,7 +435,15 @@ static PetscErrorCode AddInputSets(SKExplicit ex, SKNode root, SKMesh mesh)
                            ex->dim == 3 ? " or z" : ""));
     PetscCall(SKMeshFindSideSet(mesh, name, &idx));
     PetscCall(SKInputCheck(ex->input, items[i], idx < 0, "side set '%s' is already defined", name));
-    PetscCall(SKMeshAddPlaneSets(mesh, name, axis[0] - 'x', value));
+    { /* the mesh refuses an empty set without knowing the input: say where it was asked for */
+      PetscErrorCode ierr;
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SKMeshAddPlaneSets(mesh, name, axis[0] - 'x', value);
+      PetscCall(PetscPopErrorHandler());
+      PetscCall(SKInputCheck(ex->input, items[i], ierr != SK_ERR_INPUT,
+                             "side set '%s' is empty: no boundary face lies on the plane %c = %g", name, axis[0], (double)value));
+      PetscCall(ierr);
+    }
   }
   PetscCall(PetscFree(items));
   PetscCall(SKMeshFindNodeSet(mesh, "all", &idx));
@@ -328,6 +454,45 @@ static PetscErrorCode AddInputSets(SKExplicit ex, SKNode root, SKMesh mesh)
     PetscCall(SKMeshAddNodeSet(mesh, "all", nn, all));
     PetscCall(PetscFree(all));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Representative node of X's class in the union-find forest PARENT, with path halving. */
+static PetscInt FindRoot(PetscInt parent[], PetscInt x)
+{
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+/* The bodies of the (replicated) mesh: ex->body[natural element] = the smallest node number of its connected group of
+   elements (elements sharing a node are connected). O(nodes + element nodes). */
+static PetscErrorCode FindBodies(SKExplicit ex, SKMesh mesh)
+{
+  PetscInt nn, ne, *parent;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNodes(mesh, &nn, NULL));
+  PetscCall(SKMeshGetNumElements(mesh, &ne));
+  PetscCall(PetscMalloc1(nn, &parent));
+  PetscCall(PetscMalloc1(ne, &ex->body));
+  for (PetscInt i = 0; i < nn; i++) parent[i] = i;
+  for (PetscInt e = 0; e < ne; e++) {
+    SKElementType type;
+    const SKElementTypeInfo *info;
+    const PetscInt *conn;
+    PetscCall(SKMeshGetElement(mesh, e, NULL, &type, &conn));
+    PetscCall(SKElementTypeGetInfo(type, &info));
+    for (PetscInt a = 1; a < info->num_nodes; a++) {
+      const PetscInt r0 = FindRoot(parent, conn[0]), r1 = FindRoot(parent, conn[a]);
+      if (r0 != r1) parent[PetscMax(r0, r1)] = PetscMin(r0, r1);
+    }
+  }
+  for (PetscInt e = 0; e < ne; e++) {
+    const PetscInt *conn;
+    PetscCall(SKMeshGetElement(mesh, e, NULL, NULL, &conn));
+    ex->body[e] = FindRoot(parent, conn[0]);
+  }
+  PetscCall(PetscFree(parent));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -604,7 +769,7 @@ static PetscErrorCode ReadLoadsAndConditions(SKExplicit ex, SKNode root)
       const PetscInt *elements, *faces;
       PetscReal *w, *p, val[3] = {0, 0, 0}, k;
       PetscInt *list, nl = 0;
-      PetscCall(SideSetFromInput(ex, items[i], &ns, &elements, &faces));
+      PetscCall(SideSetFromInput(ex, items[i], "sideset", &ns, &elements, &faces));
       PetscCall(PetscCalloc1(ex->nlocal, &w));
       PetscCall(FaceWeights(ex, ns, elements, faces, w));
       PetscCall(SKExplicitAssembleNodal(ex, w, 1));
@@ -822,6 +987,7 @@ PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapF
     PetscCall(map(map_ctx, nn, ex->dim, coords));
   }
   PetscCall(CheckReference(ex, mesh_node, ex->rmesh));
+  PetscCall(FindBodies(ex, ex->rmesh));
   PetscCall(ReadWatchPoints(ex, root, ex->rmesh));
   PetscCall(SKExplicitSetupView(ex, "input sets, checks, watch points"));
   PetscCall(SKMeshDistribute(ex->rmesh, &ex->mesh));
@@ -905,7 +1071,8 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
     PetscCall(PetscFree(ex->terms[i].f_old));
   }
   for (PetscInt i = 0; i < ex->ncontacts; i++) PetscCall(SKContactPlaneDestroy(&ex->contacts[i]));
-  PetscCall(PetscFree3(ex->contacts, ex->contact_names, ex->contact_hist));
+  PetscCall(PetscFree4(ex->contacts, ex->contact_names, ex->contact_hist, ex->contact_group));
+  PetscCall(PetscFree(ex->body));
   PetscCall(PetscFree(ex->bc));
   PetscCall(PetscFree(ex->dof_bc));
   PetscCall(PetscFree(ex->loads));

@@ -483,16 +483,24 @@ static PetscErrorCode ExplicitPeakLoad(SKExplicit ex, PetscReal *peak)
 }
 
 /* *DT (s: the body's own critical step, or PETSC_MAX_REAL) lowered to what every contact pair allows when each pair
-   carries the normal load NORMAL_LOAD (N). */
+   carries the normal load NORMAL_LOAD (N). The passes of one <contact> (contact_group) act on the same nodes together:
+   the omega^2 each adds to the body's are summed. */
 static PetscErrorCode ExplicitContactStep(SKExplicit ex, PetscReal normal_load, PetscReal *dt)
 {
   const PetscReal omega2 = *dt < PETSC_MAX_REAL ? 4 / PetscSqr(*dt) : 0.0;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < ex->ncontacts; i++) {
-    PetscReal bound;
-    PetscCall(SKContactPlaneGetStepBound(ex->contacts[i], ex->mass, omega2, normal_load, &bound));
-    *dt = PetscMin(*dt, bound);
+  for (PetscInt i = 0, j; i < ex->ncontacts; i = j) {
+    PetscReal bound, extra = 0;
+
+    for (j = i; j < ex->ncontacts && ex->contact_group[j] == ex->contact_group[i]; j++) {
+      PetscCall(SKContactPlaneGetStepBound(ex->contacts[j], ex->mass, omega2, normal_load, &bound));
+      if (bound < PETSC_MAX_REAL) extra += 4 / PetscSqr(bound) - omega2;
+    }
+    if (j == i + 1)
+      *dt = PetscMin(*dt, bound);
+    else if (extra > 0)
+      *dt = PetscMin(*dt, 2 / PetscSqrtReal(omega2 + extra));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -120,11 +120,14 @@ struct _p_SKExplicit {
   SKExplicitSpring *springs;
   PetscInt nterms;
   SKExplicitTerm terms[SK_EXPLICIT_MAX_TERMS];
-  /* <contact> pairs against rigid planes (module contact), registered as force terms named "contact_<name>" */
+  /* <contact> pairs against rigid surfaces or the side set of another body (module contact), registered as force terms
+     named after them (a two-pass pair is two pairs, <name> and <name>_2) */
   PetscInt ncontacts;
   SKContactPlane *contacts;
   char (*contact_names)[SK_MESH_NAME_LEN]; /* also the names of their work columns */
   SKHistory *contact_hist;                 /* /explicit/contact/<name>, owned by the output */
+  PetscInt *contact_group;                 /* per pair: the index of its <contact> (the passes of one pair share it) */
+  PetscInt *body;                          /* per natural element: its body (connected group of elements), for contact checks */
 
   /* time step */
   PetscReal dt_critical, dt_element, safety; /* critical step of body, penalties and friction at rest (s); its element estimate */

@@ -12,7 +12,16 @@ Prints, as its last line,
   step_ns                   the whole step (ns), for scale
 The run's own results (histories every 100 steps) are written to a temporary directory; take the best of --repeat runs.
 
-Usage: contact_cost.py STICKSLIP [--input INPUT] [--end SECONDS] [--repeat N]"""
+With --deformable N: contact between deformable bodies in 3D instead, a block of N x N x 1 H8 (1 x 1 m, (N + 1)^2
+contact nodes) sliding under gravity with Coulomb friction on a slab of M x M x 2 H8 (M = 0.7 N, so the faces do not
+match), the point distribution, about --steps steps at 0.9 of the critical step; ContactForce then also holds the gathering of the master
+nodes and the search (log events ContactSearch and ContactGrid, nested). Prints as its last line
+  RESULT contact_cost_deformable step_ns_per_contact_node=... contact_share=... grid_ns_per_face=...
+         grid_ns_per_face_half=... step_ns=... contact_nodes=... steps=...
+  grid_ns_per_face(_half)   one build of the bucket grid over the master faces per face, at N and at N / 2: equal
+                            values mean a build time linear in the number of faces
+
+Usage: contact_cost.py STICKSLIP [--input INPUT] [--end SECONDS] [--repeat N] [--deformable N [--steps S]]"""
 import argparse
 import os
 import re
@@ -52,7 +61,7 @@ def measure(prog, text, tmp):
     from postproc.results import Results
 
     nodes = int(np.count_nonzero(Results(out).array("explicit/contact_nodes/floor/weight") > 0))
-    return per_step, steps, contact, calls, nodes
+    return per_step, steps, contact, calls, nodes, r.stdout
 
 
 def main():
@@ -61,14 +70,18 @@ def main():
     ap.add_argument("--input", default=DEFAULT_INPUT)
     ap.add_argument("--end", type=float, default=1.0, help="simulated time (s), default 1 (1e5 steps)")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--deformable", type=int, default=0, help="contact between deformable bodies, N x N contact faces")
+    ap.add_argument("--steps", type=int, default=20, help="--deformable: time steps, default 20")
     a = ap.parse_args()
+    if a.deformable:
+        return deformable(a)
     with open(a.input) as f:
         text = re.sub(r'(<time\b[^>]*\bend=")[^"]*', lambda m: m.group(1) + "%g" % a.end, f.read(), count=1)
     text = re.sub(r'fields="\d+"', 'fields="0"', text)
     best = None
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(a.repeat):
-            per_step, steps, contact, calls, nodes = measure(a.stickslip, text, tmp)
+            per_step, steps, contact, calls, nodes, _ = measure(a.stickslip, text, tmp)
             row = (contact / (calls * nodes) * 1e9, contact / (per_step * steps), per_step * 1e9, nodes, steps)
             print("step %.0f ns, ContactForce %.4g s over %d calls, %d contact nodes: %.1f ns per contact node, share %.3f"
                   % (row[2], contact, calls, nodes, row[0], row[1]))
@@ -76,6 +89,56 @@ def main():
                 best = row
     print("input %s, %g s simulated, best of %d; machine %s" % (os.path.basename(a.input), a.end, a.repeat, os.uname().nodename))
     print("RESULT contact_cost step_ns_per_contact_node=%.1f contact_share=%.3f step_ns=%.0f contact_nodes=%d steps=%d" % best)
+
+
+DEFORMABLE = """<explicit>
+  <mesh file="%(mesh)s"/>
+  <nodeset name="slab_base" lower="-1 -1 -0.001" upper="2 2 0.001"/>
+  <block name="a" material="linear_elastic" E="1e7" nu="0.3" rho="1000"/>
+  <block name="b" material="linear_elastic" E="1e7" nu="0.3" rho="1000"/>
+  <gravity acceleration="0 0 -10"/>
+  <initial_velocity nodeset="a_all" value="0.1 0 0"/>
+  <displacement nodeset="slab_base" component="all"/>
+  <contact name="floor" sideset="a_back" master="b_front" penalty="%(penalty)g" distribution="point">
+    <friction law="coulomb" mu_s="0.3" mu_k="0.3" eps_t="1e8"/>
+  </contact>
+  <time end="%(end)g" safety="0.9"/>
+  <output histories="100000"/>
+</explicit>
+"""
+
+
+def deformable_run(prog, n, steps, tmp):
+    """One run of the deformable case with N x N slave faces: (step s, steps, ContactForce s and calls, contact nodes,
+    ContactGrid s and builds, master faces)."""
+    h, m = 1.0 / n, max(1, int(0.7 * n))
+    mesh = os.path.join(tmp, "two_bodies_%d.xml" % n)
+    subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "meshes", "make_two_bodies.py"), mesh,
+                    "a:0,0,%g:1,1,%g:%d,%d,1" % (2 * h, 3 * h, n, n), "b:-0.05,-0.05,0:1.05,1.05,%g:%d,%d,2" % (2 * h, m, m)],
+                   check=True)
+    dt = 3e-4 * h  # about the solver's step (0.9 of 4.2e-4 h s at N = 20, less at larger N): about STEPS steps
+    text = DEFORMABLE % {"mesh": mesh, "penalty": 4e7 / h, "end": steps * dt}
+    per_step, nsteps, contact, calls, nodes, log = measure(prog, text, tmp)
+    grid, builds = event_time(log, "ContactGrid")
+    return per_step, nsteps, contact, calls, nodes, grid, builds, m * m
+
+
+def deformable(a):
+    best = None
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(a.repeat):
+            per_step, steps, contact, calls, nodes, grid, builds, faces = deformable_run(a.stickslip, a.deformable, a.steps, tmp)
+            half = deformable_run(a.stickslip, max(2, a.deformable // 2), a.steps, tmp)
+            row = (contact / (calls * nodes) * 1e9, contact / (per_step * steps), grid / builds / faces * 1e9,
+                   half[5] / half[6] / half[7] * 1e9, per_step * 1e9, nodes, steps)
+            print("step %.0f ns, ContactForce %.4g s over %d calls, %d contact nodes: %.1f ns per contact node, share %.3f; "
+                  "grid %d builds over %d faces, %.1f ns per face (%.1f at N / 2)" % (row[4], contact, calls, nodes, row[0], row[1],
+                                                                                      builds, faces, row[2], row[3]))
+            if best is None or row[4] < best[4]:
+                best = row
+    print("deformable N = %d, %d steps, best of %d; machine %s" % (a.deformable, a.steps, a.repeat, os.uname().nodename))
+    print("RESULT contact_cost_deformable step_ns_per_contact_node=%.1f contact_share=%.3f grid_ns_per_face=%.1f "
+          "grid_ns_per_face_half=%.1f step_ns=%.0f contact_nodes=%d steps=%d" % best)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ foreach(case omega1-caseA omega1-caseB omega2-caseA omega2-caseB pulse-caseA pul
     sk_rp_check(energy_${case}_${solver} ARGS energy rodpair/${case}_${solver}/results.h5 1e-3 FIXTURES rodpair_${case}_${solver})
     # the same balance recomputed from the outputs (check_rodpair.py fields: work from P(t) and the load-point motion,
     # kinetic and strain energy from the nodal fields and the modal coordinates, the solver's dissipation), so that a
-    # wrong energy term in the solver cannot cancel in its own balance column. Tolerance: the issue's 1e-3; measured
+    # wrong energy term in the solver cannot cancel in its own balance column. Tolerance: the required 1e-3; measured
     # 4e-8..8e-6 (rk45), 3e-8..2e-6 (mmm); the work quadrature is fourth order in the 1 ms output interval.
     sk_rp_check(energy_fields_${case}_${solver} ARGS fields rodpair/${case}_${solver}/results.h5 ${SK_RP_IN}/${case}.xml 1e-3 FIXTURES
                 rodpair_${case}_${solver})
@@ -48,7 +48,7 @@ sk_rp_check(energy_fields_selftest ARGS fields rodpair/pulse-caseA_rk45/results.
 # Soft rod 2 (E2A2/E1A1 = 1: a pile in soft soil). At N = 301 the RK45 reference used to stop here ("step size too
 # small", the stick/slip switching chattering at one node whose holding force touches the cap: omega1 case A at
 # t = 0.724 s, case B at t = 0.101 s); the Filippov tangency rule of SKRodPairWrongWay lets it pass. Tolerance: the
-# issue's 1 % (tip relative L2). Measured MMM vs RK45: case A 3.3e-4 over 0.8 s, case B 9.7e-5 over 0.15 s; the
+# the required 1 % (tip relative L2). Measured MMM vs RK45: case A 3.3e-4 over 0.8 s, case B 9.7e-5 over 0.15 s; the
 # difference is the MMM's first-order pseudo-force coupling, which a light rod 2 exposes (case B over 1 s: 4.7e-3,
 # 8.7e-4, 4.2e-4 at -rodpair_mmm_coupling 0.5, 0.25, 0.1; docs/validation/rodpair.md).
 sk_rp_run(softA_rk45 ${SK_RP_IN}/soft-omega1-caseA.xml 0.8 rk45 -rodpair_output_state)
@@ -73,7 +73,7 @@ if(STICKSLIP_WITH_CVODE)
   endforeach()
 endif()
 
-# Soft rod 2: the recomputed energy balance (rod 2's energy is no longer negligible here). Tolerance: the issue's 1e-3;
+# Soft rod 2: the recomputed energy balance (rod 2's energy is no longer negligible here). Tolerance: the required 1e-3;
 # measured 1.4e-7 (rk45) and 2.7e-4 (mmm: its own balance column says 2.9e-4 over 1 s, the lagged pseudo-forces).
 foreach(solver rk45 mmm)
   sk_rp_check(energy_fields_softA_${solver} ARGS fields rodpair/softA_${solver}/results.h5 ${SK_RP_IN}/soft-omega1-caseA.xml 1e-3 FIXTURES
@@ -85,7 +85,7 @@ endforeach()
 # dt = 1 ms / 20, against the validation run (MMM, 0.25 s) and the soft-rod-2 run (RK45, case B, 0.15 s). The oracle is
 # first order in dt: its own error at 1 ms / 20 is 4e-4 of the tip history over 1 s (oracle study in
 # docs/validation/rodpair.md); measured 2.8e-4 (validation) and 5.1e-4 (soft); 2e-3 is 4x above that and 5x below the
-# issue's 1 %. The selftest shows a 1 % error at the tip fails a 5e-3 check.
+# the required 1 %. The selftest shows a 1 % error at the tip fails a 5e-3 check.
 sk_rp_check(oracle_o1a_mmm ARGS oracle ${SK_RP_IN}/omega1-caseA.xml rodpair/o1a_mmm/results.h5 2e-3 FIXTURES
             rodpair_o1a_mmm)
 sk_rp_check(oracle_softB_rk45 ARGS oracle ${SK_RP_IN}/soft-omega1-caseB.xml rodpair/softB_rk45/results.h5 2e-3 FIXTURES

@@ -36,6 +36,8 @@ static PetscErrorCode TestType(const char *name)
     PetscReal area = 0.0, fc[3] = {0, 0, 0}, nvec[3] = {0, 0, 0}, nn = 0.0, dot = 0.0;
     for (PetscInt a = 0; a < nf; a++)
       for (PetscInt d = 0; d < dim; d++) Xf[a * dim + d] = Xe[info->face_nodes[f * nf + a] * dim + d];
+    PetscCall(PetscArrayzero(w, nf)); /* the integrals are added */
+    PetscCall(PetscArrayzero(an, nf * dim));
     PetscCall(SKFEMFaceIntegrals(type, Xf, w, an));
     for (PetscInt a = 0; a < nf; a++) {
       area += w[a];
@@ -61,6 +63,8 @@ static PetscErrorCode TestType(const char *name)
     for (PetscInt f = 0; f < info->num_faces; f++) {
       for (PetscInt a = 0; a < nf; a++)
         for (PetscInt d = 0; d < dim; d++) Xf[a * dim + d] = Xe[info->face_nodes[f * nf + a] * dim + d];
+      PetscCall(PetscArrayzero(w, nf));
+      PetscCall(PetscArrayzero(an, nf * dim));
       PetscCall(SKFEMFaceIntegrals(type, Xf, w, an));
       for (PetscInt a = 0; a < nf; a++)
         for (PetscInt d = 0; d < dim; d++) total[d] += an[a * dim + d];

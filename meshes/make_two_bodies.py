@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Writes stickslip XML meshes of two separate bodies (boxes of Q4 in 2D, H8 in 3D) for contact between deformable
+bodies: body "a" and body "b", each its own element block, with node sets <body>_all and side sets <body>_<side>
+(left/right = x faces, bottom/top = y faces, back/front = z faces in 3D).
+
+    make_two_bodies.py OUT.xml  a:LOWER:UPPER:CELLS  b:LOWER:UPPER:CELLS
+e.g. make_two_bodies.py bars.xml a:0,0:1,0.05:50,1 b:1,0:2,0.05:37,1
+"""
+import sys
+
+
+def box(lower, upper, cells):
+    """Nodes and elements (VTK order, counter-clockwise) of a structured box; sides as (element, local face)."""
+    dim = len(lower)
+    n = [c + 1 for c in cells]
+    coords = []
+    if dim == 2:
+        for j in range(n[1]):
+            for i in range(n[0]):
+                coords.append((lower[0] + (upper[0] - lower[0]) * i / cells[0], lower[1] + (upper[1] - lower[1]) * j / cells[1]))
+        node = lambda i, j: j * n[0] + i
+        elems, sides = [], {s: [] for s in ("left", "right", "bottom", "top")}
+        for j in range(cells[1]):
+            for i in range(cells[0]):
+                e = len(elems)
+                elems.append((node(i, j), node(i + 1, j), node(i + 1, j + 1), node(i, j + 1)))
+                # Q4 faces: 0 (0,1) bottom, 1 (1,2) right, 2 (2,3) top, 3 (3,0) left
+                if j == 0: sides["bottom"].append((e, 0))
+                if i == cells[0] - 1: sides["right"].append((e, 1))
+                if j == cells[1] - 1: sides["top"].append((e, 2))
+                if i == 0: sides["left"].append((e, 3))
+    else:
+        for k in range(n[2]):
+            for j in range(n[1]):
+                for i in range(n[0]):
+                    coords.append(tuple(lower[d] + (upper[d] - lower[d]) * (i, j, k)[d] / cells[d] for d in range(3)))
+        node = lambda i, j, k: (k * n[1] + j) * n[0] + i
+        elems, sides = [], {s: [] for s in ("left", "right", "bottom", "top", "back", "front")}
+        for k in range(cells[2]):
+            for j in range(cells[1]):
+                for i in range(cells[0]):
+                    e = len(elems)
+                    elems.append((node(i, j, k), node(i + 1, j, k), node(i + 1, j + 1, k), node(i, j + 1, k),
+                                  node(i, j, k + 1), node(i + 1, j, k + 1), node(i + 1, j + 1, k + 1), node(i, j + 1, k + 1)))
+                    # H8 faces (mesh.h): 0 y=lo, 1 x=hi, 2 y=hi, 3 x=lo, 4 z=lo, 5 z=hi
+                    if j == 0: sides["bottom"].append((e, 0))
+                    if i == cells[0] - 1: sides["right"].append((e, 1))
+                    if j == cells[1] - 1: sides["top"].append((e, 2))
+                    if i == 0: sides["left"].append((e, 3))
+                    if k == 0: sides["back"].append((e, 4))
+                    if k == cells[2] - 1: sides["front"].append((e, 5))
+    return coords, elems, sides
+
+
+def main():
+    out, specs = sys.argv[1], sys.argv[2:]
+    coords, blocks, nodesets, sidesets = [], [], [], []
+    eoff = 0
+    for spec in specs:
+        name, lo, hi, cells = spec.split(":")
+        lo = [float(x) for x in lo.split(",")]
+        hi = [float(x) for x in hi.split(",")]
+        cells = [int(x) for x in cells.split(",")]
+        c, e, s = box(lo, hi, cells)
+        noff = len(coords)
+        coords += c
+        blocks.append((name, len(lo), [[v + noff for v in el] for el in e]))
+        nodesets.append((name + "_all", list(range(noff, noff + len(c)))))
+        for side, lst in s.items():
+            sidesets.append((name + "_" + side, [(el + eoff, f) for el, f in lst]))
+        eoff += len(e)
+    dim = blocks[0][1]
+    with open(out, "w") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+        f.write("<!-- written by meshes/make_two_bodies.py %s -->\n" % " ".join(sys.argv[2:]))
+        f.write('<mesh dim="%d">\n  <nodes>\n' % dim)
+        for c in coords:
+            f.write("    " + " ".join("%.17g" % x for x in c) + "\n")
+        f.write("  </nodes>\n")
+        for i, (name, d, els) in enumerate(blocks):
+            f.write('  <block name="%s" id="%d" type="%s">\n' % (name, i + 1, "Q4" if d == 2 else "H8"))
+            for el in els:
+                f.write("    " + " ".join(str(v) for v in el) + "\n")
+            f.write("  </block>\n")
+        for name, nodes in nodesets:
+            f.write('  <nodeset name="%s">%s</nodeset>\n' % (name, " ".join(str(v) for v in nodes)))
+        for name, sides in sidesets:
+            f.write('  <sideset name="%s">%s</sideset>\n' % (name, "  ".join("%d %d" % s for s in sides)))
+        f.write("</mesh>\n")
+
+
+if __name__ == "__main__":
+    main()

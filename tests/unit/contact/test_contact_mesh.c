@@ -1,0 +1,199 @@
+/* Unit tests of the deformable master surface (src/contact/contact_mesh.c) on one rank: closest-point projection onto
+   L2, T3 and Q4 faces against closed forms, the bucket-grid search against a search over every face (no face within
+   the guaranteed depth is missed, also after the surface has moved and the grid was rebuilt), and the mortar shares
+   of non-matching flat surfaces (int N_a N_b sums to the master weights: the property behind the patch test). */
+#include <stickslip/contact.h>
+#include "../../../src/contact/contactimpl.h" /* white box: projection, grid, mortar shares */
+
+/* A surface of NF faces of NFN nodes FACES[] over the nodes X[n * dim] (natural numbers 0..n-1, unit masses). */
+static PetscErrorCode MakeSurface(PetscInt dim, PetscInt nfn, PetscInt n, const PetscReal X[], PetscInt nf, const PetscInt faces[],
+                                  SKContactMeshSurface *ms)
+{
+  PetscInt *key, *nat;
+  PetscReal *mass;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(nf, &key, n, &nat, n, &mass));
+  for (PetscInt f = 0; f < nf; f++) key[f] = f * 8;
+  for (PetscInt i = 0; i < n; i++) nat[i] = i, mass[i] = 1;
+  PetscCall(SKContactMeshSurfaceCreate(PETSC_COMM_SELF, dim, nfn, nf, key, faces, n, n, nat, X, mass, ms));
+  PetscCall(PetscFree3(key, nat, mass));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The nearest face of X by trying every face: its squared distance. */
+static PetscReal BruteForce(SKContactMeshSurface ms, const PetscReal x[])
+{
+  PetscReal best = PETSC_MAX_REAL;
+  for (PetscInt f = 0; f < ms->nfaces; f++) {
+    /* a copy of the surface whose grid is one huge cell holding face f alone */
+    PetscInt one[1] = {f}, start[2] = {0, 1};
+    PetscReal d2 = 0;
+    SKSurfaceProjection p;
+    SKContactSupport s;
+    struct _p_SKContactMeshSurface tmp = *ms;
+    tmp.cstart = start, tmp.cfaces = one, tmp.cell = 1e31;
+    for (PetscInt d = 0; d < 3; d++) tmp.lo[d] = -1e30, tmp.ncell[d] = 1;
+    (void)SKContactMeshSurfaceProject(&tmp, x, &p, &s);
+    for (PetscInt d = 0; d < ms->dim; d++) d2 += PetscSqr(x[d] - p.point[d]);
+    best = PetscMin(best, d2);
+  }
+  return best;
+}
+
+/* Projections onto single faces against closed forms. */
+static PetscErrorCode TestProjection(void)
+{
+  SKContactMeshSurface ms;
+  SKSurfaceProjection p;
+  SKContactSupport s;
+
+  PetscFunctionBeginUser;
+  { /* L2 from (0, 0) to (2, 1): outward normal (1, -2) / sqrt(5) (the element on the left of the edge) */
+    const PetscReal X[] = {0, 0, 2, 1}, x[2] = {1.0 + 0.1, 0.5 - 0.2};
+    const PetscInt faces[] = {0, 1};
+    PetscCall(MakeSurface(2, 2, 2, X, 1, faces, &ms));
+    (void)SKContactMeshSurfaceProject(ms, x, &p, &s);
+    /* x = midpoint + 0.1 (1, -2): distance 0.1 sqrt(5) along the normal, shares 1/2 */
+    PetscCheck(s.face == 0 && PetscAbsReal(p.distance - 0.1 * PetscSqrtReal(5.0)) < 1e-14 && PetscAbsReal(s.N[0] - 0.5) < 1e-14 &&
+                   PetscAbsReal(p.normal[0] - 1 / PetscSqrtReal(5.0)) < 1e-14,
+               PETSC_COMM_SELF, PETSC_ERR_PLIB, "L2 projection: distance %g, share %g", (double)p.distance, (double)s.N[0]);
+    PetscCall(SKContactMeshSurfaceDestroy(&ms));
+  }
+  { /* T3 (0,0,0) (1,0,0) (0,1,0): normal +z; the point (0.2, 0.3, -0.05) is 0.05 behind it at barycentric (0.5, 0.2, 0.3) */
+    const PetscReal X[] = {0, 0, 0, 1, 0, 0, 0, 1, 0}, x[3] = {0.2, 0.3, -0.05};
+    const PetscInt faces[] = {0, 1, 2};
+    PetscCall(MakeSurface(3, 3, 3, X, 1, faces, &ms));
+    (void)SKContactMeshSurfaceProject(ms, x, &p, &s);
+    PetscCheck(PetscAbsReal(p.distance + 0.05) < 1e-14 && PetscAbsReal(s.N[0] - 0.5) < 1e-14 && PetscAbsReal(s.N[1] - 0.2) < 1e-14 &&
+                   PetscAbsReal(s.N[2] - 0.3) < 1e-14 && PetscAbsReal(p.normal[2] - 1) < 1e-14,
+               PETSC_COMM_SELF, PETSC_ERR_PLIB, "T3 projection: distance %g, shares %g %g %g", (double)p.distance, (double)s.N[0],
+               (double)s.N[1], (double)s.N[2]);
+    PetscCall(SKContactMeshSurfaceDestroy(&ms));
+  }
+  { /* Q4, a parallelogram in the plane z = 0.1 x (Newton on the bilinear map), normal (-0.1, 0, 1) / |.| */
+    const PetscReal X[] = {0, 0, 0, 2, 0, 0.2, 2.5, 1, 0.25, 0.5, 1, 0.05}, xi[2] = {0.3, -0.4}, off = 0.02;
+    const PetscInt faces[] = {0, 1, 2, 3};
+    const PetscReal sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1}, nn = PetscSqrtReal(1.01), n[3] = {-0.1 / nn, 0, 1 / nn};
+    PetscReal x[3] = {0, 0, 0}, Nq[4];
+    for (PetscInt a = 0; a < 4; a++) {
+      Nq[a] = 0.25 * (1 + sx[a] * xi[0]) * (1 + sy[a] * xi[1]);
+      for (PetscInt d = 0; d < 3; d++) x[d] += Nq[a] * X[a * 3 + d];
+    }
+    for (PetscInt d = 0; d < 3; d++) x[d] += off * n[d];
+    PetscCall(MakeSurface(3, 4, 4, X, 1, faces, &ms));
+    (void)SKContactMeshSurfaceProject(ms, x, &p, &s);
+    for (PetscInt a = 0; a < 4; a++)
+      PetscCheck(PetscAbsReal(s.N[a] - Nq[a]) < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Q4 projection: share %g, expected %g",
+                 (double)s.N[a], (double)Nq[a]);
+    PetscCheck(PetscAbsReal(p.distance - off) < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Q4 projection: distance %g, expected %g",
+               (double)p.distance, (double)off);
+    PetscCall(SKContactMeshSurfaceDestroy(&ms));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A wavy 2D chain of N faces: the grid finds the nearest face of random points within the depth, as a search over
+   every face does, before and after a displacement that forces rebuilds. */
+static PetscErrorCode TestSearch(void)
+{
+  const PetscInt N = 200;
+  SKContactMeshSurface ms;
+  PetscReal *X, *u, *v;
+  PetscInt *faces, rebuilds;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(2 * (N + 1), &X, 2 * (N + 1), &u, 2 * (N + 1), &v));
+  PetscCall(PetscMalloc1(2 * N, &faces));
+  for (PetscInt i = 0; i <= N; i++) {
+    X[2 * i]     = 0.01 * i + 0.003 * PetscSinReal(0.7 * i); /* faces of 0.006 to 0.014 m */
+    X[2 * i + 1] = 0.05 * PetscSinReal(0.1 * i);
+    u[2 * i] = u[2 * i + 1] = v[2 * i] = v[2 * i + 1] = 0;
+  }
+  for (PetscInt f = 0; f < N; f++) faces[2 * f] = f + 1, faces[2 * f + 1] = f; /* outward +y-ish */
+  PetscCall(MakeSurface(2, 2, N + 1, X, N, faces, &ms));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, 0, 1));
+  for (PetscInt round = 0; round < 3; round++) {
+    if (round > 0) { /* move the surface by a rigid shift and a wave of several face sizes: the grid must follow */
+      for (PetscInt i = 0; i <= N; i++) u[2 * i] = 0.05 * round, u[2 * i + 1] = 0.03 * round * PetscSinReal(0.05 * i);
+      PetscCall(SKContactMeshSurfaceUpdate(ms, X, u, v));
+    }
+    for (PetscInt k = 0; k < 2000; k++) {
+      PetscReal r[2], x[2], d2;
+      SKSurfaceProjection p;
+      SKContactSupport s;
+      const PetscInt i = (PetscInt)(k % N);
+      PetscCall(PetscRandomGetValueReal(rnd, &r[0]));
+      PetscCall(PetscRandomGetValueReal(rnd, &r[1]));
+      /* a point near face i, within the depth on either side */
+      for (PetscInt d = 0; d < 2; d++)
+        x[d] = (1 - r[0]) * (X[2 * (i + 1) + d] + u[2 * (i + 1) + d]) + r[0] * (X[2 * i + d] + u[2 * i + d]) + (2 * r[1] - 1) * ms->depth;
+      (void)SKContactMeshSurfaceProject(ms, x, &p, &s);
+      d2 = BruteForce(ms, x);
+      PetscCheck(s.face >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "round %" PetscInt_FMT ": the grid missed the faces near (%g, %g)", round,
+                 (double)x[0], (double)x[1]);
+      PetscCheck(PetscAbsReal(PetscSqr(x[0] - p.point[0]) + PetscSqr(x[1] - p.point[1]) - d2) <= 1e-14, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "round %" PetscInt_FMT ": the grid's nearest face is not the nearest", round);
+    }
+  }
+  PetscCall(SKContactMeshSurfaceGetInfo(ms, NULL, NULL, NULL, &rebuilds));
+  PetscCheck(rebuilds >= 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the grid was built %" PetscInt_FMT " times, the moves needed a rebuild",
+             rebuilds);
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(SKContactMeshSurfaceDestroy(&ms));
+  PetscCall(PetscFree3(X, u, v));
+  PetscCall(PetscFree(faces));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Mortar shares of a slave chain of 7 faces over a master chain of 10 on the same line y = 0 (facing each other):
+   sum_a w_a share_ab = w_b, the consistent load of a uniform pressure, to round-off. */
+static PetscErrorCode TestMortar(void)
+{
+  const PetscInt ns = 7, nm = 10;
+  PetscReal Xs[2 * 8], Xm[2 * 11], ws[8] = {0}, wsum[11] = {0};
+  PetscInt fs[2 * 7], fm[2 * 10];
+  SKContactMeshSurface slave, master;
+
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i <= ns; i++) Xs[2 * i] = (PetscReal)i / ns, Xs[2 * i + 1] = 0;
+  for (PetscInt i = 0; i <= nm; i++) Xm[2 * i] = (PetscReal)i / nm, Xm[2 * i + 1] = 0;
+  for (PetscInt f = 0; f < ns; f++) fs[2 * f] = f + 1, fs[2 * f + 1] = f; /* slave faces outward -y: the body above */
+  for (PetscInt f = 0; f < nm; f++) fm[2 * f] = f, fm[2 * f + 1] = f + 1; /* master faces outward +y: the body below */
+  PetscCall(MakeSurface(2, 2, ns + 1, Xs, ns, fs, &slave));
+  PetscCall(MakeSurface(2, 2, nm + 1, Xm, nm, fm, &master));
+  for (PetscInt f = 0; f < ns; f++) { /* the face's weights, face-local, scattered to its nodes */
+    PetscReal wf[2] = {0, 0};
+    PetscCall(SKContactFaceWeights(2, 2, Xs, fs + 2 * f, wf));
+    ws[fs[2 * f]] += wf[0], ws[fs[2 * f + 1]] += wf[1];
+  }
+  for (PetscInt a = 0; a <= ns; a++) {
+    SKContactSupport s = {-1, 0, {0}, {0}};
+    PetscCall(SKContactMeshSurfaceMortar(master, slave, SKContactMeshSurfaceFindNode(slave, a), &s));
+    PetscCheck(s.n > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "slave node %" PetscInt_FMT " has no mortar shares", a);
+    for (PetscInt k = 0; k < s.n; k++) wsum[s.node[k]] += ws[SKContactMeshSurfaceFindNode(slave, a)] * s.N[k];
+  }
+  for (PetscInt b = 0; b <= nm; b++) {
+    const PetscReal wb = (b == 0 || b == nm ? 0.5 : 1.0) / nm;
+    PetscCheck(PetscAbsReal(wsum[b] - wb) < 1e-14, PETSC_COMM_SELF, PETSC_ERR_PLIB, "master node %" PetscInt_FMT ": %g, expected %g", b,
+               (double)wsum[b], (double)wb);
+  }
+  PetscCall(SKContactMeshSurfaceDestroy(&slave));
+  PetscCall(SKContactMeshSurfaceDestroy(&master));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  PetscCall(SKContactInitializePackage());
+  PetscCall(TestProjection());
+  PetscCall(TestSearch());
+  PetscCall(TestMortar());
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "contact mesh surface: projection, search and mortar shares ok\n"));
+  PetscCall(PetscFinalize());
+  return 0;
+}
