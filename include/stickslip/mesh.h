@@ -100,6 +100,13 @@ PETSC_EXTERN PetscErrorCode SKElementTypeList(char buf[], size_t len);
 /* Pure kernel: determinant of the Jacobian d x / d xi at the element centre (xi = 0, or the simplex centroid) for an
    element of TYPE with node coordinates coords[num_nodes][dim] (m). Units m^dim per unit reference measure. */
 PETSC_EXTERN PetscErrorCode SKElementTypeCentreJacobian(SKElementType type, const PetscReal coords[], PetscReal *det_j);
+/* Pure kernel: det J (m^dim per unit reference measure) at reference point XI[dim] for an element of TYPE with node
+   coordinates coords[num_nodes][dim] (m). */
+PETSC_EXTERN PetscErrorCode SKElementTypeJacobian(SKElementType type, const PetscReal coords[], const PetscReal xi[], PetscReal *det_j);
+/* Pure kernel: the smallest det J over the centre, the nodes and the tensor Gauss points of the element's rule
+   (order + 1 per direction), and the reference point xi_min[dim] where it is. A valid element has det J > 0 at all of
+   them; for Q4 and H8 det J is multilinear, so the corners bound it. */
+PETSC_EXTERN PetscErrorCode SKElementTypeMinJacobian(SKElementType type, const PetscReal coords[], PetscReal *det_j, PetscReal xi_min[]);
 
 typedef struct _p_SKMesh *SKMesh;
 
@@ -120,8 +127,9 @@ PETSC_EXTERN PetscErrorCode SKMeshAddNodeSet(SKMesh mesh, const char name[], Pet
    Errors: duplicate name, an element or local face out of range. */
 PETSC_EXTERN PetscErrorCode SKMeshAddSideSet(SKMesh mesh, const char name[], PetscInt n, const PetscInt elements[], const PetscInt faces[]);
 
-/* Finds the first inverted or degenerate element: det J at the element centre <= 1e-12 h^dim, h the element's
-   bounding-box diagonal. *element = -1 (and *det_j = 0) when there is none. */
+/* Finds the first inverted or degenerate element: the smallest det J of SKElementTypeMinJacobian() (centre, nodes,
+   Gauss points) <= 1e-12 h^dim, h the element's bounding-box diagonal. *element = -1 (and *det_j = 0) when there is
+   none. */
 PETSC_EXTERN PetscErrorCode SKMeshFindInvertedElement(SKMesh mesh, PetscInt *element, PetscReal *det_j);
 /* Raises an SK_ERR_INPUT error naming the block, element and det J if any element is inverted or degenerate. */
 PETSC_EXTERN PetscErrorCode SKMeshCheck(SKMesh mesh);

@@ -593,6 +593,11 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
   PetscCall(SKInputCheck(ex->input, time, ex->safety > 0 && ex->safety <= 1, "safety = %g must be in (0, 1]", (double)ex->safety));
   PetscCall(SKInputGetReal(ex->input, time, "dt", &dt, &has_dt));
   PetscCall(SKExplicitCriticalTimeStep(ex));
+  /* a zero or non-finite step would run no steps (or forever) and report success */
+  PetscCall(SKInputCheck(ex->input, time, ex->dt_critical > 0 && PetscIsNormalReal(ex->dt_critical),
+                         "the critical time step is %g s (element-size estimate %g s), not a positive finite number: look for "
+                         "coincident nodes, a zero density or an infinite modulus or penalty",
+                         (double)ex->dt_critical, (double)ex->dt_element));
   if (has_dt) {
     PetscCall(SKInputCheckPositive(ex->input, time, "dt", dt));
     PetscCall(SKInputCheck(ex->input, time, dt <= ex->dt_critical,
@@ -605,6 +610,11 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
     const PetscReal n = PetscCeilReal(ex->t_end / (ex->safety * ex->dt_critical));
     ex->dt            = ex->t_end / n;
   }
+  /* the step counter is a PetscInt: an overflowed count runs no steps and reports success */
+  PetscCall(SKInputCheck(ex->input, time, ex->t_end / ex->dt < (PetscReal)PETSC_MAX_INT,
+                         "end = %g s needs %g steps of dt = %g s, more than the %" PetscInt_FMT " a run can count: shorten the run or "
+                         "coarsen the mesh",
+                         (double)ex->t_end, (double)(ex->t_end / ex->dt), (double)ex->dt, (PetscInt)PETSC_MAX_INT));
 
   ex->history_interval = 1;
   PetscCall(SKNodeGetChild(root, "output", &node));

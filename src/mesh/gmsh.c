@@ -625,7 +625,8 @@ static PetscErrorCode SKGmshBuild(MPI_Comm comm, const char file[], SKGmshFile *
   PetscCall(SKMeshFindInvertedElement(*mesh, &bad, &det));
   if (bad >= 0)
     PetscCall(SKFileError(comm, file, (int)f->el_line[f->order[bad]],
-                          "element %" PetscInt_FMT " is inverted or degenerate: det J at its centre is %g (is its node order Gmsh's?)",
+                          "element %" PetscInt_FMT
+                          " is inverted or degenerate: its smallest det J (nodes, centre, Gauss points) is %g (is its node order Gmsh's?)",
                           f->el_tag[f->order[bad]], (double)det));
   PetscCall(SKGmshBuildSets(comm, file, f, dim, *mesh));
   for (PetscInt i = 0; i < f->nphysical; i++)

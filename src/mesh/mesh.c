@@ -263,7 +263,7 @@ PetscErrorCode SKMeshFindInvertedElement(SKMesh mesh, PetscInt *element, PetscRe
     PetscCall(SKElementTypeGetInfo(blk->type, &info));
     for (PetscInt e = 0; e < blk->num_elements; e++) {
       PetscReal lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, h2 = 0,
-                det, h;
+                det, h, xi[3];
 
       for (PetscInt a = 0; a < info->num_nodes; a++)
         for (PetscInt d = 0; d < mesh->dim; d++) {
@@ -273,7 +273,7 @@ PetscErrorCode SKMeshFindInvertedElement(SKMesh mesh, PetscInt *element, PetscRe
         }
       for (PetscInt d = 0; d < mesh->dim; d++) h2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
       h = PetscSqrtReal(h2);
-      PetscCall(SKElementTypeCentreJacobian(blk->type, xe, &det));
+      PetscCall(SKElementTypeMinJacobian(blk->type, xe, &det, xi));
       /* Relative threshold: det J scales as h^dim, so 1e-12 h^dim separates degenerate from merely small elements. */
       if (!(det > 1e-12 * PetscPowRealInt(h, mesh->dim))) {
         *element = blk->first_element + e;
@@ -295,7 +295,7 @@ PetscErrorCode SKMeshCheck(SKMesh mesh)
   if (e >= 0) {
     PetscCall(SKMeshLocateElement(mesh, e, &b, &local));
     SETERRQ(mesh->comm, SK_ERR_INPUT,
-            "element %" PetscInt_FMT " (element %" PetscInt_FMT " of block '%s') is inverted or degenerate: det J at its centre is %g", e,
+            "element %" PetscInt_FMT " (element %" PetscInt_FMT " of block '%s') is inverted or degenerate: its smallest det J is %g", e,
             local, mesh->blocks[b].name, (double)det);
   }
   PetscFunctionReturn(PETSC_SUCCESS);

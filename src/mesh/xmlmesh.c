@@ -199,10 +199,11 @@ static PetscErrorCode SKXmlMeshExplicit(SKInput input, SKNode root, SKXmlMeshWor
     PetscInt b = 0, local = 0;
 
     PetscCall(SKMeshLocateElement(*mesh, bad, &b, &local));
-    PetscCall(SKInputError(input, w->children[b],
-                           "element %" PetscInt_FMT
-                           " of block '%s' is inverted or degenerate: det J at its centre is %g (are its nodes in VTK order?)",
-                           local, (*mesh)->blocks[b].name, (double)det));
+    PetscCall(SKInputError(
+        input, w->children[b],
+        "element %" PetscInt_FMT
+        " of block '%s' is inverted or degenerate: its smallest det J (nodes, centre, Gauss points) is %g (are its nodes in VTK order?)",
+        local, (*mesh)->blocks[b].name, (double)det));
   }
   PetscCall(PetscFree(w->children));
 
