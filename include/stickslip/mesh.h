@@ -134,6 +134,10 @@ PETSC_EXTERN PetscErrorCode SKMeshFindInvertedElement(SKMesh mesh, PetscInt *ele
 /* Raises an SK_ERR_INPUT error naming the block, element and det J if any element is inverted or degenerate. */
 PETSC_EXTERN PetscErrorCode SKMeshCheck(SKMesh mesh);
 
+/* FNV-1a hash of what defines a replicated mesh: dimension, coordinates, and every block's type and connectivity (the
+   mesh as loaded; sets are not included). Identifies the mesh of a run in its checkpoints. */
+PETSC_EXTERN PetscErrorCode SKMeshGetDigest(SKMesh mesh, unsigned long long *digest);
+
 PETSC_EXTERN PetscErrorCode SKMeshGetComm(SKMesh mesh, MPI_Comm *comm);
 /* Spatial dimension, 2 or 3. */
 PETSC_EXTERN PetscErrorCode SKMeshGetDimension(SKMesh mesh, PetscInt *dim);

@@ -112,6 +112,7 @@ static PetscErrorCode SKCommandRun(const char filename[], SKRun *r)
   PetscCall(SKWallTime(&t1));
   PetscCall(SKOutputSummary(r->out, "total wall time", "%.3f s", (double)(t1 - t0)));
   PetscCall(SKOutputSummary(r->out, "results", "%s/results.h5", dir));
+  PetscCall(SKOutputSetStatus(r->out, SK_OUTPUT_COMPLETED, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,7 +159,8 @@ int main(int argc, char **argv)
     free(pargv);
     return 2;
   }
-  ierr = PetscOptionsGetBool(NULL, NULL, "-sk_traceback", &traceback, NULL);
+  ierr = SKSignalsInstall(); /* after PetscInitialize(), which installs PETSc's handlers */
+  if (!ierr) ierr = PetscOptionsGetBool(NULL, NULL, "-sk_traceback", &traceback, NULL);
   if (!ierr && !traceback) ierr = PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
   if (!ierr) ierr = SKSolverRegisterAll();
   if (!ierr && help)
@@ -175,7 +177,14 @@ int main(int argc, char **argv)
   } else if (!ierr) {
     SKRun r = {NULL, NULL, NULL, NULL};
     PetscErrorCode ierr_reset;
-    ierr       = !strcmp(command, "run") ? SKCommandRun(filename, &r) : SKCommandValidate(filename, &r);
+    ierr = !strcmp(command, "run") ? SKCommandRun(filename, &r) : SKCommandValidate(filename, &r);
+    if (ierr && r.out) {
+      const char *text;
+      char *specific;
+      /* results.h5 says that the run failed, why, and how far it got */
+      (void)PetscErrorMessage(ierr, &text, &specific);
+      (void)SKOutputSetStatus(r.out, SK_OUTPUT_FAILED, specific && specific[0] ? specific : text);
+    }
     ierr_reset = SKRunReset(&r);
     if (!ierr) ierr = ierr_reset;
   }

@@ -712,6 +712,7 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
   PetscCall(AddInputSets(ex, root, ex->rmesh));
   PetscCall(CheckReference(ex, mesh_node, ex->rmesh));
   PetscCall(ReadWatchPoints(ex, root, ex->rmesh));
+  PetscCall(SKExplicitSetDigests(ex, ex->rmesh));
   PetscCall(SKMeshDistribute(ex->rmesh, &ex->mesh));
   PetscCall(SKMeshDestroy(&ex->rmesh));
 
@@ -794,6 +795,7 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
   PetscCall(SKPVDDestroy(&ex->pvd));
   PetscCall(SKMeshDestroy(&ex->mesh));
   PetscCall(SKMeshDestroy(&ex->rmesh));
+  PetscCall(PetscFree(ex->options_run));
   PetscCall(PetscFree(ex));
   *exp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -39,6 +39,8 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
     if (out && ex->checkpoint_interval > 0 && ex->step % ex->checkpoint_interval == 0 && ex->step < nsteps)
       PetscCall(SKExplicitWriteCheckpoint(ex, ckdir, ex->checkpoint_keep));
     PetscCall(SKProgressUpdate(progress, ex->t, ex->step));
+    /* SIGTERM/SIGINT: a reduction over the ranks, so every 16th step */
+    if (ex->size > 1 && ex->step % 16 == 0) PetscCall(SKSignalCheck(ex->comm));
     if (ex->step == kill_step) (void)raise(SIGKILL);
   }
   PetscCall(SKWallTime(&w1));

@@ -128,6 +128,11 @@ struct _p_SKExplicit {
   SKPVD pvd;
   PetscInt field_count;
   char description[256];
+
+  /* identity of the run, stored in every checkpoint and compared on restart: input (canonical XML), options that
+     change results (canonical string and hash), replicated mesh as loaded */
+  unsigned long long digest_input, digest_options, digest_mesh;
+  char *options_run;
 };
 
 /* log events (registered by SKExplicitCreateFromInput) */
@@ -148,6 +153,8 @@ PETSC_INTERN PetscReal SKExplicitSpringForce(const SKExplicit, const SKExplicitS
 /* checkpoint.c */
 PETSC_INTERN PetscErrorCode SKExplicitGatherNatural(SKExplicit, const PetscReal local[], PetscReal **global);
 PETSC_INTERN PetscErrorCode SKExplicitGatherNaturalBlock(SKExplicit, const PetscReal local[], PetscInt bs, PetscReal **global);
+/* The run's digests from the input, the options database and the replicated mesh (before distribution). */
+PETSC_INTERN PetscErrorCode SKExplicitSetDigests(SKExplicit, SKMesh replicated);
 /* explicit_output.c */
 PETSC_INTERN PetscErrorCode SKExplicitOutputSetUp(SKExplicit, SKOutput, PetscBool restart);
 PETSC_INTERN PetscErrorCode SKExplicitOutputStep(SKExplicit, SKOutput, PetscBool force);

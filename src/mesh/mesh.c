@@ -301,6 +301,28 @@ PetscErrorCode SKMeshCheck(SKMesh mesh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKMeshGetDigest(SKMesh mesh, unsigned long long *digest)
+{
+  unsigned long long h = SK_FNV_SEED;
+
+  PetscFunctionBegin;
+  PetscCheck(!mesh->distributed, mesh->comm, PETSC_ERR_ARG_WRONGSTATE, "the digest is of the replicated mesh (before SKMeshDistribute())");
+  h = SKHashBytes(h, &mesh->dim, sizeof(mesh->dim));
+  h = SKHashBytes(h, mesh->coords, sizeof(PetscReal) * (size_t)(mesh->num_nodes * mesh->dim));
+  for (PetscInt b = 0; b < mesh->num_blocks; b++) {
+    const SKMeshBlock *blk        = &mesh->blocks[b];
+    const SKElementTypeInfo *info = NULL;
+    const int type                = (int)blk->type;
+
+    PetscCall(SKElementTypeGetInfo(blk->type, &info));
+    h = SKHashBytes(h, &type, sizeof(type));
+    h = SKHashBytes(h, &blk->num_elements, sizeof(blk->num_elements));
+    h = SKHashBytes(h, blk->conn, sizeof(PetscInt) * (size_t)(blk->num_elements * info->num_nodes));
+  }
+  *digest = h;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKMeshGetComm(SKMesh mesh, MPI_Comm *comm)
 {
   PetscFunctionBegin;

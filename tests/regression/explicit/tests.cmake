@@ -31,6 +31,10 @@ sk_add_python_test(regression_explicit_restart ${SK_TEST_DIR}/check_restart.py
 sk_add_python_test(regression_explicit_restart_mpi2 ${SK_TEST_DIR}/check_restart.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/neohookean_block.xml 550 ${SK_MPIEXEC} -n 2 --oversubscribe LABELS regression)
 set_tests_properties(regression_explicit_restart_mpi2 PROPERTIES PROCESSORS 2)
+# A restart continues only the run that wrote the checkpoint (digests of input, options, mesh; dt), and -force removes
+# the checkpoints and step files of the earlier run but nothing of the user's. Exact checks, no tolerance.
+sk_add_python_test(regression_explicit_restart_identity ${SK_TEST_DIR}/check_restart_identity.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/neohookean_block.xml 550 LABELS regression)
 
 # 1 and 2 ranks: every history and the final state agree to 1e-12 relative (measured 6.1e-13 at worst, in a velocity
 # of the watch point; the ranks only sum shared-node forces in another order).
