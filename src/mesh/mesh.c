@@ -1,5 +1,6 @@
 /* stickslip mesh: the mesh object (nodes, blocks, sets), its checks, boundary faces and node-to-element map. */
 #include "mesh/meshimpl.h"
+#include <unistd.h>
 #include <stdlib.h>
 
 PetscLogEvent SK_EVENT_MeshPartition, SK_EVENT_MeshDistribute, SK_EVENT_MeshRead;
@@ -298,6 +299,32 @@ PetscErrorCode SKMeshCheck(SKMesh mesh)
             "element %" PetscInt_FMT " (element %" PetscInt_FMT " of block '%s') is inverted or degenerate: its smallest det J is %g", e,
             local, mesh->blocks[b].name, (double)det);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshCheckSize(PetscInt dim, PetscReal num_nodes, PetscReal num_elements, PetscInt nodes_per_element, char msg[],
+                               size_t len)
+{
+  const PetscReal max_int = (PetscReal)PETSC_MAX_INT;
+  /* bytes: coordinates, ~16 state and force vectors of dim values, lumped mass, numbering maps, VTK/checkpoint
+     buffers per node (~1 kB in 3D); connectivity, batch workspace and stresses per element */
+  const PetscReal need = num_nodes * 1024.0 + num_elements * (100.0 + 16.0 * nodes_per_element);
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  const PetscReal have = pages > 0 && page > 0 ? (PetscReal)pages * (PetscReal)page : PETSC_MAX_REAL;
+
+  PetscFunctionBegin;
+  msg[0] = 0;
+  if (num_nodes * dim >= max_int || num_elements * nodes_per_element >= max_int)
+    PetscCall(PetscSNPrintf(msg, len,
+                            "the mesh would have %.6g nodes (%.6g dofs) and %.6g elements (%.6g connectivity entries), more than the %.6g "
+                            "that PETSc's 32-bit indices can count: use fewer cells",
+                            (double)num_nodes, (double)(num_nodes * dim), (double)num_elements, (double)(num_elements * nodes_per_element),
+                            (double)max_int));
+  else if (need > have)
+    PetscCall(PetscSNPrintf(msg, len,
+                            "the mesh of %.6g nodes and %.6g elements would need about %.3g GB of memory, more than the %.3g GB of this "
+                            "machine: use fewer cells",
+                            (double)num_nodes, (double)num_elements, (double)(need / 1e9), (double)(have / 1e9)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -143,6 +143,18 @@ static PetscErrorCode SKXmlMeshGenerator(SKInput input, SKNode gen, SKMesh *mesh
                              (double)lower[d], (char)('x' + d)));
     if (has_ratio && !(ratio[d] > 0)) PetscCall(SKInputError(input, gen, "attribute 'ratio' must be positive, not %g", (double)ratio[d]));
   }
+  {
+    const SKElementTypeInfo *info = NULL;
+    /* simplices: T3 cuts a cell in 2, T4 in 6 */
+    PetscReal nodes = 1, elements = 1;
+    char msg[512];
+
+    PetscCall(SKElementTypeGetInfo(type, &info));
+    for (PetscInt d = 0; d < dim; d++) nodes *= rcells[d] * info->order + 1, elements *= rcells[d];
+    if (info->simplex) elements *= dim == 2 ? 2 : 6;
+    PetscCall(SKMeshCheckSize(dim, nodes, elements, info->num_nodes, msg, sizeof(msg)));
+    if (msg[0]) PetscCall(SKInputError(input, gen, "%s", msg));
+  }
   PetscCall(SKMeshCreateBox(comm, type, cells, lower, upper, has_ratio ? ratio : NULL, mesh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
