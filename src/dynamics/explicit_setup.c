@@ -741,8 +741,17 @@ PetscErrorCode SKExplicitCreateFromInput(SKInput input, SKExplicit *exp)
 
   ex->energy_tolerance = 0.05;
   ex->power_its        = 2000;
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-explicit_energy_tolerance", &ex->energy_tolerance, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-explicit_power_maxit", &ex->power_its, NULL));
+  ex->power_rtol       = 1e-6;
+  ex->kill_step        = -1;
+  PetscOptionsBegin(ex->comm, NULL, "explicit solver", NULL);
+  PetscCall(PetscOptionsReal("-explicit_energy_tolerance", "allowed energy-balance drift, fraction of the energy in play", "",
+                             ex->energy_tolerance, &ex->energy_tolerance, NULL));
+  PetscCall(
+      PetscOptionsInt("-explicit_power_maxit", "power iterations for the critical time step", "", ex->power_its, &ex->power_its, NULL));
+  PetscCall(
+      PetscOptionsReal("-explicit_power_rtol", "relative change that ends the power iteration", "", ex->power_rtol, &ex->power_rtol, NULL));
+  PetscCall(PetscOptionsInt("-explicit_kill_at_step", "test hook: SIGKILL after this step", "", ex->kill_step, &ex->kill_step, NULL));
+  PetscOptionsEnd();
   PetscCall(ReadContacts(ex, root));
   PetscCall(ReadTimeAndOutput(ex, root));
   for (PetscInt i = 0; i < ex->ncontacts; i++) {

@@ -459,12 +459,11 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
   Mat K;
   Vec mass;
   IS cons;
-  PetscReal lambda, rtol = 1e-6, hmin = PETSC_MAX_REAL;
+  PetscReal lambda, rtol = ex->power_rtol, hmin = PETSC_MAX_REAL;
   PetscInt its;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-explicit_power_rtol", &rtol, NULL));
   PetscCall(SKExplicitGetOperators(ex, &K, &mass, &cons));
   PetscCall(SKExplicitPowerIteration(K, mass, cons, rtol, ex->power_its, &lambda, &its));
   PetscCall(MatDestroy(&K));

@@ -113,6 +113,8 @@ struct _p_SKExplicit {
   /* time step */
   PetscReal dt_critical, dt_element, safety;
   PetscInt power_its;
+  PetscReal power_rtol;
+  PetscInt kill_step; /* test hook -explicit_kill_at_step: SIGKILL after this step (-1: never) */
 
   /* energy accumulators (global) */
   PetscReal external_work, energy0;

@@ -717,3 +717,30 @@ PetscErrorCode SKOptionsGetRunDigest(char **canonical, unsigned long long *diges
   PetscCall(PetscFree(all));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode SKOptionsReal(MPI_Comm comm, const char name[], const char help[], PetscReal *value, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, NULL, "stickslip solver option", NULL);
+  PetscCall(PetscOptionsReal(name, help, "", *value, value, set));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOptionsInt(MPI_Comm comm, const char name[], const char help[], PetscInt *value, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, NULL, "stickslip solver option", NULL);
+  PetscCall(PetscOptionsInt(name, help, "", *value, value, set));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOptionsString(MPI_Comm comm, const char name[], const char help[], char value[], size_t len, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, NULL, "stickslip solver option", NULL);
+  PetscCall(PetscOptionsString(name, help, "", value, value, len, set));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

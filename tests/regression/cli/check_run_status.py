@@ -13,7 +13,6 @@ Checked on an explicit run of 20 s (the block sliding on a plane, about 150000 s
 5. an output path that cannot be created: exit 1 (a refused output directory), one line."""
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,13 +21,9 @@ import time
 import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common"))
-from checklist import check, finish  # noqa: E402
+from checklist import check, finish, program  # noqa: E402
 
-exe = os.environ.get("STICKSLIP", "build/bin/stickslip")
-src = os.environ.get("SK_SOURCE_DIR", ".")
-work = os.path.abspath("cli_run_status")
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
+exe, src, work = program("cli_run_status")
 
 
 def status(out):
