@@ -29,15 +29,16 @@ static PetscReal RodPairLoad(void *ctx, PetscReal t)
   return SKTimeFunctionEval((const SKTimeFunction *)ctx, t);
 }
 
-static PetscErrorCode RodPairSetup(SKInput input, void **ctx_out)
+static PetscErrorCode RodPairDestroy(void **ctx_in);
+
+/* Reads the input into CTX (allocated by the caller, freed by it on failure). */
+static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
 {
-  RodPairCtx *ctx;
   SKNode root, rod1, rod2, fric, load, fun, time, disc;
   PetscBool found;
   char solver[16] = "rk45";
 
   PetscFunctionBeginUser;
-  PetscCall(PetscNew(&ctx));
   PetscCall(SKInputGetComm(input, &ctx->comm));
   PetscCall(SKInputGetRoot(input, &root));
   PetscCall(SKInputRequireChild(input, root, "rod1", &rod1));
@@ -125,6 +126,24 @@ static PetscErrorCode RodPairSetup(SKInput input, void **ctx_out)
                              ctx->load.type == SK_TF_PULSE,
                          "solver mmm needs a harmonic, constant or pulse load; this input has a %s load: use rk45 or cvode",
                          SKTimeFunctionTypes[ctx->load.type]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RodPairSetup(SKInput input, void **ctx_out)
+{
+  RodPairCtx *ctx;
+  void *v;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&ctx));
+  /* a refused input must not leak the context (the solver contract: *ctx is set only on success) */
+  ierr = RodPairRead(input, ctx);
+  if (ierr) {
+    v = ctx;
+    (void)RodPairDestroy(&v);
+    return ierr;
+  }
   *ctx_out = ctx;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
