@@ -39,4 +39,18 @@ PETSC_EXTERN PetscErrorCode SKProgressDestroy(SKProgress *progress);
 /* Wall-clock seconds since an arbitrary origin (monotonic). */
 PETSC_EXTERN PetscErrorCode SKWallTime(PetscLogDouble *seconds);
 
+/* Pure kernel: the 64-bit FNV-1a hash (Fowler, Noll, Vo) of n bytes, chained from seed (start with SK_FNV_SEED):
+   checkpoint checksums and the digests that identify a run. Not cryptographic. */
+#define SK_FNV_SEED 0xcbf29ce484222325ULL
+PETSC_EXTERN unsigned long long SKHashBytes(unsigned long long seed, const void *data, size_t n);
+
+/* Signals of a run. SKSignalsInstall() (call after PetscInitialize(), which installs PETSc's own handlers) ignores
+   SIGPIPE, so that a closed stdout (`stickslip run ... | head -1`) never kills a run (output errors are checked where
+   they matter), and catches SIGTERM and SIGINT: the handler only records the signal; a second one of them ends the
+   process at once. SKSignalCheck() raises PETSC_ERR_SIG "interrupted by SIGTERM" once a signal was recorded, so that
+   the run stops through the ordinary error path (which records the run as failed in results.h5). Collective on COMM
+   (the ranks agree on whether any of them was signalled); SKProgressUpdate() and SKHistoryAppend() call it. */
+PETSC_EXTERN PetscErrorCode SKSignalsInstall(void);
+PETSC_EXTERN PetscErrorCode SKSignalCheck(MPI_Comm comm);
+
 #endif

@@ -111,8 +111,4 @@ PETSC_EXTERN PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char 
 /* Loads the state saved in checkpoint file PATH (written from the same input, any number of ranks). */
 PETSC_EXTERN PetscErrorCode SKExplicitLoadCheckpoint(SKExplicit ex, const char path[]);
 
-/* Pure kernel: the 64-bit FNV-1a hash of n bytes, chained from seed (start with SK_FNV_SEED); checkpoint checksums. */
-#define SK_FNV_SEED 0xcbf29ce484222325ULL
-PETSC_EXTERN unsigned long long SKHashBytes(unsigned long long seed, const void *data, size_t n);
-
 #endif

@@ -117,6 +117,13 @@ PETSC_EXTERN PetscErrorCode SKElementTypeList(char buf[], size_t len);
    element of TYPE with node coordinates coords[num_nodes][dim] (m). Units m^dim per unit reference measure. Built-in
    types only (a registered type's geometry is its basis'). */
 PETSC_EXTERN PetscErrorCode SKElementTypeCentreJacobian(SKElementType type, const PetscReal coords[], PetscReal *det_j);
+/* Pure kernel: det J (m^dim per unit reference measure) at reference point XI[dim] for an element of TYPE with node
+   coordinates coords[num_nodes][dim] (m). */
+PETSC_EXTERN PetscErrorCode SKElementTypeJacobian(SKElementType type, const PetscReal coords[], const PetscReal xi[], PetscReal *det_j);
+/* Pure kernel: the smallest det J over the centre, the nodes and the tensor Gauss points of the element's rule
+   (order + 1 per direction), and the reference point xi_min[dim] where it is. A valid element has det J > 0 at all of
+   them; for Q4 and H8 det J is multilinear, so the corners bound it. */
+PETSC_EXTERN PetscErrorCode SKElementTypeMinJacobian(SKElementType type, const PetscReal coords[], PetscReal *det_j, PetscReal xi_min[]);
 
 /* Creates a replicated mesh of dimension DIM (2 or 3) with NUM_NODES nodes at COORDS[num_nodes][dim] (m, copied);
    add blocks and sets with the SKMeshAdd*() functions. */
@@ -135,11 +142,25 @@ PETSC_EXTERN PetscErrorCode SKMeshAddNodeSet(SKMesh mesh, const char name[], Pet
    Errors: duplicate name, an element or local face out of range. */
 PETSC_EXTERN PetscErrorCode SKMeshAddSideSet(SKMesh mesh, const char name[], PetscInt n, const PetscInt elements[], const PetscInt faces[]);
 
-/* Finds the first inverted or degenerate element: det J at the element centre <= 1e-12 h^dim, h the element's
-   bounding-box diagonal. *element = -1 (and *det_j = 0) when there is none. */
+/* Finds the first inverted or degenerate element: the smallest det J of SKElementTypeMinJacobian() (centre, nodes,
+   Gauss points) <= 1e-12 h^dim, h the element's bounding-box diagonal. *element = -1 (and *det_j = 0) when there is
+   none. */
 PETSC_EXTERN PetscErrorCode SKMeshFindInvertedElement(SKMesh mesh, PetscInt *element, PetscReal *det_j);
 /* Raises an SK_ERR_INPUT error naming the block, element and det J if any element is inverted or degenerate. */
 PETSC_EXTERN PetscErrorCode SKMeshCheck(SKMesh mesh);
+
+/* Checks, before anything is allocated, that a mesh of NUM_NODES nodes and NUM_ELEMENTS elements of
+   NODES_PER_ELEMENT nodes in dimension DIM (counts as reals, so that a product cannot overflow) can be indexed with
+   PetscInt (nodes, elements, dofs = nodes x dim, connectivity entries) and fits in memory: an estimate of what the
+   explicit solver holds (about 1 kB per node and 100 B + 16 B per element node, every rank holding the replicated
+   mesh during set-up) against the physical memory of the machine. msg[len] gets the reason ("" when it fits), for the
+   caller's FILE:LINE error. */
+PETSC_EXTERN PetscErrorCode SKMeshCheckSize(PetscInt dim, PetscReal num_nodes, PetscReal num_elements, PetscInt nodes_per_element,
+                                            char msg[], size_t len);
+
+/* FNV-1a hash of what defines a replicated mesh: dimension, coordinates, and every block's type and connectivity (the
+   mesh as loaded; sets are not included). Identifies the mesh of a run in its checkpoints. */
+PETSC_EXTERN PetscErrorCode SKMeshGetDigest(SKMesh mesh, unsigned long long *digest);
 
 PETSC_EXTERN PetscErrorCode SKMeshGetComm(SKMesh mesh, MPI_Comm *comm);
 /* Spatial dimension, 2 or 3. */

@@ -10,18 +10,28 @@ typedef struct _p_SKOutput *SKOutput;
 typedef struct _p_SKHistory *SKHistory;
 
 /* Opens output directory DIR (created with parents if missing). If DIR already holds results.h5 and FORCE is false,
-   fails with "DIR already holds results (results.h5); use -force to overwrite". Creates results.h5 and writes
-   /meta (version, date, input file name and copy, command-line and database options). INPUT may be NULL (tests). */
+   fails (SK_ERR_INPUT) with a message that says what is there (complete results, or a run that did not complete, with
+   its status) and what to pass (-force, -restart, -o). Otherwise first removes what an earlier run wrote there
+   (results.h5, checkpoints/checkpoint_*.h5, *.pvd and their step files STEM_NNNNNN[_pNNNN].vtu; nothing else), creates
+   results.h5 and writes /meta (version, date, input file name and copy, command-line and database options) with the
+   status "running". An output path that cannot be created is SK_ERR_INPUT too. INPUT may be NULL (tests). */
 PETSC_EXTERN PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, SKInput input, SKOutput *out);
 /* Reopens the results of an interrupted run in DIR for appending (the program's -restart): DIR/results.h5 is opened
    read-write (created as by SKOutputCreate() if missing) and /meta gets the attributes restart_count and
-   last_restart_date. A history created afterwards with SKOutputHistoryCreate() reuses its existing dataset: it keeps
-   the rows whose first column (time) is <= the time given to SKOutputSetRestartTime() and appends after them. */
+   last_restart_date; /meta/options becomes this invocation's options (the first run's move to /meta/options_initial). A history created
+   afterwards with SKOutputHistoryCreate() reuses its existing dataset: it keeps the rows whose first column (time) is <= the time given to
+   SKOutputSetRestartTime() and appends after them. */
 PETSC_EXTERN PetscErrorCode SKOutputOpen(MPI_Comm comm, const char dir[], SKInput input, SKOutput *out);
-/* Time (s) of the state a restarted solver resumes from; see SKOutputOpen(). */
+/* Time (s) of the state a restarted solver resumes from; see SKOutputOpen(). Until it is called, a reopened history
+   keeps no rows (a solver that does not resume starts its histories afresh). */
 PETSC_EXTERN PetscErrorCode SKOutputSetRestartTime(SKOutput out, PetscReal t);
 /* Whether OUT was opened by SKOutputOpen() on existing results (a restart). */
 PETSC_EXTERN PetscErrorCode SKOutputIsRestart(SKOutput out, PetscBool *restart);
+/* The run's status in results.h5, the /meta attributes status ("running", "completed", "failed"), status_message
+   (the error of a failed run), status_time (s: the largest time written to any history) and status_date (UTC). Written
+   "running" by SKOutputCreate()/SKOutputOpen(); the program writes "completed" or "failed". Flushes the file. */
+typedef enum { SK_OUTPUT_RUNNING, SK_OUTPUT_COMPLETED, SK_OUTPUT_FAILED } SKOutputStatus;
+PETSC_EXTERN PetscErrorCode SKOutputSetStatus(SKOutput out, SKOutputStatus status, const char message[]);
 /* Flushes and closes results.h5 and frees OUT. */
 PETSC_EXTERN PetscErrorCode SKOutputDestroy(SKOutput *out);
 PETSC_EXTERN PetscErrorCode SKOutputGetDirectory(SKOutput out, const char *dir[]);

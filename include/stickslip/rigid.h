@@ -53,6 +53,10 @@ typedef struct _p_SKRigidChain *SKRigidChain;
    caller owns *chain. */
 PETSC_EXTERN PetscErrorCode SKRigidChainCreate(MPI_Comm comm, const SKRigidChainParams *p, SKFrictionLaw law, const char prefix[],
                                                SKRigidChain *chain);
+/* Reads the TS options with PREFIX that SKRigidChainCreate() and the solve will use (type, tolerances, the chosen
+   type's own options) on a throw-away TS, so that a solver's set-up lists them with -help and marks them used for the
+   program's unused-option check before the run. */
+PETSC_EXTERN PetscErrorCode SKRigidChainReadOptions(MPI_Comm comm, const char prefix[]);
 /* Initial displacements x_i(0) (m), n values (default 0); velocities start at 0, friction states at 0. */
 PETSC_EXTERN PetscErrorCode SKRigidChainSetInitialDisplacements(SKRigidChain chain, const PetscReal x0[]);
 /* Relative tolerance of the adaptive integrator and the absolute tolerance of displacements (m); the other absolute

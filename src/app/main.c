@@ -1,4 +1,5 @@
 /* stickslip app: the command line program (run, validate, --help, --version). */
+#include <stickslip/mesh.h>
 #include <stickslip/solver.h>
 #include <string.h>
 
@@ -13,20 +14,24 @@ static PetscErrorCode SKPrintHelp(void)
   PetscFunctionBegin;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stickslip %s: dynamics of elastic bodies in frictional contact with stick-slip\n\n%s\n",
                         SK_VERSION_STRING, usage));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "commands:\n"
-                                          "  run        run the study described by INPUT.xml; results go to OUTDIR\n"
-                                          "             (default: out/<input name>), which must not hold results unless -force is given\n"
-                                          "  validate   check INPUT.xml against its schema and the physical sanity rules, run nothing\n\n"
-                                          "options:\n"
-                                          "  -o OUTDIR      output directory (results.h5, VTK/PVD files)\n"
-                                          "  -force         overwrite the results of an earlier run in OUTDIR\n"
-                                          "  -restart       resume an interrupted run from its newest valid checkpoint in OUTDIR,\n"
-                                          "                 appending to its results (solvers with checkpoints: explicit)\n"
-                                          "  -quiet         no progress line\n"
-                                          "  -sk_traceback  print PETSc's full error traceback (for developers)\n"
-                                          "  -log_view      PETSc's profile of where the time went\n"
-                                          "  Options in the input's <options> element apply too; the command line wins.\n\n"
-                                          "solvers (the root element of INPUT.xml):\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "commands:\n"
+                        "  run        run the study described by INPUT.xml; results go to OUTDIR\n"
+                        "             (default: out/<input name>), which must not hold results unless -force is given\n"
+                        "  validate   check INPUT.xml against its schema and the physical sanity rules, run nothing\n\n"
+                        "options:\n"
+                        "  -o OUTDIR      output directory (results.h5, VTK/PVD files)\n"
+                        "  -force         overwrite the results of an earlier run in OUTDIR\n"
+                        "  -restart       resume an interrupted run from its newest valid checkpoint in OUTDIR,\n"
+                        "                 appending to its results (solvers with checkpoints: explicit)\n"
+                        "  -quiet         no progress line\n"
+                        "  -sk_traceback  print PETSc's full error traceback (for developers)\n"
+                        "  -sk_allow_unused  run even if an option is used by nothing (otherwise an error: misspelled?)\n"
+                        "  -log_view      PETSc's profile of where the time went\n"
+                        "  Options in the input's <options> element apply too; the command line wins.\n"
+                        "  stickslip run INPUT.xml -help lists every option of INPUT's solver with its default (and PETSc's),\n"
+                        "  and runs nothing.\n\n"
+                        "solvers (the root element of INPUT.xml):\n"));
   PetscCall(SKSolverGetCount(&n));
   for (PetscInt i = 0; i < n; i++) {
     const SKSolverType *type;
@@ -55,17 +60,75 @@ static PetscErrorCode SKRunReset(SKRun *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Loads the input and runs the solver's setup (all input checks). */
-static PetscErrorCode SKLoadAndSetup(const char filename[], SKRun *r)
+/* The program's own options (read for every command, so that -help lists them and none of them counts as unused). */
+typedef struct {
+  char dir[PETSC_MAX_PATH_LEN];
+  PetscBool has_dir, force, restart, quiet, allow_unused;
+} SKProgramOptions;
+
+static PetscErrorCode SKProgramOptionsRead(SKProgramOptions *o)
+{
+  PetscBool traceback = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "stickslip program options", NULL);
+  PetscCall(PetscOptionsString("-o", "output directory (default: out/<input name>)", "", o->dir, o->dir, sizeof(o->dir), &o->has_dir));
+  PetscCall(PetscOptionsBool("-force", "remove the results of an earlier run in the output directory and run afresh", "", o->force,
+                             &o->force, NULL));
+  PetscCall(PetscOptionsBool("-restart", "resume an interrupted run from its newest checkpoint (explicit solver)", "", o->restart,
+                             &o->restart, NULL));
+  PetscCall(PetscOptionsBool("-quiet", "no progress line", "", o->quiet, &o->quiet, NULL));
+  PetscCall(PetscOptionsBool("-sk_traceback", "print PETSc's full error traceback", "", traceback, &traceback, NULL));
+  PetscCall(PetscOptionsBool("-sk_allow_unused", "run even if an option is not used by the solver (e.g. misspelled)", "", o->allow_unused,
+                             &o->allow_unused, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An option that nothing read during the set-up is misspelled or meant for another solver: an input error (a silently
+   ignored -rodpair_solvr ran another solver), unless -sk_allow_unused. PETSc reads some of its own options only at
+   PetscFinalize(); those are not counted. */
+static PetscErrorCode SKCheckUnusedOptions(const SKRun *r, PetscBool allow)
+{
+  static const char *const late[] = {"options_left", "malloc_dump", "malloc_view", "memory_view",  "log_view", "log_view_memory",
+                                     "log_summary",  "log_trace",   "log_all",     "objects_dump", "help",     "h"};
+  PetscInt n, bad = -1;
+  char **names, **values;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  for (PetscInt i = 0; i < n && bad < 0; i++) {
+    PetscBool is_late = PETSC_FALSE;
+    for (size_t k = 0; k < sizeof(late) / sizeof(late[0]); k++)
+      if (!strcmp(names[i], late[k])) is_late = PETSC_TRUE;
+    if (!is_late) bad = i;
+  }
+  if (bad >= 0 && !allow) {
+    char name[256];
+    PetscCall(PetscStrncpy(name, names[bad], sizeof(name)));
+    PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+    SETERRQ(PETSC_COMM_WORLD, SK_ERR_INPUT,
+            "option -%s is not used by the %s solver (misspelled?): `stickslip run INPUT.xml -help` lists the options; pass "
+            "-sk_allow_unused to run anyway",
+            name, r->type->name);
+  }
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Loads the input and runs the solver's setup (all input checks, options included). */
+static PetscErrorCode SKLoadAndSetup(const char filename[], SKRun *r, SKProgramOptions *o)
 {
   SKNode root;
 
   PetscFunctionBegin;
   PetscCall(SKInputLoad(PETSC_COMM_WORLD, filename, &r->input));
   PetscCall(SKInputInsertOptions(r->input));
+  PetscCall(SKProgramOptionsRead(o));
   PetscCall(SKInputGetRoot(r->input, &root));
   PetscCall(SKSolverFind(SKNodeName(root), &r->type));
   PetscCall(r->type->setup(r->input, &r->ctx));
+  PetscCall(SKCheckUnusedOptions(r, o->allow_unused));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -82,10 +145,10 @@ static PetscErrorCode SKDefaultOutputDir(const char filename[], char dir[], size
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SKCommandRun(const char filename[], SKRun *r)
+static PetscErrorCode SKCommandRun(const char filename[], SKRun *r, PetscBool help)
 {
-  char dir[PETSC_MAX_PATH_LEN];
-  PetscBool force = PETSC_FALSE, has_dir, restart = PETSC_FALSE;
+  SKProgramOptions o = {"", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  char *dir          = o.dir;
   PetscLogDouble t0, t1;
   PetscLogStage stage_setup, stage_run;
 
@@ -94,16 +157,18 @@ static PetscErrorCode SKCommandRun(const char filename[], SKRun *r)
   PetscCall(PetscLogStageRegister("Setup", &stage_setup));
   PetscCall(PetscLogStageRegister("Run", &stage_run));
   PetscCall(PetscLogStagePush(stage_setup));
-  PetscCall(SKLoadAndSetup(filename, r));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-o", dir, sizeof(dir), &has_dir));
-  if (!has_dir) PetscCall(SKDefaultOutputDir(filename, dir, sizeof(dir)));
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-force", &force, NULL));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-restart", &restart));
+  PetscCall(SKLoadAndSetup(filename, r, &o));
+  /* -help: the set-up has listed the options with their defaults; nothing is run */
+  if (help) {
+    PetscCall(PetscLogStagePop());
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!o.has_dir) PetscCall(SKDefaultOutputDir(filename, dir, sizeof(o.dir)));
   /* -restart appends to the results of the interrupted run; the solver resumes from its newest checkpoint */
-  if (restart)
+  if (o.restart)
     PetscCall(SKOutputOpen(PETSC_COMM_WORLD, dir, r->input, &r->out));
   else
-    PetscCall(SKOutputCreate(PETSC_COMM_WORLD, dir, force, r->input, &r->out));
+    PetscCall(SKOutputCreate(PETSC_COMM_WORLD, dir, o.force, r->input, &r->out));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stickslip %s: %s solver, input %s\n", SK_VERSION_STRING, r->type->name, filename));
   PetscCall(PetscLogStagePop());
   PetscCall(PetscLogStagePush(stage_run));
@@ -112,13 +177,30 @@ static PetscErrorCode SKCommandRun(const char filename[], SKRun *r)
   PetscCall(SKWallTime(&t1));
   PetscCall(SKOutputSummary(r->out, "total wall time", "%.3f s", (double)(t1 - t0)));
   PetscCall(SKOutputSummary(r->out, "results", "%s/results.h5", dir));
+  PetscCall(SKOutputSetStatus(r->out, SK_OUTPUT_COMPLETED, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SKCommandValidate(const char filename[], SKRun *r)
 {
+  SKProgramOptions o = {"", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  size_t len         = strlen(filename);
+
   PetscFunctionBegin;
-  PetscCall(SKLoadAndSetup(filename, r));
+  /* a Gmsh mesh given directly: read and check it as a study would (XML meshes are inputs with root <mesh>) */
+  if (len > 4 && !strcmp(filename + len - 4, ".msh")) {
+    SKMesh mesh;
+    PetscInt nodes, elements;
+
+    PetscCall(SKMeshCreateGmsh(PETSC_COMM_WORLD, filename, &mesh));
+    PetscCall(SKMeshGetNodes(mesh, &nodes, NULL));
+    PetscCall(SKMeshGetNumElements(mesh, &elements));
+    PetscCall(SKMeshDestroy(&mesh));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: valid Gmsh mesh, %" PetscInt_FMT " nodes, %" PetscInt_FMT " elements\n", filename, nodes,
+                          elements));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SKLoadAndSetup(filename, r, &o));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: valid %s input\n", filename, r->type->name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -138,9 +220,11 @@ int main(int argc, char **argv)
   if (!pargv) return 2;
   pargv[0] = argv[0];
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "help"))
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "help") || !strcmp(argv[i], "-help")) {
       help = PETSC_TRUE;
-    else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-version"))
+      /* with a command, PETSc's -help makes the set-up list the solver's options (and PETSc's) with their defaults */
+      if (command && !strcmp(argv[i], "-help")) pargv[pargc++] = argv[i];
+    } else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-version"))
       version = PETSC_TRUE;
     else if (i == 1 && argv[i][0] != '-')
       command = argv[i];
@@ -158,10 +242,11 @@ int main(int argc, char **argv)
     free(pargv);
     return 2;
   }
-  ierr = PetscOptionsGetBool(NULL, NULL, "-sk_traceback", &traceback, NULL);
+  ierr = SKSignalsInstall(); /* after PetscInitialize(), which installs PETSc's handlers */
+  if (!ierr) ierr = PetscOptionsGetBool(NULL, NULL, "-sk_traceback", &traceback, NULL);
   if (!ierr && !traceback) ierr = PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
   if (!ierr) ierr = SKSolverRegisterAll();
-  if (!ierr && help)
+  if (!ierr && help && (!command || !filename))
     ierr = SKPrintHelp();
   else if (!ierr && !command) {
     (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip: no command given (stickslip --help tells more)\n%s", usage);
@@ -175,7 +260,14 @@ int main(int argc, char **argv)
   } else if (!ierr) {
     SKRun r = {NULL, NULL, NULL, NULL};
     PetscErrorCode ierr_reset;
-    ierr       = !strcmp(command, "run") ? SKCommandRun(filename, &r) : SKCommandValidate(filename, &r);
+    ierr = !strcmp(command, "run") ? SKCommandRun(filename, &r, help) : SKCommandValidate(filename, &r);
+    if (ierr && r.out) {
+      const char *text;
+      char *specific;
+      /* results.h5 says that the run failed, why, and how far it got */
+      (void)PetscErrorMessage(ierr, &text, &specific);
+      (void)SKOutputSetStatus(r.out, SK_OUTPUT_FAILED, specific && specific[0] ? specific : text);
+    }
     ierr_reset = SKRunReset(&r);
     if (!ierr) ierr = ierr_reset;
   }

@@ -1,5 +1,8 @@
-/* stickslip core: package registration (log class) and wall-clock time. */
+/* stickslip core: package registration (log class and events), wall-clock time, the FNV-1a hash and the signals of a
+   run. */
 #include <stickslip/core.h>
+#include <signal.h>
+#include <string.h>
 #include <time.h>
 
 PetscClassId SK_CLASSID;
@@ -22,5 +25,56 @@ PetscErrorCode SKWallTime(PetscLogDouble *seconds)
   PetscFunctionBegin;
   PetscCheck(clock_gettime(CLOCK_MONOTONIC, &ts) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "clock_gettime(CLOCK_MONOTONIC) failed");
   *seconds = (PetscLogDouble)ts.tv_sec + 1e-9 * (PetscLogDouble)ts.tv_nsec;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+unsigned long long SKHashBytes(unsigned long long seed, const void *data, size_t n)
+{
+  const unsigned char *p = (const unsigned char *)data;
+  unsigned long long h   = seed;
+  for (size_t i = 0; i < n; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ULL; /* the 64-bit FNV prime */
+  }
+  return h;
+}
+
+/* the signal caught (0: none); only written by the handler, read by SKSignalCheck() */
+static volatile sig_atomic_t sk_signal = 0;
+
+static void SKSignalHandler(int sig)
+{
+  /* a second SIGTERM/SIGINT (the user insists): the default action, at once */
+  if (sk_signal) {
+    (void)signal(sig, SIG_DFL);
+    (void)raise(sig);
+    return;
+  }
+  sk_signal = sig;
+}
+
+PetscErrorCode SKSignalsInstall(void)
+{
+  struct sigaction sa;
+
+  PetscFunctionBegin;
+  PetscCheck(signal(SIGPIPE, SIG_IGN) != SIG_ERR, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot ignore SIGPIPE");
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = SKSignalHandler;
+  (void)sigemptyset(&sa.sa_mask);
+  PetscCheck(sigaction(SIGTERM, &sa, NULL) == 0 && sigaction(SIGINT, &sa, NULL) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS,
+             "cannot install the SIGTERM/SIGINT handler");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKSignalCheck(MPI_Comm comm)
+{
+  int sig = (int)sk_signal;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size > 1) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &sig, 1, MPI_INT, MPI_MAX, comm));
+  PetscCheck(!sig, comm, PETSC_ERR_SIG, "interrupted by %s", sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "a signal");
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -9,6 +9,7 @@ struct _n_SKProgress {
   PetscReal t_start, t_end;
   PetscLogDouble wall_start, wall_last;
   PetscBool printed;
+  PetscMPIInt size;
 };
 
 /* Minimum seconds between two updates: a terminal redraw per step would cost more than a step. */
@@ -27,6 +28,7 @@ PetscErrorCode SKProgressCreate(MPI_Comm comm, const char label[], PetscReal t_s
   p->t_end   = t_end;
   PetscCall(PetscStrncpy(p->label, label, sizeof(p->label)));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &p->size));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-quiet", &quiet, NULL));
   p->active = (rank == 0 && !quiet && isatty(STDOUT_FILENO)) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(SKWallTime(&p->wall_start));
@@ -41,6 +43,9 @@ PetscErrorCode SKProgressUpdate(SKProgress p, PetscReal t, PetscInt step)
   PetscReal frac;
 
   PetscFunctionBegin;
+  /* a SIGTERM/SIGINT stops a serial run here; a parallel solver calls the (collective) check itself, since not every
+     solver calls this on all its ranks at the same steps */
+  if (p->size == 1) PetscCall(SKSignalCheck(p->comm));
   if (!p->active) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SKWallTime(&now));
   if (now - p->wall_last < SK_PROGRESS_PERIOD) PetscFunctionReturn(PETSC_SUCCESS);

@@ -25,6 +25,11 @@ typedef struct {
   PetscReal lc[SK_CAMPAIGN_MAX_LC];
   PetscReal lower[3], upper[3]; /* bounding box of the study's plate (m) */
   char digest[32];              /* FNV-1a of the campaign and study inputs, hex */
+  /* options, read in the set-up so that validate checks them and -help lists them */
+  char dir[PETSC_MAX_PATH_LEN]; /* -campaign_dir: where the realisations go (empty: the output directory) */
+  PetscInt task;                /* -realisation K: run only realisation K (-1: the whole campaign) */
+  PetscInt groups;              /* -campaign_groups: MPI groups (0: one per rank) */
+  PetscInt kill_after;          /* -campaign_kill_after: test hook, SIGKILL after this many realisations (-1: never) */
 } Campaign;
 
 /* The node map of a realisation: bottom nodes onto the surface lowered by its minimum over them. */
@@ -168,6 +173,15 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
     PetscCall(PetscFree(c));
     return ierr;
   }
+  c->task = -1, c->groups = 0, c->kill_after = -1;
+  PetscOptionsBegin(c->comm, NULL, "campaign driver", NULL);
+  PetscCall(PetscOptionsString("-campaign_dir", "directory of the realisations (default: the output directory)", "", c->dir, c->dir,
+                               sizeof(c->dir), NULL));
+  PetscCall(PetscOptionsInt("-realisation", "run only this realisation (job arrays); -1: the whole campaign", "", c->task, &c->task, NULL));
+  PetscCall(PetscOptionsInt("-campaign_groups", "MPI groups sharing the realisations (0: one per rank)", "", c->groups, &c->groups, NULL));
+  PetscCall(PetscOptionsInt("-campaign_kill_after", "test hook: SIGKILL after this many realisations (-1: never)", "", c->kill_after,
+                            &c->kill_after, NULL));
+  PetscOptionsEnd();
   *ctx = c;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -617,8 +631,6 @@ static PetscErrorCode RunAndWrite(const Campaign *c, const char dir[], MPI_Comm 
 {
   Realisation r;
   PetscMPIInt grank, gsize;
-  PetscInt kill_after = -1;
-
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(gcomm, &grank));
   PetscCallMPI(MPI_Comm_size(gcomm, &gsize));
@@ -629,8 +641,7 @@ static PetscErrorCode RunAndWrite(const Campaign *c, const char dir[], MPI_Comm 
                         (double)c->lc[task / c->count], r.steps, r.wall));
   }
   PetscCall(RealisationReset(&r));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-campaign_kill_after", &kill_after, NULL));
-  if (++*written == kill_after && !grank) (void)raise(SIGKILL);
+  if (++*written == c->kill_after && !grank) (void)raise(SIGKILL);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -640,20 +651,18 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
   const PetscInt ntask = c->nlc * c->count;
   char dir[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
   const char *outdir;
-  PetscInt task = -1, *missing, nmissing = 0, written = 0, groups;
-  PetscBool one, has_dir;
+  PetscInt task, *missing, nmissing = 0, written = 0, groups;
   PetscMPIInt rank, size;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
   PetscCallMPI(MPI_Comm_size(c->comm, &size));
   PetscCall(SKOutputGetDirectory(out, &outdir));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-campaign_dir", dir, sizeof(dir), &has_dir));
-  if (!has_dir) PetscCall(PetscStrncpy(dir, outdir, sizeof(dir)));
+  PetscCall(PetscStrncpy(dir, c->dir[0] ? c->dir : outdir, sizeof(dir)));
   PetscCall(PrepareDirectory(c, dir));
   PetscCall(SKOutputFlush(out)); /* results.h5 consistent on disk: a killed campaign can be started again with -restart */
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-realisation", &task, &one));
-  if (one) { /* one realisation on all ranks, for job arrays; no aggregation */
+  task = c->task;
+  if (task >= 0) { /* one realisation on all ranks, for job arrays; no aggregation */
     PetscCheck(task >= 0 && task < ntask, c->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "-realisation %" PetscInt_FMT " is outside 0 .. %" PetscInt_FMT " (%" PetscInt_FMT " correlation lengths x %" PetscInt_FMT
                " realisations)",
@@ -688,8 +697,7 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
     const int one_int = 1;
     PetscMPIInt grank;
 
-    groups = size;
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-campaign_groups", &groups, NULL));
+    groups = c->groups > 0 ? c->groups : size;
     PetscCheck(groups >= 1 && groups <= size && size % groups == 0, c->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "-campaign_groups %" PetscInt_FMT " must divide the %d ranks", groups, (int)size);
     PetscCall(PetscSubcommCreate(c->comm, &psub));

@@ -1,6 +1,7 @@
 /* Checkpoint/restart of the explicit solver: the state in the mesh's natural numbering (so any number of ranks can
    read it), written by rank 0 into a temporary HDF5 file that is then renamed, with an FNV-1a checksum over every
-   stored byte so that a damaged newest file is detected and the previous one used. */
+   stored byte so that a damaged newest file is detected and the previous one used, and the digests of the run that
+   wrote it (input, options, mesh) so that a restart cannot continue another study. */
 #include "explicitimpl.h"
 #include <hdf5.h>
 #include <dirent.h>
@@ -53,17 +54,6 @@ static PetscErrorCode CheckpointContactFree(SKCheckpointContact *c)
   }
   c->n = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-unsigned long long SKHashBytes(unsigned long long seed, const void *data, size_t n)
-{
-  const unsigned char *p = (const unsigned char *)data;
-  unsigned long long h   = seed;
-  for (size_t i = 0; i < n; i++) {
-    h ^= p[i];
-    h *= 0x100000001b3ULL;
-  }
-  return h;
 }
 
 static PetscReal *StateArray(SKExplicit ex, PetscInt k)
@@ -119,6 +109,161 @@ PetscErrorCode SKExplicitGatherNaturalBlock(SKExplicit ex, const PetscReal local
 }
 
 #define SKCallH5(call, what) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error in %s", what)
+
+/* Attributes of a checkpoint file that identify the run (see SKExplicitSetDigests()). */
+static const char *const digest_names[] = {"digest_input", "digest_options", "digest_mesh"};
+#define SK_CKPT_NDIGEST 3
+
+PetscErrorCode SKExplicitSetDigests(SKExplicit ex, SKMesh replicated)
+{
+  PetscFunctionBegin;
+  PetscCall(SKInputGetDigest(ex->input, &ex->digest_input));
+  PetscCall(PetscFree(ex->options_run));
+  PetscCall(SKOptionsGetRunDigest(&ex->options_run, &ex->digest_options));
+  PetscCall(SKMeshGetDigest(replicated, &ex->digest_mesh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WriteScalarAttribute(hid_t file, const char name[], hid_t type, const void *value)
+{
+  hid_t space = H5Screate(H5S_SCALAR), attr;
+
+  PetscFunctionBegin;
+  SKCallH5(space, name);
+  attr = H5Acreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  SKCallH5(attr, name);
+  SKCallH5(H5Awrite(attr, type, value), name);
+  SKCallH5(H5Aclose(attr), name);
+  SKCallH5(H5Sclose(space), name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run identity into an open checkpoint file: the three digests and the canonical options (for the message). */
+static PetscErrorCode WriteIdentity(SKExplicit ex, hid_t file)
+{
+  const unsigned long long digests[SK_CKPT_NDIGEST] = {ex->digest_input, ex->digest_options, ex->digest_mesh};
+  hid_t type;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < SK_CKPT_NDIGEST; k++) PetscCall(WriteScalarAttribute(file, digest_names[k], H5T_NATIVE_ULLONG, &digests[k]));
+  /* a fixed-length string, kept in the attribute itself: the end of the file stays the last state array */
+  type = H5Tcopy(H5T_C_S1);
+  SKCallH5(H5Tset_size(type, strlen(ex->options_run) + 1), "options");
+  PetscCall(WriteScalarAttribute(file, "options", type, ex->options_run));
+  SKCallH5(H5Tclose(type), "options");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads the run identity stored in an open checkpoint FILE: digests[k] (0 when absent: a checkpoint from before they
+   were stored) and the options string into options[len]. */
+static PetscErrorCode ReadIdentityAttributes(hid_t file, unsigned long long digests[], char options[], size_t len)
+{
+  hid_t attr, type;
+
+  PetscFunctionBegin;
+  options[0] = 0;
+  for (PetscInt k = 0; k < SK_CKPT_NDIGEST; k++) {
+    digests[k] = 0;
+    if (H5Aexists(file, digest_names[k]) <= 0 || (attr = H5Aopen(file, digest_names[k], H5P_DEFAULT)) < 0) continue;
+    if (H5Aread(attr, H5T_NATIVE_ULLONG, &digests[k]) < 0) digests[k] = 0;
+    H5Aclose(attr);
+  }
+  if (H5Aexists(file, "options") > 0 && (attr = H5Aopen(file, "options", H5P_DEFAULT)) >= 0) {
+    type = H5Aget_type(attr);
+    if (type >= 0 && H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) == 0 && H5Tget_size(type) <= len) {
+      if (H5Aread(attr, type, options) < 0) options[0] = 0;
+      options[len - 1] = 0;
+    }
+    if (type >= 0) H5Tclose(type);
+    H5Aclose(attr);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The identity enters the checksum after the arrays (when stored), so that a damaged identity is a damaged file. */
+static unsigned long long HashIdentity(unsigned long long hash, const unsigned long long digests[], const char options[])
+{
+  hash = SKHashBytes(hash, digests, SK_CKPT_NDIGEST * sizeof(unsigned long long));
+  return SKHashBytes(hash, options, strlen(options));
+}
+
+/* Reads the run identity of checkpoint PATH (rank 0): see ReadIdentityAttributes(), and the time step *dt (s; 0 if
+   unreadable). */
+static PetscErrorCode ReadIdentity(const char path[], unsigned long long digests[], char options[], size_t len, PetscReal *dt)
+{
+  PetscReal scalars[SC_COUNT];
+  hid_t file;
+  H5E_auto2_t func;
+  void *data;
+
+  PetscFunctionBegin;
+  options[0] = 0;
+  for (PetscInt k = 0; k < SK_CKPT_NDIGEST; k++) digests[k] = 0;
+  *dt = 0;
+  H5Eget_auto2(H5E_DEFAULT, &func, &data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file >= 0) {
+    hid_t d = H5Dopen2(file, "scalars", H5P_DEFAULT);
+    if (d >= 0 && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, scalars) >= 0) *dt = scalars[SC_DT];
+    if (d >= 0) H5Dclose(d);
+    PetscCall(ReadIdentityAttributes(file, digests, options, len));
+    H5Fclose(file);
+  }
+  H5Eset_auto2(H5E_DEFAULT, func, data);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Appends "; REASON" (or REASON to an empty buffer) to what[len]. PetscSNPrintf into the rest of the buffer, since
+   PETSc 3.18's PetscStrlcat() limits by the length of the appended string rather than of the buffer. */
+static PetscErrorCode AppendReason(char what[], size_t len, const char reason[])
+{
+  const size_t n = strlen(what);
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(what + n, len - n, "%s%s", n ? "; " : "", reason));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Refuses checkpoint PATH unless it was written by this run (same input, options that change results, mesh and dt),
+   saying what differs and what to pass. Collective. */
+static PetscErrorCode CheckIdentity(SKExplicit ex, const char path[])
+{
+  unsigned long long digests[SK_CKPT_NDIGEST];
+  PetscReal dt                                   = 0;
+  const unsigned long long mine[SK_CKPT_NDIGEST] = {ex->digest_input, ex->digest_options, ex->digest_mesh};
+  char options[4096], what[8600] = "";
+  const char *dir;
+
+  PetscFunctionBegin;
+  if (ex->rank == 0) PetscCall(ReadIdentity(path, digests, options, sizeof(options), &dt));
+  PetscCallMPI(MPI_Bcast(digests, SK_CKPT_NDIGEST, MPI_UNSIGNED_LONG_LONG, 0, ex->comm));
+  PetscCallMPI(MPI_Bcast(&dt, 1, MPIU_REAL, 0, ex->comm));
+  PetscCallMPI(MPI_Bcast(options, sizeof(options), MPI_CHAR, 0, ex->comm));
+  if (!digests[0] && !digests[1] && !digests[2])
+    PetscCall(PetscSNPrintf(what, sizeof(what), "it does not record the run that wrote it (an older version of stickslip)"));
+  else {
+    if (digests[0] != mine[0]) PetscCall(AppendReason(what, sizeof(what), "the input differs"));
+    if (digests[1] != mine[1]) {
+      char buf[8400];
+      PetscCall(PetscSNPrintf(buf, sizeof(buf), "the options that change results differ (checkpoint: '%s', this run: '%s')", options,
+                              ex->options_run));
+      PetscCall(AppendReason(what, sizeof(what), buf));
+    }
+    if (digests[2] != mine[2]) PetscCall(AppendReason(what, sizeof(what), "the mesh differs"));
+    if (dt != ex->dt) {
+      char buf[128];
+      PetscCall(PetscSNPrintf(buf, sizeof(buf), "dt differs (checkpoint %g s, this run %g s)", (double)dt, (double)ex->dt));
+      PetscCall(AppendReason(what, sizeof(what), buf));
+    }
+  }
+  dir = strrchr(path, '/');
+  PetscCheck(!what[0], ex->comm, SK_ERR_INPUT,
+             "cannot restart from %s: it was written by another run: %s. To run this input from t = 0 into the same directory pass "
+             "-force instead of -restart (the earlier results are removed), or choose another directory with -o",
+             dir ? dir + 1 : path, what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode WriteArray(hid_t file, const char name[], hsize_t n, const PetscReal data[], unsigned long long *hash)
 {
@@ -198,7 +343,7 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
     contact.scalars[i] = all;
   }
   if (ex->rank == 0) {
-    hid_t file, space, attr;
+    hid_t file;
     unsigned long long hash = SK_FNV_SEED;
     char **names;
     PetscInt n;
@@ -237,12 +382,12 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
         PetscCall(WriteArray(file, name, (hsize_t)(ex->size * SK_CONTACT_RESTART_NSCALAR), contact.scalars[i], &hash));
       }
     }
-    space = H5Screate(H5S_SCALAR);
-    attr  = H5Acreate2(file, "checksum", H5T_NATIVE_ULLONG, space, H5P_DEFAULT, H5P_DEFAULT);
-    SKCallH5(attr, "checksum");
-    SKCallH5(H5Awrite(attr, H5T_NATIVE_ULLONG, &hash), "checksum");
-    SKCallH5(H5Aclose(attr), "checksum");
-    SKCallH5(H5Sclose(space), "checksum");
+    PetscCall(WriteIdentity(ex, file));
+    {
+      const unsigned long long digests[SK_CKPT_NDIGEST] = {ex->digest_input, ex->digest_options, ex->digest_mesh};
+      hash                                              = HashIdentity(hash, digests, ex->options_run);
+    }
+    PetscCall(WriteScalarAttribute(file, "checksum", H5T_NATIVE_ULLONG, &hash));
     SKCallH5(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
     SKCallH5(H5Fclose(file), tmp);
     /* rename() is atomic: a reader sees the old set of files or the new complete one */
@@ -392,6 +537,12 @@ static PetscErrorCode ReadCheckpoint(const char path[], PetscReal scalars[], Pet
   }
   if (ok) PetscCall(ReadContact(file, &c, &hash, &ok));
   if (ok) {
+    unsigned long long digests[SK_CKPT_NDIGEST];
+    char options[4096];
+    PetscCall(ReadIdentityAttributes(file, digests, options, sizeof(options)));
+    if (digests[0] || digests[1] || digests[2]) hash = HashIdentity(hash, digests, options);
+  }
+  if (ok) {
     attr = H5Aopen(file, "checksum", H5P_DEFAULT);
     ok   = (PetscBool)(attr >= 0 && H5Aread(attr, H5T_NATIVE_ULLONG, &stored) >= 0 && stored == hash);
     if (attr >= 0) H5Aclose(attr);
@@ -526,15 +677,15 @@ PetscErrorCode SKExplicitLoadCheckpoint(SKExplicit ex, const char path[])
   PetscFunctionBegin;
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
   ndof = gsize * ex->dim;
+  PetscCall(CheckIdentity(ex, path));
   if (ex->rank == 0) PetscCall(ReadCheckpoint(path, scalars, state, &contact, &valid));
   PetscCallMPI(MPI_Bcast(&valid, 1, MPIU_BOOL, 0, ex->comm));
   PetscCheck(valid, ex->comm, PETSC_ERR_FILE_READ, "Checkpoint %s is damaged (unreadable or checksum mismatch)", path);
   PetscCallMPI(MPI_Bcast(scalars, SC_COUNT, MPIU_REAL, 0, ex->comm));
-  PetscCheck((PetscInt)scalars[SC_NDOF] == ndof && (PetscInt)scalars[SC_NTERMS] == ex->nterms && scalars[SC_DT] == ex->dt, ex->comm,
-             PETSC_ERR_ARG_INCOMP,
-             "Checkpoint %s does not belong to this input: %g dofs, %g force terms, dt = %g s; the run has %" PetscInt_FMT
-             " dofs, %" PetscInt_FMT " terms, dt = %g s",
-             path, (double)scalars[SC_NDOF], (double)scalars[SC_NTERMS], (double)scalars[SC_DT], ndof, ex->nterms, (double)ex->dt);
+  PetscCheck((PetscInt)scalars[SC_NDOF] == ndof && (PetscInt)scalars[SC_NTERMS] == ex->nterms, ex->comm, PETSC_ERR_ARG_INCOMP,
+             "Checkpoint %s does not belong to this input: %g dofs, %g force terms; the run has %" PetscInt_FMT " dofs, %" PetscInt_FMT
+             " terms",
+             path, (double)scalars[SC_NDOF], (double)scalars[SC_NTERMS], ndof, ex->nterms);
   for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) {
     PetscReal *local = StateArray(ex, k);
     if (ex->rank) PetscCall(PetscMalloc1(ndof, &state[k]));

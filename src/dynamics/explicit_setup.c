@@ -843,6 +843,11 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
   }
   PetscCall(SKInputGetReal(ex->input, time, "dt", &dt, &has_dt));
   PetscCall(SKExplicitCriticalTimeStep(ex));
+  /* a zero or non-finite step would run no steps (or forever) and report success */
+  PetscCall(SKInputCheck(ex->input, time, ex->dt_critical > 0 && PetscIsNormalReal(ex->dt_critical),
+                         "the critical time step is %g s (element-size estimate %g s), not a positive finite number: look for "
+                         "coincident nodes, a zero density or an infinite modulus or penalty",
+                         (double)ex->dt_critical, (double)ex->dt_element));
   if (has_dt) {
     PetscCall(SKInputCheckPositive(ex->input, time, "dt", dt));
     PetscCall(SKInputCheck(
@@ -858,6 +863,11 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
     const PetscReal n = PetscCeilReal(ex->t_end / (ex->safety * ex->dt_friction));
     ex->dt            = ex->t_end / n;
   }
+  /* the step counter is a PetscInt: an overflowed count runs no steps and reports success */
+  PetscCall(SKInputCheck(ex->input, time, ex->t_end / ex->dt < (PetscReal)PETSC_MAX_INT,
+                         "end = %g s needs %g steps of dt = %g s, more than the %" PetscInt_FMT " a run can count: shorten the run or "
+                         "coarsen the mesh",
+                         (double)ex->t_end, (double)(ex->t_end / ex->dt), (double)ex->dt, (PetscInt)PETSC_MAX_INT));
 
   ex->history_interval = 1;
   /* fields by default: about SK_EXPLICIT_DEFAULT_FRAMES frames over the run (plus the initial one), so that the fields.pvd
@@ -989,6 +999,7 @@ PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapF
   PetscCall(CheckReference(ex, mesh_node, ex->rmesh));
   PetscCall(FindBodies(ex, ex->rmesh));
   PetscCall(ReadWatchPoints(ex, root, ex->rmesh));
+  PetscCall(SKExplicitSetDigests(ex, ex->rmesh));
   PetscCall(SKExplicitSetupView(ex, "input sets, checks, watch points"));
   PetscCall(SKMeshDistribute(ex->rmesh, &ex->mesh));
   PetscCall(SKMeshDestroy(&ex->rmesh));
@@ -1031,8 +1042,17 @@ PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapF
 
   ex->energy_tolerance = 0.05;
   ex->power_its        = 2000;
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-explicit_energy_tolerance", &ex->energy_tolerance, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-explicit_power_maxit", &ex->power_its, NULL));
+  ex->power_rtol       = 1e-6;
+  ex->kill_step        = -1;
+  PetscOptionsBegin(ex->comm, NULL, "explicit solver", NULL);
+  PetscCall(PetscOptionsReal("-explicit_energy_tolerance", "allowed energy-balance drift, fraction of the energy in play", "",
+                             ex->energy_tolerance, &ex->energy_tolerance, NULL));
+  PetscCall(
+      PetscOptionsInt("-explicit_power_maxit", "power iterations for the critical time step", "", ex->power_its, &ex->power_its, NULL));
+  PetscCall(
+      PetscOptionsReal("-explicit_power_rtol", "relative change that ends the power iteration", "", ex->power_rtol, &ex->power_rtol, NULL));
+  PetscCall(PetscOptionsInt("-explicit_kill_at_step", "test hook: SIGKILL after this step", "", ex->kill_step, &ex->kill_step, NULL));
+  PetscOptionsEnd();
   PetscCall(ReadContacts(ex, root));
   PetscCall(ReadTimeAndOutput(ex, root));
   PetscCall(SKExplicitSetupView(ex, "critical step, output"));
@@ -1089,6 +1109,7 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
   PetscCall(SKPVDDestroy(&ex->pvd));
   PetscCall(SKMeshDestroy(&ex->mesh));
   PetscCall(SKMeshDestroy(&ex->rmesh));
+  PetscCall(PetscFree(ex->options_run));
   PetscCall(PetscFree(ex));
   *exp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -6,7 +6,7 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
 {
   PetscBool restart = PETSC_FALSE, restarted = PETSC_FALSE;
   char ckdir[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN];
-  PetscInt nsteps, start_step, gsize, kill_step = -1;
+  PetscInt nsteps, start_step, gsize, kill_step = ex->kill_step;
   SKProgress progress;
   SKExplicitEnergy en;
   PetscReal *final;
@@ -16,8 +16,7 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
   /* the last step lands on t_end up to round-off; a step of a few ulps beyond is not taken */
   nsteps = (PetscInt)PetscCeilReal(ex->t_end / ex->dt - 1e-9);
   PetscCall(PetscOptionsHasName(NULL, NULL, "-restart", &restart));
-  /* test hook: the process kills itself with SIGKILL after this step, as an interrupted run would die */
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-explicit_kill_at_step", &kill_step, NULL));
+  /* test hook (-explicit_kill_at_step): the process kills itself with SIGKILL after this step, as an interrupted run would */
   if (out) PetscCall(SKOutputGetPath(out, "checkpoints", ckdir, sizeof(ckdir)));
   if (restart && out) {
     PetscCall(SKExplicitFindCheckpoint(ex->comm, ckdir, path, sizeof(path)));
@@ -40,6 +39,8 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
     if (out && ex->checkpoint_interval > 0 && ex->step % ex->checkpoint_interval == 0 && ex->step < nsteps)
       PetscCall(SKExplicitWriteCheckpoint(ex, ckdir, ex->checkpoint_keep));
     PetscCall(SKProgressUpdate(progress, ex->t, ex->step));
+    /* SIGTERM/SIGINT: a reduction over the ranks, so every 16th step */
+    if (ex->size > 1 && ex->step % 16 == 0) PetscCall(SKSignalCheck(ex->comm));
     if (ex->step == kill_step) (void)raise(SIGKILL);
   }
   PetscCall(SKWallTime(&w1));

@@ -538,12 +538,11 @@ const char *const SKExplicitCriticalStepTypes[] = {"auto", "power", "bound", "SK
 
 PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
 {
-  PetscReal lambda, rtol = 1e-6, hmin = PETSC_MAX_REAL, dt_body;
+  PetscReal lambda, rtol = ex->power_rtol, hmin = PETSC_MAX_REAL, dt_body;
   PetscInt its = 0, gsize;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-explicit_power_rtol", &rtol, NULL));
   ex->critical_type = SK_EXPLICIT_CRITICAL_AUTO;
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-explicit_critical_step", SKExplicitCriticalStepTypes, (PetscEnum *)&ex->critical_type, NULL));
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));

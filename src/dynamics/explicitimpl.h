@@ -134,12 +134,12 @@ struct _p_SKExplicit {
   PetscReal normal_load;                     /* estimated normal load on each contact pair (N): twice the peak applied load */
   PetscReal dt_friction; /* the critical step with the friction moduli at that load (s), <= dt_critical; sets the automatic step */
   PetscInt power_its;
-  SKExplicitCriticalStepType critical_type;
+  SKExplicitCriticalStepType critical_type; /* how dt_critical was found (never auto after SKExplicitCriticalTimeStep) */
   /* -explicit_setup_view: time and memory at the phase boundaries of the set-up */
   PetscBool setup_view;
-  PetscLogDouble setup_t0, setup_seconds;
-  /* start of SKExplicitCreateFromInput and its duration (s) */ /* how dt_critical was found (never auto after
-                                                                   SKExplicitCriticalTimeStep) */
+  PetscLogDouble setup_t0, setup_seconds; /* start of SKExplicitCreateFromInput and its duration (s) */
+  PetscReal power_rtol;
+  PetscInt kill_step; /* test hook -explicit_kill_at_step: SIGKILL after this step (-1: never) */
 
   /* energy accumulators (global) */
   PetscReal external_work, energy0;
@@ -155,6 +155,11 @@ struct _p_SKExplicit {
   SKPVD pvd;
   PetscInt field_count;
   char description[256];
+
+  /* identity of the run, stored in every checkpoint and compared on restart: input (canonical XML), options that
+     change results (canonical string and hash), replicated mesh as loaded */
+  unsigned long long digest_input, digest_options, digest_mesh;
+  char *options_run;
 };
 
 /* log events (registered by SKExplicitCreateFromInput) */
@@ -177,6 +182,8 @@ PETSC_INTERN PetscReal SKExplicitSpringForce(const SKExplicit, const SKExplicitS
 /* checkpoint.c */
 PETSC_INTERN PetscErrorCode SKExplicitGatherNatural(SKExplicit, const PetscReal local[], PetscReal **global);
 PETSC_INTERN PetscErrorCode SKExplicitGatherNaturalBlock(SKExplicit, const PetscReal local[], PetscInt bs, PetscReal **global);
+/* The run's digests from the input, the options database and the replicated mesh (before distribution). */
+PETSC_INTERN PetscErrorCode SKExplicitSetDigests(SKExplicit, SKMesh replicated);
 /* explicit_output.c */
 PETSC_INTERN PetscErrorCode SKExplicitOutputSetUp(SKExplicit, SKOutput, PetscBool restart);
 /* Histories and fields due at the current step (their intervals divide it); with FINAL, those not due (the last step). */

@@ -114,6 +114,20 @@ static PetscErrorCode ChainIJacobian(TS ts, PetscReal t, Vec U, Vec Udot, PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKRigidChainReadOptions(MPI_Comm comm, const char prefix[])
+{
+  TS ts;
+
+  PetscFunctionBegin;
+  PetscCall(TSCreate(comm, &ts));
+  PetscCall(TSSetOptionsPrefix(ts, prefix));
+  PetscCall(TSSetProblemType(ts, TS_NONLINEAR));
+  PetscCall(TSSetType(ts, TSROSW)); /* as SKRigidChainCreate() */
+  PetscCall(TSSetFromOptions(ts));
+  PetscCall(TSDestroy(&ts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKRigidChainCreate(MPI_Comm comm, const SKRigidChainParams *p, SKFrictionLaw law, const char prefix[], SKRigidChain *chain)
 {
   SKRigidChain c;

@@ -109,6 +109,7 @@ static PetscErrorCode RigidCtxCreate(SKInput input, const char root_name[], void
   *vctx        = *ctx;
   (*ctx)->root = root_name;
   PetscCall(PetscSNPrintf((*ctx)->prefix, sizeof((*ctx)->prefix), "%s_", root_name));
+  PetscCall(SKRigidChainReadOptions(PETSC_COMM_SELF, (*ctx)->prefix));
   PetscCall(SKInputGetRoot(input, root));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

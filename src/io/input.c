@@ -4,9 +4,11 @@
 #include <stickslip/input.h>
 #include <stickslip/solver.h>
 #include "io/ioimpl.h"
+#include <libxml/c14n.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlschemas.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -654,5 +656,135 @@ PetscErrorCode SKInputInsertOptions(SKInput input)
   PetscCall(PetscOptionsInsertString(NULL, cmdline));
   PetscCall(PetscFree(cmdline));
   PetscCall(PetscFree(text));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKInputGetDigest(SKInput input, unsigned long long *digest)
+{
+  xmlChar *c14n = NULL;
+  int n;
+
+  PetscFunctionBegin;
+  n = xmlC14NDocDumpMemory(input->doc, NULL, XML_C14N_1_0, NULL, 0, &c14n);
+  PetscCheck(n >= 0 && c14n, input->comm, PETSC_ERR_LIB, "libxml2 could not canonicalise %s", input->filename);
+  *digest = SKHashBytes(SK_FNV_SEED, c14n, (size_t)n);
+  xmlFree(c14n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Options that steer output, diagnostics or the program, not the results (see SKOptionsGetRunDigest()). */
+static PetscBool SKOptionIsRunNeutral(const char name[])
+{
+  static const char *const names[]    = {"o",
+                                         "force",
+                                         "restart",
+                                         "quiet",
+                                         "help",
+                                         "sk_traceback",
+                                         "sk_allow_unused",
+                                         "options_left",
+                                         "explicit_kill_at_step",
+                                         "info",
+                                         "memory_view",
+                                         "options_view",
+                                         "no_signal_handler"};
+  static const char *const prefixes[] = {"log_", "malloc"};
+
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    if (!strcmp(name, names[i])) return PETSC_TRUE;
+  for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+    if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+static int SKCompareStrings(const void *a, const void *b)
+{
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+PetscErrorCode SKOptionsGetRunDigest(char **canonical, unsigned long long *digest)
+{
+  char *all = NULL, *tok, *save = NULL, **pairs = NULL;
+  size_t len = 1;
+  PetscInt n = 0, cap = 16;
+
+  PetscFunctionBegin;
+  /* PetscOptionsGetAll() gives "-name [value] -name [value] ..."; a token that starts with '-' and a letter is a name */
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  PetscCall(PetscMalloc1(cap, &pairs));
+  for (tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    const PetscBool is_name = (PetscBool)(tok[0] == '-' && isalpha((unsigned char)tok[1]));
+    if (is_name) {
+      if (n == cap) {
+        cap *= 2;
+        PetscCall(PetscRealloc(sizeof(char *) * cap, &pairs));
+      }
+      pairs[n++] = tok;
+    } else if (n) {
+      tok[-1] = ' '; /* join the value to its name */
+    }
+  }
+  /* drop the run-neutral names */
+  {
+    PetscInt k = 0;
+    for (PetscInt i = 0; i < n; i++) {
+      char name[256];
+      size_t l = strcspn(pairs[i] + 1, " ");
+      PetscCall(PetscStrncpy(name, pairs[i] + 1, PetscMin(l + 1, sizeof(name))));
+      if (!SKOptionIsRunNeutral(name)) pairs[k++] = pairs[i];
+    }
+    n = k;
+  }
+  qsort(pairs, (size_t)n, sizeof(char *), SKCompareStrings);
+  for (PetscInt i = 0; i < n; i++) len += strlen(pairs[i]) + 1;
+  PetscCall(PetscMalloc1(len, canonical));
+  /* joined by hand: PETSc 3.18's PetscStrlcat() limits by the length of the appended string, not of the buffer */
+  len = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    const size_t l = strlen(pairs[i]);
+    if (i) (*canonical)[len++] = ' ';
+    memcpy(*canonical + len, pairs[i], l);
+    len += l;
+  }
+  (*canonical)[len] = 0;
+  *digest           = SKHashBytes(SK_FNV_SEED, *canonical, strlen(*canonical));
+  PetscCall(PetscFree(pairs));
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One option of KIND in its own PetscOptionsBegin/End block (what -help prints). */
+typedef enum { SK_OPTION_REAL, SK_OPTION_INT, SK_OPTION_STRING } SKOptionKind;
+
+static PetscErrorCode SKOptionsOne(MPI_Comm comm, SKOptionKind kind, const char name[], const char help[], void *value, size_t len,
+                                   PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, NULL, "stickslip solver option", NULL);
+  if (kind == SK_OPTION_REAL) PetscCall(PetscOptionsReal(name, help, "", *(PetscReal *)value, (PetscReal *)value, set));
+  if (kind == SK_OPTION_INT) PetscCall(PetscOptionsInt(name, help, "", *(PetscInt *)value, (PetscInt *)value, set));
+  if (kind == SK_OPTION_STRING) PetscCall(PetscOptionsString(name, help, "", (char *)value, (char *)value, len, set));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOptionsReal(MPI_Comm comm, const char name[], const char help[], PetscReal *value, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(SKOptionsOne(comm, SK_OPTION_REAL, name, help, value, 0, set));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOptionsInt(MPI_Comm comm, const char name[], const char help[], PetscInt *value, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(SKOptionsOne(comm, SK_OPTION_INT, name, help, value, 0, set));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOptionsString(MPI_Comm comm, const char name[], const char help[], char value[], size_t len, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(SKOptionsOne(comm, SK_OPTION_STRING, name, help, value, len, set));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -2,6 +2,8 @@
 #include <stickslip/output.h>
 #include "io/ioimpl.h"
 #include <hdf5.h>
+#include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,11 +24,12 @@ struct _p_SKHistory {
 
 struct _p_SKOutput {
   MPI_Comm comm;
-  PetscMPIInt rank;
+  PetscMPIInt rank, size;
   char *dir;
   hid_t file;          /* valid on rank 0 only */
   PetscBool append;    /* opened on existing results (restart) */
   PetscReal t_restart; /* appended histories keep the rows with time <= t_restart */
+  PetscReal t_reached; /* largest time (first column) appended to any history */
   PetscInt nhist;
   SKHistory hist[SK_MAX_HISTORIES];
 };
@@ -123,12 +126,45 @@ static PetscErrorCode SKWriteStringDataset(hid_t file, const char path[], const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* /meta/options: the options database of this invocation (command line and <options>, -restart included). */
+static PetscErrorCode SKWriteOptions(hid_t file)
+{
+  char *options = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetAll(NULL, &options));
+  PetscCall(SKWriteStringDataset(file, "/meta/options", options ? options : ""));
+  PetscCall(PetscFree(options));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads string attribute NAME of OBJECT into value[len] (empty when absent or unreadable). */
+static void SKReadStringAttribute(hid_t file, const char object[], const char name[], char value[], size_t len)
+{
+  hid_t obj, attr, type;
+  char *s = NULL;
+
+  value[0] = 0;
+  if (H5Lexists(file, object, H5P_DEFAULT) <= 0 && strcmp(object, "/")) return;
+  obj = H5Oopen(file, object, H5P_DEFAULT);
+  if (obj < 0) return;
+  if (H5Aexists(obj, name) > 0 && (attr = H5Aopen(obj, name, H5P_DEFAULT)) >= 0) {
+    type = SKStringType();
+    if (H5Aread(attr, type, &s) >= 0 && s) {
+      (void)PetscStrncpy(value, s, len);
+      H5free_memory(s);
+    }
+    H5Tclose(type);
+    H5Aclose(attr);
+  }
+  H5Oclose(obj);
+}
+
 static PetscErrorCode SKOutputWriteMetadata(SKOutput out, SKInput input)
 {
   hid_t meta;
   char date[64], host[256];
-  char *options = NULL;
-  time_t now    = time(NULL);
+  time_t now = time(NULL);
   struct tm tm;
   PetscMPIInt size;
   char petsc_version[128];
@@ -153,9 +189,7 @@ static PetscErrorCode SKOutputWriteMetadata(SKOutput out, SKInput input)
     H5Aclose(attr);
     H5Sclose(space);
   }
-  PetscCall(PetscOptionsGetAll(NULL, &options));
-  PetscCall(SKWriteStringDataset(out->file, "/meta/options", options ? options : ""));
-  PetscCall(PetscFree(options));
+  PetscCall(SKWriteOptions(out->file));
   if (input) {
     const char *name, *text;
     PetscCall(SKInputGetFileName(input, &name));
@@ -167,40 +201,153 @@ static PetscErrorCode SKOutputWriteMetadata(SKOutput out, SKInput input)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Why an existing results.h5 at PATH blocks a new run, and what to pass: into msg[len], after the directory name. */
+static PetscErrorCode SKOutputDescribeExisting(const char path[], char msg[], size_t len)
+{
+  hid_t file      = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  char status[32] = "", message[256] = "";
+
+  PetscFunctionBegin;
+  if (file >= 0) {
+    SKReadStringAttribute(file, "/meta", "status", status, sizeof(status));
+    SKReadStringAttribute(file, "/meta", "status_message", message, sizeof(message));
+    H5Fclose(file);
+  }
+  if (file < 0)
+    PetscCall(PetscSNPrintf(msg, len,
+                            "holds a results.h5 that cannot be read (a run killed while creating it?); use -force to start afresh "
+                            "(it removes the files of the earlier run), or choose another directory with -o"));
+  else if (!strcmp(status, "completed") || !status[0])
+    PetscCall(
+        PetscSNPrintf(msg, len, "already holds results (results.h5); use -force to overwrite them, or choose another directory with -o"));
+  else
+    PetscCall(PetscSNPrintf(msg, len,
+                            "holds the results of a run that did not complete (status '%s'%s%s); use -force to start afresh, -restart "
+                            "to resume it from its newest checkpoint (solvers with checkpoints), or choose another directory with -o",
+                            status, message[0] ? ": " : (strcmp(status, "running") ? "" : ": killed, or still running"), message));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether NAME is a file or directory that a run writes into its output directory: results.h5, checkpoints/, a .pvd
+   collection and its temporary file, and the collections' step files STEM_NNNNNN.vtu and STEM_NNNNNN_pNNNN.vtu. */
+static PetscBool SKOutputIsOwnFile(const char name[])
+{
+  size_t n = strlen(name), i = 0, d;
+
+  if (!strcmp(name, "results.h5") || !strcmp(name, "checkpoints")) return PETSC_TRUE;
+  while (i < n && (isalnum((unsigned char)name[i]) || name[i] == '_' || name[i] == '-')) i++;
+  if (i == 0) return PETSC_FALSE;
+  if (!strcmp(name + i, ".pvd") || !strcmp(name + i, ".pvd.tmp")) return PETSC_TRUE;
+  /* step files: the stem ends in _NNNNNN or _NNNNNN_pNNNN, then .vtu */
+  if (strcmp(name + i, ".vtu")) return PETSC_FALSE;
+  for (d = 0; d < 4 && i > d && isdigit((unsigned char)name[i - 1 - d]); d++) {}
+  if (d == 4 && i >= 6 && name[i - 5] == 'p' && name[i - 6] == '_') i -= 6;
+  for (d = 0; d < 6 && i > d && isdigit((unsigned char)name[i - 1 - d]); d++) {}
+  return (PetscBool)(d == 6 && i >= 8 && name[i - 7] == '_');
+}
+
+/* Removes what an earlier run wrote into DIR (the names of SKOutputIsOwnFile(); in checkpoints/ only checkpoint
+   files), so that nothing of it is read later: a -restart must not find the checkpoints of another study, ParaView must
+   not list its step files. Nothing else in DIR is touched. */
+static PetscErrorCode SKOutputRemovePrevious(const char dir[])
+{
+  DIR *d = opendir(dir);
+  struct dirent *de;
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  while ((de = readdir(d))) {
+    if (!SKOutputIsOwnFile(de->d_name)) continue;
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", dir, de->d_name));
+    if (!strcmp(de->d_name, "checkpoints")) {
+      DIR *c = opendir(path);
+      struct dirent *ce;
+      char file[PETSC_MAX_PATH_LEN];
+
+      if (!c) continue;
+      while ((ce = readdir(c))) {
+        if (strncmp(ce->d_name, "checkpoint_", 11) && strcmp(ce->d_name, ".checkpoint.tmp")) continue;
+        PetscCall(PetscSNPrintf(file, sizeof(file), "%s/%s", path, ce->d_name));
+        PetscCheck(unlink(file) == 0, PETSC_COMM_SELF, SK_ERR_INPUT, "cannot remove %s of the earlier run: %s", file, strerror(errno));
+      }
+      closedir(c);
+      (void)rmdir(path); /* kept if it holds files of the user */
+    } else if (strcmp(de->d_name, "results.h5")) {
+      PetscCheck(unlink(path) == 0, PETSC_COMM_SELF, SK_ERR_INPUT, "cannot remove %s of the earlier run: %s", path, strerror(errno));
+    }
+  }
+  closedir(d);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputSetStatus(SKOutput out, SKOutputStatus status, const char message[])
+{
+  static const char *const names[] = {"running", "completed", "failed"};
+  hid_t meta;
+  char date[64];
+  time_t now = time(NULL);
+  struct tm tm;
+
+  PetscFunctionBegin;
+  if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  meta = SKOpenObject(out->file, "/meta");
+  SKCallH5(meta, "opening /meta");
+  gmtime_r(&now, &tm);
+  strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  PetscCall(SKWriteStringAttribute(meta, "status", names[status]));
+  PetscCall(SKWriteStringAttribute(meta, "status_message", message ? message : ""));
+  PetscCall(SKWriteStringAttribute(meta, "status_date", date));
+  H5Oclose(meta);
+  PetscCall(SKOutputWriteAttributeReal(out, "/meta", "status_time", out->t_reached));
+  PetscCall(SKOutputFlush(out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, SKInput input, SKOutput *out)
 {
   SKOutput o;
   int status = 0; /* 0 ok, 1 exists without -force, 2 cannot create/open */
-  char path[PETSC_MAX_PATH_LEN];
+  char path[PETSC_MAX_PATH_LEN], refusal[PETSC_MAX_PATH_LEN + 256] = "";
 
   PetscFunctionBegin;
   PetscCall(SKIOInitializePackage());
   PetscCall(PetscNew(&o));
   o->comm = comm;
   o->file = -1;
+  PetscCallMPI(MPI_Comm_size(comm, &o->size));
+  o->t_reached = 0;
   PetscCallMPI(MPI_Comm_rank(comm, &o->rank));
   PetscCall(PetscStrallocpy(dir, &o->dir));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/results.h5", dir));
   if (o->rank == 0) {
     PetscCall(SKMakeDirectories(dir));
-    if (access(path, F_OK) == 0 && !force)
+    /* Keep HDF5's own error stack quiet: failures are reported through PETSc. */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    if (access(path, F_OK) == 0 && !force) {
       status = 1;
-    else {
-      /* Keep HDF5's own error stack quiet: failures are reported through PETSc. */
-      H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+      PetscCall(SKOutputDescribeExisting(path, refusal, sizeof(refusal)));
+    } else {
+      PetscCall(SKOutputRemovePrevious(dir));
+      errno   = 0;
       o->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-      if (o->file < 0) status = 2;
+      if (o->file < 0) {
+        status = 2;
+        PetscCall(PetscSNPrintf(refusal, sizeof(refusal), "%s", errno ? strerror(errno) : "HDF5 error"));
+      }
     }
   }
   PetscCallMPI(MPI_Bcast(&status, 1, MPI_INT, 0, comm));
+  PetscCallMPI(MPI_Bcast(refusal, sizeof(refusal), MPI_CHAR, 0, comm));
   if (status) {
     PetscCall(PetscFree(o->dir));
     PetscCall(PetscFree(o));
   }
-  PetscCheck(status != 1, comm, SK_ERR_INPUT,
-             "%s already holds results (results.h5); use -force to overwrite them, or choose another directory with -o", dir);
-  PetscCheck(status != 2, comm, PETSC_ERR_FILE_OPEN, "cannot create %s", path);
+  PetscCheck(status != 1, comm, SK_ERR_INPUT, "%s %s", dir, refusal);
+  /* an output path that cannot be written is a refused output directory, like the one above (exit status 1) */
+  PetscCheck(status != 2, comm, SK_ERR_INPUT, "cannot create %s: %s", path, refusal);
   if (o->rank == 0) PetscCall(SKOutputWriteMetadata(o, input));
+  PetscCall(SKOutputSetStatus(o, SK_OUTPUT_RUNNING, NULL));
   *out = o;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -231,6 +378,14 @@ static PetscErrorCode SKOutputNoteRestart(SKOutput out)
   gmtime_r(&now, &tm);
   strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
   PetscCall(SKWriteStringAttribute(meta, "last_restart_date", date));
+  /* /meta/options becomes this invocation's (with -restart); the first run's are kept as /meta/options_initial */
+  if (H5Lexists(out->file, "/meta/options", H5P_DEFAULT) > 0) {
+    if (H5Lexists(out->file, "/meta/options_initial", H5P_DEFAULT) <= 0)
+      SKCallH5(H5Lmove(out->file, "/meta/options", out->file, "/meta/options_initial", H5P_DEFAULT, H5P_DEFAULT), "H5Lmove");
+    else
+      SKCallH5(H5Ldelete(out->file, "/meta/options", H5P_DEFAULT), "H5Ldelete");
+  }
+  PetscCall(SKWriteOptions(out->file));
   H5Oclose(meta);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -253,10 +408,12 @@ PetscErrorCode SKOutputOpen(MPI_Comm comm, const char dir[], SKInput input, SKOu
   }
   PetscCall(SKIOInitializePackage());
   PetscCall(PetscNew(&o));
-  o->comm      = comm;
-  o->file      = -1;
+  o->comm = comm;
+  o->file = -1;
+  PetscCallMPI(MPI_Comm_size(comm, &o->size));
   o->append    = PETSC_TRUE;
-  o->t_restart = PETSC_MAX_REAL;
+  o->t_restart = PETSC_MIN_REAL; /* a solver that resumes says from where; otherwise the histories start afresh */
+  o->t_reached = 0;
   o->rank      = rank;
   PetscCall(PetscStrallocpy(dir, &o->dir));
   if (o->rank == 0) {
@@ -272,6 +429,7 @@ PetscErrorCode SKOutputOpen(MPI_Comm comm, const char dir[], SKInput input, SKOu
   PetscCheck(!status, comm, PETSC_ERR_FILE_OPEN, "cannot reopen %s to append to it (is it a results file of stickslip, and writable?)",
              path);
   if (o->rank == 0) PetscCall(SKOutputNoteRestart(o));
+  PetscCall(SKOutputSetStatus(o, SK_OUTPUT_RUNNING, NULL));
   *out = o;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -456,8 +614,11 @@ PetscErrorCode SKHistoryAppend(SKHistory h, const PetscReal row[])
 {
   PetscFunctionBegin;
   if (h->out->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  /* SIGTERM/SIGINT stop a serial run at its next row (parallel solvers check collectively themselves) */
+  if (h->out->size == 1) PetscCall(SKSignalCheck(PETSC_COMM_SELF));
   PetscCall(PetscLogEventBegin(SK_EVENT_OutputWrite, 0, 0, 0, 0));
   PetscCall(PetscArraycpy(h->buf + h->nbuf * h->ncols, row, h->ncols));
+  h->out->t_reached = PetscMax(h->out->t_reached, row[0]);
   if (++h->nbuf == h->interval) {
     PetscCall(SKHistoryWriteBuffer(h));
     SKCallH5(H5Fflush(h->out->file, H5F_SCOPE_GLOBAL), "H5Fflush");

@@ -34,11 +34,11 @@ static PetscErrorCode BowSetup(SKInput input, void **vctx)
   PetscCall(SKInputRequireChild(input, root, "structure", &node));
   PetscCall(SKInputRequireString(input, node, "type", ctx->structure, sizeof(ctx->structure)));
   PetscCall(SKInputRequireReal(input, node, "damping", &ctx->damping));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-bowedstring_damping", &ctx->damping, NULL));
+  PetscCall(SKOptionsReal(PETSC_COMM_WORLD, "-bowedstring_damping", "modal damping ratio (overrides the input)", &ctx->damping, NULL));
   PetscCall(SKInputCheck(input, node, ctx->damping >= 0 && ctx->damping < 1,
                          "damping ratio D = %g must lie in [0, 1) (an underdamped structure)", (double)ctx->damping));
   PetscCall(SKInputRequireInt(input, node, "modes", &ctx->modes));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bowedstring_modes", &ctx->modes, NULL));
+  PetscCall(SKOptionsInt(PETSC_COMM_WORLD, "-bowedstring_modes", "modes of the structure (overrides the input)", &ctx->modes, NULL));
   PetscCall(SKInputCheck(input, node, ctx->modes >= 1, "no modes: modes = %" PetscInt_FMT " must be at least 1", ctx->modes));
   PetscCall(SKInputCheck(input, node, ctx->modes <= 10000000, "modes = %" PetscInt_FMT " is unreasonably large (at most 1e7)", ctx->modes));
   ctx->wave_speed = 1;
@@ -76,7 +76,7 @@ static PetscErrorCode BowSetup(SKInput input, void **vctx)
   PetscCall(SKInputRequireReal(input, node, "end", &ctx->t_end));
   PetscCall(SKInputCheckPositive(input, node, "end", ctx->t_end));
   PetscCall(SKInputRequireReal(input, node, "dt", &ctx->dt));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-bowedstring_dt", &ctx->dt, NULL));
+  PetscCall(SKOptionsReal(PETSC_COMM_WORLD, "-bowedstring_dt", "time step (s; overrides the input)", &ctx->dt, NULL));
   PetscCall(SKInputCheckPositive(input, node, "dt", ctx->dt));
   PetscCall(
       SKInputCheck(input, node, ctx->dt <= ctx->t_end, "dt = %g s exceeds the horizon end = %g s", (double)ctx->dt, (double)ctx->t_end));
@@ -100,7 +100,8 @@ static PetscErrorCode BowSetup(SKInput input, void **vctx)
     PetscCall(SKInputGetReal(input, node, "atol", &ctx->atol, NULL));
     PetscCall(SKInputCheckPositive(input, node, "atol", ctx->atol));
   }
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-bowedstring_full_rtol", &ctx->rtol, &flg));
+  PetscCall(SKOptionsReal(PETSC_COMM_WORLD, "-bowedstring_full_rtol", "relative tolerance of the full model (atol = 1e-2 rtol)", &ctx->rtol,
+                          &flg));
   if (flg) {
     PetscCall(SKInputCheck(input, root, ctx->rtol > 0, "option -bowedstring_full_rtol %g must be positive", (double)ctx->rtol));
     ctx->atol = 1e-2 * ctx->rtol; /* the input's ratio */
@@ -119,7 +120,8 @@ static PetscErrorCode BowSetup(SKInput input, void **vctx)
                            "kernel_points = %" PetscInt_FMT " must lie in [2, 1e6]", ctx->kernel_points));
   }
 
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-bowedstring_model", model, sizeof(model), &flg));
+  PetscCall(SKOptionsString(PETSC_COMM_WORLD, "-bowedstring_model", "reduced, full, both or kernel (overrides the input)", model,
+                            sizeof(model), &flg));
   {
     PetscBool known = PETSC_FALSE;
 

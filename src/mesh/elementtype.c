@@ -1,5 +1,5 @@
 /* stickslip mesh: the element type table (VTK node order, local faces, reference coordinates) and the
-   centre-Jacobian kernel used to find inverted elements. */
+   Jacobian kernels used to find inverted elements. */
 #include "mesh/meshimpl.h"
 
 static const PetscReal t3_ref[] = {0, 0, 1, 0, 0, 1};
@@ -122,7 +122,7 @@ static PetscReal SKLagrangeDerivative(PetscInt order, PetscReal s, PetscReal xi,
   return d;
 }
 
-PetscErrorCode SKElementTypeCentreJacobian(SKElementType type, const PetscReal coords[], PetscReal *det_j)
+PetscErrorCode SKElementTypeJacobian(SKElementType type, const PetscReal coords[], const PetscReal xi[], PetscReal *det_j)
 {
   const SKElementTypeInfo *info = NULL;
   PetscReal jac[3][3]           = {{0}};
@@ -141,7 +141,7 @@ PetscErrorCode SKElementTypeCentreJacobian(SKElementType type, const PetscReal c
     } else {
       PetscReal val[3], der[3];
 
-      for (PetscInt j = 0; j < dim; j++) der[j] = SKLagrangeDerivative(info->order, info->ref_coords[a * dim + j], 0.0, &val[j]);
+      for (PetscInt j = 0; j < dim; j++) der[j] = SKLagrangeDerivative(info->order, info->ref_coords[a * dim + j], xi[j], &val[j]);
       for (PetscInt j = 0; j < dim; j++) {
         grad[j] = der[j];
         for (PetscInt k = 0; k < dim; k++)
@@ -156,5 +156,53 @@ PetscErrorCode SKElementTypeCentreJacobian(SKElementType type, const PetscReal c
   else
     *det_j = jac[0][0] * (jac[1][1] * jac[2][2] - jac[1][2] * jac[2][1]) - jac[0][1] * (jac[1][0] * jac[2][2] - jac[1][2] * jac[2][0]) +
              jac[0][2] * (jac[1][0] * jac[2][1] - jac[1][1] * jac[2][0]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKElementTypeCentreJacobian(SKElementType type, const PetscReal coords[], PetscReal *det_j)
+{
+  const PetscReal centre[3] = {0, 0, 0};
+
+  PetscFunctionBegin;
+  /* simplices are linear here: det J is the same everywhere */
+  PetscCall(SKElementTypeJacobian(type, coords, centre, det_j));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Gauss-Legendre points on [-1, 1]: 2 points (exact to degree 3) and 3 points (degree 5). */
+static const PetscReal sk_gauss2[] = {-0.57735026918962576451, 0.57735026918962576451};
+static const PetscReal sk_gauss3[] = {-0.77459666924148337704, 0.0, 0.77459666924148337704};
+
+PetscErrorCode SKElementTypeMinJacobian(SKElementType type, const PetscReal coords[], PetscReal *det_j, PetscReal xi_min[])
+{
+  const SKElementTypeInfo *info = NULL;
+  PetscReal xi[3]               = {0, 0, 0}, det;
+
+  PetscFunctionBegin;
+  PetscCall(SKElementTypeGetInfo(type, &info));
+  const PetscInt dim = info->dim;
+  /* the nodes (a collapsed Q4 has det J = 0 only at its doubled corner) and the centre */
+  PetscCall(SKElementTypeJacobian(type, coords, xi, det_j));
+  for (PetscInt d = 0; d < dim; d++) xi_min[d] = xi[d];
+  for (PetscInt a = 0; a < info->num_nodes && !info->simplex; a++) {
+    PetscCall(SKElementTypeJacobian(type, coords, info->ref_coords + a * dim, &det));
+    if (det < *det_j) {
+      *det_j = det;
+      for (PetscInt d = 0; d < dim; d++) xi_min[d] = info->ref_coords[a * dim + d];
+    }
+  }
+  /* the tensor Gauss points of the element's rule: order + 1 per direction */
+  if (!info->simplex) {
+    const PetscInt ng = info->order + 1, npts = dim == 2 ? ng * ng : ng * ng * ng;
+    const PetscReal *g = ng == 2 ? sk_gauss2 : sk_gauss3;
+    for (PetscInt p = 0; p < npts; p++) {
+      for (PetscInt d = 0, r = p; d < dim; d++, r /= ng) xi[d] = g[r % ng];
+      PetscCall(SKElementTypeJacobian(type, coords, xi, &det));
+      if (det < *det_j) {
+        *det_j = det;
+        for (PetscInt d = 0; d < dim; d++) xi_min[d] = xi[d];
+      }
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -295,6 +295,11 @@ static PetscErrorCode SKGmshReadNodes(SKGmshLexer *lex, SKGmshFile *f)
                           "the largest node tag %" PetscInt_FMT " is far above the number of nodes %" PetscInt_FMT
                           "; renumber the mesh (Gmsh: Mesh.RenumberNodes)",
                           f->max_node_tag, f->num_nodes));
+  {
+    char msg[512];
+    PetscCall(SKMeshCheckSize(3, (PetscReal)f->num_nodes, 0, 1, msg, sizeof(msg)));
+    if (msg[0]) PetscCall(SKGmshError(lex, "%s", msg));
+  }
   PetscCall(PetscMalloc1(f->max_node_tag + 1, &f->node_index));
   for (PetscInt t = 0; t <= f->max_node_tag; t++) f->node_index[t] = -1;
   PetscCall(PetscMalloc1(3 * f->num_nodes, &f->xyz));
@@ -345,6 +350,11 @@ static PetscErrorCode SKGmshReadElements(SKGmshLexer *lex, SKGmshFile *f)
   PetscCall(SKGmshNonNegative(lex, "the number of elements", &f->num_elements));
   PetscCall(SKGmshNonNegative(lex, "the smallest element tag", &min_tag));
   PetscCall(SKGmshNonNegative(lex, "the largest element tag", &max_tag));
+  {
+    char msg[512];
+    PetscCall(SKMeshCheckSize(3, (PetscReal)f->num_nodes, (PetscReal)f->num_elements, 1, msg, sizeof(msg)));
+    if (msg[0]) PetscCall(SKGmshError(lex, "%s", msg));
+  }
   PetscCall(PetscMalloc1(f->num_elements, &f->el_type));
   PetscCall(PetscMalloc1(f->num_elements, &f->el_entity));
   PetscCall(PetscMalloc1(f->num_elements, &f->el_tag));
@@ -625,7 +635,8 @@ static PetscErrorCode SKGmshBuild(MPI_Comm comm, const char file[], SKGmshFile *
   PetscCall(SKMeshFindInvertedElement(*mesh, &bad, &det));
   if (bad >= 0)
     PetscCall(SKFileError(comm, file, (int)f->el_line[f->order[bad]],
-                          "element %" PetscInt_FMT " is inverted or degenerate: det J at its centre is %g (is its node order Gmsh's?)",
+                          "element %" PetscInt_FMT
+                          " is inverted or degenerate: its smallest det J (nodes, centre, Gauss points) is %g (is its node order Gmsh's?)",
                           f->el_tag[f->order[bad]], (double)det));
   PetscCall(SKGmshBuildSets(comm, file, f, dim, *mesh));
   for (PetscInt i = 0; i < f->nphysical; i++)

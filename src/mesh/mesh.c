@@ -1,5 +1,6 @@
 /* stickslip mesh: the mesh object (nodes, blocks, sets), its checks, boundary faces and node-to-element map. */
 #include "mesh/meshimpl.h"
+#include <unistd.h>
 #include <stdlib.h>
 
 PetscLogEvent SK_EVENT_MeshPartition, SK_EVENT_MeshDistribute, SK_EVENT_MeshRead;
@@ -272,7 +273,7 @@ PetscErrorCode SKMeshFindInvertedElement(SKMesh mesh, PetscInt *element, PetscRe
     if (!info->ref_coords) continue; /* registered types: their basis checks every quadrature point (SKFEMCheckReference) */
     for (PetscInt e = 0; e < blk->num_elements; e++) {
       PetscReal lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, h2 = 0,
-                det, h;
+                det, h, xi[3];
 
       for (PetscInt a = 0; a < info->num_nodes; a++)
         for (PetscInt d = 0; d < mesh->dim; d++) {
@@ -282,7 +283,7 @@ PetscErrorCode SKMeshFindInvertedElement(SKMesh mesh, PetscInt *element, PetscRe
         }
       for (PetscInt d = 0; d < mesh->dim; d++) h2 += (hi[d] - lo[d]) * (hi[d] - lo[d]);
       h = PetscSqrtReal(h2);
-      PetscCall(SKElementTypeCentreJacobian(blk->type, xe, &det));
+      PetscCall(SKElementTypeMinJacobian(blk->type, xe, &det, xi));
       /* Relative threshold: det J scales as h^dim, so 1e-12 h^dim separates degenerate from merely small elements. */
       if (!(det > 1e-12 * PetscPowRealInt(h, mesh->dim))) {
         *element = blk->first_element + e;
@@ -304,9 +305,57 @@ PetscErrorCode SKMeshCheck(SKMesh mesh)
   if (e >= 0) {
     PetscCall(SKMeshLocateElement(mesh, e, &b, &local));
     SETERRQ(mesh->comm, SK_ERR_INPUT,
-            "element %" PetscInt_FMT " (element %" PetscInt_FMT " of block '%s') is inverted or degenerate: det J at its centre is %g", e,
+            "element %" PetscInt_FMT " (element %" PetscInt_FMT " of block '%s') is inverted or degenerate: its smallest det J is %g", e,
             local, mesh->blocks[b].name, (double)det);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshCheckSize(PetscInt dim, PetscReal num_nodes, PetscReal num_elements, PetscInt nodes_per_element, char msg[],
+                               size_t len)
+{
+  const PetscReal max_int = (PetscReal)PETSC_MAX_INT;
+  /* bytes: coordinates, ~16 state and force vectors of dim values, lumped mass, numbering maps, VTK/checkpoint
+     buffers per node (~1 kB in 3D); connectivity, batch workspace and stresses per element */
+  const PetscReal need = num_nodes * 1024.0 + num_elements * (100.0 + 16.0 * nodes_per_element);
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  const PetscReal have = pages > 0 && page > 0 ? (PetscReal)pages * (PetscReal)page : PETSC_MAX_REAL;
+
+  PetscFunctionBegin;
+  msg[0] = 0;
+  if (num_nodes * dim >= max_int || num_elements * nodes_per_element >= max_int)
+    PetscCall(PetscSNPrintf(msg, len,
+                            "the mesh would have %.6g nodes (%.6g dofs) and %.6g elements (%.6g connectivity entries), more than the %.6g "
+                            "that PETSc's 32-bit indices can count: use fewer cells",
+                            (double)num_nodes, (double)(num_nodes * dim), (double)num_elements, (double)(num_elements * nodes_per_element),
+                            (double)max_int));
+  else if (need > have)
+    PetscCall(PetscSNPrintf(msg, len,
+                            "the mesh of %.6g nodes and %.6g elements would need about %.3g GB of memory, more than the %.3g GB of this "
+                            "machine: use fewer cells",
+                            (double)num_nodes, (double)num_elements, (double)(need / 1e9), (double)(have / 1e9)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshGetDigest(SKMesh mesh, unsigned long long *digest)
+{
+  unsigned long long h = SK_FNV_SEED;
+
+  PetscFunctionBegin;
+  PetscCheck(!mesh->distributed, mesh->comm, PETSC_ERR_ARG_WRONGSTATE, "the digest is of the replicated mesh (before SKMeshDistribute())");
+  h = SKHashBytes(h, &mesh->dim, sizeof(mesh->dim));
+  h = SKHashBytes(h, mesh->coords, sizeof(PetscReal) * (size_t)(mesh->num_nodes * mesh->dim));
+  for (PetscInt b = 0; b < mesh->num_blocks; b++) {
+    const SKMeshBlock *blk        = &mesh->blocks[b];
+    const SKElementTypeInfo *info = NULL;
+    const int type                = (int)blk->type;
+
+    PetscCall(SKElementTypeGetInfo(blk->type, &info));
+    h = SKHashBytes(h, &type, sizeof(type));
+    h = SKHashBytes(h, &blk->num_elements, sizeof(blk->num_elements));
+    h = SKHashBytes(h, blk->conn, sizeof(PetscInt) * (size_t)(blk->num_elements * info->num_nodes));
+  }
+  *digest = h;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

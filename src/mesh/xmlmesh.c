@@ -142,6 +142,18 @@ static PetscErrorCode SKXmlMeshGenerator(SKInput input, SKNode gen, SKMesh *mesh
                              (double)lower[d], (char)('x' + d)));
     if (has_ratio && !(ratio[d] > 0)) PetscCall(SKInputError(input, gen, "attribute 'ratio' must be positive, not %g", (double)ratio[d]));
   }
+  {
+    const SKElementTypeInfo *info = NULL;
+    /* simplices: T3 cuts a cell in 2, T4 in 6 */
+    PetscReal nodes = 1, elements = 1;
+    char msg[512];
+
+    PetscCall(SKElementTypeGetInfo(type, &info));
+    for (PetscInt d = 0; d < dim; d++) nodes *= rcells[d] * info->order + 1, elements *= rcells[d];
+    if (info->simplex) elements *= dim == 2 ? 2 : 6;
+    PetscCall(SKMeshCheckSize(dim, nodes, elements, info->num_nodes, msg, sizeof(msg)));
+    if (msg[0]) PetscCall(SKInputError(input, gen, "%s", msg));
+  }
   PetscCall(SKMeshCreateBox(comm, type, cells, lower, upper, has_ratio ? ratio : NULL, mesh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -198,10 +210,11 @@ static PetscErrorCode SKXmlMeshExplicit(SKInput input, SKNode root, SKXmlMeshWor
     PetscInt b = 0, local = 0;
 
     PetscCall(SKMeshLocateElement(*mesh, bad, &b, &local));
-    PetscCall(SKInputError(input, w->children[b],
-                           "element %" PetscInt_FMT
-                           " of block '%s' is inverted or degenerate: det J at its centre is %g (are its nodes in VTK order?)",
-                           local, (*mesh)->blocks[b].name, (double)det));
+    PetscCall(SKInputError(
+        input, w->children[b],
+        "element %" PetscInt_FMT
+        " of block '%s' is inverted or degenerate: its smallest det J (nodes, centre, Gauss points) is %g (are its nodes in VTK order?)",
+        local, (*mesh)->blocks[b].name, (double)det));
   }
   PetscCall(PetscFree(w->children));
 

@@ -137,7 +137,8 @@ static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
   PetscCall(ReadBar(input, root, "bar1", 0.0, ctx, 0));
   PetscCall(ReadBar(input, root, "bar2", 0.5, ctx, 1));
   /* mode-truncation studies (eq. 29) rerun an input with fewer modes in both bars */
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bars2020_modes", &modes_opt, &flg));
+  modes_opt = ctx->fam[0].n;
+  PetscCall(SKOptionsInt(PETSC_COMM_WORLD, "-bars2020_modes", "modes in both bars (overrides the input)", &modes_opt, &flg));
   if (flg) {
     PetscCheck(modes_opt >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-bars2020_modes %" PetscInt_FMT ": need at least 2", modes_opt);
     ctx->fam[0].n = ctx->fam[1].n = modes_opt;
@@ -175,7 +176,7 @@ static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
   }
   /* section 2.2: the step must stay below a tenth of the shortest period of the modes included */
   dt_max = 2 * PETSC_PI / ctx->omega_max / 10;
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-bars2020_dt", &dt, &flg));
+  PetscCall(SKOptionsReal(PETSC_COMM_WORLD, "-bars2020_dt", "time step (s; overrides the input)", &dt, &flg));
   if (flg) has_dt = PETSC_TRUE;
   if (has_dt) {
     PetscCall(SKInputCheckPositive(input, node, "dt", dt));

@@ -7,6 +7,9 @@ typedef struct {
   SKRodPairParams p;
   SKTimeFunction load;
   PetscReal t_end, dt_out, rtol, atol;
+  PetscReal mmm_sample, mmm_coupling; /* SKRodPairSetMMMSteps() */
+  PetscReal max_step;                 /* -rodpair_max_step (s; 0: none): the paper's fixed-step comparison */
+  PetscBool output_state;             /* -rodpair_output_state: also the nodal u1, v1 and rod 2's modal coordinates */
   PetscInt ngrid;
   SKRodPairMethod method;
   MPI_Comm comm;
@@ -31,15 +34,16 @@ static PetscReal RodPairLoad(void *ctx, PetscReal t)
   return SKTimeFunctionEval((const SKTimeFunction *)ctx, t);
 }
 
-static PetscErrorCode RodPairSetup(SKInput input, void **ctx_out)
+static PetscErrorCode RodPairDestroy(void **ctx_in);
+
+/* Reads the input into CTX (allocated by the caller, freed by it on failure). */
+static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
 {
-  RodPairCtx *ctx;
   SKNode root, rod1, rod2, fric, load, fun, time, disc;
   PetscBool found;
   char solver[16] = "rk45";
 
   PetscFunctionBegin;
-  PetscCall(PetscNew(&ctx));
   PetscCall(SKInputGetComm(input, &ctx->comm));
   PetscCall(SKInputGetRoot(input, &root));
   PetscCall(SKInputRequireChild(input, root, "rod1", &rod1));
@@ -101,6 +105,54 @@ static PetscErrorCode RodPairSetup(SKInput input, void **ctx_out)
   PetscCall(SKInputCheck(input, time, ctx->dt_out <= ctx->t_end, "output_interval = %g s exceeds the end time %g s", (double)ctx->dt_out,
                          (double)ctx->t_end));
   PetscCall(SKTimeFunctionFromXML(input, fun, &ctx->load));
+  /* the options override the input; read here so that validate checks them and -help lists them */
+  ctx->mmm_sample   = 1.0;
+  ctx->mmm_coupling = 0.5;
+  PetscOptionsBegin(ctx->comm, NULL, "rodpair solver (the command line and <options> override the input)", NULL);
+  PetscCall(
+      PetscOptionsEnum("-rodpair_solver", "integrator", "", SKRodPairMethods, (PetscEnum)ctx->method, (PetscEnum *)&ctx->method, NULL));
+  PetscCall(PetscOptionsInt("-rodpair_nodes", "nodes of rod 1", "", ctx->p.N, &ctx->p.N, NULL));
+  PetscCall(PetscOptionsInt("-rodpair_modes", "modes of rod 2", "", ctx->p.Nm, &ctx->p.Nm, NULL));
+  PetscCall(PetscOptionsReal("-rodpair_rtol", "relative tolerance of rk45/cvode", "", ctx->rtol, &ctx->rtol, NULL));
+  PetscCall(PetscOptionsReal("-rodpair_atol", "absolute tolerance of rk45/cvode", "", ctx->atol, &ctx->atol, NULL));
+  PetscCall(PetscOptionsReal("-rodpair_end", "end time (s), shortens the run", "", ctx->t_end, &ctx->t_end, NULL));
+  PetscCall(PetscOptionsReal("-rodpair_mmm_sample", "mmm: sampling step factor", "SKRodPairSetMMMSteps", ctx->mmm_sample, &ctx->mmm_sample,
+                             NULL));
+  PetscCall(PetscOptionsReal("-rodpair_mmm_coupling", "mmm: coupling step factor", "SKRodPairSetMMMSteps", ctx->mmm_coupling,
+                             &ctx->mmm_coupling, NULL));
+  PetscCall(PetscOptionsReal("-rodpair_max_step", "rk45/cvode: largest step (s; 0: none)", "SKRodPairSetMaxStep", ctx->max_step,
+                             &ctx->max_step, NULL));
+  PetscCall(PetscOptionsBool("-rodpair_output_state", "also write the nodal u1, v1 and rod 2's modal coordinates", "", ctx->output_state,
+                             &ctx->output_state, NULL));
+  PetscOptionsEnd();
+  PetscCall(SKInputCheck(input, time, ctx->t_end >= ctx->dt_out, "-rodpair_end %g s is shorter than the output interval %g s",
+                         (double)ctx->t_end, (double)ctx->dt_out));
+  PetscCall(
+      SKInputCheck(input, disc ? disc : root, ctx->p.N >= 3 && ctx->p.Nm >= 1, "-rodpair_nodes must be >= 3 and -rodpair_modes >= 1"));
+  /* the mode-matching method integrates the closed form of a harmonic, constant or pulse load only */
+  PetscCall(SKInputCheck(input, fun,
+                         ctx->method != SK_RODPAIR_MMM || ctx->load.type == SK_TF_HARMONIC || ctx->load.type == SK_TF_CONSTANT ||
+                             ctx->load.type == SK_TF_PULSE,
+                         "solver mmm needs a harmonic, constant or pulse load; this input has a %s load: use rk45 or cvode",
+                         SKTimeFunctionTypes[ctx->load.type]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RodPairSetup(SKInput input, void **ctx_out)
+{
+  RodPairCtx *ctx;
+  void *v;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&ctx));
+  /* a refused input must not leak the context (the solver contract: *ctx is set only on success) */
+  ierr = RodPairRead(input, ctx);
+  if (ierr) {
+    v = ctx;
+    (void)RodPairDestroy(&v);
+    return ierr;
+  }
   *ctx_out = ctx;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -195,24 +247,10 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
 
   PetscFunctionBegin;
   if (!solve_event) PetscCall(PetscLogEventRegister("RodPairSolve", SK_CLASSID, &solve_event));
-  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-rodpair_solver", SKRodPairMethods, (PetscEnum *)&method, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-rodpair_nodes", &p.N, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-rodpair_modes", &p.Nm, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-rodpair_rtol", &rtol, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-rodpair_atol", &atol, NULL));
-  PetscCall(PetscOptionsGetReal(NULL, NULL, "-rodpair_end", &ctx->t_end, NULL)); /* shortened horizons for tests */
-  PetscCheck(ctx->t_end >= ctx->dt_out, ctx->comm, PETSC_ERR_ARG_OUTOFRANGE, "-rodpair_end %g s is shorter than the output interval %g s",
-             (double)ctx->t_end, (double)ctx->dt_out);
-  PetscCheck(p.N >= 3 && p.Nm >= 1, ctx->comm, PETSC_ERR_ARG_OUTOFRANGE, "-rodpair_nodes must be >= 3 and -rodpair_modes >= 1");
 
   PetscCall(SKRodPairCreate(ctx->comm, &p, RodPairLoad, &ctx->load, &rp));
   PetscCall(SKRodPairSetTolerances(rp, rtol, atol));
-  {
-    PetscReal hmax = 0;
-    PetscBool set;
-    PetscCall(PetscOptionsGetReal(NULL, NULL, "-rodpair_max_step", &hmax, &set)); /* the paper's fixed-step comparison */
-    if (set) PetscCall(SKRodPairSetMaxStep(rp, hmax));
-  }
+  if (ctx->max_step > 0) PetscCall(SKRodPairSetMaxStep(rp, ctx->max_step)); /* the paper's fixed-step comparison */
   /* the integrators step onto the kinks and jumps of P(t) */
   switch (ctx->load.type) {
   case SK_TF_RAMP:
@@ -243,19 +281,13 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
                "-rodpair_solver mmm needs a harmonic, constant or pulse load; this input has a %s load: use rk45",
                SKTimeFunctionTypes[ctx->load.type]);
   }
-  {
-    PetscReal sample = 1.0, coupling = 0.5;
-    PetscCall(PetscOptionsGetReal(NULL, NULL, "-rodpair_mmm_sample", &sample, NULL));
-    PetscCall(PetscOptionsGetReal(NULL, NULL, "-rodpair_mmm_coupling", &coupling, NULL));
-    PetscCall(SKRodPairSetMMMSteps(rp, sample, coupling));
-  }
+  PetscCall(SKRodPairSetMMMSteps(rp, ctx->mmm_sample, ctx->mmm_coupling));
 
   mon.ctx  = ctx;
   mon.N    = p.N;
   mon.Nm   = p.Nm;
-  mon.full = PETSC_FALSE;
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-rodpair_output_state", &mon.full, NULL));
-  mon.nt = (PetscInt)PetscFloorReal(ctx->t_end / ctx->dt_out + 1e-9) + 1;
+  mon.full = ctx->output_state;
+  mon.nt   = (PetscInt)PetscFloorReal(ctx->t_end / ctx->dt_out + 1e-9) + 1;
   PetscCall(PetscCalloc4(mon.nt, &mon.times, mon.nt * ctx->ngrid, &mon.u, mon.nt * ctx->ngrid, &mon.vrel, mon.nt * p.N, &mon.state));
   if (mon.full) PetscCall(PetscMalloc4(mon.nt * p.N, &mon.un, mon.nt * p.N, &mon.vn, mon.nt * p.Nm, &mon.eta, mon.nt * p.Nm, &mon.etad));
   PetscCall(SKOutputHistoryCreate(out, "/rodpair/sections", 13, sec_cols, sec_units, &mon.sections));

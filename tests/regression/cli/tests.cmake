@@ -2,3 +2,9 @@
 sk_add_python_test(cli_bad_inputs ${SK_TEST_DIR}/check_bad_inputs.py LABELS regression)
 # The program end to end: help/version/usage, OUTDIR protection and -force, option precedence, quiet in a pipe.
 sk_add_python_test(cli_program ${SK_TEST_DIR}/check_program.py LABELS regression)
+# results.h5's run status (running/completed/failed), a closed stdout, SIGTERM, the refusal after a failed run, an
+# unwritable output path.
+sk_add_python_test(cli_run_status ${SK_TEST_DIR}/check_run_status.py LABELS regression)
+# Unused (misspelled) options are errors, -help lists the options with their defaults, validate refuses what run
+# refuses (mmm with a table load) and reads a Gmsh .msh.
+sk_add_python_test(cli_options ${SK_TEST_DIR}/check_options.py LABELS regression)

@@ -103,7 +103,7 @@ static PetscErrorCode CheckVtkOrder(void)
 static PetscErrorCode CheckJacobian(const SKElementTypeInfo *info, SKElementType type)
 {
   const PetscReal A[3][3] = {{1.5, 0.2, -0.1}, {0.3, 0.8, 0.25}, {0.05, -0.2, 1.1}};
-  PetscReal x[27 * 3], det_a, det_j;
+  PetscReal x[27 * 3], det_a, det_j, xi[3];
   const PetscInt dim = info->dim;
 
   PetscFunctionBegin;
@@ -120,7 +120,29 @@ static PetscErrorCode CheckJacobian(const SKElementTypeInfo *info, SKElementType
     PetscCall(SKElementTypeCentreJacobian(type, x, &det_j));
     PetscCheck(PetscAbsReal(det_j - (mirror ? -det_a : det_a)) < TOL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: det J %g, expected %g",
                info->name, (double)det_j, (double)(mirror ? -det_a : det_a));
+    /* an affine map has the same det J everywhere: the minimum over nodes and Gauss points too */
+    PetscCall(SKElementTypeMinJacobian(type, x, &det_j, xi));
+    PetscCheck(PetscAbsReal(det_j - (mirror ? -det_a : det_a)) < TOL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: min det J %g, expected %g",
+               info->name, (double)det_j, (double)(mirror ? -det_a : det_a));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A Q4 collapsed onto a triangle (nodes 2 and 3 the same point) has det J > 0 at its centre and Gauss points: the
+   minimum must be the closed form 0 at the doubled corner (1, 1). Bilinear map of the unit square with x2 = x3 = (0, 1):
+   det J = (1 - eta) / 8 at (xi, eta), 1/8 at the centre. Tolerance: a few ulp of 1/8. */
+static PetscErrorCode CheckCollapsedQ4(void)
+{
+  const PetscReal x[] = {0, 0, 1, 0, 0, 1, 0, 1};
+  PetscReal det, xi[3];
+
+  PetscFunctionBegin;
+  PetscCall(SKElementTypeCentreJacobian(SK_ELEMENT_Q4, x, &det));
+  PetscCheck(PetscAbsReal(det - 0.125) < TOL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "collapsed Q4: centre det J %g, expected 0.125",
+             (double)det);
+  PetscCall(SKElementTypeMinJacobian(SK_ELEMENT_Q4, x, &det, xi));
+  PetscCheck(PetscAbsReal(det) < TOL && xi[1] == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "collapsed Q4: min det J %g at (%g, %g), expected 0 at eta = 1", (double)det, (double)xi[0], (double)xi[1]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -171,6 +193,7 @@ int main(int argc, char **argv)
     PetscCall(CheckFaces(info));
     PetscCall(CheckJacobian(info, (SKElementType)t));
   }
+  PetscCall(CheckCollapsedQ4());
   PetscCall(CheckVtkOrder());
   PetscCall(SKElementTypeFromName("H20", &type, &found));
   PetscCheck(!found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "H20 is not a stickslip element type");
