@@ -6,7 +6,7 @@ follow or code that crosses a module boundary.
 - a module including another module's private header (src/<a>/*.c or *.h including "<b>/..impl.h", b != a);
 - a public header (include/stickslip/) including a private one;
 - a reference to a docs/*.md page that does not exist.
-Mutation tried: "issue 6" added to a comment of src/contact/friction.c, and #include "core/..." restored in
+Mutation tried: an issue-number citation (the word issue, a space and a number) added to a comment of src/contact/friction.c, and #include "core/..." restored in
 src/io/output.c with a coreimpl.h: both fail; reverted."""
 import os
 import re
