@@ -16,6 +16,8 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
+from input_sections import input_sections
+
 XS = "{http://www.w3.org/2001/XMLSchema}"
 src = os.environ.get("SK_SOURCE_DIR", ".")
 bad, compared = [], []
@@ -85,15 +87,7 @@ def documented(text):
     return [(a, d) for a, d in pairs if d.strip("`") not in PROSE]
 
 
-doc = open(os.path.join(src, "docs", "input.md"), encoding="utf-8").read()
-sections, current = {}, None
-for line in doc.splitlines():
-    m = re.match(r"^###\s+(.*)$", line)
-    if m:
-        current = m.group(1)
-        sections[current] = ""
-    elif current:
-        sections[current] += line + "\n"
+sections = {head: "".join(line + "\n" for line in lines) for head, lines in input_sections(src).items()}
 
 schemas = {}
 for fname in sorted(os.listdir(os.path.join(src, "schema"))):

@@ -18,6 +18,8 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from input_sections import input_sections
+
 XS = "{http://www.w3.org/2001/XMLSchema}"
 src = os.environ.get("SK_SOURCE_DIR", ".")
 NUM = r"[-+]?[0-9.]+(?:e[-+]?[0-9]+)?"
@@ -61,15 +63,7 @@ def main():
             every.setdefault(k, set()).update(v)
 
     # 2. docs/input.md: rows of the section of each schema's root
-    doc = open(os.path.join(src, "docs", "input.md"), encoding="utf-8").read()
-    sections, current = {}, None
-    for line in doc.splitlines():
-        m = re.match(r"^###\s+(.*)$", line)
-        if m:
-            current = m.group(1)
-            sections[current] = []
-        elif current is not None:
-            sections[current].append(line)
+    sections = input_sections(src)
     for name, d in defaults.items():
         rows = [r for h, body in sections.items() for r in body if any(f"`<{root}>`" in h for root in roots[name])]
         for row in rows:
