@@ -31,7 +31,7 @@ INPUT = """<explicit>
   <displacement nodeset="left" component="all"/>
   <traction sideset="right" value="{traction}"><function type="smoothstep" t0="0" t1="{t1}" value="1"/></traction>
   <time end="{end}" dt="{dt}"/>
-  <output histories="100"/>
+  <output histories="100" fields="0"/>
   <options>-explicit_power_maxit 300</options>
 </explicit>
 """

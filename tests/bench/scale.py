@@ -29,7 +29,7 @@ INPUT = """<explicit>
   <displacement nodeset="left" component="all"/>
   <traction sideset="right" value="0 -1e3 0"><function type="smoothstep" t0="0" t1="{t1}" value="1"/></traction>
   <time end="{end}" dt="{dt}"/>
-  <output histories="100"/>
+  <output histories="100" fields="0"/>
   <options>-explicit_setup_view {options}</options>
 </explicit>
 """
