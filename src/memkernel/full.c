@@ -1,6 +1,6 @@
-/* stickslip memory: the full-modal reference (II.3) of the bowed string, integrated with Dormand-Prince 5(4),
+/* stickslip memkernel: the full-modal reference (II.3) of the bowed string, integrated with Dormand-Prince 5(4),
    its dense output locating stick/slip events, and stick as a constrained (Filippov sliding) phase. */
-#include "memory/memoryimpl.h"
+#include "memkernel/memkernelimpl.h"
 
 #define NSCAN 16 /* dense-output points scanned per step for a sign change of the event functions */
 
@@ -172,7 +172,7 @@ PetscErrorCode SKMemoryFullSolve(const SKModalData *md, const SKBowFriction *fr,
   PetscInt next = 0, steps = 0;
 
   PetscFunctionBegin;
-  PetscCall(SKMemoryInitializePackage());
+  PetscCall(SKMemKernelInitializePackage());
   PetscCall(SKModalDataCheck(md));
   PetscCheck(settings->rtol > 0 && settings->atol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Tolerances rtol %g, atol %g must be positive", (double)settings->rtol, (double)settings->atol);
