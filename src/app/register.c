@@ -2,7 +2,7 @@
 #include <stickslip/solver.h>
 #include "app/appimpl.h"
 #include <stickslip/dynamics.h>
-#include <stickslip/memory.h>
+#include <stickslip/memkernel.h>
 #include <stickslip/rigid.h>
 #include <stickslip/rod1d.h>
 

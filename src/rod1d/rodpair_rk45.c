@@ -1,18 +1,9 @@
 /* Reference integrator of the rod pair: Dormand-Prince 5(4) with embedded error control, FSAL, the 4th-order dense
    output of Hairer-Norsett-Wanner (DOPRI5), and stick/slip event location on the dense output (regula falsi,
-   Illinois variant). All work arrays live in the rod pair: nothing is allocated in the step loop. */
+   Illinois variant). The stages, error norm and dense output are the shared DOPRI5 (shared/dopri5.h); the events,
+   switching and output are the rod pair's. All work arrays live in the rod pair: nothing is allocated in the step loop. */
 #include "rodpairimpl.h"
-
-static const PetscReal c2 = 1.0 / 5, c3 = 3.0 / 10, c4 = 4.0 / 5, c5 = 8.0 / 9;
-static const PetscReal a21 = 1.0 / 5;
-static const PetscReal a31 = 3.0 / 40, a32 = 9.0 / 40;
-static const PetscReal a41 = 44.0 / 45, a42 = -56.0 / 15, a43 = 32.0 / 9;
-static const PetscReal a51 = 19372.0 / 6561, a52 = -25360.0 / 2187, a53 = 64448.0 / 6561, a54 = -212.0 / 729;
-static const PetscReal a61 = 9017.0 / 3168, a62 = -355.0 / 33, a63 = 46732.0 / 5247, a64 = 49.0 / 176, a65 = -5103.0 / 18656;
-static const PetscReal a71 = 35.0 / 384, a73 = 500.0 / 1113, a74 = 125.0 / 192, a75 = -2187.0 / 6784, a76 = 11.0 / 84;
-static const PetscReal e1 = 71.0 / 57600, e3 = -71.0 / 16695, e4 = 71.0 / 1920, e5 = -17253.0 / 339200, e6 = 22.0 / 525, e7 = -1.0 / 40;
-static const PetscReal d1 = -12715105075.0 / 11282082432.0, d3 = 87487479700.0 / 32700410799.0, d4 = -10690763975.0 / 1880347072.0,
-                       d5 = 701980252875.0 / 199316789632.0, d6 = -1453857185.0 / 822651844.0, d7 = 69997945.0 / 29380423.0;
+#include "shared/dopri5.h"
 
 /* Absolute tolerance per component: displacements atol (m), velocities atol * omega1 of rod 1, rod-2 modal
    coordinates the same divided by the mode amplitude, energies excluded from the error norm (they are quadratures). */
@@ -34,22 +25,31 @@ static void SetAbsTol(SKRodPair rp)
 
 static void Dense(SKRodPair rp, PetscReal theta, PetscReal y[])
 {
-  PetscReal th1 = 1 - theta;
-  for (PetscInt j = 0; j < rp->n; j++)
-    y[j] = rp->rcont[0][j] + theta * (rp->rcont[1][j] + th1 * (rp->rcont[2][j] + theta * (rp->rcont[3][j] + th1 * rp->rcont[4][j])));
+  for (PetscInt j = 0; j < rp->n; j++) {
+    const PetscReal r[5] = {rp->rcont[0][j], rp->rcont[1][j], rp->rcont[2][j], rp->rcont[3][j], rp->rcont[4][j]};
+
+    y[j] = SKDopriDenseEval(r, theta);
+  }
 }
 
 static void BuildDense(SKRodPair rp, const PetscReal y0[], const PetscReal y1[], PetscReal h)
 {
   PetscReal **k = rp->k;
+
   for (PetscInt j = 0; j < rp->n; j++) {
-    PetscReal ydiff = y1[j] - y0[j], bspl = h * k[0][j] - ydiff;
-    rp->rcont[0][j] = y0[j];
-    rp->rcont[1][j] = ydiff;
-    rp->rcont[2][j] = bspl;
-    rp->rcont[3][j] = ydiff - h * k[6][j] - bspl;
-    rp->rcont[4][j] = h * (d1 * k[0][j] + d3 * k[2][j] + d4 * k[3][j] + d5 * k[4][j] + d6 * k[5][j] + d7 * k[6][j]);
+    const PetscReal ks[7] = {k[0][j], k[1][j], k[2][j], k[3][j], k[4][j], k[5][j], k[6][j]};
+    PetscReal r[5];
+
+    SKDopriDense(h, y0[j], y1[j], ks, r);
+    for (PetscInt c = 0; c < 5; c++) rp->rcont[c][j] = r[c];
   }
+}
+
+static PetscErrorCode RHS(void *ctx, PetscReal t, const PetscReal y[], PetscReal dy[])
+{
+  PetscFunctionBegin;
+  PetscCall(SKRodPairRHS((SKRodPair)ctx, t, y, dy));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* min over the watched event functions, each normalised by its value at the step start (so 1 there) */
@@ -126,33 +126,16 @@ PetscErrorCode SKRodPairSolveRK45(SKRodPair rp, PetscReal t_end)
     PetscCheck(h > 1e-14 * PetscMax(1, PetscAbsReal(t)), rp->comm, PETSC_ERR_NOT_CONVERGED,
                "RK45 step size %g too small at t = %g s: the stick/slip switching chatters; loosen -rodpair_rtol or check the input",
                (double)h, (double)t);
-    /* the six stages; k[6] at the new point (FSAL) */
-    for (PetscInt j = 0; j < n; j++) yt[j] = y[j] + h * a21 * k[0][j];
-    PetscCall(SKRodPairRHS(rp, t + c2 * h, yt, k[1]));
-    for (PetscInt j = 0; j < n; j++) yt[j] = y[j] + h * (a31 * k[0][j] + a32 * k[1][j]);
-    PetscCall(SKRodPairRHS(rp, t + c3 * h, yt, k[2]));
-    for (PetscInt j = 0; j < n; j++) yt[j] = y[j] + h * (a41 * k[0][j] + a42 * k[1][j] + a43 * k[2][j]);
-    PetscCall(SKRodPairRHS(rp, t + c4 * h, yt, k[3]));
-    for (PetscInt j = 0; j < n; j++) yt[j] = y[j] + h * (a51 * k[0][j] + a52 * k[1][j] + a53 * k[2][j] + a54 * k[3][j]);
-    PetscCall(SKRodPairRHS(rp, t + c5 * h, yt, k[4]));
-    for (PetscInt j = 0; j < n; j++) yt[j] = y[j] + h * (a61 * k[0][j] + a62 * k[1][j] + a63 * k[2][j] + a64 * k[3][j] + a65 * k[4][j]);
-    /* at a breakpoint the load must be its left limit for the stages of this step */
-    PetscCall(SKRodPairRHS(rp, hit_stop ? t + h * (1 - 1e-12) : t + h, yt, k[5]));
-    for (PetscInt j = 0; j < n; j++) yn[j] = y[j] + h * (a71 * k[0][j] + a73 * k[2][j] + a74 * k[3][j] + a75 * k[4][j] + a76 * k[5][j]);
-    PetscCall(SKRodPairRHS(rp, hit_stop ? t + h * (1 - 1e-12) : t + h, yn, k[6]));
-    for (PetscInt j = 0; j < n - 2; j++) {
-      PetscReal ej = h * (e1 * k[0][j] + e3 * k[2][j] + e4 * k[3][j] + e5 * k[4][j] + e6 * k[5][j] + e7 * k[6][j]);
-      PetscReal sc = rp->atolv[j] + rp->rtol * PetscMax(PetscAbsReal(y[j]), PetscAbsReal(yn[j]));
-      err += (ej / sc) * (ej / sc);
-    }
-    err = PetscSqrtReal(err / (n - 2));
+    /* the six stages; k[6] at the new point (FSAL); at a breakpoint the load must be its left limit for the last two */
+    PetscCall(SKDopriStep(RHS, rp, n, t, h, hit_stop ? t + h * (1 - 1e-12) : t + h, y, k, yt, yn));
+    err = SKDopriErrorNorm(n - 2, h, k, y, yn, rp->atolv, 0, rp->rtol);
     PetscCheck(!PetscIsInfOrNanReal(err), rp->comm, PETSC_ERR_FP, "RK45 produced NaN/Inf at t = %g s", (double)t);
     if (err > 1) {
       rp->rejected++;
-      h *= PetscMax(0.2, 0.9 * PetscPowReal(err, -0.2));
+      h *= SKDopriFactor(err);
       continue;
     }
-    fac = PetscMin(5.0, PetscMax(0.2, 0.9 * PetscPowReal(PetscMax(err, 1e-10), -0.2)));
+    fac = SKDopriFactor(err);
     /* events: armed functions that reached <= 0, or unarmed ones (just switched) that went the wrong way */
     SKRodPairEventValues(rp, yn, rp->evals1);
     for (PetscInt j = 0; j < N2; j++) {

@@ -1,4 +1,4 @@
-# Regression tests of the bowedstring study (module memory; Szalai 2013 section V). Tolerances are justified in
+# Regression tests of the bowedstring study (module memkernel; Szalai 2013 section V). Tolerances are justified in
 # check_bowedstring.py next to each assertion.
 set(SK_BOW_CHECK ${SK_TEST_DIR}/check_bowedstring.py)
 set(SK_BOW_INPUTS ${CMAKE_SOURCE_DIR}/inputs/bowedstring)

@@ -1,5 +1,5 @@
-/* stickslip memory: the bow friction law (V.1) and the sampled trajectories with their stick/slip events. */
-#include "memory/memoryimpl.h"
+/* stickslip memkernel: the bow friction law (V.1) and the sampled trajectories with their stick/slip events. */
+#include "memkernel/memkernelimpl.h"
 
 PetscReal SKBowFrictionSlipForce(const SKBowFriction *fr, PetscInt side, PetscReal v)
 {

@@ -1,4 +1,4 @@
-/* stickslip memory: point-contact memory-kernel reduction of a linear structure with one friction contact
+/* stickslip memkernel: point-contact memory-kernel reduction of a linear structure with one friction contact
    (Szalai 2013, "Modelling elastic structures with strong nonlinearities ...", sections III-V) and its
    full-modal reference, with the bowed string of section V as the application.
 
@@ -6,14 +6,14 @@
    mass-normalised modes: time in s, frequencies in rad/s, the contact displacement y1 in m, velocity y2 in m/s,
    the contact force F in N per unit modal mass (the paper's study is non-dimensional, so "1" everywhere).
    Memory given to a function is owned by the caller unless the comment says otherwise. */
-#ifndef STICKSLIP_MEMORY_H
-#define STICKSLIP_MEMORY_H
+#ifndef STICKSLIP_MEMKERNEL_H
+#define STICKSLIP_MEMKERNEL_H
 
 #include <stickslip/solver.h>
 
 /* Registers the module's log events (SKMemKernel, SKMemReduced, SKMemFull) after SKInitializePackage(); idempotent.
    Called by the functions below, so -log_view shows where the time of a bowedstring run goes. */
-PETSC_EXTERN PetscErrorCode SKMemoryInitializePackage(void);
+PETSC_EXTERN PetscErrorCode SKMemKernelInitializePackage(void);
 
 /* Modal data of a linear structure seen from one contact point. */
 typedef struct {

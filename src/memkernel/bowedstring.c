@@ -1,7 +1,7 @@
-/* stickslip memory: the "bowedstring" solver (Szalai 2013, section V): reads the structure, friction and
+/* stickslip memkernel: the "bowedstring" solver (Szalai 2013, section V): reads the structure, friction and
    initial state, runs the reduced delay equation and/or the full modal model, writes histories and the kernel. */
 #include <stickslip/solver.h>
-#include <stickslip/memory.h>
+#include <stickslip/memkernel.h>
 
 typedef enum { BOW_REDUCED, BOW_FULL, BOW_BOTH, BOW_KERNEL } BowModel;
 

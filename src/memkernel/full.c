@@ -1,6 +1,7 @@
-/* stickslip memory: the full-modal reference (II.3) of the bowed string, integrated with Dormand-Prince 5(4),
+/* stickslip memkernel: the full-modal reference (II.3) of the bowed string, integrated with Dormand-Prince 5(4),
    its dense output locating stick/slip events, and stick as a constrained (Filippov sliding) phase. */
-#include "memory/memoryimpl.h"
+#include "memkernel/memkernelimpl.h"
+#include "shared/dopri5.h"
 
 #define NSCAN 16 /* dense-output points scanned per step for a sign change of the event functions */
 
@@ -66,40 +67,21 @@ static PetscReal ModalEnergy(const SKModalData *md, const PetscReal z[])
   return e;
 }
 
-/* Dormand-Prince 5(4) tableau (Hairer, Norsett, Wanner; dopri5) with its 4th-order continuous extension. */
-static const PetscReal DP_A[7][6] = {
-    {0},
-    {1.0 / 5},
-    {3.0 / 40, 9.0 / 40},
-    {44.0 / 45, -56.0 / 15, 32.0 / 9},
-    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
-    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
-    {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84},
-};
-static const PetscReal DP_E[7] = {71.0 / 57600, 0, -71.0 / 16695, 71.0 / 1920, -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
-static const PetscReal DP_D[7] = {-12715105075.0 / 11282082432,  0,
-                                  87487479700.0 / 32700410799,   -10690763975.0 / 1880347072,
-                                  701980252875.0 / 199316789632, -1453857185.0 / 822651844,
-                                  69997945.0 / 29380423};
-
-/* Dense output r1 + th (r2 + (1 - th)(r3 + th (r4 + (1 - th) r5))) on [t, t + h]. */
-static PetscReal DenseEval(const PetscReal r[5], PetscReal th)
+static PetscErrorCode RhsStep(void *ctx, PetscReal t, const PetscReal z[], PetscReal dz[])
 {
-  return r[0] + th * (r[1] + (1 - th) * (r[2] + th * (r[3] + (1 - th) * r[4])));
+  PetscFunctionBegin;
+  (void)t; /* autonomous */
+  Rhs((FullCtx *)ctx, z, dz);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Dense coefficients of the three functionals from the functionals of z0, z1 and the stages. */
 static void DenseScalars(PetscReal h, const PetscReal f0[3], const PetscReal f1[3], PetscReal fk[7][3], PetscReal r[3][5])
 {
   for (PetscInt c = 0; c < 3; c++) {
-    PetscReal d = 0;
+    const PetscReal ks[7] = {fk[0][c], fk[1][c], fk[2][c], fk[3][c], fk[4][c], fk[5][c], fk[6][c]};
 
-    for (PetscInt s = 0; s < 7; s++) d += DP_D[s] * fk[s][c];
-    r[c][0] = f0[c];
-    r[c][1] = f1[c] - f0[c];
-    r[c][2] = h * fk[0][c] - r[c][1];
-    r[c][3] = r[c][1] - h * fk[6][c] - r[c][2];
-    r[c][4] = h * d;
+    SKDopriDense(h, f0[c], f1[c], ks, r[c]);
   }
 }
 
@@ -108,9 +90,9 @@ static PetscReal EventValue(const FullCtx *ctx, PetscReal r[3][5], PetscReal th,
 {
   if (ctx->phase != 0) {
     *which = 0;
-    return ctx->phase * (DenseEval(r[1], th) - ctx->fr->v0);
+    return ctx->phase * (SKDopriDenseEval(r[1], th) - ctx->fr->v0);
   } else {
-    PetscReal F = -DenseEval(r[2], th) / ctx->S, gp = ctx->fr->mu - F, gm = ctx->fr->mu + F;
+    PetscReal F = -SKDopriDenseEval(r[2], th) / ctx->S, gp = ctx->fr->mu - F, gm = ctx->fr->mu + F;
 
     *which = gp < gm ? 1 : -1;
     return PetscMin(gp, gm);
@@ -122,7 +104,8 @@ static PetscErrorCode SampleRange(const FullCtx *ctx, PetscReal r[3][5], PetscRe
 {
   PetscFunctionBegin;
   while (*next * sample_dt <= t_stop * (1 + 1e-14)) {
-    PetscReal th = (*next * sample_dt - t) / h, y1 = DenseEval(r[0], th), y2 = DenseEval(r[1], th), a0 = DenseEval(r[2], th);
+    PetscReal th = (*next * sample_dt - t) / h, y1 = SKDopriDenseEval(r[0], th), y2 = SKDopriDenseEval(r[1], th),
+              a0 = SKDopriDenseEval(r[2], th);
 
     if (ctx->phase == 0) y2 = ctx->fr->v0;
     PetscCall(SKBowTrajectoryAddSample(traj, *next * sample_dt, y1, y2, PhaseForce(ctx, y2, a0), ctx->phase == 0));
@@ -172,7 +155,7 @@ PetscErrorCode SKMemoryFullSolve(const SKModalData *md, const SKBowFriction *fr,
   PetscInt next = 0, steps = 0;
 
   PetscFunctionBegin;
-  PetscCall(SKMemoryInitializePackage());
+  PetscCall(SKMemKernelInitializePackage());
   PetscCall(SKModalDataCheck(md));
   PetscCheck(settings->rtol > 0 && settings->atol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Tolerances rtol %g, atol %g must be positive", (double)settings->rtol, (double)settings->atol);
@@ -211,28 +194,14 @@ PetscErrorCode SKMemoryFullSolve(const SKModalData *md, const SKBowFriction *fr,
     PetscInt which = 0;
 
     h = PetscMin(h, t_end - t);
-    for (PetscInt s = 1; s < 7; s++) {
-      for (PetscInt i = 0; i < dim; i++) {
-        PetscReal acc = 0;
-
-        for (PetscInt j = 0; j < s; j++) acc += DP_A[s][j] * k[j][i];
-        zs[i] = z[i] + h * acc;
-      }
-      if (s == 6) PetscCall(PetscArraycpy(z1, zs, dim));
-      Rhs(&ctx, zs, k[s]);
-    }
-    for (PetscInt i = 0; i < nerr; i++) { /* the energy integrals follow the state and are not controlled */
-      PetscReal e = 0, sc = settings->atol + settings->rtol * PetscMax(PetscAbsReal(z[i]), PetscAbsReal(z1[i]));
-
-      for (PetscInt s = 0; s < 7; s++) e += DP_E[s] * k[s][i];
-      err += PetscSqr(h * e / sc);
-    }
-    err = PetscSqrtReal(err / nerr);
+    PetscCall(SKDopriStep(RhsStep, &ctx, dim, t, h, t + h, z, k, zs, z1));
+    err = SKDopriErrorNorm(nerr, h, k, z, z1, NULL, settings->atol,
+                           settings->rtol); /* the energy integrals follow the state, not controlled */
     steps++;
     PetscCheck(PetscIsNormalReal(err) || err == 0, PETSC_COMM_SELF, PETSC_ERR_FP,
                "Full model: error estimate is not finite at t = %g (h = %g)", (double)t, (double)h);
     if (err > 1) {
-      h *= PetscMax(0.2, 0.9 * PetscPowReal(err, -0.2));
+      h *= SKDopriFactor(err);
       PetscCheck(h > 1e-14 * (1 + t), PETSC_COMM_SELF, PETSC_ERR_CONV_FAILED, "Full model: step size underflow at t = %g", (double)t);
       continue;
     }
@@ -274,13 +243,11 @@ PetscErrorCode SKMemoryFullSolve(const SKModalData *md, const SKBowFriction *fr,
       PetscCall(SampleRange(&ctx, r, t, h, t + th * h, sample_dt, &next, traj));
       /* State at the event from the dense output of the full vector. */
       for (PetscInt i = 0; i < dim; i++) {
-        PetscReal d = 0, r2 = z1[i] - z[i], r3, r4, r5;
+        const PetscReal ks[7] = {k[0][i], k[1][i], k[2][i], k[3][i], k[4][i], k[5][i], k[6][i]};
+        PetscReal rz[5];
 
-        for (PetscInt s = 0; s < 7; s++) d += DP_D[s] * k[s][i];
-        r3    = h * k[0][i] - r2;
-        r4    = r2 - h * k[6][i] - r3;
-        r5    = h * d;
-        zs[i] = z[i] + th * (r2 + (1 - th) * (r3 + th * (r4 + (1 - th) * r5)));
+        SKDopriDense(h, z[i], z1[i], ks, rz);
+        zs[i] = SKDopriDenseEval(rz, th);
       }
       PetscCall(PetscArraycpy(z, zs, dim));
       t += th * h;
@@ -299,7 +266,7 @@ PetscErrorCode SKMemoryFullSolve(const SKModalData *md, const SKBowFriction *fr,
       k[0] = k[6];
       k[6] = tmp;
     }
-    h *= PetscMin(5.0, 0.9 * PetscPowReal(PetscMax(err, 1e-10), -0.2));
+    h *= SKDopriFactor(err);
     if (settings->h_max > 0) h = PetscMin(h, settings->h_max);
   }
   {

@@ -1,7 +1,7 @@
 /* Unit tests of the reduced delay equation against the full-modal event-driven reference (Szalai 2013, section V):
    same transient and limit cycle, time-step convergence, the friction jump at stick onset versus N, and the
    history compression (error bound, work per step independent of the run length). No input files. */
-#include <stickslip/memory.h>
+#include <stickslip/memkernel.h>
 
 /* Section V: mu = 4, kappa = 0.32, sigma = 1, v0 = 1.5; string c = 1 bowed at xi = 0.4; y(0) = (-2.9224, -2.7668). */
 static const SKBowFriction friction = {4, 0.32, 1, 1.5};

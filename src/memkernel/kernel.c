@@ -1,6 +1,6 @@
-/* stickslip memory: the reduced model's constants A, L_inf and the integrated memory kernel L^1 (Szalai 2013,
+/* stickslip memkernel: the reduced model's constants A, L_inf and the integrated memory kernel L^1 (Szalai 2013,
    (III.17)-(III.30)), all from closed forms per mode. */
-#include "memory/memoryimpl.h"
+#include "memkernel/memkernelimpl.h"
 
 /* Taylor series below |z| = 1/2 (17 terms: error < 2^-17 / 17! relative), the closed form above. */
 #define SK_PHI_SERIES_RADIUS 0.5
@@ -91,7 +91,7 @@ PetscErrorCode SKMemoryKernelL1(const SKModalData *md, PetscInt pivot, PetscInt 
   SKCplx *lambda, *coef;
 
   PetscFunctionBegin;
-  PetscCall(SKMemoryInitializePackage());
+  PetscCall(SKMemKernelInitializePackage());
   PetscCall(SKModalDataCheck(md));
   PetscCall(PetscLogEventBegin(SK_EVENT_MemKernel, 0, 0, 0, 0));
   PetscCall(PetscMalloc2(md->n, &lambda, md->n, &coef));

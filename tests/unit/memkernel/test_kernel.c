@@ -1,6 +1,6 @@
 /* Unit tests of the memory kernel (Szalai 2013, section III): closed forms of L_inf and L^1(0+), the per-mode
    closed form of L^1 against quadrature of its definition, convergence in the number of modes, modal data. */
-#include <stickslip/memory.h>
+#include <stickslip/memkernel.h>
 
 /* [L^1(tau)]_2 from its definition (III.18) with (III.26): G + 2 D_P w_P int G + w_P^2 int int G - tau L_inf,
    G = sum n_k^2 h_k, integrated by the trapezoidal rule on M cells (error O((tau/M)^2)). Pivot 0. */

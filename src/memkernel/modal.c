@@ -1,16 +1,16 @@
-/* stickslip memory: modal data of a structure seen from its contact point; the string and the cantilever of
+/* stickslip memkernel: modal data of a structure seen from its contact point; the string and the cantilever of
    Szalai (2013) section III.C-D. */
-#include "memory/memoryimpl.h"
+#include "memkernel/memkernelimpl.h"
 
 PetscLogEvent SK_EVENT_MemKernel, SK_EVENT_MemReduced, SK_EVENT_MemFull;
 
-static PetscBool SKMemoryPackageInitialized = PETSC_FALSE;
+static PetscBool SKMemKernelPackageInitialized = PETSC_FALSE;
 
-PetscErrorCode SKMemoryInitializePackage(void)
+PetscErrorCode SKMemKernelInitializePackage(void)
 {
   PetscFunctionBegin;
-  if (SKMemoryPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
-  SKMemoryPackageInitialized = PETSC_TRUE;
+  if (SKMemKernelPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  SKMemKernelPackageInitialized = PETSC_TRUE;
   PetscCall(SKInitializePackage());
   PetscCall(PetscLogEventRegister("SKMemKernel", SK_CLASSID, &SK_EVENT_MemKernel));
   PetscCall(PetscLogEventRegister("SKMemReduced", SK_CLASSID, &SK_EVENT_MemReduced));

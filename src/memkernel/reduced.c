@@ -1,6 +1,6 @@
-/* stickslip memory: time stepping of the reduced delay equation (IV.1) of one friction contact, with the stick
+/* stickslip memkernel: time stepping of the reduced delay equation (IV.1) of one friction contact, with the stick
    phase through the implicit friction force (V.4) and a compressed history convolution. */
-#include "memory/memoryimpl.h"
+#include "memkernel/memkernelimpl.h"
 
 /* Weight of lag i of int L^0(tau) F(t - tau) dtau, exact for F constant on each step
    (value at the step's end): for one mode Re(coef * lagw), lagw = int_{ih}^{(i+1)h} exp(lambda u) du
@@ -110,7 +110,7 @@ PetscErrorCode SKMemoryReducedSolve(const SKModalData *md, const SKBowFriction *
   PetscCheck(settings->tol > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "History tolerance %g must be positive", (double)settings->tol);
   PetscCheck(sample_every >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Sampling interval %" PetscInt_FMT " must be at least 1",
              sample_every);
-  PetscCall(SKMemoryInitializePackage());
+  PetscCall(SKMemKernelInitializePackage());
   PetscCall(SKMemoryKernelConstants(md, settings->pivot, A, linf));
   PetscCall(PetscLogEventBegin(SK_EVENT_MemReduced, 0, 0, 0, 0));
   nsteps = (PetscInt)PetscCeilReal(t_end / h - 1e-9);

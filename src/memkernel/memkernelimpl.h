@@ -1,8 +1,8 @@
-/* stickslip memory: private helpers shared by the kernel, the reduced solver and the full-modal reference. */
+/* stickslip memkernel: private helpers shared by the kernel, the reduced solver and the full-modal reference. */
 #ifndef STICKSLIP_MEMORYIMPL_H
 #define STICKSLIP_MEMORYIMPL_H
 
-#include <stickslip/memory.h>
+#include <stickslip/memkernel.h>
 #include <complex.h>
 
 typedef double _Complex SKCplx;
