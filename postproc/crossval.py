@@ -204,10 +204,13 @@ def variant(base, outdir, name, H=None, layers=None, penalty=None, eps_t=None, s
     H, layers = H or H0, layers or layers0
     contact = root.find("contact")
     press = root.find("displacement[@nodeset='rod1_press']/function")
+
+    def compliance(h):
+        """d / N_F (m^2/N): penalty penetration plus the compression of both strips of thickness h"""
+        return 1 / float(contact.get("penalty")) + sum(h / float(b.get("E")) for b in root.findall("block"))
+
     if press is not None:  # N_F from the pressing displacement d = N_F (1 / eps_N + H / E1 + H / E2)
-        compliance = lambda: 1 / float(contact.get("penalty")) + sum(H_ / float(b.get("E")) for b in root.findall("block"))  # noqa: E731
-        H_ = H0
-        nf = -float(press.get("value")) / compliance()
+        nf = -float(press.get("value")) / compliance(H0)
     if penalty:
         contact.set("penalty", f"{penalty:g}")
     os.makedirs(outdir, exist_ok=True)
@@ -220,8 +223,7 @@ def variant(base, outdir, name, H=None, layers=None, penalty=None, eps_t=None, s
     for load in root.findall("traction[@sideset='rod1_left']"):
         load.set("value", " ".join(f"{float(v) * H0 / H:.10g}" for v in load.get("value").split()))
     if press is not None:
-        H_ = H
-        press.set("value", f"{-nf * compliance():.10g}")
+        press.set("value", f"{-nf * compliance(H):.10g}")
     friction = contact.find("friction")
     if eps_t:
         friction.set("eps_t", f"{eps_t:g}")
