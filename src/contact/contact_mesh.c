@@ -292,6 +292,31 @@ PetscErrorCode SKContactMeshSurfaceUpdate(SKContactMeshSurface ms, const PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void SKContactMeshSurfacePackGrid(SKContactMeshSurface ms, PetscInt width, PetscInt offset, PetscReal nodal[])
+{
+  for (PetscInt m = 0; m < ms->nnodes; m++)
+    if (ms->local[m] >= 0)
+      for (PetscInt d = 0; d < ms->dim; d++) nodal[ms->local[m] * width + offset + d] = ms->xgrid[m * ms->dim + d];
+}
+
+PetscErrorCode SKContactMeshSurfaceUnpackGrid(SKContactMeshSurface ms, PetscInt width, PetscInt offset, const PetscReal nodal[])
+{
+  const PetscInt dim = ms->dim;
+
+  PetscFunctionBegin;
+  /* the build reads the positions in xv: the grid's positions there (the next evaluation gathers the current ones) */
+  PetscCall(PetscArrayzero(ms->sendbuf, ms->nnodes * 2 * dim));
+  for (PetscInt m = 0; m < ms->nnodes; m++)
+    if (ms->local[m] >= 0)
+      for (PetscInt d = 0; d < dim; d++) ms->sendbuf[m * 2 * dim + d] = nodal[ms->local[m] * width + offset + d];
+  if (ms->size > 1)
+    PetscCallMPI(MPI_Allreduce(ms->sendbuf, ms->xv, (PetscMPIInt)(ms->nnodes * 2 * dim), MPIU_REAL, MPIU_SUM, ms->comm));
+  else
+    PetscCall(PetscArraycpy(ms->xv, ms->sendbuf, ms->nnodes * 2 * dim));
+  PetscCall(SKContactMeshSurfaceBuildGrid(ms));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Closest point of X on face F: parameters XI[dim - 1] of the face, shape values N[nfn] there, point XB, unit outward
    normal NRM (of the face's plane, or of the segment in 2D; Q4 at the point). Returns the squared distance. Pure. */
 static PetscReal ProjectFace(const struct _p_SKContactMeshSurface *ms, PetscInt f, const PetscReal x[], PetscReal N[], PetscReal xb[],
