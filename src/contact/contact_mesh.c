@@ -7,6 +7,8 @@
 #include "surfaceimpl.h"
 #include <stickslip/fem.h>
 
+static void FaceBoxes(SKContactMeshSurface);
+
 /* Face (local node numbers FN[nfn]) of natural element EL, local face F, sorted by (EL, F): the gathered record. */
 typedef struct {
   PetscInt key;   /* natural element * SK_MESH_SURFACE_MAX_FACES + local face */
@@ -129,10 +131,11 @@ PetscErrorCode SKContactMeshSurfaceCreate(MPI_Comm comm, PetscInt dim, PetscInt 
      margin - depth since the grid was built */
   ms->depth  = 0.5 * ms->hmin;
   ms->margin = ms->hmin; /* a small margin keeps few faces per cell; the grid is rebuilt after moves of hmin / 2 */
-  PetscCall(PetscMalloc4(ms->nnodes * 2 * dim, &ms->xv, ms->nnodes * dim, &ms->react, ms->nnodes * dim, &ms->xgrid, ms->nnodes * 2 * dim,
-                         &ms->sendbuf));
+  PetscCall(PetscMalloc5(ms->nnodes * 2 * dim, &ms->xv, ms->nnodes * dim, &ms->react, ms->nnodes * dim, &ms->xgrid, ms->nnodes * 2 * dim,
+                         &ms->sendbuf, ms->nfaces * 2 * dim, &ms->fbox));
   for (PetscInt m = 0; m < ms->nnodes; m++) /* the reference configuration at rest until the first update */
     for (PetscInt d = 0; d < dim; d++) ms->xv[m * 2 * dim + d] = ms->X0[m * dim + d], ms->xv[m * 2 * dim + dim + d] = 0;
+  FaceBoxes(ms);
   PetscCall(SKContactMeshSurfaceBuildGrid(ms));
   *msp = ms;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -149,7 +152,7 @@ PetscErrorCode SKContactMeshSurfaceDestroy(SKContactMeshSurface *msp)
   PetscCall(PetscFree3(ms->natural, ms->local, ms->X0));
   PetscCall(PetscFree(ms->mass));
   PetscCall(PetscFree(ms->w));
-  PetscCall(PetscFree4(ms->xv, ms->react, ms->xgrid, ms->sendbuf));
+  PetscCall(PetscFree5(ms->xv, ms->react, ms->xgrid, ms->sendbuf, ms->fbox));
   PetscCall(PetscFree(ms->cstart)); /* two separate allocations */
   PetscCall(PetscFree(ms->cfaces));
   PetscCall(PetscFree(ms->slave_natural));
@@ -175,6 +178,21 @@ PetscErrorCode SKContactFaceWeights(PetscInt dim, PetscInt nfn, const PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The bounding boxes of the faces at the positions in xv (after every change of xv: the search reads them). */
+static void FaceBoxes(SKContactMeshSurface ms)
+{
+  const PetscInt dim = ms->dim, nfn = ms->nfn;
+  for (PetscInt f = 0; f < ms->nfaces; f++)
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscReal lo = PETSC_MAX_REAL, hi = PETSC_MIN_REAL;
+      for (PetscInt a = 0; a < nfn; a++) {
+        const PetscReal x = ms->xv[ms->faces[f * nfn + a] * 2 * dim + d];
+        lo = PetscMin(lo, x), hi = PetscMax(hi, x);
+      }
+      ms->fbox[(f * dim + d) * 2] = lo, ms->fbox[(f * dim + d) * 2 + 1] = hi;
+    }
+}
+
 /* Cell index of coordinate X along direction D, clamped to the grid. */
 static PetscInt GridCell(const struct _p_SKContactMeshSurface *ms, PetscInt d, PetscReal x)
 {
@@ -187,13 +205,8 @@ static void FaceCells(const struct _p_SKContactMeshSurface *ms, PetscInt f, Pets
 {
   const PetscInt dim = ms->dim;
   for (PetscInt d = 0; d < dim; d++) {
-    PetscReal lo = PETSC_MAX_REAL, hi = PETSC_MIN_REAL;
-    for (PetscInt a = 0; a < ms->nfn; a++) {
-      const PetscReal x = ms->xv[ms->faces[f * ms->nfn + a] * 2 * dim + d];
-      lo = PetscMin(lo, x), hi = PetscMax(hi, x);
-    }
-    c0[d] = GridCell(ms, d, lo - pad);
-    c1[d] = GridCell(ms, d, hi + pad);
+    c0[d] = GridCell(ms, d, ms->fbox[(f * dim + d) * 2] - pad);
+    c1[d] = GridCell(ms, d, ms->fbox[(f * dim + d) * 2 + 1] + pad);
   }
   for (PetscInt d = dim; d < 3; d++) c0[d] = c1[d] = 0;
 }
@@ -280,6 +293,7 @@ PetscErrorCode SKContactMeshSurfaceUpdate(SKContactMeshSurface ms, const PetscRe
     PetscCallMPI(MPI_Allreduce(ms->sendbuf, ms->xv, (PetscMPIInt)(ms->nnodes * 2 * dim), MPIU_REAL, MPIU_SUM, ms->comm));
   else
     PetscCall(PetscArraycpy(ms->xv, ms->sendbuf, ms->nnodes * 2 * dim));
+  FaceBoxes(ms);
   PetscCall(PetscArrayzero(ms->slave_buf, ms->nslave * ms->slave_width));
   for (PetscInt m = 0; m < ms->nnodes; m++) {
     PetscReal d2 = 0;
@@ -313,6 +327,7 @@ PetscErrorCode SKContactMeshSurfaceUnpackGrid(SKContactMeshSurface ms, PetscInt 
     PetscCallMPI(MPI_Allreduce(ms->sendbuf, ms->xv, (PetscMPIInt)(ms->nnodes * 2 * dim), MPIU_REAL, MPIU_SUM, ms->comm));
   else
     PetscCall(PetscArraycpy(ms->xv, ms->sendbuf, ms->nnodes * 2 * dim));
+  FaceBoxes(ms);
   PetscCall(SKContactMeshSurfaceBuildGrid(ms));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -418,11 +433,7 @@ PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x
     PetscReal d2     = 0;
     /* a face whose bounding box is farther than the best face so far cannot be nearer: skip its projection */
     for (PetscInt d = 0; d < dim; d++) {
-      PetscReal lo = PETSC_MAX_REAL, hi = PETSC_MIN_REAL;
-      for (PetscInt a = 0; a < nfn; a++) {
-        const PetscReal y = ms->xv[ms->faces[f * nfn + a] * 2 * dim + d];
-        lo = PetscMin(lo, y), hi = PetscMax(hi, y);
-      }
+      const PetscReal lo = ms->fbox[(f * dim + d) * 2], hi = ms->fbox[(f * dim + d) * 2 + 1];
       if (x[d] < lo)
         d2 += PetscSqr(lo - x[d]);
       else if (x[d] > hi)

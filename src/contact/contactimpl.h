@@ -32,6 +32,7 @@ struct _p_SKContactMeshSurface {
   PetscReal *mass, *w;     /* lumped masses (kg) and weights int N_b dA (reference) of the master nodes */
   PetscReal hmin, hmax;    /* smallest face size (length, or square root of the area) and longest edge (m) */
   PetscReal *xv;           /* current positions and velocities, 2 dim per node (gathered each evaluation) */
+  PetscReal *fbox;         /* bounding box of each face at xv: per face and direction the lowest and highest coordinate */
   PetscReal *sendbuf;      /* this rank's part of xv */
   PetscReal *react;        /* reactions on the master nodes of this evaluation (nnodes * dim, N) */
   PetscInt nslave;         /* slave nodes of the pair (global) and their natural numbers, sorted */
