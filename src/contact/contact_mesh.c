@@ -413,11 +413,25 @@ static PetscReal ProjectFace(const struct _p_SKContactMeshSurface *ms, PetscInt 
   return d2;
 }
 
+/* Squared distance from X to the bounding box of face F (0 inside it). Pure. */
+static inline PetscReal FaceBoxDistance2(const struct _p_SKContactMeshSurface *ms, PetscInt f, const PetscReal x[])
+{
+  PetscReal d2 = 0;
+  for (PetscInt d = 0; d < ms->dim; d++) {
+    const PetscReal lo = ms->fbox[(f * ms->dim + d) * 2], hi = ms->fbox[(f * ms->dim + d) * 2 + 1];
+    if (x[d] < lo)
+      d2 += PetscSqr(lo - x[d]);
+    else if (x[d] > hi)
+      d2 += PetscSqr(x[d] - hi);
+  }
+  return d2;
+}
+
 PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s)
 {
   const PetscInt dim = ms->dim, nfn = ms->nfn;
-  PetscInt c = 0, best = -1;
-  PetscReal best_d2     = PETSC_MAX_REAL, N[4], xb[3], nrm[3], tol;
+  PetscInt c = 0, best = -1, first = -1;
+  PetscReal best_d2 = PETSC_MAX_REAL, first_d2 = PETSC_MAX_REAL, N[4], xb[3], nrm[3], tol;
   PetscBool best_inside = PETSC_FALSE, inside;
 
   *p      = (SKSurfaceProjection){.distance = PETSC_MAX_REAL, .exact = PETSC_FALSE}; /* no face near: no force, a finite frame */
@@ -428,18 +442,19 @@ PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x
   }
   for (PetscInt d = dim - 1; d >= 0; d--) c = c * ms->ncell[d] + GridCell(ms, d, x[d]);
   tol = 1e-20 * ms->hmax * ms->hmax;
+  /* the face whose bounding box is nearest first: its distance then skips the projection of most other candidates */
   for (PetscInt k = ms->cstart[c]; k < ms->cstart[c + 1]; k++) {
-    const PetscInt f = ms->cfaces[k];
-    PetscReal d2     = 0;
+    const PetscReal d2 = FaceBoxDistance2(ms, ms->cfaces[k], x);
+    if (d2 < first_d2) first = k, first_d2 = d2;
+  }
+  /* j = cstart[c] - 1 is that face, then every other candidate in the cell's order */
+  for (PetscInt j = first < 0 ? ms->cstart[c] : ms->cstart[c] - 1; j < ms->cstart[c + 1]; j++) {
+    const PetscInt f = ms->cfaces[j < ms->cstart[c] ? first : j];
+    PetscReal d2;
+
+    if (j == first) continue;
     /* a face whose bounding box is farther than the best face so far cannot be nearer: skip its projection */
-    for (PetscInt d = 0; d < dim; d++) {
-      const PetscReal lo = ms->fbox[(f * dim + d) * 2], hi = ms->fbox[(f * dim + d) * 2 + 1];
-      if (x[d] < lo)
-        d2 += PetscSqr(lo - x[d]);
-      else if (x[d] > hi)
-        d2 += PetscSqr(x[d] - hi);
-    }
-    if (d2 > best_d2 + tol) continue;
+    if (FaceBoxDistance2(ms, f, x) > best_d2 + tol) continue;
     d2 = ProjectFace(ms, f, x, N, xb, nrm, &inside);
     /* the nearest face; among equally near ones (a shared node) the one the point projects inside */
     if (d2 < best_d2 - tol || (d2 <= best_d2 + tol && inside && !best_inside)) {
