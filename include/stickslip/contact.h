@@ -367,13 +367,15 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneGetNodal(SKContactPlane cp, PetscInt *
                                                    const PetscReal *fn[], const PetscReal *ft[]);
 /* Values of the pair's restart state (SKContactPlanePackRestart): per node and per rank (not per node). */
 #define SK_CONTACT_RESTART_NSCALAR 5
-/* Number of restart values the pair stores per contact node (friction state and trial, stored energy, forces). */
+/* Number of restart values the pair stores per node (friction state and trial, stored energy, forces; deformable pairs
+   also the positions of the search grids' last build on the nodes of their surfaces). */
 PETSC_EXTERN PetscErrorCode SKContactPlaneGetRestartSize(SKContactPlane cp, PetscInt *width);
 /* Packs everything the pair carries across steps: nodal[nowned * width] (caller-allocated, node a of the owned nodes
    at a * width, zero off the contact surface) and scalars[SK_CONTACT_RESTART_NSCALAR] (this rank's times (s), call
    flag and accumulated dissipation (J)). Not collective. */
 PETSC_EXTERN PetscErrorCode SKContactPlanePackRestart(SKContactPlane cp, PetscInt nowned, PetscReal nodal[], PetscReal scalars[]);
-/* Inverse of SKContactPlanePackRestart: restores the pair bitwise from the packed arrays (not owned). */
+/* Inverse of SKContactPlanePackRestart: restores the pair bitwise from the packed arrays (not owned). Collective (a
+   deformable pair rebuilds its search grid). */
 PETSC_EXTERN PetscErrorCode SKContactPlaneUnpackRestart(SKContactPlane cp, PetscInt nowned, const PetscReal nodal[],
                                                         const PetscReal scalars[]);
 /* Number of friction state values per contact node (LuGre: bristle deflection z, m; Coulomb: elastic slip, m). */

@@ -7,6 +7,8 @@
 #include "surfaceimpl.h"
 #include <stickslip/fem.h>
 
+static void FaceBoxes(SKContactMeshSurface);
+
 /* Face (local node numbers FN[nfn]) of natural element EL, local face F, sorted by (EL, F): the gathered record. */
 typedef struct {
   PetscInt key;   /* natural element * SK_MESH_SURFACE_MAX_FACES + local face */
@@ -129,10 +131,11 @@ PetscErrorCode SKContactMeshSurfaceCreate(MPI_Comm comm, PetscInt dim, PetscInt 
      margin - depth since the grid was built */
   ms->depth  = 0.5 * ms->hmin;
   ms->margin = ms->hmin; /* a small margin keeps few faces per cell; the grid is rebuilt after moves of hmin / 2 */
-  PetscCall(PetscMalloc4(ms->nnodes * 2 * dim, &ms->xv, ms->nnodes * dim, &ms->react, ms->nnodes * dim, &ms->xgrid, ms->nnodes * 2 * dim,
-                         &ms->sendbuf));
+  PetscCall(PetscMalloc5(ms->nnodes * 2 * dim, &ms->xv, ms->nnodes * dim, &ms->react, ms->nnodes * dim, &ms->xgrid, ms->nnodes * 2 * dim,
+                         &ms->sendbuf, ms->nfaces * 2 * dim, &ms->fbox));
   for (PetscInt m = 0; m < ms->nnodes; m++) /* the reference configuration at rest until the first update */
     for (PetscInt d = 0; d < dim; d++) ms->xv[m * 2 * dim + d] = ms->X0[m * dim + d], ms->xv[m * 2 * dim + dim + d] = 0;
+  FaceBoxes(ms);
   PetscCall(SKContactMeshSurfaceBuildGrid(ms));
   *msp = ms;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -149,7 +152,7 @@ PetscErrorCode SKContactMeshSurfaceDestroy(SKContactMeshSurface *msp)
   PetscCall(PetscFree3(ms->natural, ms->local, ms->X0));
   PetscCall(PetscFree(ms->mass));
   PetscCall(PetscFree(ms->w));
-  PetscCall(PetscFree4(ms->xv, ms->react, ms->xgrid, ms->sendbuf));
+  PetscCall(PetscFree5(ms->xv, ms->react, ms->xgrid, ms->sendbuf, ms->fbox));
   PetscCall(PetscFree(ms->cstart)); /* two separate allocations */
   PetscCall(PetscFree(ms->cfaces));
   PetscCall(PetscFree(ms->slave_natural));
@@ -175,6 +178,21 @@ PetscErrorCode SKContactFaceWeights(PetscInt dim, PetscInt nfn, const PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The bounding boxes of the faces at the positions in xv (after every change of xv: the search reads them). */
+static void FaceBoxes(SKContactMeshSurface ms)
+{
+  const PetscInt dim = ms->dim, nfn = ms->nfn;
+  for (PetscInt f = 0; f < ms->nfaces; f++)
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscReal lo = PETSC_MAX_REAL, hi = PETSC_MIN_REAL;
+      for (PetscInt a = 0; a < nfn; a++) {
+        const PetscReal x = ms->xv[ms->faces[f * nfn + a] * 2 * dim + d];
+        lo = PetscMin(lo, x), hi = PetscMax(hi, x);
+      }
+      ms->fbox[(f * dim + d) * 2] = lo, ms->fbox[(f * dim + d) * 2 + 1] = hi;
+    }
+}
+
 /* Cell index of coordinate X along direction D, clamped to the grid. */
 static PetscInt GridCell(const struct _p_SKContactMeshSurface *ms, PetscInt d, PetscReal x)
 {
@@ -187,13 +205,8 @@ static void FaceCells(const struct _p_SKContactMeshSurface *ms, PetscInt f, Pets
 {
   const PetscInt dim = ms->dim;
   for (PetscInt d = 0; d < dim; d++) {
-    PetscReal lo = PETSC_MAX_REAL, hi = PETSC_MIN_REAL;
-    for (PetscInt a = 0; a < ms->nfn; a++) {
-      const PetscReal x = ms->xv[ms->faces[f * ms->nfn + a] * 2 * dim + d];
-      lo = PetscMin(lo, x), hi = PetscMax(hi, x);
-    }
-    c0[d] = GridCell(ms, d, lo - pad);
-    c1[d] = GridCell(ms, d, hi + pad);
+    c0[d] = GridCell(ms, d, ms->fbox[(f * dim + d) * 2] - pad);
+    c1[d] = GridCell(ms, d, ms->fbox[(f * dim + d) * 2 + 1] + pad);
   }
   for (PetscInt d = dim; d < 3; d++) c0[d] = c1[d] = 0;
 }
@@ -280,6 +293,7 @@ PetscErrorCode SKContactMeshSurfaceUpdate(SKContactMeshSurface ms, const PetscRe
     PetscCallMPI(MPI_Allreduce(ms->sendbuf, ms->xv, (PetscMPIInt)(ms->nnodes * 2 * dim), MPIU_REAL, MPIU_SUM, ms->comm));
   else
     PetscCall(PetscArraycpy(ms->xv, ms->sendbuf, ms->nnodes * 2 * dim));
+  FaceBoxes(ms);
   PetscCall(PetscArrayzero(ms->slave_buf, ms->nslave * ms->slave_width));
   for (PetscInt m = 0; m < ms->nnodes; m++) {
     PetscReal d2 = 0;
@@ -289,6 +303,32 @@ PetscErrorCode SKContactMeshSurfaceUpdate(SKContactMeshSurface ms, const PetscRe
   PetscCall(PetscLogEventEnd(SK_CONTACT_Search, 0, 0, 0, 0));
   /* the same on every rank (xv is replicated): no reduction needed for the decision */
   if (PetscSqrtReal(move2) > ms->margin - ms->depth) PetscCall(SKContactMeshSurfaceBuildGrid(ms));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void SKContactMeshSurfacePackGrid(SKContactMeshSurface ms, PetscInt width, PetscInt offset, PetscReal nodal[])
+{
+  for (PetscInt m = 0; m < ms->nnodes; m++)
+    if (ms->local[m] >= 0)
+      for (PetscInt d = 0; d < ms->dim; d++) nodal[ms->local[m] * width + offset + d] = ms->xgrid[m * ms->dim + d];
+}
+
+PetscErrorCode SKContactMeshSurfaceUnpackGrid(SKContactMeshSurface ms, PetscInt width, PetscInt offset, const PetscReal nodal[])
+{
+  const PetscInt dim = ms->dim;
+
+  PetscFunctionBegin;
+  /* the build reads the positions in xv: the grid's positions there (the next evaluation gathers the current ones) */
+  PetscCall(PetscArrayzero(ms->sendbuf, ms->nnodes * 2 * dim));
+  for (PetscInt m = 0; m < ms->nnodes; m++)
+    if (ms->local[m] >= 0)
+      for (PetscInt d = 0; d < dim; d++) ms->sendbuf[m * 2 * dim + d] = nodal[ms->local[m] * width + offset + d];
+  if (ms->size > 1)
+    PetscCallMPI(MPI_Allreduce(ms->sendbuf, ms->xv, (PetscMPIInt)(ms->nnodes * 2 * dim), MPIU_REAL, MPIU_SUM, ms->comm));
+  else
+    PetscCall(PetscArraycpy(ms->xv, ms->sendbuf, ms->nnodes * 2 * dim));
+  FaceBoxes(ms);
+  PetscCall(SKContactMeshSurfaceBuildGrid(ms));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -373,11 +413,25 @@ static PetscReal ProjectFace(const struct _p_SKContactMeshSurface *ms, PetscInt 
   return d2;
 }
 
+/* Squared distance from X to the bounding box of face F (0 inside it). Pure. */
+static inline PetscReal FaceBoxDistance2(const struct _p_SKContactMeshSurface *ms, PetscInt f, const PetscReal x[])
+{
+  PetscReal d2 = 0;
+  for (PetscInt d = 0; d < ms->dim; d++) {
+    const PetscReal lo = ms->fbox[(f * ms->dim + d) * 2], hi = ms->fbox[(f * ms->dim + d) * 2 + 1];
+    if (x[d] < lo)
+      d2 += PetscSqr(lo - x[d]);
+    else if (x[d] > hi)
+      d2 += PetscSqr(x[d] - hi);
+  }
+  return d2;
+}
+
 PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s)
 {
   const PetscInt dim = ms->dim, nfn = ms->nfn;
-  PetscInt c = 0, best = -1;
-  PetscReal best_d2     = PETSC_MAX_REAL, N[4], xb[3], nrm[3], tol;
+  PetscInt c = 0, best = -1, first = -1;
+  PetscReal best_d2 = PETSC_MAX_REAL, first_d2 = PETSC_MAX_REAL, N[4], xb[3], nrm[3], tol;
   PetscBool best_inside = PETSC_FALSE, inside;
 
   *p      = (SKSurfaceProjection){.distance = PETSC_MAX_REAL, .exact = PETSC_FALSE}; /* no face near: no force, a finite frame */
@@ -388,22 +442,19 @@ PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x
   }
   for (PetscInt d = dim - 1; d >= 0; d--) c = c * ms->ncell[d] + GridCell(ms, d, x[d]);
   tol = 1e-20 * ms->hmax * ms->hmax;
+  /* the face whose bounding box is nearest first: its distance then skips the projection of most other candidates */
   for (PetscInt k = ms->cstart[c]; k < ms->cstart[c + 1]; k++) {
-    const PetscInt f = ms->cfaces[k];
-    PetscReal d2     = 0;
+    const PetscReal d2 = FaceBoxDistance2(ms, ms->cfaces[k], x);
+    if (d2 < first_d2) first = k, first_d2 = d2;
+  }
+  /* j = cstart[c] - 1 is that face, then every other candidate in the cell's order */
+  for (PetscInt j = first < 0 ? ms->cstart[c] : ms->cstart[c] - 1; j < ms->cstart[c + 1]; j++) {
+    const PetscInt f = ms->cfaces[j < ms->cstart[c] ? first : j];
+    PetscReal d2;
+
+    if (j == first) continue;
     /* a face whose bounding box is farther than the best face so far cannot be nearer: skip its projection */
-    for (PetscInt d = 0; d < dim; d++) {
-      PetscReal lo = PETSC_MAX_REAL, hi = PETSC_MIN_REAL;
-      for (PetscInt a = 0; a < nfn; a++) {
-        const PetscReal y = ms->xv[ms->faces[f * nfn + a] * 2 * dim + d];
-        lo = PetscMin(lo, y), hi = PetscMax(hi, y);
-      }
-      if (x[d] < lo)
-        d2 += PetscSqr(lo - x[d]);
-      else if (x[d] > hi)
-        d2 += PetscSqr(x[d] - hi);
-    }
-    if (d2 > best_d2 + tol) continue;
+    if (FaceBoxDistance2(ms, f, x) > best_d2 + tol) continue;
     d2 = ProjectFace(ms, f, x, N, xb, nrm, &inside);
     /* the nearest face; among equally near ones (a shared node) the one the point projects inside */
     if (d2 < best_d2 - tol || (d2 <= best_d2 + tol && inside && !best_inside)) {

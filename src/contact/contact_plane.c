@@ -504,11 +504,15 @@ PetscErrorCode SKContactPlaneHistoryAppend(SKContactPlane cp, SKHistory hist, Pe
 }
 
 /* Restart layout per node: state, trial (nstate each), stored, stored_trial, fn, ft (dim), then the sticking-time
-   statistics stick_time, stick_time_trial, contact_time, contact_time_trial. */
+   statistics stick_time, stick_time_trial, contact_time, contact_time_trial (on the contact nodes); deformable pairs
+   add the positions of the master surface's last grid build (dim, on its nodes) and, with a slave surface, those of
+   its grid (dim). */
+#define SK_CONTACT_RESTART_NODE(cp) (2 * (cp)->nstate + 3 + (cp)->dim + 4)
+
 PetscErrorCode SKContactPlaneGetRestartSize(SKContactPlane cp, PetscInt *width)
 {
   PetscFunctionBegin;
-  *width = 2 * cp->nstate + 3 + cp->dim + 4;
+  *width = SK_CONTACT_RESTART_NODE(cp) + (cp->mesh ? cp->dim : 0) + (cp->slave_surface ? cp->dim : 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -547,6 +551,8 @@ PetscErrorCode SKContactPlanePackRestart(SKContactPlane cp, PetscInt nowned, Pet
   PetscCall(SKContactPlaneGetRestartSize(cp, &width));
   PetscCall(PetscArrayzero(nodal, nowned * width));
   PetscCall(ContactPlaneCopyRestart(cp, nowned, nodal, PETSC_TRUE));
+  if (cp->mesh) SKContactMeshSurfacePackGrid(cp->mesh, width, SK_CONTACT_RESTART_NODE(cp), nodal);
+  if (cp->slave_surface) SKContactMeshSurfacePackGrid(cp->slave_surface, width, SK_CONTACT_RESTART_NODE(cp) + cp->dim, nodal);
   scalars[0] = cp->t_commit;
   scalars[1] = cp->t_last;
   scalars[2] = cp->called ? 1.0 : 0.0;
@@ -557,8 +563,13 @@ PetscErrorCode SKContactPlanePackRestart(SKContactPlane cp, PetscInt nowned, Pet
 
 PetscErrorCode SKContactPlaneUnpackRestart(SKContactPlane cp, PetscInt nowned, const PetscReal nodal[], const PetscReal scalars[])
 {
+  PetscInt width;
+
   PetscFunctionBegin;
+  PetscCall(SKContactPlaneGetRestartSize(cp, &width));
   PetscCall(ContactPlaneCopyRestart(cp, nowned, (PetscReal *)nodal, PETSC_FALSE));
+  if (cp->mesh) PetscCall(SKContactMeshSurfaceUnpackGrid(cp->mesh, width, SK_CONTACT_RESTART_NODE(cp), nodal));
+  if (cp->slave_surface) PetscCall(SKContactMeshSurfaceUnpackGrid(cp->slave_surface, width, SK_CONTACT_RESTART_NODE(cp) + cp->dim, nodal));
   cp->t_commit          = scalars[0];
   cp->t_last            = scalars[1];
   cp->called            = scalars[2] != 0.0 ? PETSC_TRUE : PETSC_FALSE;

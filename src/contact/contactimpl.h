@@ -32,6 +32,7 @@ struct _p_SKContactMeshSurface {
   PetscReal *mass, *w;     /* lumped masses (kg) and weights int N_b dA (reference) of the master nodes */
   PetscReal hmin, hmax;    /* smallest face size (length, or square root of the area) and longest edge (m) */
   PetscReal *xv;           /* current positions and velocities, 2 dim per node (gathered each evaluation) */
+  PetscReal *fbox;         /* bounding box of each face at xv: per face and direction the lowest and highest coordinate */
   PetscReal *sendbuf;      /* this rank's part of xv */
   PetscReal *react;        /* reactions on the master nodes of this evaluation (nnodes * dim, N) */
   PetscInt nslave;         /* slave nodes of the pair (global) and their natural numbers, sorted */
@@ -68,6 +69,14 @@ PETSC_INTERN PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurfac
    piece projects inside a master face, or when more than SK_CONTACT_MAX_SUPPORT master nodes are involved. */
 PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, PetscInt a,
                                                        SKContactSupport *s);
+/* Restart of the search grid: the positions the grid was last built at (dim per master node) of the master nodes this
+   rank owns, into / from columns OFFSET .. OFFSET + dim of row a of NODAL (WIDTH values per owned local node a); the
+   unpack gathers them on every rank and rebuilds the grid there (collective), so that a restarted run searches the
+   same candidate faces as the uninterrupted one (the mortar rule projects points far from contact, whose nearest
+   candidate depends on the grid). */
+PETSC_INTERN void SKContactMeshSurfacePackGrid(SKContactMeshSurface ms, PetscInt width, PetscInt offset, PetscReal nodal[]);
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceUnpackGrid(SKContactMeshSurface ms, PetscInt width, PetscInt offset,
+                                                           const PetscReal nodal[]);
 /* Index of the node with natural number NATURAL in MS (-1 if it has none). */
 PETSC_INTERN PetscInt SKContactMeshSurfaceFindNode(SKContactMeshSurface ms, PetscInt natural);
 /* max_b (eps_n (w_b + ws) + kt) / m_b over the master nodes (1/s^2), WS the largest slave weight, and max_b 1 / m_b (1/kg). */

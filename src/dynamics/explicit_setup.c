@@ -254,8 +254,9 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   SKNode fnode;
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < 8; k++) { /* the rigid surface's attributes mean nothing here */
-    static const char *const rigid[] = {"point", "normal", "center", "axis", "radius", "side", "amplitude", "wavelength"};
+  for (PetscInt k = 0; k < 10; k++) { /* the rigid surface's attributes mean nothing here */
+    static const char *const rigid[] = {"surface", "point", "normal",    "center",     "axis",
+                                        "radius",  "side",  "amplitude", "wavelength", "velocity"};
     char buf[256];
     PetscBool found;
     PetscCall(SKInputGetString(ex->input, item, rigid[k], buf, sizeof(buf), &found));
@@ -369,6 +370,16 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
       PetscReal kt, ct;
 
       PetscCall(PetscStrncpy(ex->contact_names[first], name, sizeof(ex->contact_names[first])));
+      for (PetscInt k = 0; k < 2; k++) { /* the attributes of a pair between deformable bodies mean nothing here */
+        static const char *const deformable_only[] = {"passes", "distribution"};
+        char buf[64];
+        PetscBool found;
+        PetscCall(SKInputGetString(ex->input, items[i], deformable_only[k], buf, sizeof(buf), &found));
+        PetscCall(
+            SKInputCheck(ex->input, items[i], !found,
+                         "attribute '%s' applies to contact between deformable bodies (master=); a pair with a rigid surface has none",
+                         deformable_only[k]));
+      }
       PetscCall(ContactSide(ex, items[i], "sideset", &w, NULL));
       PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
       PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));

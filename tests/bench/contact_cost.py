@@ -103,7 +103,7 @@ DEFORMABLE = """<explicit>
     <friction law="coulomb" mu_s="0.3" mu_k="0.3" eps_t="1e8"/>
   </contact>
   <time end="%(end)g" safety="0.9"/>
-  <output histories="100000"/>
+  <output histories="100000" fields="0"/>
 </explicit>
 """
 
