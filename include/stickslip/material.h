@@ -82,6 +82,12 @@ PETSC_EXTERN PetscErrorCode SKMaterialEvaluate(SKMaterial mat, const PetscReal F
    ulp with -ffp-contract=fast (the compiler may contract a lane's operations differently). */
 #define SK_ALIGN _Alignas(64)
 
+/* Storage class of the helpers of the hot loops (below, the fem module's geometry and its internal-force loop): inlined
+   at every call whatever the size of the calling file, so that their sizes are compile-time constants there. Left to
+   the compiler's heuristics, the Jacobian inverse stopped being inlined into the H8 internal force once other kernels
+   were added to its file: a call with a run-time dim that spilled the vector registers (docs/benchmarks.md). */
+#define SK_HOT_INLINE static inline __attribute__((always_inline))
+
 /* SK_LANES material points for the batched kernels, layout A[(i*dim+j)*SK_LANES + l]. Declare it as a local variable
    (or inside such a struct): PetscMalloc does not guarantee the 64-byte alignment. */
 typedef struct {
@@ -104,7 +110,7 @@ PETSC_EXTERN PetscErrorCode SKMaterialStressBatch(SKMaterial mat, SKMaterialBatc
 #define SK_AT(A, dim, i, j, l) (A)[((i) * (dim) + (j)) * SK_L + (l)]
 
 /* J = det(F) (in-plane only in 2D) and G = F^{-T}, lane-wise. J <= 0 lanes get inf/NaN in G, flagged by the caller. */
-static inline void SKLanesDetInvT(const PetscInt dim, const PetscReal *restrict F, PetscReal *restrict J, PetscReal *restrict G)
+SK_HOT_INLINE void SKLanesDetInvT(const PetscInt dim, const PetscReal *restrict F, PetscReal *restrict J, PetscReal *restrict G)
 {
   if (dim == 2) {
     for (PetscInt l = 0; l < SK_L; l++) {
@@ -141,7 +147,7 @@ static inline void SKLanesDetInvT(const PetscInt dim, const PetscReal *restrict 
 }
 
 /* Bit mask of lanes with x <= 0 (also catches NaN, which compares false with > 0). */
-static inline unsigned SKLanesNonPositive(const PetscReal *x)
+SK_HOT_INLINE unsigned SKLanesNonPositive(const PetscReal *x)
 {
   unsigned mask = 0;
   for (PetscInt l = 0; l < SK_L; l++) mask |= (unsigned)(!(x[l] > 0.0)) << l;

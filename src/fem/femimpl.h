@@ -26,7 +26,7 @@ PETSC_INTERN void SKLagrangeBasis(const SKElementTypeInfo *s, const PetscReal xi
 
 /* Lagrange (isoparametric) geometry at one quadrature point for SK_LANES elements: Jacobian dX/dxi from the
    reference gradients dN[a*dim + k] at that point, then dN/dX = dN/dxi (dX/dxi)^{-1}. */
-static inline unsigned SKLagrangeGeometryKernel(const PetscInt dim, const PetscInt nodes, const PetscReal *restrict dN, PetscReal w,
+SK_HOT_INLINE unsigned SKLagrangeGeometryKernel(const PetscInt dim, const PetscInt nodes, const PetscReal *restrict dN, PetscReal w,
                                                 const PetscReal *restrict X, PetscReal *restrict dNdX, PetscReal *restrict wdetJ)
 {
   SK_ALIGN PetscReal jac[9 * SK_L], G[9 * SK_L], det[SK_L];
@@ -50,7 +50,7 @@ static inline unsigned SKLagrangeGeometryKernel(const PetscInt dim, const PetscI
 
 /* The geometry of any basis: inlined for Lagrange ones (sizes are compile-time constants at the call sites), the
    basis' function otherwise. */
-static inline unsigned SKBasisGeometry(SKBasis t, const PetscInt dim, const PetscInt nodes, PetscInt q, const PetscInt elem[],
+SK_HOT_INLINE unsigned SKBasisGeometry(SKBasis t, const PetscInt dim, const PetscInt nodes, PetscInt q, const PetscInt elem[],
                                        const PetscReal *restrict X, PetscReal *restrict N, PetscReal *restrict dNdX,
                                        PetscReal *restrict wdetJ)
 {

@@ -61,7 +61,7 @@ static void ClearFailure(SKFEMFailure *fail)
 }
 
 /* The internal-force loop, written once; dim and nodes are compile-time constants in the instantiations below. */
-static inline PetscErrorCode InternalForceBlock(SKBasis t, SKMaterial mat, const PetscInt dim, const PetscInt nodes, PetscInt nelem,
+SK_HOT_INLINE PetscErrorCode InternalForceBlock(SKBasis t, SKMaterial mat, const PetscInt dim, const PetscInt nodes, PetscInt nelem,
                                                 const PetscInt conn[], const PetscReal Xg[], const PetscReal ug[], PetscReal f[],
                                                 PetscReal *energy, SKFEMFailure *fail, SKBatch *w)
 {
