@@ -266,6 +266,10 @@ PETSC_EXTERN PetscErrorCode SKContactPatchFaceGetWeights(SKContactPatchFace pf, 
 /* Makes the contact nodes of CP (a pair against a rigid surface with explicit damping, whose nodes are control points
    of PF) use the weighted gaps and velocities of PF. Takes ownership of PF. */
 PETSC_EXTERN PetscErrorCode SKContactPlaneSetPatchFace(SKContactPlane cp, SKContactPatchFace pf);
+/* For a pair on a patch face (nothing otherwise): the sticking-time ratio on the physical face, sum_A R_A r_A of the
+   control points' ratios r_A = stick time / ELAPSED (s), at the face's Gauss points, written as GROUP/surface_points
+   ([n][dim], reference coordinates, m) and GROUP/surface_sticking_time_ratio ([n], 1) of OUT. Collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneWriteSurfaceStickRatio(SKContactPlane cp, PetscReal elapsed, SKOutput out, const char group[]);
 
 /* ------------------------------------------------------------------------------------------------------------------
    Deformable master surface (contact_mesh.c): the side set of another body, replicated on every rank (faces over the

@@ -17,6 +17,7 @@ struct _p_SKContactPatchFace {
   PetscInt *local;                       /* its owned local node, or -1 */
   PetscInt *faces;                       /* nfaces * nfn control point indices */
   PetscReal *R, *W;                      /* nfaces * nq * nfn: face basis and R_a wdA at the reference (m^(dim-1)) */
+  PetscReal *xq;                         /* nfaces * nq * dim: the Gauss points of the face at the reference (m) */
   PetscReal *A;                          /* A_A = int R_A dgamma (reference, m^(dim-1)) */
   PetscReal *xv, *buf;                   /* gathered current position and velocity, 2 dim per control point */
   PetscReal *avg;                        /* per control point: weighted gap, position (dim), velocity (dim) */
@@ -81,7 +82,8 @@ PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsi
           PetscReal R[SK_IGA_FACE_MAX_QP * SK_IGA_FACE_MAX_NODES], wdA[SK_IGA_FACE_MAX_QP];
           PetscCall(SKNURBSPatchGetElementSpans(patch, e, k));
           if (k[f / 2] != ((f % 2) ? nel[f / 2] - 1 : 0)) continue;
-          PetscCall(SKNURBSPatchFaceQuadrature(patch, e, f, NULL, &nfn, loc, &nq, R, wdA, NULL));
+          PetscCall(
+              SKNURBSPatchFaceQuadrature(patch, e, f, NULL, &nfn, loc, &nq, R, wdA, pass == 1 ? pf->xq + nface * pf->nq * dim : NULL));
           PetscCall(SKNURBSPatchGetElementControlPoints(patch, e, idx));
           if (pass == 0) {
             PetscCheck(nface == 0 || (nfn == pf->nfn && nq == pf->nq), comm, PETSC_ERR_ARG_WRONG,
@@ -89,8 +91,10 @@ PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsi
                        " control points per face element)",
                        pf->nfn, nfn);
             pf->nfn = nfn, pf->nq = nq;
-            if (!pf->faces)
+            if (!pf->faces) {
               PetscCall(PetscMalloc3(pf->nfaces * nfn, &pf->faces, pf->nfaces * nq * nfn, &pf->R, pf->nfaces * nq * nfn, &pf->W));
+              PetscCall(PetscMalloc1(pf->nfaces * nq * dim, &pf->xq));
+            }
           }
           for (PetscInt a = 0; a < nfn; a++) {
             const PetscInt nat = offset[b] + idx[loc[a]];
@@ -156,6 +160,7 @@ PetscErrorCode SKContactPatchFaceDestroy(SKContactPatchFace *pfp)
   *pfp = NULL;
   if (!pf) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree3(pf->faces, pf->R, pf->W));
+  PetscCall(PetscFree(pf->xq));
   PetscCall(PetscFree(pf->natural));
   PetscCall(PetscFree(pf->local));
   PetscCall(PetscFree(pf->A));
@@ -251,5 +256,33 @@ PetscErrorCode SKContactPlaneSetPatchFace(SKContactPlane cp, SKContactPatchFace 
                "contact node %" PetscInt_FMT " is not a control point of the patch face", cp->nodes[i]);
   }
   cp->pface = pf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneWriteSurfaceStickRatio(SKContactPlane cp, PetscReal elapsed, SKOutput out, const char group[])
+{
+  SKContactPatchFace pf = cp->pface;
+  PetscReal *ratio, *rq;
+  PetscInt dims[2];
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  if (!pf) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the control points' ratios on every rank (one owner each: the sum is exact), then interpolated on the face */
+  PetscCall(PetscCalloc2(pf->nnodes, &ratio, pf->nfaces * pf->nq, &rq));
+  if (elapsed > 0)
+    for (PetscInt i = 0; i < cp->n; i++) ratio[cp->pface_index[i]] = cp->stick_time_trial[i] / elapsed;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ratio, (PetscMPIInt)pf->nnodes, MPIU_REAL, MPIU_SUM, cp->comm));
+  for (PetscInt f = 0; f < pf->nfaces; f++)
+    for (PetscInt q = 0; q < pf->nq; q++)
+      for (PetscInt a = 0; a < pf->nfn; a++)
+        rq[f * pf->nq + q] += pf->R[(f * pf->nq + q) * pf->nfn + a] * ratio[pf->faces[f * pf->nfn + a]];
+  dims[0] = pf->nfaces * pf->nq;
+  dims[1] = pf->dim;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/surface_points", group));
+  PetscCall(SKOutputWriteRealArray(out, path, 2, dims, pf->xq));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/surface_sticking_time_ratio", group));
+  PetscCall(SKOutputWriteRealArray(out, path, 1, dims, rq));
+  PetscCall(PetscFree2(ratio, rq));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
