@@ -38,6 +38,7 @@ def load(path):
     upper = _input_value(res, "rectangle", "upper").split()
     r["h"] = float(upper[0]) / int(cells.split()[0])
     r["iga"] = _input_value(res, "patch", "refine") is not None
+    r["degree"] = _input_value(res, "patch", "degree")
     c = res.history("explicit/contact/" + PAIR)
     r["t"] = np.asarray(c["time"])
     r["N"], r["fx"], r["cof"] = np.asarray(c["normal_force"]), np.asarray(c["friction_x"]), np.asarray(c["cof"])
@@ -91,7 +92,23 @@ def _prefix(rs):
 
 
 def _label(r):
-    return ("IGA " if r["iga"] else "Q4 ") + "h = %.3g" % r["h"]
+    return ("IGA p = %s, " % r["degree"] if r["iga"] else "Q4 ") + "h = %.3g" % r["h"]
+
+
+def slip_onsets(t, x, friction, speed=5e-3):
+    """Times at which the mass-centre speed (from X(T)) rises above SPEED (m/s) and the largest FRICTION before each."""
+    v = np.gradient(x, t)
+    s = v > speed
+    out, last = [], 0
+    for i in np.nonzero(s[1:] & ~s[:-1])[0] + 1:
+        out.append((t[i], np.max(friction[last:i])))
+        last = i
+    return out
+
+
+def _print_onsets(name, onsets):
+    print("%s: slip onsets (mass-centre speed > 5 mm/s) and the largest friction before each (N/m): %s"
+          % (name, ", ".join("%.3f s %.3f" % o for o in onsets)))
 
 
 def springslider(figdir, rigid, elastic, window=0.02):
@@ -104,10 +121,14 @@ def springslider(figdir, rigid, elastic, window=0.02):
     rs = [load(p) for p in elastic]
     fig, ax = plt.subplots(2, 1, figsize=(7.5, 6.5), sharex=True)
     rg = load_rigid(rigid)
+    _print_onsets(os.path.basename(os.path.normpath(rigid)), slip_onsets(rg["t"], rg["x"][:, 0], rg["friction"][:, 0]))
     ax[0].plot(rg["t"], rg["x"][:, 0], "k-", lw=2.2, alpha=0.35, label="rigid, LuGre (springslider solver)")
     ax[1].plot(rg["t"], rg["friction"][:, 0], "k-", lw=2.2, alpha=0.35, label="rigid, LuGre (springslider solver)")
     for r in rs:
         label = "elastic E = %g MPa, %s, %s" % (r["E"] / 1e6, r["law"], _label(r))
+        fmean = running_mean(r["t"], -r["fx"], window)
+        _print_onsets(label,
+                      slip_onsets(r["ts"], r["x"], np.interp(r["ts"], r["t"], fmean)))
         ax[0].plot(r["ts"], r["x"], lw=0.9, label=label)
         ax[1].plot(r["t"], running_mean(r["t"], -r["fx"], window), lw=0.8, label=label)
     ax[0].set_ylabel("mass-centre displacement (m)")
