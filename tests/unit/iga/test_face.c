@@ -1,5 +1,6 @@
 /* Face integrals of NURBS patch faces (src/fem/face_patch.c): the weights int R_a dA of a uniform traction sum to the
-   face length on the curved (inner and outer arcs) and straight faces of an annulus, and the patch test under a traction
+   face length on the curved (inner and outer arcs) and straight faces of an annulus (and the face areas of a cylinder
+   section in 3D), and the patch test under a traction
    load: on a distorted B-spline patch (interior control points moved) the internal force of the displacement u = eps x
    of a uniaxial stress equals the consistent traction loads of the two loaded faces at every control point. */
 #include <math.h>
@@ -59,6 +60,32 @@ int main(int argc, char **argv)
                             (double)total, (double)len[f], (double)err));
       PetscCheck(err < 1e-13, PETSC_COMM_SELF, PETSC_ERR_PLIB, "face %s: weights sum to %.16g, not the length %.16g", faces[f],
                  (double)total, (double)len[f]);
+    }
+  }
+  PetscCall(SKMeshDestroy(&mesh));
+  PetscCall(SKNURBSPatchDestroy(&patch));
+  /* the same in 3D: a 60-degree cylinder section (ri = 1, ro = 2, length 0.5), quadratic, 2 x 3 x 2 elements: areas of
+     the inner and outer cylinders ri theta L, ro theta L, of the end sectors theta (ro^2 - ri^2) / 2 and of the radial
+     planes (ro - ri) L; the area element |X_xi x X_eta| of the curved faces is rational, same bound as in 2D */
+  PetscCall(SKNURBSPatchCreateCylinderSection(ri, ro, PETSC_PI / 3, 0.5, &patch));
+  PetscCall(SKNURBSPatchElevateDegree(patch, 0, 1));
+  PetscCall(SKNURBSPatchElevateDegree(patch, 2, 1));
+  PetscCall(SKNURBSPatchRefine(patch, 0, 2));
+  PetscCall(SKNURBSPatchRefine(patch, 1, 3));
+  PetscCall(SKNURBSPatchRefine(patch, 2, 2));
+  PetscCall(SKMeshCreateFromNURBSPatches(PETSC_COMM_SELF, 1, &patch, names, &mesh));
+  {
+    const char *faces[6] = {"left", "right", "bottom", "top", "back", "front"};
+    const PetscReal th = PETSC_PI / 3, L = 0.5;
+    const PetscReal area[6] = {
+        ri * th * L, ro * th * L, (ro - ri) * L, (ro - ri) * L, th * (ro * ro - ri * ri) / 2, th * (ro * ro - ri * ri) / 2};
+    for (PetscInt f = 0; f < 6; f++) {
+      PetscCall(SideWeights(mesh, faces[f], NULL, &total));
+      err = PetscAbsReal(total - area[f]) / area[f];
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "cylinder section face %s: sum of weights %.16g, area %.16g, relative error %.2e\n", faces[f],
+                            (double)total, (double)area[f], (double)err));
+      PetscCheck(err < 1e-13, PETSC_COMM_SELF, PETSC_ERR_PLIB, "face %s: weights sum to %.16g, not the area %.16g", faces[f], (double)total,
+                 (double)area[f]);
     }
   }
   PetscCall(SKMeshDestroy(&mesh));
