@@ -3,11 +3,13 @@ sections 3.1-3.3 of the LuGre/mortar paper): the figures and tables of docs/vali
 
     python3 -m postproc.slider2d springslider FIGDIR RIGID ELASTIC [ELASTIC ...]   # fig6-springslider.png (Fig. 6)
     python3 -m postproc.slider2d velocity FIGDIR RUN [RUN ...]    # fig10-midpoint.png, fig10-sticking.png, fig14-cof.png
+    python3 -m postproc.slider2d fig9 FIGDIR FEM IGA [FEM IGA ...] # fig9-iga-fem.png (Fig. 9) and the differences
     python3 -m postproc.slider2d cyclic FIGDIR RUN                # fig16-cyclic.png (Fig. 16)
     python3 -m postproc.slider2d table RUN [RUN ...]              # markdown table of the measured quantities
 
 RIGID is a springslider run (postproc.bk.load reads it); the others are explicit runs with one contact pair named
-"floor". The velocity runs are ordered coarse to fine; fig14 uses the last (finest) one.
+"floor", Q4 meshes or NURBS patches (IGA: the figure names of springslider and velocity get the prefix "iga-" when
+an elastic run is a patch). The velocity runs are ordered coarse to fine; fig14 uses the last (finest) one.
 """
 import os
 import re
@@ -32,9 +34,11 @@ def load(path):
     end-of-run nodal statistics ('xnodes', 'ratio' sorted by x), global 'sticking' ratio, energy 'drift'."""
     res = Results(path)
     r = {"res": res, "law": _input_value(res, "friction", "law"), "E": float(_input_value(res, "block", "E"))}
-    cells = _input_value(res, "rectangle", "cells").split()
+    cells = _input_value(res, "rectangle", "cells") or _input_value(res, "patch", "refine")  # IGA: knot spans
     upper = _input_value(res, "rectangle", "upper").split()
-    r["h"] = float(upper[0]) / int(cells[0])
+    r["h"] = float(upper[0]) / int(cells.split()[0])
+    r["iga"] = _input_value(res, "patch", "refine") is not None
+    r["degree"] = _input_value(res, "patch", "degree")
     c = res.history("explicit/contact/" + PAIR)
     r["t"] = np.asarray(c["time"])
     r["N"], r["fx"], r["cof"] = np.asarray(c["normal_force"]), np.asarray(c["friction_x"]), np.asarray(c["cof"])
@@ -82,6 +86,31 @@ def running_mean(t, y, window):
     return out
 
 
+def _prefix(rs):
+    """'iga-' when a run is a NURBS patch (its figures then sit beside the Q4 ones), else ''."""
+    return "iga-" if any(r["iga"] for r in rs) else ""
+
+
+def _label(r):
+    return ("IGA p = %s, " % r["degree"] if r["iga"] else "Q4 ") + "h = %.3g" % r["h"]
+
+
+def slip_onsets(t, x, friction, speed=5e-3):
+    """Times at which the mass-centre speed (from X(T)) rises above SPEED (m/s) and the largest FRICTION before each."""
+    v = np.gradient(x, t)
+    s = v > speed
+    out, last = [], 0
+    for i in np.nonzero(s[1:] & ~s[:-1])[0] + 1:
+        out.append((t[i], np.max(friction[last:i])))
+        last = i
+    return out
+
+
+def _print_onsets(name, onsets):
+    print("%s: slip onsets (mass-centre speed > 5 mm/s) and the largest friction before each (N/m): %s"
+          % (name, ", ".join("%.3f s %.3f" % o for o in onsets)))
+
+
 def springslider(figdir, rigid, elastic, window=0.02):
     """Fig. 6 analogue: mass-centre displacement and global friction force of the rigid slider and the elastic ones
     (the elastic friction forces as their running mean over WINDOW seconds: the body's vibrations make the raw
@@ -89,13 +118,17 @@ def springslider(figdir, rigid, elastic, window=0.02):
     from postproc.bk import load as load_rigid
 
     plt = _plt()
+    rs = [load(p) for p in elastic]
     fig, ax = plt.subplots(2, 1, figsize=(7.5, 6.5), sharex=True)
     rg = load_rigid(rigid)
+    _print_onsets(os.path.basename(os.path.normpath(rigid)), slip_onsets(rg["t"], rg["x"][:, 0], rg["friction"][:, 0]))
     ax[0].plot(rg["t"], rg["x"][:, 0], "k-", lw=2.2, alpha=0.35, label="rigid, LuGre (springslider solver)")
     ax[1].plot(rg["t"], rg["friction"][:, 0], "k-", lw=2.2, alpha=0.35, label="rigid, LuGre (springslider solver)")
-    for p in elastic:
-        r = load(p)
-        label = "elastic E = %g MPa, %s" % (r["E"] / 1e6, r["law"])
+    for r in rs:
+        label = "elastic E = %g MPa, %s, %s" % (r["E"] / 1e6, r["law"], _label(r))
+        fmean = running_mean(r["t"], -r["fx"], window)
+        _print_onsets(label,
+                      slip_onsets(r["ts"], r["x"], np.interp(r["ts"], r["t"], fmean)))
         ax[0].plot(r["ts"], r["x"], lw=0.9, label=label)
         ax[1].plot(r["t"], running_mean(r["t"], -r["fx"], window), lw=0.8, label=label)
     ax[0].set_ylabel("mass-centre displacement (m)")
@@ -104,7 +137,7 @@ def springslider(figdir, rigid, elastic, window=0.02):
     ax[1].set_xlim(0, rg["t"][-1])
     ax[0].legend(fontsize=7)
     ax[0].set_title("Spring-slider, rigid and elastic (cf. Fig. 6)")
-    _save(fig, figdir, "fig6-springslider.png")
+    _save(fig, figdir, _prefix(rs) + "fig6-springslider.png")
     plt.close(fig)
 
 
@@ -116,12 +149,12 @@ def velocity(figdir, runs):
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     for r in rs:
         w = r["watch"]["mid"]
-        ax.plot(w["time"], 1e3 * np.asarray(w["u_x"]), lw=0.9, label="h = %.3g (sticking-time ratio %.3f)" % (r["h"], r["sticking"]))
+        ax.plot(w["time"], 1e3 * np.asarray(w["u_x"]), lw=0.9, label="%s (sticking-time ratio %.3f)" % (_label(r), r["sticking"]))
     ax.set_xlabel("t (s)")
     ax.set_ylabel("displacement of the contact-layer midpoint (mm)")
     ax.legend(fontsize=8)
     ax.set_title("Slider with top-layer velocity control: mesh sizes (cf. Fig. 10)")
-    _save(fig, figdir, "fig10-midpoint.png")
+    _save(fig, figdir, _prefix(rs) + "fig10-midpoint.png")
     plt.close(fig)
 
     fig, ax = plt.subplots(1, 2, figsize=(10, 3.8))
@@ -129,10 +162,10 @@ def velocity(figdir, runs):
         w = r["watch"]["mid"]
         t = np.asarray(w["time"])
         m = (t >= 2) & (t <= 2.5)
-        ax[0].plot(t[m], 1e3 * np.asarray(w["v_x"])[m], lw=0.8, label="h = %.3g" % r["h"])
+        ax[0].plot(t[m], 1e3 * np.asarray(w["v_x"])[m], lw=0.8, label=_label(r))
     ax[0].legend(fontsize=8)
     for r in rs:
-        ax[1].plot(r["xnodes"], r["ratio"], "o-", ms=3, lw=0.8, label="h = %.3g" % r["h"])
+        ax[1].plot(r["xnodes"], r["ratio"], "o-", ms=3, lw=0.8, label=_label(r))
     ax[0].axhline(1.0, color="k", lw=0.6, ls="--")
     ax[0].set_xlabel("t (s)")
     ax[0].set_ylabel("midpoint velocity (mm/s); dashed: v_s")
@@ -141,20 +174,45 @@ def velocity(figdir, runs):
     ax[1].legend(fontsize=8)
     ax[0].set_title("midpoint velocity, 2-2.5 s")
     ax[1].set_title("nodal sticking-time ratio (|v| < v_s)")
-    _save(fig, figdir, "fig10-sticking.png")
+    _save(fig, figdir, _prefix(rs) + "fig10-sticking.png")
     plt.close(fig)
 
     r = rs[-1]
     fig, ax = plt.subplots(figsize=(7.5, 3.8))
     m = r["t"] > 0.05
-    ax.plot(r["t"][m], r["cof"][m], lw=0.6, label="global COF, h = %.3g" % r["h"])
+    ax.plot(r["t"][m], r["cof"][m], lw=0.6, label="global COF, %s" % _label(r))
     ax.axhline(0.3, color="k", ls="--", lw=0.8, label="mu_k")
     ax.axhline(0.45, color="k", ls=":", lw=0.8, label="mu_s")
     ax.set_xlabel("t (s)")
     ax.set_ylabel("|friction| / normal force")
     ax.legend(fontsize=8)
     ax.set_title("Global coefficient of friction (cf. Fig. 14)")
-    _save(fig, figdir, "fig14-cof.png")
+    _save(fig, figdir, _prefix(rs) + "fig14-cof.png")
+    plt.close(fig)
+
+
+def fig9(figdir, pairs):
+    """Fig. 9 analogue: midpoint displacement of the contact layer with Q4 and IGA for each (FEM, IGA) pair of runs of
+    one mesh size; prints per pair the largest midpoint difference before the first slip of the midpoint (|v| > v_s
+    = 1 mm/s) and over the run, and both sticking-time ratios."""
+    plt = _plt()
+    fig, ax = plt.subplots(len(pairs), 1, figsize=(7.5, 3.3 * len(pairs)), squeeze=False)
+    for k, (pf, pi) in enumerate(pairs):
+        rf, ri = load(pf), load(pi)
+        wf, wi = rf["watch"]["mid"], ri["watch"]["mid"]
+        t, uf, ui = np.asarray(wf["time"]), np.asarray(wf["u_x"]), np.interp(wf["time"], wi["time"], wi["u_x"])
+        slip = np.nonzero((np.abs(np.asarray(wf["v_x"])) > 1e-3) & (t > 0.1))[0]
+        first = t[slip[0]] if len(slip) else t[-1]
+        before = np.max(np.abs(uf - ui)[t < first])
+        print("h = %.3g: midpoint |Q4 - IGA| up to the first slip (%.3f s) %.3g mm, over the run %.3g mm; sticking-time "
+              "ratio Q4 %.3f, IGA %.3f" % (rf["h"], first, 1e3 * before, 1e3 * np.max(np.abs(uf - ui)), rf["sticking"], ri["sticking"]))
+        for r, u in ((rf, uf), (ri, ui)):
+            ax[k, 0].plot(t, 1e3 * u, lw=0.9, label="%s (sticking-time ratio %.3f)" % (_label(r), r["sticking"]))
+        ax[k, 0].set_ylabel("midpoint u_x (mm)")
+        ax[k, 0].legend(fontsize=8)
+        ax[k, 0].set_title("Slider with top-layer velocity control, IGA and FEM, h = %.3g (cf. Fig. 9)" % rf["h"])
+    ax[-1, 0].set_xlabel("t (s)")
+    _save(fig, figdir, "fig9-iga-fem.png")
     plt.close(fig)
 
 
@@ -199,6 +257,8 @@ def main(argv):
         springslider(argv[2], argv[3], argv[4:])
     elif len(argv) >= 4 and argv[1] == "velocity":
         velocity(argv[2], argv[3:])
+    elif len(argv) >= 5 and len(argv) % 2 == 1 and argv[1] == "fig9":
+        fig9(argv[2], list(zip(argv[3::2], argv[4::2])))
     elif len(argv) == 4 and argv[1] == "cyclic":
         cyclic(argv[2], argv[3])
     elif len(argv) >= 3 and argv[1] == "table":

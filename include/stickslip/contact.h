@@ -242,6 +242,36 @@ PETSC_EXTERN PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, Petsc
 PETSC_EXTERN PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cp);
 
 /* ------------------------------------------------------------------------------------------------------------------
+   Contact points of a NURBS patch face (contact_patchface.c): the control points of the face are the contact nodes
+   of a pair against a rigid surface; their weights are A_A = int R_A dgamma over the physical face (SKMeshPatchFaceWeights()),
+   and the pair uses, instead of the control point's own position and velocity (control points lie off the surface),
+   the weighted gap g_A = int R_A g(x(xi)) dgamma / A_A and the weighted velocity v_A = int R_A v dgamma / A_A
+   (eqs. 30 and 32 of the paper), integrated at the Gauss points of the face. The penalty and friction laws, the
+   friction state per contact node and the statistics are those of the pair. The friction damping must be explicit.
+   ------------------------------------------------------------------------------------------------------------------ */
+#include <stickslip/mesh.h>
+
+typedef struct _p_SKContactPatchFace *SKContactPatchFace;
+
+/* Collective. The face elements of every NURBS patch face that this rank's NSIDES sides (ELEMENTS[], FACES[]: local
+   elements of MESH, Bezier cells, and their local faces) lie on, tabulated from the patches (the same on every
+   rank). MESH must be made by SKMeshCreateFromNURBSPatches() (control points numbered patch after patch), possibly
+   distributed. Destroy with SKContactPatchFaceDestroy(), or hand it to SKContactPlaneSetPatchFace(). */
+PETSC_EXTERN PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[],
+                                                     const PetscInt faces[], SKContactPatchFace *pf);
+PETSC_EXTERN PetscErrorCode SKContactPatchFaceDestroy(SKContactPatchFace *pf);
+/* The control points of the face (*n, natural numbers, sorted) and their weights A_A (m^(dim-1); owned by PF). */
+PETSC_EXTERN PetscErrorCode SKContactPatchFaceGetWeights(SKContactPatchFace pf, PetscInt *n, const PetscInt *natural[],
+                                                         const PetscReal *A[]);
+/* Makes the contact nodes of CP (a pair against a rigid surface with explicit damping, whose nodes are control points
+   of PF) use the weighted gaps and velocities of PF. Takes ownership of PF. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneSetPatchFace(SKContactPlane cp, SKContactPatchFace pf);
+/* For a pair on a patch face (nothing otherwise): the sticking-time ratio on the physical face, sum_A R_A r_A of the
+   control points' ratios r_A = stick time / ELAPSED (s), at the face's Gauss points, written as GROUP/surface_points
+   ([n][dim], reference coordinates, m) and GROUP/surface_sticking_time_ratio ([n], 1) of OUT. Collective. */
+PETSC_EXTERN PetscErrorCode SKContactPlaneWriteSurfaceStickRatio(SKContactPlane cp, PetscReal elapsed, SKOutput out, const char group[]);
+
+/* ------------------------------------------------------------------------------------------------------------------
    Deformable master surface (contact_mesh.c): the side set of another body, replicated on every rank (faces over the
    master nodes in natural order, so the same surface whatever the partition). Each force evaluation gathers the
    master nodes' current positions and velocities from their owners, finds each slave node's candidate faces in a

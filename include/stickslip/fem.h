@@ -126,6 +126,30 @@ PETSC_EXTERN PetscErrorCode SKMeshCreateFromPatchInput(SKInput input, SKNode mes
 PETSC_EXTERN PetscErrorCode SKMeshLocatePatchPoint(SKMesh mesh, const PetscReal x[], PetscInt *n, PetscInt nodes[], PetscReal R[],
                                                    PetscReal *distance);
 
+/* ---- faces of NURBS patches (src/fem/face_patch.c) ---- */
+
+#define SK_IGA_FACE_EXTRA_QP 3   /* Gauss points per face direction: degree + this (the rational area element is not polynomial) */
+#define SK_IGA_FACE_MAX_NODES 16 /* control points of one face element (2D: p + 1 <= 8; 3D: (p + 1)^2 with p <= 3) */
+#define SK_IGA_FACE_MAX_QP 100   /* quadrature points of one face element (2D: p + 3 <= 10; 3D: (p + 3)^2 <= 36) */
+
+/* Quadrature over face F (0 left .. 5 front) of element E of a 2D or 3D solid PATCH, E on that face: *nfn control
+   points of the face (in element order, as SKMeshGetFaceNodes() lists them for a Bezier cell; their places in the
+   element's control point list into local[] when it is not NULL) and *nq Gauss points
+   (degree + SK_IGA_FACE_EXTRA_QP per face direction) with the face basis R[q*nfn + a] (the rational basis of the element
+   on the face, summing to one), the area element wdA[q] (Gauss weight times |dx/dxi| over the face; m in 2D, m^2 in
+   3D) and, when x != NULL, the point x[q*dim + c] (m), all at the face's control point coordinates Xf[a*dim + c] (m;
+   NULL: the patch's own). Caller arrays of SK_IGA_FACE_MAX_QP and SK_IGA_FACE_MAX_QP * SK_IGA_FACE_MAX_NODES entries
+   (times dim for x) suffice. A uniform dead traction t gives the consistent loads f_a = sum_q R[q*nfn + a] wdA[q] t. */
+PETSC_EXTERN PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscInt f, const PetscReal Xf[], PetscInt *nfn,
+                                                       PetscInt local[], PetscInt *nq, PetscReal R[], PetscReal wdA[], PetscReal x[]);
+/* The NURBS patch of element E of MESH (a local element) and E's element number in the patch (*patch = NULL and
+ *pe = -1 for a cell that is not a Bezier cell of a patch). */
+PETSC_EXTERN PetscErrorCode SKMeshGetPatchElement(SKMesh mesh, PetscInt e, SKNURBSPatch *patch, PetscInt *pe);
+/* ADDS the weights int R_a dA (m^(dim-1)) of face F of the Bezier cell E of MESH at the local node coordinates X[]
+   (m) to w[a], a in SKMeshGetFaceNodes() order: the face integrals of a patch face (SKFEMFaceIntegrals() of Lagrange
+   faces). */
+PETSC_EXTERN PetscErrorCode SKMeshPatchFaceWeights(SKMesh mesh, PetscInt e, PetscInt f, const PetscReal X[], PetscReal w[]);
+
 /* ---- element kernels over a block (one basis, one material) on local arrays ---- */
 
 typedef enum {

@@ -2,6 +2,7 @@
    with one friction state per contact node; used by the explicit solver as a registered force term. */
 #include "contactimpl.h"
 #include "surfaceimpl.h"
+#include "patchfaceimpl.h"
 
 PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
                                     const PetscReal point[], const PetscReal normal[], PetscReal eps_n, SKFrictionLaw law,
@@ -142,6 +143,8 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(SKContactMeshSurfaceDestroy(&cp->slave_surface));
   PetscCall(PetscFree(cp->slot));
   PetscCall(PetscFree(cp->slave_index));
+  PetscCall(SKContactPatchFaceDestroy(&cp->pface));
+  PetscCall(PetscFree(cp->pface_index));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -161,11 +164,14 @@ static PetscReal ContactPlaneSlipSpeed(SKContactPlane cp, PetscInt i, const Pets
 {
   const PetscInt dim = cp->dim, a = cp->nodes[i];
   const PetscReal *frame = cp->frame + i * dim * dim; /* the node's frame of the last force evaluation */
-  PetscReal speed2       = 0;
+  const PetscReal *va    = v + a * dim;
+  PetscReal speed2       = 0, x[3], gap;
+
+  if (cp->pface) SKContactPatchFaceGetPoint(cp->pface, cp->pface_index[i], &gap, x, &va); /* a control point: weighted */
 
   for (PetscInt k = 0; k < dim - 1; k++) {
     PetscReal vt = 0;
-    for (PetscInt d = 0; d < dim; d++) vt += (v[a * dim + d] - frame[(dim - 1) * dim + d]) * frame[k * dim + d];
+    for (PetscInt d = 0; d < dim; d++) vt += (va[d] - frame[(dim - 1) * dim + d]) * frame[k * dim + d];
     speed2 += vt * vt;
   }
   return PetscSqrtReal(speed2);
@@ -286,13 +292,16 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   cp->dt_last = dt;
   if (cp->mesh) PetscCall(SKContactMeshSurfaceUpdate(cp->mesh, X, u, v));
   if (cp->slave_surface) PetscCall(SKContactMeshSurfaceUpdate(cp->slave_surface, X, u, v));
+  if (cp->pface) PetscCall(SKContactPatchFaceUpdate(cp->pface, X, u, v, cp->surface, t));
   for (PetscInt i = 0; i < cp->n; i++) {
-    const PetscInt a = cp->nodes[i];
-    PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3];
+    const PetscInt a    = cp->nodes[i];
+    const PetscReal *va = v + a * dim;
+    PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3], wgap = 0;
     const PetscReal *normal = sf ? sf->direction : zero, *velocity = sf ? sf->velocity : zero, (*tangent)[3] = sf ? sf->tangent : zt;
     SKFrictionInfo info = {PETSC_FALSE, 0, 0};
 
     for (PetscInt d = 0; d < dim; d++) x[d] = X[a * dim + d] + u[a * dim + d];
+    if (cp->pface) SKContactPatchFaceGetPoint(cp->pface, cp->pface_index[i], &wgap, x, &va); /* a control point: weighted */
     if (flat) {
       for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->direction[d];
     } else { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
@@ -306,10 +315,11 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
         frame[nt * dim + d] = velocity[d];
       }
     }
+    if (cp->pface) dist = wgap;
     N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
     for (PetscInt k = 0; k < nt; k++) {
       PetscReal s = 0; /* accumulated in a register: the law reads vt[] right after */
-      for (PetscInt d = 0; d < dim; d++) s += (v[a * dim + d] - velocity[d]) * tangent[k][d];
+      for (PetscInt d = 0; d < dim; d++) s += (va[d] - velocity[d]) * tangent[k][d];
       vt[k] = s;
     }
     if (N > 0 && cp->check_dt > 0) ContactCheckNode(cp, i, x, N, &worst);
@@ -653,6 +663,8 @@ PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damp
   PetscFunctionBegin;
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || damping == SK_CONTACT_DAMPING_IMPLICIT, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Unknown contact damping treatment %d", (int)damping);
+  PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || !cp->pface, cp->comm, PETSC_ERR_SUP,
+             "Implicit contact damping acts on a node's own velocity: not available on a NURBS patch face");
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || !cp->mesh, cp->comm, PETSC_ERR_SUP,
              "Implicit contact damping acts on the slave nodes only: not available against a deformable surface");
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || cp->affine, cp->comm, PETSC_ERR_SUP,

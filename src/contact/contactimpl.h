@@ -126,6 +126,8 @@ struct _p_SKContactPlane {
   /* sticking-time statistics per node (s), committed and trial like the friction state: time in contact and sticking
      (SKFrictionIsSticking() on the tangential slip speed over the step), and time in contact */
   PetscReal *stick_time, *stick_time_trial, *contact_time, *contact_time_trial;
+  SKContactPatchFace pface; /* owned, or NULL: the contact nodes are control points of a NURBS patch face (contact_patchface.c) */
+  PetscInt *pface_index;    /* and each contact node's control point in it */
 };
 
 #endif

@@ -399,7 +399,8 @@ PetscErrorCode SKExplicitOutputStep(SKExplicit ex, SKOutput out, PetscBool final
    m^2 or m), stick_time and contact_time (s) and sticking_time_ratio (stick_time over the elapsed time, 1), one value
    per node in natural order and zero off the contact surface, and the attributes time (the elapsed time, s),
    stick_threshold (m/s), sticking_time_ratio (weighted mean, SKContactPlaneGetStickingTimeRatio()) and
-   sticking_time_ratio_in_contact; the global ratio is also an attribute of the pair's history. Collective. */
+   sticking_time_ratio_in_contact; the global ratio is also an attribute of the pair's history; on a NURBS patch face
+   also the ratio on the physical face (SKContactPlaneWriteSurfaceStickRatio()). Collective. */
 PetscErrorCode SKExplicitOutputFinish(SKExplicit ex, SKOutput out)
 {
   static const char *const names[] = {"weight", "stick_time", "contact_time", "sticking_time_ratio"};
@@ -442,6 +443,7 @@ PetscErrorCode SKExplicitOutputFinish(SKExplicit ex, SKOutput out)
     PetscCall(SKOutputWriteAttributeReal(out, group, "stick_threshold", threshold));
     PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio", ratio));
     PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio_in_contact", ratio_contact));
+    PetscCall(SKContactPlaneWriteSurfaceStickRatio(ex->contacts[i], ex->t, out, group)); /* NURBS patch faces */
     PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/contact/%s", ex->contact_names[i]));
     PetscCall(SKOutputWriteAttributeReal(out, path, "sticking_time_ratio", ratio));
     PetscCall(SKOutputSummary(out, "sticking-time ratio", "%s: %.4g of the time (%.4g of the time in contact), threshold %g m/s",

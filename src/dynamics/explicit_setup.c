@@ -144,7 +144,7 @@ static PetscErrorCode SideSetFromInput(SKExplicit ex, SKNode node, const char at
 }
 
 /* Reference-area weights w[node] += int_face N_a dA (m^2 in 3D, m in 2D) over the sides of a side set: the consistent
-   nodal load of a unit dead traction (SKFEMFaceIntegrals() per face). */
+   nodal load of a unit dead traction (SKFEMFaceIntegrals() per face; on NURBS patch faces the rational basis). */
 static PetscErrorCode FaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt elements[], const PetscInt faces[], PetscReal w[])
 {
   const PetscInt dim = ex->dim;
@@ -158,14 +158,15 @@ static PetscErrorCode FaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt
 
     PetscCall(SKMeshGetElement(ex->mesh, elements[s], NULL, &type, NULL));
     PetscCall(SKElementTypeGetInfo(type, &info));
-    PetscCheck(info->ref_coords, PETSC_COMM_SELF, PETSC_ERR_SUP,
-               "face loads on %s cells (NURBS patches) are not implemented: load their control points with a node set", info->name);
     PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fn));
     for (PetscInt a = 0; a < nf; a++) {
       wf[a] = w[fn[a]];
       for (PetscInt d = 0; d < dim; d++) Xf[a * dim + d] = ex->X[fn[a] * dim + d];
     }
-    PetscCall(SKFEMFaceIntegrals(type, Xf, wf, NULL));
+    if (info->ref_coords)
+      PetscCall(SKFEMFaceIntegrals(type, Xf, wf, NULL));
+    else /* a NURBS patch face: int R_a dA over the physical face (src/fem/face_patch.c) */
+      PetscCall(SKMeshPatchFaceWeights(ex->mesh, elements[s], faces[s], ex->X, wf));
     for (PetscInt a = 0; a < nf; a++) w[fn[a]] = wf[a];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -181,6 +182,10 @@ static PetscErrorCode CheckContactSides(SKExplicit ex, SKNode node, PetscInt ns,
   PetscCall(SKMeshGetBoundaryFaces(ex->mesh, &nb, &be, &bf));
   for (PetscInt s = 0; s < ns; s++) {
     PetscBool on = PETSC_FALSE;
+    SKNURBSPatch patch;
+    PetscInt pe;
+    PetscCall(SKMeshGetPatchElement(ex->mesh, elements[s], &patch, &pe));
+    if (patch) continue; /* the side sets of a patch are its faces, on the boundary by construction */
     for (PetscInt b = 0; b < nb && !on; b++) on = (PetscBool)(be[b] == elements[s] && bf[b] == faces[s]);
     PetscCall(SKInputCheck(ex->input, node, on,
                            "a face of the contact side set is not on the boundary (element %" PetscInt_FMT ", face %" PetscInt_FMT ")",
@@ -328,6 +333,33 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The contact points of the side set named by attribute sideset of NODE when it lies on NURBS patch faces (*pf = NULL
+   for Lagrange faces; a mix of both is an input error). */
+static PetscErrorCode ContactPatchFace(SKExplicit ex, SKNode node, SKContactPatchFace *pf)
+{
+  const PetscInt *elements, *faces;
+  PetscInt ns, counts[2] = {0, 0};
+
+  PetscFunctionBegin;
+  *pf = NULL;
+  PetscCall(SideSetFromInput(ex, node, "sideset", &ns, &elements, &faces));
+  for (PetscInt s = 0; s < ns; s++) {
+    SKNURBSPatch patch;
+    PetscInt pe;
+    PetscCall(SKMeshGetPatchElement(ex->mesh, elements[s], &patch, &pe));
+    counts[0] += patch ? 1 : 0;
+  }
+  counts[1] = ns;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPIU_INT, MPI_SUM, ex->comm));
+  if (!counts[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKInputCheck(ex->input, node, counts[0] == counts[1],
+                         "the contact side set mixes faces of NURBS patches (%" PetscInt_FMT ") and of Lagrange elements (%" PetscInt_FMT
+                         ")",
+                         counts[0], counts[1] - counts[0]));
+  PetscCall(SKContactPatchFaceCreate(ex->comm, ex->mesh, ns, elements, faces, pf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* <contact name sideset surface ... penalty> with a <friction law=.../> child: a side set against a rigid surface, or
    with master="SIDESET" against the side set of another body (module contact). The side set must lie on the boundary;
    the weights are those of a unit traction on it. */
@@ -368,6 +400,7 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
       PetscCall(ReadDeformableContact(ex, items[i], name, eps_n));
     } else {
       PetscReal kt, ct;
+      SKContactPatchFace pf;
 
       PetscCall(PetscStrncpy(ex->contact_names[first], name, sizeof(ex->contact_names[first])));
       for (PetscInt k = 0; k < 2; k++) { /* the attributes of a pair between deformable bodies mean nothing here */
@@ -381,6 +414,7 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
                          deformable_only[k]));
       }
       PetscCall(ContactSide(ex, items[i], "sideset", &w, NULL));
+      PetscCall(ContactPatchFace(ex, items[i], &pf));
       PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
       PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
       PetscCall(SKRigidSurfaceCreateFromXML(ex->input, items[i], dim, &surface));
@@ -389,8 +423,15 @@ static PetscErrorCode ReadContacts(SKExplicit ex, SKNode root)
          the explicit path, which is then the same scheme without the per-node damping solve */
       PetscCall(SKFrictionLawGetTangentModuli(law, 1.0, &kt, &ct));
       if (!has_damping && ct == 0) explicit_damping = PETSC_TRUE;
+      if (pf) { /* control points of a patch face see weighted velocities: the implicit damping (a node's own) does not apply */
+        PetscCall(
+            SKInputCheck(ex->input, items[i], explicit_damping || !has_damping,
+                         "damping=\"implicit\" acts on a node's own velocity: contact on a NURBS patch face takes damping=\"explicit\""));
+        explicit_damping = PETSC_TRUE;
+      }
       PetscCall(
           SKContactPlaneCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
+      if (pf) PetscCall(SKContactPlaneSetPatchFace(ex->contacts[ex->ncontacts - 1], pf));
       PetscCall(PetscFree(w));
     }
     for (PetscInt k = first; k < ex->ncontacts; k++) { /* the passes of one <contact> act together (ExplicitContactStep) */

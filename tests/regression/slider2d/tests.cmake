@@ -25,3 +25,9 @@ sk_add_python_test(regression_slider2d_velocity ${SK_TEST_DIR}/check_slider2d.py
 # the force is removed (Fig. 16). About 5 s.
 sk_add_python_test(regression_slider2d_cyclic ${SK_TEST_DIR}/check_slider2d.py
   ARGS cyclic ${SK_PROGRAM} ${SK_SLIDER_IN}/slider-cyclic.xml LABELS regression)
+
+# The velocity-controlled slider as a NURBS patch (h = 0.25, contact on the patch face): steady sliding of every
+# control point against the closed form mu(V) (round-off: the weighted velocity of each is V), then 3 s of stick-slip
+# with the mean global COF within 0.02 of mu_k (the mean friction equals the mean drive). About 15 s.
+sk_add_python_test(regression_slider2d_iga ${SK_TEST_DIR}/check_slider2d.py
+  ARGS iga ${SK_PROGRAM} ${SK_SLIDER_IN}/iga-slider-velocity-h0.25.xml LABELS regression)

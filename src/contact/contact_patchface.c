@@ -1,0 +1,288 @@
+/* contact: the contact points of a NURBS patch face against a rigid surface (docs/theory.md, "Loads and contact on
+   NURBS patch faces"). The face's control points are the contact points; they lie off the surface, so their gap and
+   velocity are the mortar averages of eq. 30 and 32 of the paper, g_A = int R_A g dgamma / A_A and
+   v_A = int R_A v dgamma / A_A, integrated at the Gauss points of the physical face. The face (every face element of
+   every patch face in the side set, in patch order) is tabulated on every rank from the replicated patches; each
+   force evaluation gathers the current positions and velocities of its control points, so that every rank computes
+   the same averages for the points it owns whatever the partition. */
+#include "contactimpl.h"
+#include "patchfaceimpl.h"
+#include <stickslip/fem.h>
+
+struct _p_SKContactPatchFace {
+  MPI_Comm comm;
+  PetscMPIInt size;
+  PetscInt dim, nnodes, nfaces, nfn, nq; /* control points; face elements, control points and Gauss points per face element */
+  PetscInt *natural;                     /* natural number of each control point, sorted */
+  PetscInt *local;                       /* its owned local node, or -1 */
+  PetscInt *faces;                       /* nfaces * nfn control point indices */
+  PetscReal *R, *W;                      /* nfaces * nq * nfn: face basis and R_a wdA at the reference (m^(dim-1)) */
+  PetscReal *xq;                         /* nfaces * nq * dim: the Gauss points of the face at the reference (m) */
+  PetscReal *A;                          /* A_A = int R_A dgamma (reference, m^(dim-1)) */
+  PetscReal *xv, *buf;                   /* gathered current position and velocity, 2 dim per control point */
+  PetscReal *avg;                        /* per control point: weighted gap, position (dim), velocity (dim) */
+};
+
+PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[], const PetscInt faces[],
+                                        SKContactPatchFace *pfp)
+{
+  SKContactPatchFace pf;
+  PetscInt nb, dim, *flags, *offset, nowned, *lnat, *perm;
+  const PetscInt *natural;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNumBlocks(mesh, &nb));
+  PetscCall(SKMeshGetDimension(mesh, &dim));
+  PetscCall(PetscCalloc2(6 * nb, &flags, nb + 1, &offset));
+  /* the (patch, face) pairs of the side set, on every rank */
+  for (PetscInt s = 0; s < nsides; s++) {
+    SKNURBSPatch patch;
+    PetscInt b, pe;
+    PetscCall(SKMeshGetElement(mesh, elements[s], &b, NULL, NULL));
+    PetscCall(SKMeshGetPatchElement(mesh, elements[s], &patch, &pe));
+    PetscCheck(patch, comm, PETSC_ERR_ARG_WRONG, "side of element %" PetscInt_FMT " is not on a NURBS patch", elements[s]);
+    flags[6 * b + faces[s]] = 1;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, flags, (PetscMPIInt)(6 * nb), MPIU_INT, MPI_MAX, comm));
+  PetscCall(PetscNew(&pf));
+  pf->comm = comm;
+  pf->dim  = dim;
+  PetscCallMPI(MPI_Comm_size(comm, &pf->size));
+  /* control points are numbered patch after patch (SKMeshCreateFromNURBSPatches()); the face elements of each flagged face */
+  for (PetscInt b = 0; b < nb; b++) {
+    SKNURBSPatch patch;
+    PetscInt ncp = 0, nelem, nel[3], deg[3], pdim;
+    PetscCall(SKMeshGetBlockCellData(mesh, b, (void **)&patch));
+    if (patch) {
+      PetscCall(SKNURBSPatchGetControlNet(patch, &ncp, NULL));
+      PetscCall(SKNURBSPatchGetNumElements(patch, &nelem, nel));
+      PetscCall(SKNURBSPatchGetSizes(patch, &pdim, NULL, deg, NULL));
+      for (PetscInt f = 0; f < 2 * pdim; f++)
+        if (flags[6 * b + f]) pf->nfaces += nelem / nel[f / 2];
+    }
+    offset[b + 1] = offset[b] + ncp;
+  }
+  /* tabulate every face element: its control points (natural numbers) and, at the reference, R and R wdA */
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    PetscInt nface = 0;
+    for (PetscInt b = 0; b < nb; b++) {
+      SKNURBSPatch patch;
+      PetscInt nelem, pdim, nen, idx[SK_ELEMENT_MAX_NODES];
+      PetscCall(SKMeshGetBlockCellData(mesh, b, (void **)&patch));
+      if (!patch) continue;
+      PetscCall(SKNURBSPatchGetNumElements(patch, &nelem, NULL));
+      PetscCall(SKNURBSPatchGetSizes(patch, &pdim, NULL, NULL, NULL));
+      PetscCall(SKNURBSPatchGetElementSize(patch, &nen));
+      for (PetscInt f = 0; f < 2 * pdim; f++) {
+        PetscInt nel[3], k[3];
+        if (!flags[6 * b + f]) continue;
+        PetscCall(SKNURBSPatchGetNumElements(patch, NULL, nel));
+        for (PetscInt e = 0; e < nelem; e++) {
+          PetscInt nfn, nq, loc[SK_IGA_FACE_MAX_NODES];
+          PetscReal R[SK_IGA_FACE_MAX_QP * SK_IGA_FACE_MAX_NODES], wdA[SK_IGA_FACE_MAX_QP];
+          PetscCall(SKNURBSPatchGetElementSpans(patch, e, k));
+          if (k[f / 2] != ((f % 2) ? nel[f / 2] - 1 : 0)) continue;
+          PetscCall(
+              SKNURBSPatchFaceQuadrature(patch, e, f, NULL, &nfn, loc, &nq, R, wdA, pass == 1 ? pf->xq + nface * pf->nq * dim : NULL));
+          PetscCall(SKNURBSPatchGetElementControlPoints(patch, e, idx));
+          if (pass == 0) {
+            PetscCheck(nface == 0 || (nfn == pf->nfn && nq == pf->nq), comm, PETSC_ERR_ARG_WRONG,
+                       "contact side set mixes patch faces of different degrees (%" PetscInt_FMT " and %" PetscInt_FMT
+                       " control points per face element)",
+                       pf->nfn, nfn);
+            pf->nfn = nfn, pf->nq = nq;
+            if (!pf->faces) {
+              PetscCall(PetscMalloc3(pf->nfaces * nfn, &pf->faces, pf->nfaces * nq * nfn, &pf->R, pf->nfaces * nq * nfn, &pf->W));
+              PetscCall(PetscMalloc1(pf->nfaces * nq * dim, &pf->xq));
+            }
+          }
+          for (PetscInt a = 0; a < nfn; a++) {
+            const PetscInt nat = offset[b] + idx[loc[a]];
+            if (pass == 0)
+              pf->faces[nface * nfn + a] = nat;
+            else
+              PetscCall(PetscFindInt(nat, pf->nnodes, pf->natural, &pf->faces[nface * nfn + a]));
+          }
+          if (pass == 0)
+            for (PetscInt q = 0; q < nq; q++)
+              for (PetscInt a = 0; a < nfn; a++) {
+                pf->R[(nface * nq + q) * nfn + a] = R[q * nfn + a];
+                pf->W[(nface * nq + q) * nfn + a] = R[q * nfn + a] * wdA[q];
+              }
+          nface++;
+        }
+      }
+    }
+    if (pass == 0) { /* the control points: natural numbers, sorted */
+      PetscCall(PetscMalloc1(pf->nfaces * pf->nfn, &pf->natural));
+      PetscCall(PetscArraycpy(pf->natural, pf->faces, pf->nfaces * pf->nfn));
+      pf->nnodes = pf->nfaces * pf->nfn;
+      PetscCall(PetscSortRemoveDupsInt(&pf->nnodes, pf->natural));
+    }
+  }
+  /* the owned local node of each control point; the mesh's numbering must be the patch order checked above */
+  PetscCall(SKMeshGetNaturalNodes(mesh, &natural));
+  PetscCall(SKMeshGetNodeOwnership(mesh, &nowned, NULL, NULL));
+  PetscCall(PetscMalloc2(nowned, &lnat, nowned, &perm));
+  for (PetscInt p = 0; p < nowned; p++) lnat[p] = natural ? natural[p] : p, perm[p] = p;
+  PetscCall(PetscSortIntWithArray(nowned, lnat, perm));
+  PetscCall(PetscMalloc1(pf->nnodes, &pf->local));
+  for (PetscInt m = 0; m < pf->nnodes; m++) {
+    PetscInt i;
+    PetscCall(PetscFindInt(pf->natural[m], nowned, lnat, &i));
+    pf->local[m] = i >= 0 ? perm[i] : -1;
+  }
+  PetscCall(PetscFree2(lnat, perm));
+  for (PetscInt s = 0; s < nsides; s++) { /* every local side's nodes are control points of the tabulated faces */
+    PetscInt fn[SK_ELEMENT_MAX_NODES], n;
+    PetscCall(SKMeshGetFaceNodes(mesh, elements[s], faces[s], &n, fn));
+    for (PetscInt a = 0; a < n; a++) {
+      PetscInt m;
+      PetscCall(PetscFindInt(natural ? natural[fn[a]] : fn[a], pf->nnodes, pf->natural, &m));
+      PetscCheck(m >= 0, comm, PETSC_ERR_PLIB, "node %" PetscInt_FMT " of a contact side is not a control point of the patch face",
+                 natural ? natural[fn[a]] : fn[a]);
+    }
+  }
+  PetscCall(PetscFree2(flags, offset));
+  PetscCall(PetscCalloc1(pf->nnodes, &pf->A));
+  for (PetscInt k = 0; k < pf->nfaces * pf->nq * pf->nfn; k++)
+    pf->A[pf->faces[(k / (pf->nq * pf->nfn)) * pf->nfn + k % pf->nfn]] += pf->W[k];
+  PetscCall(PetscMalloc3(pf->nnodes * 2 * dim, &pf->xv, pf->nnodes * 2 * dim, &pf->buf, pf->nnodes * (1 + 2 * dim), &pf->avg));
+  *pfp = pf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPatchFaceDestroy(SKContactPatchFace *pfp)
+{
+  SKContactPatchFace pf = *pfp;
+
+  PetscFunctionBegin;
+  *pfp = NULL;
+  if (!pf) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree3(pf->faces, pf->R, pf->W));
+  PetscCall(PetscFree(pf->xq));
+  PetscCall(PetscFree(pf->natural));
+  PetscCall(PetscFree(pf->local));
+  PetscCall(PetscFree(pf->A));
+  PetscCall(PetscFree3(pf->xv, pf->buf, pf->avg));
+  PetscCall(PetscFree(pf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPatchFaceGetWeights(SKContactPatchFace pf, PetscInt *n, const PetscInt *natural[], const PetscReal *A[])
+{
+  PetscFunctionBegin;
+  if (n) *n = pf->nnodes;
+  if (natural) *natural = pf->natural;
+  if (A) *A = pf->A;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X[], const PetscReal u[], const PetscReal v[],
+                                        SKRigidSurface surface, PetscReal t)
+{
+  const PetscInt dim = pf->dim, w = 1 + 2 * dim, nfn = pf->nfn;
+  PetscInt failed = 0;
+
+  PetscFunctionBegin;
+  /* every control point has one owner: the sum of the owners' values and zeros is exact, the same on every rank */
+  PetscCall(PetscArrayzero(pf->buf, pf->nnodes * 2 * dim));
+  for (PetscInt m = 0; m < pf->nnodes; m++) {
+    const PetscInt a = pf->local[m];
+    if (a < 0) continue;
+    for (PetscInt d = 0; d < dim; d++)
+      pf->buf[m * 2 * dim + d] = X[a * dim + d] + u[a * dim + d], pf->buf[m * 2 * dim + dim + d] = v[a * dim + d];
+  }
+  if (pf->size > 1)
+    PetscCallMPI(MPI_Allreduce(pf->buf, pf->xv, (PetscMPIInt)(pf->nnodes * 2 * dim), MPIU_REAL, MPIU_SUM, pf->comm));
+  else
+    PetscCall(PetscArraycpy(pf->xv, pf->buf, pf->nnodes * 2 * dim));
+  PetscCall(PetscArrayzero(pf->avg, pf->nnodes * w));
+  for (PetscInt f = 0; f < pf->nfaces; f++) {
+    const PetscInt *fn = pf->faces + f * nfn;
+    for (PetscInt q = 0; q < pf->nq; q++) {
+      const PetscReal *R = pf->R + (f * pf->nq + q) * nfn, *W = pf->W + (f * pf->nq + q) * nfn;
+      PetscReal xq[3] = {0, 0, 0}, vq[3] = {0, 0, 0};
+      SKSurfaceProjection proj;
+      for (PetscInt a = 0; a < nfn; a++)
+        for (PetscInt d = 0; d < dim; d++) xq[d] += R[a] * pf->xv[fn[a] * 2 * dim + d], vq[d] += R[a] * pf->xv[fn[a] * 2 * dim + dim + d];
+      if (!SKRigidSurfaceProjectPoint(surface, xq, t, PETSC_MAX_REAL, &proj)) failed++;
+      for (PetscInt a = 0; a < nfn; a++) {
+        PetscReal *avg = pf->avg + fn[a] * w;
+        avg[0] += W[a] * proj.distance;
+        for (PetscInt d = 0; d < dim; d++) avg[1 + d] += W[a] * xq[d], avg[1 + dim + d] += W[a] * vq[d];
+      }
+    }
+  }
+  PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
+             "Closest-point projection of %" PetscInt_FMT
+             " quadrature points of a contact patch face onto the rigid surface did not converge at t = %g s: "
+             "lower the time step or raise the penalty",
+             failed, (double)t);
+  for (PetscInt m = 0; m < pf->nnodes; m++)
+    for (PetscInt k = 0; k < w; k++) pf->avg[m * w + k] /= pf->A[m];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscInt SKContactPatchFaceFindLocal(SKContactPatchFace pf, PetscInt node)
+{
+  for (PetscInt m = 0; m < pf->nnodes; m++)
+    if (pf->local[m] == node) return m;
+  return -1;
+}
+
+void SKContactPatchFaceGetPoint(SKContactPatchFace pf, PetscInt m, PetscReal *gap, PetscReal x[], const PetscReal **v)
+{
+  const PetscInt dim   = pf->dim;
+  const PetscReal *avg = pf->avg + m * (1 + 2 * dim);
+
+  *gap = avg[0];
+  for (PetscInt d = 0; d < dim; d++) x[d] = avg[1 + d];
+  *v = avg + 1 + dim;
+}
+
+PetscErrorCode SKContactPlaneSetPatchFace(SKContactPlane cp, SKContactPatchFace pf)
+{
+  PetscFunctionBegin;
+  PetscCheck(cp->surface, cp->comm, PETSC_ERR_SUP, "contact on a NURBS patch face takes a rigid surface, not a deformable master");
+  PetscCheck(cp->damping == SK_CONTACT_DAMPING_EXPLICIT, cp->comm, PETSC_ERR_SUP,
+             "contact on a NURBS patch face takes the explicit friction damping (the implicit one acts on a node's own velocity)");
+  PetscCheck(pf->dim == cp->dim, cp->comm, PETSC_ERR_ARG_INCOMP,
+             "patch face of dimension %" PetscInt_FMT " for a pair in %" PetscInt_FMT "D", pf->dim, cp->dim);
+  PetscCall(PetscMalloc1(cp->n, &cp->pface_index));
+  for (PetscInt i = 0; i < cp->n; i++) {
+    cp->pface_index[i] = SKContactPatchFaceFindLocal(pf, cp->nodes[i]);
+    PetscCheck(cp->pface_index[i] >= 0, cp->comm, PETSC_ERR_ARG_WRONG,
+               "contact node %" PetscInt_FMT " is not a control point of the patch face", cp->nodes[i]);
+  }
+  cp->pface = pf;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneWriteSurfaceStickRatio(SKContactPlane cp, PetscReal elapsed, SKOutput out, const char group[])
+{
+  SKContactPatchFace pf = cp->pface;
+  PetscReal *ratio, *rq;
+  PetscInt dims[2];
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  if (!pf) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the control points' ratios on every rank (one owner each: the sum is exact), then interpolated on the face */
+  PetscCall(PetscCalloc2(pf->nnodes, &ratio, pf->nfaces * pf->nq, &rq));
+  if (elapsed > 0)
+    for (PetscInt i = 0; i < cp->n; i++) ratio[cp->pface_index[i]] = cp->stick_time_trial[i] / elapsed;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ratio, (PetscMPIInt)pf->nnodes, MPIU_REAL, MPIU_SUM, cp->comm));
+  for (PetscInt f = 0; f < pf->nfaces; f++)
+    for (PetscInt q = 0; q < pf->nq; q++)
+      for (PetscInt a = 0; a < pf->nfn; a++)
+        rq[f * pf->nq + q] += pf->R[(f * pf->nq + q) * pf->nfn + a] * ratio[pf->faces[f * pf->nfn + a]];
+  dims[0] = pf->nfaces * pf->nq;
+  dims[1] = pf->dim;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/surface_points", group));
+  PetscCall(SKOutputWriteRealArray(out, path, 2, dims, pf->xq));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/surface_sticking_time_ratio", group));
+  PetscCall(SKOutputWriteRealArray(out, path, 1, dims, rq));
+  PetscCall(PetscFree2(ratio, rq));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,188 @@
+/* Contact on NURBS patch faces (src/contact/contact_patchface.c) against a rigid plane, on 1 and 2 ranks (tests.cmake):
+   1. the outer arc (radius 2, quarter circle) of an annulus pushed into the plane y = 2.5 (normal +y, the whole arc
+      penetrating): by the partition of unity sum_A A_A g_A = int g dgamma, so the normal forces sum to
+      eps_N int (2.5 - y) dgamma = eps_N (2.5 pi - 4) (closed form), whereas the control points (off the arc) would give
+      another value (printed);
+   2. a cubic rectangle patch whose flat bottom face penetrates the plane y = 0 by d: every control point's weighted
+      gap is -d, so N_A = eps_N A_A d at each of them. */
+#include <stickslip/contact.h>
+#include <stickslip/fem.h>
+
+/* The pair of side set NAME of the (distributed) MESH against the plane through POINT with normal +y, its weights
+   assembled onto the owners. */
+static PetscErrorCode MakePair(SKMesh mesh, const char name[], PetscReal y0, PetscReal eps, SKContactPlane *cp)
+{
+  PetscInt i, ns, nn, nowned;
+  const PetscInt *elements, *faces;
+  const PetscReal *X;
+  const PetscReal point[2] = {0, y0}, normal[2] = {0, 1};
+  PetscReal *w;
+  PetscSF sf;
+  SKFrictionParams fp;
+  SKFrictionLaw law;
+  SKRigidSurface plane;
+  SKContactPatchFace pf;
+
+  PetscFunctionBeginUser;
+  PetscCall(SKMeshGetNodes(mesh, &nn, &X));
+  PetscCall(SKMeshGetNodeOwnership(mesh, &nowned, NULL, NULL));
+  PetscCall(SKMeshFindSideSet(mesh, name, &i));
+  PetscCall(SKMeshGetSideSet(mesh, i, NULL, &ns, &elements, &faces, NULL));
+  PetscCall(PetscCalloc1(nn, &w));
+  for (PetscInt s = 0; s < ns; s++) {
+    PetscInt fn[SK_ELEMENT_MAX_NODES], nf;
+    PetscReal wf[SK_IGA_FACE_MAX_NODES] = {0};
+    PetscCall(SKMeshGetFaceNodes(mesh, elements[s], faces[s], &nf, fn));
+    PetscCall(SKMeshPatchFaceWeights(mesh, elements[s], faces[s], X, wf));
+    for (PetscInt a = 0; a < nf; a++) w[fn[a]] += wf[a];
+  }
+  PetscCall(SKMeshCreateNodeSF(mesh, &sf));
+  PetscCall(PetscSFReduceBegin(sf, MPIU_REAL, w, w, MPI_SUM));
+  PetscCall(PetscSFReduceEnd(sf, MPIU_REAL, w, w, MPI_SUM));
+  PetscCall(PetscSFDestroy(&sf));
+  PetscCall(SKFrictionParamsSetDefaults(&fp));
+  fp.mu_s = fp.mu_k = 0.3;
+  PetscCall(SKFrictionLawCreate(PETSC_COMM_WORLD, "coulomb", &fp, &law));
+  PetscCall(SKRigidSurfaceCreatePlane(PETSC_COMM_WORLD, 2, point, normal, &plane));
+  PetscCall(SKContactPlaneCreateWithSurface(PETSC_COMM_WORLD, 2, nn, nowned, w, plane, eps, law, cp));
+  PetscCall(SKContactPatchFaceCreate(PETSC_COMM_WORLD, mesh, ns, elements, faces, &pf));
+  PetscCall(SKContactPlaneSetPatchFace(*cp, pf));
+  PetscCall(PetscFree(w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One force evaluation at displacement (0, uy) of every node, at rest. */
+static PetscErrorCode Evaluate(SKMesh mesh, SKContactPlane cp, PetscReal uy, SKContactPlaneStats *st)
+{
+  PetscInt nn;
+  const PetscReal *X;
+  PetscReal *u, *v, *f;
+
+  PetscFunctionBeginUser;
+  PetscCall(SKMeshGetNodes(mesh, &nn, &X));
+  PetscCall(PetscCalloc3(2 * nn, &u, 2 * nn, &v, 2 * nn, &f));
+  for (PetscInt a = 0; a < nn; a++) u[2 * a + 1] = uy;
+  PetscCall(SKContactPlaneForce(cp, 0.0, nn, X, u, v, f));
+  PetscCall(SKContactPlaneGetStats(cp, st));
+  PetscCall(PetscFree3(u, v, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PATCH elevated by ELEV[d] and split into PARTS[d] spans per direction, as a replicated and a distributed mesh. */
+static PetscErrorCode MakeMesh(SKNURBSPatch patch, const PetscInt elev[], const PetscInt parts[], SKMesh *rep, SKMesh *mesh)
+{
+  const char *names[1] = {"body"};
+
+  PetscFunctionBeginUser;
+  for (PetscInt d = 0; d < 2; d++) {
+    PetscCall(SKNURBSPatchElevateDegree(patch, d, elev[d]));
+    PetscCall(SKNURBSPatchRefine(patch, d, parts[d]));
+  }
+  PetscCall(SKMeshCreateFromNURBSPatches(PETSC_COMM_WORLD, 1, &patch, names, rep));
+  PetscCall(SKMeshDistribute(*rep, mesh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  const PetscReal eps = 1e6;
+  SKNURBSPatch patch;
+  SKMesh rep, mesh;
+  SKContactPlane cp;
+  SKContactPlaneStats st;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  /* 1. the annulus: quadratic (exact circles), 3 x 8 elements */
+  PetscCall(SKNURBSPatchCreateAnnulus(1.0, 2.0, 0.5 * PETSC_PI, &patch));
+  {
+    const PetscInt elev[2] = {1, 0}, parts[2] = {3, 8};
+    PetscCall(MakeMesh(patch, elev, parts, &rep, &mesh));
+  }
+  PetscCall(MakePair(mesh, "right", 2.5, eps, &cp));
+  PetscCall(Evaluate(mesh, cp, 0.0, &st));
+  {
+    const PetscReal exact = eps * (2.5 * PETSC_PI - 4.0), err = PetscAbsReal(st.normal_force - exact) / exact;
+    PetscInt ncp, n, nb, idx[9], nspan;
+    PetscReal *Xc, *Iw, *Yw, gx[12], gw[12], dev[2] = {0, 0};
+    const PetscReal *w, *fn, *range;
+    const PetscInt *nodes, *natural;
+
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "arc in the plane: normal force %.15g N, closed form %.15g N, relative error %.2e\n",
+                          (double)st.normal_force, (double)exact, (double)err));
+    /* round-off: the tabulated R wdA sum to the arc's length to 1e-15 (unit_iga_face); 1e-12 relative leaves room for
+       the 8 face elements x 5 points of sums */
+    PetscCheck(err < 1e-12, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "normal force %.15g N is not eps int (2.5 - y) dgamma = %.15g N",
+               (double)st.normal_force, (double)exact);
+    /* each control point: I_A = int R_A dgamma and Y_A = int R_A y dgamma by the global basis and the patch's own
+       evaluation (not the Bezier path of the code), 12 Gauss points per knot span of the arc (face u0 = 1) */
+    PetscCall(SKNURBSPatchGetControlNet(patch, &ncp, NULL));
+    PetscCall(PetscCalloc3(2 * ncp, &Xc, ncp, &Iw, ncp, &Yw));
+    PetscCall(SKNURBSPatchGetControlPoints(patch, Xc, NULL));
+    PetscCall(SKNURBSPatchGetExtraction(patch, 1, &nspan, NULL, &range));
+    PetscCall(SKQuadratureGaussLegendre(12, gx, gw));
+    for (PetscInt k = 0; k < nspan; k++)
+      for (PetscInt g = 0; g < 12; g++) {
+        const PetscReal h = 0.5 * (range[2 * k + 1] - range[2 * k]), uu[2] = {1.0, range[2 * k] + h * (1 + gx[g])};
+        PetscReal x[2], J[4], R[9];
+        PetscCall(SKNURBSPatchEvaluate(patch, uu, x, J));
+        PetscCall(SKNURBSPatchBasis(patch, uu, &nb, idx, R, NULL));
+        for (PetscInt a = 0; a < nb; a++) {
+          const PetscReal ds = gw[g] * h * PetscSqrtReal(J[1] * J[1] + J[3] * J[3]); /* |dx/du1| du1 */
+          Iw[idx[a]] += R[a] * ds;
+          Yw[idx[a]] += R[a] * x[1] * ds;
+        }
+      }
+    PetscCall(SKContactPlaneGetNodal(cp, &n, &nodes, &w, &fn, NULL));
+    PetscCall(SKMeshGetNaturalNodes(mesh, &natural));
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscInt A    = natural ? natural[nodes[i]] : nodes[i];
+      const PetscReal ref = eps * (2.5 * Iw[A] - Yw[A]);
+      dev[0]              = PetscMax(dev[0], PetscAbsReal(fn[i] - ref) / ref);
+      dev[0]              = PetscMax(dev[0], PetscAbsReal(w[i] - Iw[A]) / Iw[A]);
+      dev[1] = PetscMax(dev[1], PetscAbsReal(eps * w[i] * (2.5 - Xc[2 * A + 1]) - ref) / ref); /* the control point's own gap */
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, dev, 2, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "per control point: weighted gap forces and weights off the independent integrals by %.2e (relative); the "
+                          "control points' own gaps would be off by %.2e\n",
+                          (double)dev[0], (double)dev[1]));
+    /* the code integrates R_A y |dx/dxi| with degree + 3 = 5 Gauss points per 11.25-degree span, the reference with
+       12: the integrand is rational (not a polynomial), and 5 points leave 2.7e-12 relative (measured); 1e-10 bounds
+       it. The nodal gaps must be wrong by far
+       more (the middle control points of the arc lie outside the circle) */
+    PetscCheck(dev[0] < 1e-10 && dev[1] > 1e-4, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "weighted gaps off by %g, nodal ones by %g",
+               (double)dev[0], (double)dev[1]);
+    PetscCall(PetscFree3(Xc, Iw, Yw));
+  }
+  PetscCall(SKContactPlaneDestroy(&cp));
+  PetscCall(SKMeshDestroy(&mesh));
+  PetscCall(SKMeshDestroy(&rep));
+  PetscCall(SKNURBSPatchDestroy(&patch));
+
+  /* 2. the flat face lowered by d: every weighted gap is -d */
+  {
+    const PetscReal lo[2] = {0, 0}, hi[2] = {1, 0.5}, d = 1e-3;
+    PetscInt n;
+    const PetscReal *w, *fn;
+    PetscReal dev          = 0;
+    const PetscInt elev[2] = {2, 2}, parts[2] = {6, 2};
+    PetscCall(SKNURBSPatchCreateBox(2, lo, hi, &patch));
+    PetscCall(MakeMesh(patch, elev, parts, &rep, &mesh));
+    PetscCall(MakePair(mesh, "bottom", 0.0, eps, &cp));
+    PetscCall(Evaluate(mesh, cp, -d, &st));
+    PetscCall(SKContactPlaneGetNodal(cp, &n, NULL, &w, &fn, NULL));
+    for (PetscInt i = 0; i < n; i++) dev = PetscMax(dev, PetscAbsReal(fn[i] / (eps * w[i]) - d));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dev, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "flat face lowered by %g m: %" PetscInt_FMT " control points, largest |g_A + d| = %.2e m\n",
+                          (double)d, st.nnodes, (double)dev));
+    /* round-off of a few sums of products of values ~1 times d: 1e-14 relative to d */
+    PetscCheck(st.nnodes == 9 && dev < 1e-14 * d, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "weighted gaps off by %g m (%" PetscInt_FMT " points)",
+               (double)dev, st.nnodes);
+    PetscCall(SKContactPlaneDestroy(&cp));
+    PetscCall(SKMeshDestroy(&mesh));
+    PetscCall(SKMeshDestroy(&rep));
+    PetscCall(SKNURBSPatchDestroy(&patch));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
