@@ -195,6 +195,98 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---- output: the rational Bezier points of the spans ---- */
+
+PetscInt SKBezierVTKPointIndex(PetscInt dim, PetscInt p, PetscInt i, PetscInt j, PetscInt k)
+{
+  const PetscInt m   = p - 1; /* points strictly inside an edge */
+  const PetscBool ib = (PetscBool)(i == 0 || i == p), jb = (PetscBool)(j == 0 || j == p), kb = (PetscBool)(dim == 2 || k == 0 || k == p);
+  const PetscInt nb = (PetscInt)ib + (PetscInt)jb + (PetscInt)kb, corner = i ? (j ? 2 : 1) : (j ? 3 : 0);
+  PetscInt offset;
+
+  if ((dim != 2 && dim != 3) || p < 1 || i < 0 || i > p || j < 0 || j > p || k < 0 || k > (dim == 2 ? 0 : p)) return -1;
+  if (dim == 2) {
+    if (nb == 3) return corner;
+    if (!ib && !jb) return 4 + 4 * m + (i - 1) + m * (j - 1);
+    if (!ib) return 4 + (i - 1) + (j ? 2 * m : 0); /* edges along i: bottom (j = 0), then top */
+    return 4 + (j - 1) + (i ? m : 3 * m);          /* edges along j: right (i = p) after the bottom, left after the top */
+  }
+  if (nb == 3) return corner + (k ? 4 : 0);
+  offset = 8;
+  if (nb == 2) {
+    if (!ib) return offset + (i - 1) + (j ? 2 * m : 0) + (k ? 4 * m : 0);
+    if (!jb) return offset + (j - 1) + (i ? m : 3 * m) + (k ? 4 * m : 0);
+    /* the vertical edges: VTK's files before version 2.2 (ours: 1.0) list them at corners 0, 1, 3, 2 */
+    return offset + 8 * m + (k - 1) + m * (i ? (j ? 3 : 1) : (j ? 2 : 0));
+  }
+  offset += 12 * m;
+  if (nb == 1) {
+    if (ib) return offset + (j - 1) + m * (k - 1) + (i ? m * m : 0);
+    offset += 2 * m * m;
+    if (jb) return offset + (i - 1) + m * (k - 1) + (j ? m * m : 0);
+    offset += 2 * m * m;
+    return offset + (i - 1) + m * (j - 1) + (k ? m * m : 0);
+  }
+  offset += 6 * m * m;
+  return offset + (i - 1) + m * ((j - 1) + m * (k - 1));
+}
+
+PetscErrorCode SKMeshGetBezierPoints(SKMesh mesh, PetscInt b, PetscInt *degree, PetscInt *npoints, PetscReal **coef, PetscReal **weight)
+{
+  SKNURBSPatch patch;
+  SKElementType type;
+  const SKElementTypeInfo *info;
+  const char *name;
+  const PetscReal *C[3];
+  PetscInt ne, pdim, deg[3], ncp, q, nen, *natural, *idx;
+  PetscReal *w, *cf, *wb;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetBlock(mesh, b, &name, NULL, &type, &ne, NULL, NULL));
+  PetscCall(SKElementTypeGetInfo(type, &info));
+  PetscCall(SKMeshGetBlockCellData(mesh, b, (void **)&patch));
+  PetscCheck(patch && info->create_basis == SKBezierCreateBasis, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "block '%s' holds %s cells, not the Bezier cells of a NURBS patch", name, info->name);
+  PetscCall(SKNURBSPatchGetSizes(patch, &pdim, NULL, deg, NULL));
+  PetscCall(SKNURBSPatchGetControlNet(patch, &ncp, NULL));
+  q   = deg[0] + 1;
+  nen = info->num_nodes;
+  for (PetscInt d = 0; d < pdim; d++) PetscCall(SKNURBSPatchGetExtraction(patch, d, NULL, &C[d], NULL));
+  PetscCall(PetscMalloc3(ne, &natural, nen, &idx, ncp, &w));
+  PetscCall(PetscMalloc1(ne * nen * nen, &cf));
+  PetscCall(PetscMalloc1(ne * nen, &wb));
+  PetscCall(SKNURBSPatchGetControlPoints(patch, NULL, w));
+  PetscCall(SKMeshGetBlockNaturalElements(mesh, b, natural));
+  for (PetscInt e = 0; e < ne; e++) {
+    PetscInt k[3] = {0, 0, 0};
+    PetscCall(SKNURBSPatchGetElementSpans(patch, natural[e], k));
+    PetscCall(SKNURBSPatchGetElementControlPoints(patch, natural[e], idx));
+    for (PetscInt t = 0; t < nen; t++) { /* Bezier point t (tensor order) -> VTK position v */
+      const PetscInt it[3] = {t % q, (t / q) % q, pdim == 3 ? t / (q * q) : 0};
+      const PetscInt v     = SKBezierVTKPointIndex(pdim, deg[0], it[0], it[1], it[2]);
+      PetscReal *row = cf + (e * nen + v) * nen, sum = 0.0;
+
+      /* projective Bezier point: sum_a (prod_d C_d[a_d][i_d]) (w_a x_a, w_a); its weight is the last component */
+      for (PetscInt a = 0; a < nen; a++) {
+        PetscReal c = w[idx[a]];
+        for (PetscInt d = 0, rest = a; d < pdim; d++, rest /= q) c *= C[d][(k[d] * q + rest % q) * q + it[d]];
+        row[a] = c;
+        sum += c;
+      }
+      PetscCheck(sum > 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block '%s' element %" PetscInt_FMT ": Bezier weight %g is not positive", name,
+                 natural[e], (double)sum);
+      for (PetscInt a = 0; a < nen; a++) row[a] /= sum;
+      wb[e * nen + v] = sum;
+    }
+  }
+  PetscCall(PetscFree3(natural, idx, w));
+  if (degree) *degree = deg[0];
+  if (npoints) *npoints = nen;
+  *coef   = cf;
+  *weight = wb;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- patches as mesh blocks ---- */
 
 static PetscErrorCode SKBezierPatchDestroy(void *ctx)
