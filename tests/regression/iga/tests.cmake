@@ -17,3 +17,8 @@ sk_add_python_test(regression_iga_stability ${SK_TEST_DIR}/check_stability.py
 # results.h5 records the patches (degree, knots, control net) consistently with the mesh nodes.
 sk_add_python_test(regression_iga_patch_output ${SK_TEST_DIR}/check_patch_output.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_two_bodies.xml LABELS regression)
+
+# Large-deflection Neo-Hookean cantilever (32 % of the length), IGA p = 2 and 3 against a stored Q9 reference, with a
+# tolerance from the reference's mesh convergence (check_cantilever_large.py). About 35 s.
+sk_add_python_test(regression_iga_cantilever_large ${SK_TEST_DIR}/check_cantilever_large.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_cantilever_large.xml ${SK_TEST_DIR}/cantilever_large_q9.csv LABELS regression)
