@@ -75,6 +75,9 @@ typedef struct {
   PetscReal *w;          /* [nelem][nen] */
   PetscReal B[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1], dB[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1]; /* [gauss pt][i] */
   PetscReal wq[SK_ELEMENT_MAX_QP];
+  /* the 1D B-splines of each span at each Gauss point, N1t[d][(k*q + g)*q + a] and dN1t (tabulated once: they depend
+     on the span and the point, not on the element) */
+  PetscReal *N1t[3], *dN1t[3];
 } SKBezierBasis;
 
 static PetscErrorCode SKBezierBasisDestroy(void *ctx)
@@ -83,6 +86,7 @@ static PetscErrorCode SKBezierBasisDestroy(void *ctx)
 
   PetscFunctionBegin;
   PetscCall(PetscFree2(bb->span, bb->w));
+  for (PetscInt d = 0; d < bb->dim; d++) PetscCall(PetscFree2(bb->N1t[d], bb->dN1t[d]));
   PetscCall(PetscFree(bb));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -95,15 +99,12 @@ static inline void SKBezierElementBasis(const SKBezierBasis *bb, PetscInt e, Pet
   PetscInt rest = q;
 
   for (PetscInt d = 0; d < bb->dim; d++) {
-    const PetscInt g   = rest % qd; /* Gauss point of direction d (the tensor rule numbers direction 0 fastest) */
-    const PetscReal *C = bb->C[d] + bb->span[e * bb->dim + d] * qd * qd;
+    const PetscInt g    = rest % qd; /* Gauss point of direction d (the tensor rule numbers direction 0 fastest) */
+    const PetscInt off  = (bb->span[e * bb->dim + d] * qd + g) * qd;
+    const PetscReal *v  = bb->N1t[d] + off;
+    const PetscReal *dv = bb->dN1t[d] + off;
     rest /= qd;
-    for (PetscInt a = 0; a < qd; a++) {
-      PetscReal v = 0.0, dv = 0.0;
-      for (PetscInt i = 0; i < qd; i++) v += C[a * qd + i] * bb->B[g][i], dv += C[a * qd + i] * bb->dB[g][i];
-      N1[d][a]  = v;
-      dN1[d][a] = dv;
-    }
+    for (PetscInt a = 0; a < qd; a++) N1[d][a] = v[a], dN1[d][a] = dv[a];
   }
   SKRationalTensorBasis(bb->dim, p, N1, dN1, bb->w + e * bb->nen, R, dR);
 }
@@ -165,9 +166,23 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   bb->q   = deg[0] + 1;
   bb->nen = info->num_nodes;
   bb->nq  = PetscPowInt(bb->q, pdim);
-  for (PetscInt d = 0; d < pdim; d++) PetscCall(SKNURBSPatchGetExtraction(patch, d, NULL, &bb->C[d], NULL));
   PetscCall(SKQuadratureGaussLegendre(bb->q, x, w));
   for (PetscInt g = 0; g < bb->q; g++) SKBernsteinBasis(bb->p, x[g], bb->B[g], bb->dB[g]);
+  for (PetscInt d = 0; d < pdim; d++) { /* N = C B per span and Gauss point */
+    const PetscInt q = bb->q;
+    PetscInt nspan;
+    PetscCall(SKNURBSPatchGetExtraction(patch, d, &nspan, &bb->C[d], NULL));
+    PetscCall(PetscMalloc2(nspan * q * q, &bb->N1t[d], nspan * q * q, &bb->dN1t[d]));
+    for (PetscInt k = 0; k < nspan; k++)
+      for (PetscInt g = 0; g < q; g++)
+        for (PetscInt a = 0; a < q; a++) {
+          const PetscReal *C = bb->C[d] + (k * q + a) * q;
+          PetscReal v = 0.0, dv = 0.0;
+          for (PetscInt i = 0; i < q; i++) v += C[i] * bb->B[g][i], dv += C[i] * bb->dB[g][i];
+          bb->N1t[d][(k * q + g) * q + a]  = v;
+          bb->dN1t[d][(k * q + g) * q + a] = dv;
+        }
+  }
   for (PetscInt qp = 0; qp < bb->nq; qp++) {
     PetscInt rest = qp;
     bb->wq[qp]    = 1.0;
