@@ -105,6 +105,22 @@ PETSC_EXTERN PetscErrorCode SKBasisEvaluateElement(SKBasis basis, PetscInt e, co
 
 /* The registered Bezier cell type of dimension DIM and degree P (registers it on first call). */
 PETSC_EXTERN PetscErrorCode SKBezierCellType(PetscInt dim, PetscInt p, SKElementType *type);
+/* Position of the Bezier control point with tensor indices (i, j, k) (0..p each; k = 0 in 2D) in VTK's point order of
+   a VTK_BEZIER_QUADRILATERAL (DIM 2) or VTK_BEZIER_HEXAHEDRON (DIM 3) of degree P in every direction: the corners in
+   the order of the linear quadrilateral/hexahedron, then the edge points, the face points and the interior points,
+   each group in VTK's order (the PointIndexFromIJK of VTK's higher-order cells, with the ordering of the vertical
+   hexahedron edges that VTK reads from .vtu files of version 1.0). Pure; -1 for indices out of range. */
+PETSC_EXTERN PetscInt SKBezierVTKPointIndex(PetscInt dim, PetscInt p, PetscInt i, PetscInt j, PetscInt k);
+/* The Bezier points of the local elements of block B of MESH (a block of Bezier cells) for output as VTK rational
+   Bezier cells: each element of degree *degree has *npoints = (p+1)^dim of them, in VTK's order
+   (SKBezierVTKPointIndex()). Point j of element e is the combination sum_a coef[(e*npoints + j)*npoints + a] y_a of
+   the values y_a at the element's control points (its block connectivity, in order) and has the rational weight
+   weight[e*npoints + j]: with y the control point coordinates it gives the rational Bezier point of the span (the
+   extraction operator applied to the projective control net, divided by its weight), with y a displacement or
+   velocity the Bezier coefficients of that field, which VTK then interpolates with the same rational basis as the
+   geometry. The coefficients of a point sum to 1. coef and weight are allocated here; free them with PetscFree(). */
+PETSC_EXTERN PetscErrorCode SKMeshGetBezierPoints(SKMesh mesh, PetscInt b, PetscInt *degree, PetscInt *npoints, PetscReal **coef,
+                                                  PetscReal **weight);
 /* A replicated mesh of NPATCH patches as separate bodies: block i named names[i] (id i + 1) holds patch i (copied: the
    caller keeps its patches), control points numbered patch after patch. Sets: "<name>_<face>" (node set: the face's
    control points; side set: the elements on it) for every face of every patch, and "<face>" too when NPATCH = 1;

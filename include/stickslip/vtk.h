@@ -34,6 +34,8 @@ typedef enum {
   SK_VTK_QUADRATIC_HEXAHEDRON    = 25, /* 20 nodes (serendipity) */
   SK_VTK_BIQUADRATIC_QUAD        = 28, /* 9 nodes (Lagrange Q9) */
   SK_VTK_TRIQUADRATIC_HEXAHEDRON = 29, /* 27 nodes (Lagrange H27) */
+  SK_VTK_BEZIER_QUADRILATERAL    = 77, /* (p+1)^2 nodes, p >= 1: a rational Bezier patch (XML files only) */
+  SK_VTK_BEZIER_HEXAHEDRON       = 79, /* (p+1)^3 nodes, p >= 1 (XML files only) */
 } SKVTKCellType;
 
 /* Where a data array lives: one value (tuple) per point or per cell. */
@@ -42,7 +44,11 @@ typedef enum {
   SK_VTK_CELL_DATA,
 } SKVTKLocation;
 
-/* Number of nodes of a cell type, or -1 if the writer does not know the type. */
+/* Number of nodes of a cell type, 0 for the Bezier types (the count depends on the degree), or -1 if the writer does not
+   know the type. A Bezier cell of degree p has (p+1)^dim nodes in VTK's order (corners, edges, faces, interior: see
+   SKBezierVTKPointIndex() of stickslip/fem.h); VTK reads its degree from the cell data array declared as
+   "HigherOrderDegrees" and its rational weights from the point data array declared as "RationalWeights"
+   (SKVTKSetAttribute()); without weights the cell is polynomial. */
 PETSC_EXTERN PetscInt SKVTKCellTypeNumNodes(SKVTKCellType type);
 
 /* Creates FILENAME (overwriting it) and writes the header: for legacy files the version line, TITLE (one line, at most
@@ -79,6 +85,12 @@ PETSC_EXTERN PetscErrorCode SKVTKWriteVectors(SKVTK vtk, SKVTKLocation loc, cons
    (missing rows and columns are 0), e.g. a 2D Cauchy stress (Pa). */
 PETSC_EXTERN PetscErrorCode SKVTKWriteTensors(SKVTK vtk, SKVTKLocation loc, const char name[], PetscInt dim, PetscInt n,
                                               const PetscReal values[]);
+
+/* XML files: declares the array NAME of location LOC as VTK's attribute ATTRIBUTE (written into the <PointData> or
+   <CellData> tag, e.g. RationalWeights="..." of the point data and HigherOrderDegrees="..." of the cell data, which
+   VTK's Bezier cells read); ATTRIBUTE and NAME are single words. Call it before the first array of LOC, at most 4 times
+   per location. Legacy files cannot declare these attributes: there the call is an error (write Bezier cells to .vtu). */
+PETSC_EXTERN PetscErrorCode SKVTKSetAttribute(SKVTK vtk, SKVTKLocation loc, const char attribute[], const char name[]);
 
 /* Creates the collection FILENAME (a .pvd) on COMM; rank 0 writes it, initially empty, and rewrites it after every
    SKPVDAddStep() (through a temporary file and rename(), so a killed run always leaves a complete collection). */

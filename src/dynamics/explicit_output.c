@@ -289,11 +289,159 @@ static PetscErrorCode WriteHistories(SKExplicit ex)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The points of a field frame: the local nodes that some Lagrange cell uses or that no cell uses (in their local
+   order; all local nodes when there is no NURBS patch), then for every element of a NURBS patch block its own Bezier
+   points (the control points themselves are not shown: they are not on the body). A nodal field f becomes point
+   values through SKFramePointsMap(): copied at the nodes, sum_a coef[j][a] f(node a) at Bezier point j. */
+typedef struct {
+  PetscInt nkept, npoints, nbez;
+  PetscInt *kept;      /* [nkept] local node of each kept point */
+  PetscInt *point;     /* [nlocal] point of a kept node, -1 for a control point */
+  PetscInt *bez_ptr;   /* [nbez + 1] */
+  PetscInt *bez_node;  /* [bez_ptr[nbez]] local nodes */
+  PetscReal *bez_coef; /* [bez_ptr[nbez]] */
+  PetscReal *weight;   /* [npoints] RationalWeights: 1 at the nodes, the Bezier weight at the Bezier points */
+  PetscInt *degree;    /* [nelem] HigherOrderDegrees of each cell */
+} SKFramePoints;
+
+/* Whether block b holds the Bezier cells of a NURBS patch. */
+static PetscErrorCode SKExplicitBlockIsBezier(SKExplicit ex, PetscInt b, PetscBool *bezier)
+{
+  SKElementType et;
+  const SKElementTypeInfo *info;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetBlock(ex->mesh, b, NULL, NULL, &et, NULL, NULL, NULL));
+  PetscCall(SKElementTypeGetInfo(et, &info));
+  *bezier = (PetscBool)(info->vtk_type == SK_VTK_BEZIER_QUADRILATERAL || info->vtk_type == SK_VTK_BEZIER_HEXAHEDRON);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Fills the points of a frame and its cells (offsets, conn, types: the caller's arrays of nelem + 1, the connectivity
+   size and nelem entries). */
+static PetscErrorCode SKFramePointsCreate(SKExplicit ex, SKFramePoints *fp, PetscInt offsets[], PetscInt conn[], SKVTKCellType types[])
+{
+  PetscInt *bezier_use, nz = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(fp, sizeof(*fp)));
+  PetscCall(PetscCalloc1(ex->nlocal, &fp->point));
+  PetscCall(PetscCalloc1(ex->nlocal, &bezier_use));
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const SKExplicitBlock *blk = &ex->blocks[b];
+    PetscBool bez;
+    PetscCall(SKExplicitBlockIsBezier(ex, b, &bez));
+    for (PetscInt k = 0; k < blk->nelem * blk->nodes; k++) {
+      if (bez)
+        bezier_use[blk->conn[k]] = 1;
+      else
+        fp->point[blk->conn[k]] = 1;
+    }
+    if (bez) fp->nbez += blk->nelem * blk->nodes, nz += blk->nelem * blk->nodes * blk->nodes;
+  }
+  for (PetscInt a = 0; a < ex->nlocal; a++) fp->nkept += (fp->point[a] || !bezier_use[a]) ? 1 : 0;
+  PetscCall(PetscMalloc1(fp->nkept, &fp->kept));
+  fp->npoints = fp->nkept + fp->nbez;
+  for (PetscInt a = 0, n = 0; a < ex->nlocal; a++) {
+    if (fp->point[a] || !bezier_use[a])
+      fp->kept[n] = a, fp->point[a] = n++;
+    else
+      fp->point[a] = -1;
+  }
+  PetscCall(PetscFree(bezier_use));
+  PetscCall(PetscMalloc4(fp->nbez + 1, &fp->bez_ptr, nz, &fp->bez_node, nz, &fp->bez_coef, fp->npoints, &fp->weight));
+  PetscCall(PetscMalloc1(ex->nelem, &fp->degree));
+  for (PetscInt i = 0; i < fp->nkept; i++) fp->weight[i] = 1.0;
+  fp->bez_ptr[0] = 0;
+  offsets[0]     = 0;
+  for (PetscInt b = 0, j = 0; b < ex->nblocks; b++) {
+    const SKExplicitBlock *blk = &ex->blocks[b];
+    const PetscInt nen         = blk->nodes;
+    SKElementType et;
+    const SKElementTypeInfo *info;
+    PetscInt degree = 0, nb = 0;
+    PetscReal *coef = NULL, *w = NULL;
+    PetscBool bez;
+
+    PetscCall(SKMeshGetBlock(ex->mesh, b, NULL, NULL, &et, NULL, NULL, NULL));
+    PetscCall(SKElementTypeGetInfo(et, &info));
+    PetscCall(SKExplicitBlockIsBezier(ex, b, &bez));
+    if (bez) {
+      PetscCall(SKMeshGetBezierPoints(ex->mesh, b, &degree, &nb, &coef, &w));
+      PetscCheck(nb == nen, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "block %" PetscInt_FMT ": %" PetscInt_FMT " Bezier points for %" PetscInt_FMT " nodes", b, nb, nen);
+    }
+    for (PetscInt e = 0; e < blk->nelem; e++) {
+      const PetscInt g = blk->first + e;
+      offsets[g + 1]   = offsets[g] + nen;
+      types[g]         = (SKVTKCellType)info->vtk_type;
+      fp->degree[g]    = bez ? degree : info->order;
+      for (PetscInt a = 0; a < nen; a++) {
+        if (!bez) {
+          conn[offsets[g] + a] = fp->point[blk->conn[e * nen + a]];
+          continue;
+        }
+        conn[offsets[g] + a]      = fp->nkept + j;
+        fp->weight[fp->nkept + j] = w[e * nen + a];
+        fp->bez_ptr[j + 1]        = fp->bez_ptr[j] + nen;
+        for (PetscInt c = 0; c < nen; c++) {
+          fp->bez_node[fp->bez_ptr[j] + c] = blk->conn[e * nen + c];
+          fp->bez_coef[fp->bez_ptr[j] + c] = coef[(e * nen + a) * nen + c];
+        }
+        j++;
+      }
+    }
+    PetscCall(PetscFree(coef));
+    PetscCall(PetscFree(w));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SKFramePointsDestroy(SKFramePoints *fp)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(fp->point));
+  PetscCall(PetscFree(fp->kept));
+  PetscCall(PetscFree4(fp->bez_ptr, fp->bez_node, fp->bez_coef, fp->weight));
+  PetscCall(PetscFree(fp->degree));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* out[npoints*ncomp] = the nodal field in[nlocal*ncomp] at the frame's points. */
+static void SKFramePointsMap(const SKFramePoints *fp, PetscInt ncomp, const PetscReal in[], PetscReal out[])
+{
+  for (PetscInt i = 0; i < fp->nkept; i++)
+    for (PetscInt c = 0; c < ncomp; c++) out[i * ncomp + c] = in[fp->kept[i] * ncomp + c];
+  for (PetscInt j = 0; j < fp->nbez; j++) {
+    PetscReal *o = out + (fp->nkept + j) * ncomp;
+    for (PetscInt c = 0; c < ncomp; c++) o[c] = 0.0;
+    for (PetscInt k = fp->bez_ptr[j]; k < fp->bez_ptr[j + 1]; k++)
+      for (PetscInt c = 0; c < ncomp; c++) o[c] += fp->bez_coef[k] * in[fp->bez_node[k] * ncomp + c];
+  }
+}
+
+/* Writes the nodal field VALUES[nlocal*ncomp] at the frame's points (vectors when VECTOR, else scalars). */
+static PetscErrorCode SKFramePointsWrite(const SKFramePoints *fp, SKVTK vtk, const char name[], PetscInt ncomp, PetscBool vector,
+                                         const PetscReal values[])
+{
+  PetscReal *out;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(fp->npoints * ncomp, &out));
+  SKFramePointsMap(fp, ncomp, values, out);
+  if (vector)
+    PetscCall(SKVTKWriteVectors(vtk, SK_VTK_POINT_DATA, name, ncomp, fp->npoints, out));
+  else
+    PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, name, ncomp, fp->npoints, out));
+  PetscCall(PetscFree(out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Contact point data (zero off the contact surfaces, summed over pairs): contact_pressure (Pa), contact_traction
    (friction traction on the body, Pa), contact_stick (1 sticking, 0 otherwise), contact_state (friction state per
    node, as many components as the largest law state, e.g. the LuGre bristle deflection in m) and
    contact_sticking_time_ratio (time in contact and sticking up to now over the time elapsed, 1). */
-static PetscErrorCode WriteContactFields(SKExplicit ex, SKVTK vtk)
+static PetscErrorCode WriteContactFields(SKExplicit ex, const SKFramePoints *fp, SKVTK vtk)
 {
   const PetscInt n = ex->nlocal, dim = ex->dim;
   PetscInt ncomp = 1, *stick;
@@ -305,8 +453,8 @@ static PetscErrorCode WriteContactFields(SKExplicit ex, SKVTK vtk)
     PetscCall(SKContactPlaneGetStateSize(ex->contacts[i], &ns));
     ncomp = PetscMax(ncomp, ns);
   }
-  PetscCall(PetscCalloc5(n, &pressure, n * dim, &traction, n, &rstick, n * ncomp, &state, n, &col));
-  PetscCall(PetscMalloc1(n, &stick));
+  PetscCall(PetscCalloc5(n, &pressure, n * dim, &traction, n, &rstick, n * ncomp, &state, PetscMax(n, fp->npoints), &col));
+  PetscCall(PetscMalloc1(fp->npoints, &stick));
   PetscCall(PetscCalloc1(n, &ratio));
   for (PetscInt i = 0; i < ex->ncontacts; i++) {
     PetscCall(SKContactPlaneAddNodalFields(ex->contacts[i], ex->v, pressure, traction, rstick, ncomp, state));
@@ -322,12 +470,13 @@ static PetscErrorCode WriteContactFields(SKExplicit ex, SKVTK vtk)
     PetscCall(SKExplicitAssembleNodal(ex, col, 1));
     for (PetscInt a = 0; a < n; a++) state[a * ncomp + k] = col[a];
   }
-  for (PetscInt a = 0; a < n; a++) stick[a] = rstick[a] > 0 ? 1 : 0;
-  PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, "contact_pressure", 1, n, pressure));
-  PetscCall(SKVTKWriteVectors(vtk, SK_VTK_POINT_DATA, "contact_traction", dim, n, traction));
-  PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_POINT_DATA, "contact_stick", n, stick));
-  PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, "contact_state", ncomp, n, state));
-  PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, "contact_sticking_time_ratio", 1, n, ratio));
+  SKFramePointsMap(fp, 1, rstick, col); /* at a Bezier point: sticking if its combination of the nodes' flags is */
+  for (PetscInt a = 0; a < fp->npoints; a++) stick[a] = col[a] > 0 ? 1 : 0;
+  PetscCall(SKFramePointsWrite(fp, vtk, "contact_pressure", 1, PETSC_FALSE, pressure));
+  PetscCall(SKFramePointsWrite(fp, vtk, "contact_traction", dim, PETSC_TRUE, traction));
+  PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_POINT_DATA, "contact_stick", fp->npoints, stick));
+  PetscCall(SKFramePointsWrite(fp, vtk, "contact_state", ncomp, PETSC_FALSE, state));
+  PetscCall(SKFramePointsWrite(fp, vtk, "contact_sticking_time_ratio", 1, PETSC_FALSE, ratio));
   PetscCall(PetscFree5(pressure, traction, rstick, state, col));
   PetscCall(PetscFree(stick));
   PetscCall(PetscFree(ratio));
@@ -338,46 +487,52 @@ static PetscErrorCode WriteFields(SKExplicit ex)
 {
   char path[PETSC_MAX_PATH_LEN];
   SKVTK vtk;
+  SKFramePoints fp;
   PetscInt *offsets, *conn, *ids, *ranks, nconn = 0;
   SKVTKCellType *types;
-  PetscReal *sigma, *vm;
+  PetscReal *sigma, *vm, *X;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc5(ex->nelem + 1, &offsets, ex->nelem, &types, ex->nelem, &ids, ex->nelem, &ranks, ex->nelem * 9, &sigma));
   PetscCall(PetscMalloc1(ex->nelem, &vm));
   for (PetscInt b = 0; b < ex->nblocks; b++) nconn += ex->blocks[b].nelem * ex->blocks[b].nodes;
   PetscCall(PetscMalloc1(nconn, &conn));
-  offsets[0] = 0;
-  for (PetscInt b = 0; b < ex->nblocks; b++) {
-    const SKExplicitBlock *blk = &ex->blocks[b];
-    SKElementType et;
-    const SKElementTypeInfo *info;
-    PetscCall(SKMeshGetBlock(ex->mesh, b, NULL, NULL, &et, NULL, NULL, NULL));
-    PetscCall(SKElementTypeGetInfo(et, &info));
-    for (PetscInt e = 0; e < blk->nelem; e++) {
-      const PetscInt g = blk->first + e;
-      offsets[g + 1]   = offsets[g] + blk->nodes;
-      types[g]         = (SKVTKCellType)info->vtk_type;
-      ids[g]           = blk->id;
-      ranks[g]         = ex->rank;
-      for (PetscInt a = 0; a < blk->nodes; a++) conn[offsets[g] + a] = blk->conn[e * blk->nodes + a];
-    }
-  }
+  PetscCall(SKFramePointsCreate(ex, &fp, offsets, conn, types));
+  for (PetscInt b = 0; b < ex->nblocks; b++)
+    for (PetscInt e = 0; e < ex->blocks[b].nelem; e++)
+      ids[ex->blocks[b].first + e] = ex->blocks[b].id, ranks[ex->blocks[b].first + e] = ex->rank;
   PetscCall(SKExplicitGetElementStress(ex, sigma, vm));
   PetscCall(SKPVDGetStepFileName(ex->pvd, ex->field_count, path, sizeof(path)));
   PetscCall(SKVTKOpen(path, SK_VTK_XML_BINARY, "stickslip explicit", &vtk)); /* .vtu: the XML form a .pvd can list */
-  PetscCall(SKVTKWritePoints(vtk, ex->nlocal, ex->dim, ex->X));
+  PetscCall(PetscMalloc1(fp.npoints * ex->dim, &X));
+  SKFramePointsMap(&fp, ex->dim, ex->X, X);
+  PetscCall(SKVTKWritePoints(vtk, fp.npoints, ex->dim, X));
+  PetscCall(PetscFree(X));
   PetscCall(SKVTKWriteCells(vtk, ex->nelem, offsets, conn, types));
-  PetscCall(SKVTKWriteVectors(vtk, SK_VTK_POINT_DATA, "displacement", ex->dim, ex->nlocal, ex->u));
-  PetscCall(SKVTKWriteVectors(vtk, SK_VTK_POINT_DATA, "velocity", ex->dim, ex->nlocal, ex->v));
-  if (ex->ncontacts > 0) PetscCall(WriteContactFields(ex, vtk));
+  if (fp.nbez) { /* what VTK's Bezier cells read: their weights and degrees */
+    PetscCall(SKVTKSetAttribute(vtk, SK_VTK_POINT_DATA, "RationalWeights", "RationalWeights"));
+    PetscCall(SKVTKSetAttribute(vtk, SK_VTK_CELL_DATA, "HigherOrderDegrees", "HigherOrderDegrees"));
+  }
+  PetscCall(SKFramePointsWrite(&fp, vtk, "displacement", ex->dim, PETSC_TRUE, ex->u));
+  PetscCall(SKFramePointsWrite(&fp, vtk, "velocity", ex->dim, PETSC_TRUE, ex->v));
+  if (fp.nbez) PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, "RationalWeights", 1, fp.npoints, fp.weight));
+  if (ex->ncontacts > 0) PetscCall(WriteContactFields(ex, &fp, vtk));
   PetscCall(SKVTKWriteTensors(vtk, SK_VTK_CELL_DATA, "cauchy_stress", 3, ex->nelem, sigma));
   PetscCall(SKVTKWriteScalars(vtk, SK_VTK_CELL_DATA, "von_mises", 1, ex->nelem, vm));
   PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_CELL_DATA, "block_id", ex->nelem, ids));
   PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_CELL_DATA, "rank", ex->nelem, ranks));
+  if (fp.nbez) {
+    PetscReal *deg;
+    PetscCall(PetscMalloc1(3 * ex->nelem, &deg));
+    for (PetscInt g = 0; g < ex->nelem; g++)
+      for (PetscInt d = 0; d < 3; d++) deg[3 * g + d] = d < ex->dim ? (PetscReal)fp.degree[g] : 0.0;
+    PetscCall(SKVTKWriteScalars(vtk, SK_VTK_CELL_DATA, "HigherOrderDegrees", 3, ex->nelem, deg));
+    PetscCall(PetscFree(deg));
+  }
   PetscCall(SKVTKClose(&vtk));
   PetscCall(SKPVDAddStep(ex->pvd, ex->t, path));
   ex->field_count++;
+  PetscCall(SKFramePointsDestroy(&fp));
   PetscCall(PetscFree5(offsets, types, ids, ranks, sigma));
   PetscCall(PetscFree(vm));
   PetscCall(PetscFree(conn));

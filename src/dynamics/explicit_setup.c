@@ -928,13 +928,6 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
   PetscCall(SKNodeGetChild(root, "output", &node));
   if (node) {
     PetscCall(SKInputGetInt(ex->input, node, "fields", &ex->field_interval, NULL));
-    for (PetscInt b = 0; b < ex->nblocks && ex->field_interval > 0; b++) {
-      const PetscReal *ref;
-      PetscCall(SKBasisGetTabulation(ex->blocks[b].basis, &ref, NULL, NULL, NULL, NULL));
-      PetscCall(SKInputCheck(ex->input, node, ref != NULL,
-                             "field output (VTK) of NURBS patches is not implemented yet: set fields=\"0\" and record <watch> points and "
-                             "<history> sets"));
-    }
     PetscCall(SKInputGetInt(ex->input, node, "histories", &ex->history_interval, NULL));
   }
   PetscCall(SKNodeGetChild(root, "checkpoint", &node));

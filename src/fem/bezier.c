@@ -75,6 +75,9 @@ typedef struct {
   PetscReal *w;          /* [nelem][nen] */
   PetscReal B[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1], dB[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1]; /* [gauss pt][i] */
   PetscReal wq[SK_ELEMENT_MAX_QP];
+  /* the 1D B-splines of each span at each Gauss point, N1t[d][(k*q + g)*q + a] and dN1t (tabulated once: they depend
+     on the span and the point, not on the element) */
+  PetscReal *N1t[3], *dN1t[3];
 } SKBezierBasis;
 
 static PetscErrorCode SKBezierBasisDestroy(void *ctx)
@@ -83,6 +86,7 @@ static PetscErrorCode SKBezierBasisDestroy(void *ctx)
 
   PetscFunctionBegin;
   PetscCall(PetscFree2(bb->span, bb->w));
+  for (PetscInt d = 0; d < bb->dim; d++) PetscCall(PetscFree2(bb->N1t[d], bb->dN1t[d]));
   PetscCall(PetscFree(bb));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -95,15 +99,12 @@ static inline void SKBezierElementBasis(const SKBezierBasis *bb, PetscInt e, Pet
   PetscInt rest = q;
 
   for (PetscInt d = 0; d < bb->dim; d++) {
-    const PetscInt g   = rest % qd; /* Gauss point of direction d (the tensor rule numbers direction 0 fastest) */
-    const PetscReal *C = bb->C[d] + bb->span[e * bb->dim + d] * qd * qd;
+    const PetscInt g    = rest % qd; /* Gauss point of direction d (the tensor rule numbers direction 0 fastest) */
+    const PetscInt off  = (bb->span[e * bb->dim + d] * qd + g) * qd;
+    const PetscReal *v  = bb->N1t[d] + off;
+    const PetscReal *dv = bb->dN1t[d] + off;
     rest /= qd;
-    for (PetscInt a = 0; a < qd; a++) {
-      PetscReal v = 0.0, dv = 0.0;
-      for (PetscInt i = 0; i < qd; i++) v += C[a * qd + i] * bb->B[g][i], dv += C[a * qd + i] * bb->dB[g][i];
-      N1[d][a]  = v;
-      dN1[d][a] = dv;
-    }
+    for (PetscInt a = 0; a < qd; a++) N1[d][a] = v[a], dN1[d][a] = dv[a];
   }
   SKRationalTensorBasis(bb->dim, p, N1, dN1, bb->w + e * bb->nen, R, dR);
 }
@@ -165,9 +166,23 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   bb->q   = deg[0] + 1;
   bb->nen = info->num_nodes;
   bb->nq  = PetscPowInt(bb->q, pdim);
-  for (PetscInt d = 0; d < pdim; d++) PetscCall(SKNURBSPatchGetExtraction(patch, d, NULL, &bb->C[d], NULL));
   PetscCall(SKQuadratureGaussLegendre(bb->q, x, w));
   for (PetscInt g = 0; g < bb->q; g++) SKBernsteinBasis(bb->p, x[g], bb->B[g], bb->dB[g]);
+  for (PetscInt d = 0; d < pdim; d++) { /* N = C B per span and Gauss point */
+    const PetscInt q = bb->q;
+    PetscInt nspan;
+    PetscCall(SKNURBSPatchGetExtraction(patch, d, &nspan, &bb->C[d], NULL));
+    PetscCall(PetscMalloc2(nspan * q * q, &bb->N1t[d], nspan * q * q, &bb->dN1t[d]));
+    for (PetscInt k = 0; k < nspan; k++)
+      for (PetscInt g = 0; g < q; g++)
+        for (PetscInt a = 0; a < q; a++) {
+          const PetscReal *C = bb->C[d] + (k * q + a) * q;
+          PetscReal v = 0.0, dv = 0.0;
+          for (PetscInt i = 0; i < q; i++) v += C[i] * bb->B[g][i], dv += C[i] * bb->dB[g][i];
+          bb->N1t[d][(k * q + g) * q + a]  = v;
+          bb->dN1t[d][(k * q + g) * q + a] = dv;
+        }
+  }
   for (PetscInt qp = 0; qp < bb->nq; qp++) {
     PetscInt rest = qp;
     bb->wq[qp]    = 1.0;
@@ -192,6 +207,98 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   PetscCall(SKBasisShellSetContextDestroy(*basis, SKBezierBasisDestroy));
   (*basis)->degree            = bb->p;
   (*basis)->reference_measure = pdim == 2 ? 4.0 : 8.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- output: the rational Bezier points of the spans ---- */
+
+PetscInt SKBezierVTKPointIndex(PetscInt dim, PetscInt p, PetscInt i, PetscInt j, PetscInt k)
+{
+  const PetscInt m   = p - 1; /* points strictly inside an edge */
+  const PetscBool ib = (PetscBool)(i == 0 || i == p), jb = (PetscBool)(j == 0 || j == p), kb = (PetscBool)(dim == 2 || k == 0 || k == p);
+  const PetscInt nb = (PetscInt)ib + (PetscInt)jb + (PetscInt)kb, corner = i ? (j ? 2 : 1) : (j ? 3 : 0);
+  PetscInt offset;
+
+  if ((dim != 2 && dim != 3) || p < 1 || i < 0 || i > p || j < 0 || j > p || k < 0 || k > (dim == 2 ? 0 : p)) return -1;
+  if (dim == 2) {
+    if (nb == 3) return corner;
+    if (!ib && !jb) return 4 + 4 * m + (i - 1) + m * (j - 1);
+    if (!ib) return 4 + (i - 1) + (j ? 2 * m : 0); /* edges along i: bottom (j = 0), then top */
+    return 4 + (j - 1) + (i ? m : 3 * m);          /* edges along j: right (i = p) after the bottom, left after the top */
+  }
+  if (nb == 3) return corner + (k ? 4 : 0);
+  offset = 8;
+  if (nb == 2) {
+    if (!ib) return offset + (i - 1) + (j ? 2 * m : 0) + (k ? 4 * m : 0);
+    if (!jb) return offset + (j - 1) + (i ? m : 3 * m) + (k ? 4 * m : 0);
+    /* the vertical edges: VTK's files before version 2.2 (ours: 1.0) list them at corners 0, 1, 3, 2 */
+    return offset + 8 * m + (k - 1) + m * (i ? (j ? 3 : 1) : (j ? 2 : 0));
+  }
+  offset += 12 * m;
+  if (nb == 1) {
+    if (ib) return offset + (j - 1) + m * (k - 1) + (i ? m * m : 0);
+    offset += 2 * m * m;
+    if (jb) return offset + (i - 1) + m * (k - 1) + (j ? m * m : 0);
+    offset += 2 * m * m;
+    return offset + (i - 1) + m * (j - 1) + (k ? m * m : 0);
+  }
+  offset += 6 * m * m;
+  return offset + (i - 1) + m * ((j - 1) + m * (k - 1));
+}
+
+PetscErrorCode SKMeshGetBezierPoints(SKMesh mesh, PetscInt b, PetscInt *degree, PetscInt *npoints, PetscReal **coef, PetscReal **weight)
+{
+  SKNURBSPatch patch;
+  SKElementType type;
+  const SKElementTypeInfo *info;
+  const char *name;
+  const PetscReal *C[3];
+  PetscInt ne, pdim, deg[3], ncp, q, nen, *natural, *idx;
+  PetscReal *w, *cf, *wb;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetBlock(mesh, b, &name, NULL, &type, &ne, NULL, NULL));
+  PetscCall(SKElementTypeGetInfo(type, &info));
+  PetscCall(SKMeshGetBlockCellData(mesh, b, (void **)&patch));
+  PetscCheck(patch && info->create_basis == SKBezierCreateBasis, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "block '%s' holds %s cells, not the Bezier cells of a NURBS patch", name, info->name);
+  PetscCall(SKNURBSPatchGetSizes(patch, &pdim, NULL, deg, NULL));
+  PetscCall(SKNURBSPatchGetControlNet(patch, &ncp, NULL));
+  q   = deg[0] + 1;
+  nen = info->num_nodes;
+  for (PetscInt d = 0; d < pdim; d++) PetscCall(SKNURBSPatchGetExtraction(patch, d, NULL, &C[d], NULL));
+  PetscCall(PetscMalloc3(ne, &natural, nen, &idx, ncp, &w));
+  PetscCall(PetscMalloc1(ne * nen * nen, &cf));
+  PetscCall(PetscMalloc1(ne * nen, &wb));
+  PetscCall(SKNURBSPatchGetControlPoints(patch, NULL, w));
+  PetscCall(SKMeshGetBlockNaturalElements(mesh, b, natural));
+  for (PetscInt e = 0; e < ne; e++) {
+    PetscInt k[3] = {0, 0, 0};
+    PetscCall(SKNURBSPatchGetElementSpans(patch, natural[e], k));
+    PetscCall(SKNURBSPatchGetElementControlPoints(patch, natural[e], idx));
+    for (PetscInt t = 0; t < nen; t++) { /* Bezier point t (tensor order) -> VTK position v */
+      const PetscInt it[3] = {t % q, (t / q) % q, pdim == 3 ? t / (q * q) : 0};
+      const PetscInt v     = SKBezierVTKPointIndex(pdim, deg[0], it[0], it[1], it[2]);
+      PetscReal *row = cf + (e * nen + v) * nen, sum = 0.0;
+
+      /* projective Bezier point: sum_a (prod_d C_d[a_d][i_d]) (w_a x_a, w_a); its weight is the last component */
+      for (PetscInt a = 0; a < nen; a++) {
+        PetscReal c = w[idx[a]];
+        for (PetscInt d = 0, rest = a; d < pdim; d++, rest /= q) c *= C[d][(k[d] * q + rest % q) * q + it[d]];
+        row[a] = c;
+        sum += c;
+      }
+      PetscCheck(sum > 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block '%s' element %" PetscInt_FMT ": Bezier weight %g is not positive", name,
+                 natural[e], (double)sum);
+      for (PetscInt a = 0; a < nen; a++) row[a] /= sum;
+      wb[e * nen + v] = sum;
+    }
+  }
+  PetscCall(PetscFree3(natural, idx, w));
+  if (degree) *degree = deg[0];
+  if (npoints) *npoints = nen;
+  *coef   = cf;
+  *weight = wb;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -246,10 +246,13 @@ void SKRationalTensorBasis(PetscInt pdim, const PetscInt p[], const PetscReal N1
             dW[kk] += dv;
           }
       }
-  for (PetscInt b = 0; b < a; b++) {
-    R[b] /= W;
-    if (dR)
-      for (PetscInt kk = 0; kk < pdim; kk++) dR[b * pdim + kk] = (dR[b * pdim + kk] - R[b] * dW[kk]) / W;
+  {
+    const PetscReal iW = 1.0 / W; /* one division: this kernel runs at every quadrature point of every step */
+    for (PetscInt b = 0; b < a; b++) {
+      R[b] *= iW;
+      if (dR)
+        for (PetscInt kk = 0; kk < pdim; kk++) dR[b * pdim + kk] = (dR[b * pdim + kk] - R[b] * dW[kk]) * iW;
+    }
   }
 }
 

@@ -35,9 +35,10 @@ struct _p_SKVTK {
   PetscBool section_open[2];   /* a POINT_DATA / CELL_DATA section has been started */
   PetscBool section_closed[2]; /* the other section has been started after it; it cannot be reopened */
   unsigned char buffer[SK_VTK_BUFFER_SIZE];
-  char encoded[4 * (SK_VTK_BUFFER_SIZE / 3) + 4]; /* base64 of a full buffer */
-  size_t used;                                    /* bytes in buffer */
-  PetscBool line_start;                           /* ASCII: no value on the current line yet */
+  char encoded[4 * (SK_VTK_BUFFER_SIZE / 3) + 4];   /* base64 of a full buffer */
+  size_t used;                                      /* bytes in buffer */
+  PetscBool line_start;                             /* ASCII: no value on the current line yet */
+  char attributes[2][4 * 2 * SK_VTK_MAX_LINE + 32]; /* XML: ' Attribute="name"' pairs of the PointData/CellData tags */
 };
 
 static const char *const SKVTKSectionName[2][2] = {{"POINT_DATA", "CELL_DATA"}, {"PointData", "CellData"}};
@@ -68,6 +69,9 @@ PetscInt SKVTKCellTypeNumNodes(SKVTKCellType type)
     return 20;
   case SK_VTK_TRIQUADRATIC_HEXAHEDRON:
     return 27;
+  case SK_VTK_BEZIER_QUADRILATERAL:
+  case SK_VTK_BEZIER_HEXAHEDRON:
+    return 0;
   }
   return -1;
 }
@@ -357,8 +361,19 @@ PetscErrorCode SKVTKWriteCells(SKVTK vtk, PetscInt ncells, const PetscInt offset
   for (PetscInt c = 0; c < ncells; c++) {
     PetscInt nnodes = SKVTKCellTypeNumNodes(types[c]);
 
-    PetscCheck(nnodes > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+    PetscCheck(nnodes >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "%s: cell %" PetscInt_FMT " has VTK cell type %d, which this writer does not know", vtk->filename, c, (int)types[c]);
+    if (nnodes == 0) { /* Bezier: (p+1)^dim nodes for some degree p >= 1, in XML files */
+      const PetscInt dim = types[c] == SK_VTK_BEZIER_QUADRILATERAL ? 2 : 3, n = offsets[c + 1] - offsets[c];
+      PetscInt q = 2;
+
+      PetscCheck(vtk->xml, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+                 "%s: cell %" PetscInt_FMT
+                 " is a Bezier cell (VTK type %d), which needs the XML formats (.vtu) for its weights and degrees",
+                 vtk->filename, c, (int)types[c]);
+      while (PetscPowInt(q, dim) < n) q++;
+      nnodes = PetscPowInt(q, dim) == n ? n : PetscPowInt(q, dim);
+    }
     PetscCheck(offsets[c + 1] - offsets[c] == nnodes, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
                "%s: cell %" PetscInt_FMT " of VTK type %d has %" PetscInt_FMT " nodes, the type needs %" PetscInt_FMT, vtk->filename, c,
                (int)types[c], offsets[c + 1] - offsets[c], nnodes);
@@ -454,11 +469,39 @@ static PetscErrorCode SKVTKBeginDataArray(SKVTK vtk, SKVTKLocation loc, const ch
     }
     vtk->section_open[loc] = PETSC_TRUE;
     if (vtk->xml)
-      PetscCall(SKVTKPrintf(vtk, "<%s>\n", SKVTKSectionName[1][loc]));
+      PetscCall(SKVTKPrintf(vtk, "<%s%s>\n", SKVTKSectionName[1][loc], vtk->attributes[loc]));
     else
       PetscCall(SKVTKPrintf(vtk, "%s %" PetscInt_FMT "\n", SKVTKSectionName[0][loc], n));
   }
   PetscCall(SKVTKBeginArray(vtk, legacy, type, name, n, ncomp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKVTKSetAttribute(SKVTK vtk, SKVTKLocation loc, const char attribute[], const char name[])
+{
+  char pair[2 * SK_VTK_MAX_LINE + 8];
+
+  PetscFunctionBegin;
+  SKCheckPointer(vtk, 1);
+  SKCheckPointer(attribute, 3);
+  SKCheckPointer(name, 4);
+  PetscCheck(loc == SK_VTK_POINT_DATA || loc == SK_VTK_CELL_DATA, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: unknown data location %d",
+             vtk->filename, (int)loc);
+  PetscCheck(vtk->xml, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+             "%s: legacy VTK files cannot declare the attribute %s=\"%s\": write a .vtu (SK_VTK_XML_ASCII or SK_VTK_XML_BINARY)",
+             vtk->filename, attribute, name);
+  PetscCheck(!vtk->section_open[loc], PETSC_COMM_SELF, PETSC_ERR_ORDER, "%s: attribute %s=\"%s\" set after the first %s array",
+             vtk->filename, attribute, name, SKVTKSectionName[0][loc]);
+  for (int k = 0; k < 2; k++) {
+    const char *word = k ? name : attribute;
+    PetscCheck(word[0] && strlen(word) < SK_VTK_MAX_LINE && !strpbrk(word, " \t\r\n\"'<>&="), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "%s: attribute or array name '%s' must be one word of fewer than %d characters without quotes, '<', '>', '&' or '='",
+               vtk->filename, word, SK_VTK_MAX_LINE);
+  }
+  PetscCall(PetscSNPrintf(pair, sizeof(pair), " %s=\"%s\"", attribute, name));
+  PetscCheck(strlen(vtk->attributes[loc]) + strlen(pair) < sizeof(vtk->attributes[loc]), PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "%s: too many attributes for the %s section (at most 4)", vtk->filename, SKVTKSectionName[0][loc]);
+  PetscCall(PetscStrlcat(vtk->attributes[loc], pair, sizeof(vtk->attributes[loc])));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -31,3 +31,7 @@ sk_add_python_test(regression_iga_block_slide ${SK_TEST_DIR}/check_block_slide.p
 sk_add_python_test(regression_iga_block_slide_mpi2 ${SK_TEST_DIR}/check_block_slide.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_block_slide.xml ${SK_MPIEXEC} LABELS regression)
 set_tests_properties(regression_iga_block_slide_mpi2 PROPERTIES PROCESSORS 2)
+# Large-deflection Neo-Hookean cantilever (32 % of the length), IGA p = 2 and 3 against a stored Q9 reference, with a
+# tolerance from the reference's mesh convergence (check_cantilever_large.py). About 35 s.
+sk_add_python_test(regression_iga_cantilever_large ${SK_TEST_DIR}/check_cantilever_large.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_cantilever_large.xml ${SK_TEST_DIR}/cantilever_large_q9.csv LABELS regression)

@@ -11,3 +11,9 @@ set(SK_PARAVIEW_PYTHON /usr/local/lib/stickslip/paraview-python CACHE PATH "Para
 sk_add_python_test(regression_paraview ${SK_TEST_DIR}/check_paraview.py
   ARGS ${SK_PROGRAM} ${SK_MPIEXEC} ${SK_PVBATCH} ${SK_PARAVIEW_PYTHON} LABELS regression)
 set_tests_properties(regression_paraview PROPERTIES PROCESSORS 2 TIMEOUT 600)
+
+# The curved rational Bezier cells of NURBS patch runs in ParaView (check_iga_cells.py): the annulus on 1 and 2 ranks
+# and the cylinder section, exact circles, the fields at a watch point, a rendered frame.
+sk_add_python_test(regression_paraview_iga ${SK_TEST_DIR}/check_iga_cells.py
+  ARGS ${SK_PROGRAM} ${SK_MPIEXEC} ${SK_PVBATCH} ${SK_PARAVIEW_PYTHON} LABELS regression)
+set_tests_properties(regression_paraview_iga PROPERTIES PROCESSORS 2 TIMEOUT 600)
