@@ -474,6 +474,21 @@ PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample, PetscReal co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool always)
+{
+  PetscFunctionBegin;
+  rp->mmm_eigen_always = always;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetMMMEigenCounts(SKRodPair rp, PetscInt *solves, PetscInt *hits)
+{
+  PetscFunctionBegin;
+  if (solves) *solves = rp->mmm_eig_solves;
+  if (hits) *hits = rp->mmm_eig_hits;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKRodPairSetMonitor(SKRodPair rp, PetscReal dt_out, SKRodPairMonitorFn monitor, void *ctx)
 {
   PetscFunctionBegin;

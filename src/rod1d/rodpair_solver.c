@@ -36,6 +36,43 @@ static PetscReal RodPairLoad(void *ctx, PetscReal t)
 
 static PetscErrorCode RodPairDestroy(void **ctx_in);
 
+/* Rod 1's EA and rhoA (uniform) or its <segment> children (non-uniform) into P, checked: positive properties, segments
+   that cover the rod exactly (their lengths summing to L1 to 1e-9 relative). */
+static PetscErrorCode RodPairReadSegments(SKInput input, SKNode rod1, SKRodPairParams *p)
+{
+  SKNode *segs;
+  PetscInt n;
+  PetscReal sum = 0;
+  PetscBool fEA, frho;
+
+  PetscFunctionBegin;
+  PetscCall(SKNodeGetChildren(rod1, "segment", &n, &segs));
+  PetscCall(SKInputGetReal(input, rod1, "EA", &p->EA1, &fEA));
+  PetscCall(SKInputGetReal(input, rod1, "rhoA", &p->rhoA1, &frho));
+  if (n == 0) {
+    PetscCall(SKInputCheck(input, rod1, fEA && frho, "rod1 needs EA and rhoA (a uniform rod) or segment children (a non-uniform rod)"));
+  } else {
+    PetscCall(SKInputCheck(input, rod1, !fEA && !frho, "rod1 has segments: give EA and rhoA on each segment, not on rod1"));
+    PetscCall(SKInputCheck(input, rod1, n <= SK_RODPAIR_MAX_SEGMENTS, "rod1 has %" PetscInt_FMT " segments, at most %d are allowed", n,
+                           SK_RODPAIR_MAX_SEGMENTS));
+    p->nseg1 = n;
+    for (PetscInt s = 0; s < n; s++) {
+      PetscCall(SKInputRequireReal(input, segs[s], "length", &p->seg1_length[s]));
+      PetscCall(SKInputRequireReal(input, segs[s], "EA", &p->seg1_EA[s]));
+      PetscCall(SKInputRequireReal(input, segs[s], "rhoA", &p->seg1_rhoA[s]));
+      PetscCall(SKInputCheckPositive(input, segs[s], "length", p->seg1_length[s]));
+      PetscCall(SKInputCheckPositive(input, segs[s], "EA", p->seg1_EA[s]));
+      PetscCall(SKInputCheckPositive(input, segs[s], "rhoA", p->seg1_rhoA[s]));
+      sum += p->seg1_length[s];
+    }
+    PetscCall(SKInputCheck(input, segs[n - 1], PetscAbsReal(sum - p->L1) <= 1e-9 * p->L1,
+                           "the segments of rod1 have a total length of %g m, not the rod's length %g m: they must cover the rod exactly",
+                           (double)sum, (double)p->L1));
+  }
+  PetscCall(PetscFree(segs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Reads the input into CTX (allocated by the caller, freed by it on failure). */
 static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
 {
@@ -54,9 +91,8 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKInputRequireChild(input, root, "time", &time));
   PetscCall(SKNodeGetChild(root, "discretization", &disc));
 
-  PetscCall(SKInputRequireReal(input, rod1, "EA", &ctx->p.EA1));
-  PetscCall(SKInputRequireReal(input, rod1, "rhoA", &ctx->p.rhoA1));
   PetscCall(SKInputRequireReal(input, rod1, "length", &ctx->p.L1));
+  PetscCall(RodPairReadSegments(input, rod1, &ctx->p));
   PetscCall(SKInputRequireReal(input, rod1, "offset", &ctx->p.l1));
   PetscCall(SKInputRequireReal(input, rod2, "EA", &ctx->p.EA2));
   PetscCall(SKInputRequireReal(input, rod2, "rhoA", &ctx->p.rhoA2));
@@ -84,7 +120,7 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKInputCheck(input, disc, found, "unknown solver '%s' (known: rk45, cvode, mmm)", solver));
 
   /* physics sanity, each at the line of the element that holds the value */
-  PetscCall(SKInputCheckPositive(input, rod1, "EA", ctx->p.EA1));
+  if (ctx->p.nseg1 == 0) PetscCall(SKInputCheckPositive(input, rod1, "EA", ctx->p.EA1));
   PetscCall(SKInputCheckPositive(input, rod2, "EA", ctx->p.EA2));
   PetscCall(SKInputCheck(input, disc, ctx->p.N >= 3, "nodes = %" PetscInt_FMT ": rod 1 needs at least 3 nodes", ctx->p.N));
   PetscCall(SKInputCheck(input, disc, ctx->p.Nm >= 1, "modes = %" PetscInt_FMT ": rod 2 needs at least 1 mode", ctx->p.Nm));
@@ -353,6 +389,14 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscCall(SKOutputSummary(out, "intervals",
                             "%" PetscInt_FMT " (events %" PetscInt_FMT ", steps %" PetscInt_FMT ", rejected %" PetscInt_FMT ")", events + 1,
                             events, steps, rejected));
+  if (method == SK_RODPAIR_MMM && p.nseg1 > 0) {
+    PetscInt solves, hits;
+    PetscCall(SKRodPairGetMMMEigenCounts(rp, &solves, &hits));
+    PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "eigen_solves", solves));
+    PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "eigen_cache_hits", hits));
+    PetscCall(SKOutputSummary(out, "segment eigen-solves", "%" PetscInt_FMT " (eigenpairs found in the cache %" PetscInt_FMT " times)",
+                              solves, hits));
+  }
   PetscCall(SKOutputSummary(out, "tip displacement", "%.6e m at t = %g s", (double)mon.u[(mon.row - 1) * ctx->ngrid + ctx->ngrid - 1],
                             (double)ctx->t_end));
   PetscCall(SKOutputSummary(out, "energy balance", "%.3e of the work of P (max over time)",

@@ -20,9 +20,11 @@ typedef struct {
   PetscReal k1;             /* wavenumber of mode 1 (1/m); k_n = (2n - 1) k1 */
   PetscReal psi_amp;
   PetscReal omega1_rod1; /* first flexible frequency of rod 1 (rad/s), for tolerance scaling */
+  PetscBool uniform1;    /* rod 1 uniform (no segments): spacing, masses and springs by the closed formulas */
 } SKRodPairModel;
 
-/* Builds the model of a uniform rod pair; frees with SKRodPairModelDestroy. */
+/* Builds the model of a rod pair (rod 1 uniform or in segments: element springs EA/h in series, lumped masses); frees with
+ * SKRodPairModelDestroy. */
 PETSC_INTERN PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m);
 PETSC_INTERN PetscErrorCode SKRodPairModelDestroy(SKRodPairModel *m);
 /* Coupling vector g[Nm] of a node at position zbar with half-lengths hl, hr (see above). Returns the clipped length. */
@@ -87,6 +89,8 @@ struct _p_SKRodPair {
   PetscBool load_form_set;
   PetscReal load_P0, load_W, load_phase;
   PetscReal mmm_sample, mmm_coupling;
+  PetscBool mmm_eigen_always;            /* SKRodPairSetMMMEigenSolve() */
+  PetscInt mmm_eig_solves, mmm_eig_hits; /* SKRodPairGetMMMEigenCounts() */
   PetscReal work_max;
 };
 
