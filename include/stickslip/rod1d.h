@@ -28,6 +28,12 @@ typedef struct {
      uniform rod 1 of EA1, rhoA1. */
   PetscInt nseg1;
   PetscReal seg1_length[SK_RODPAIR_MAX_SEGMENTS], seg1_EA[SK_RODPAIR_MAX_SEGMENTS], seg1_rhoA[SK_RODPAIR_MAX_SEGMENTS];
+  /* Depth-dependent friction: nfric > 0 points at depths fric_depth (m on rod 2, from 0, increasing, the last >= L2)
+     with mu_s, mu_k (-) and N_F (N/m) there, each linear between points and constant beyond the last; mu_s, mu_k, NF
+     are then not used. nfric = 0: uniform friction. */
+  PetscInt nfric;
+  PetscReal fric_depth[SK_RODPAIR_MAX_SEGMENTS], fric_mu_s[SK_RODPAIR_MAX_SEGMENTS], fric_mu_k[SK_RODPAIR_MAX_SEGMENTS],
+      fric_NF[SK_RODPAIR_MAX_SEGMENTS];
 } SKRodPairParams;
 
 /* Contact state of a node of rod 1. */

@@ -65,6 +65,7 @@ typedef struct {
   PetscReal r2tau, *et, *etd, *etdd; /* rod 2 at r2tau */
   PetscReal *cw2, *sw2;              /* cos, sin (omega_n r2tau) (Nm) */
   PetscReal *gstart, *lenS;          /* coupling (N x Nm) and clipped length of each node at the step start */
+  PetscReal *capS;                   /* static capacity mu_s N_F (clipped length) of each node at the interval start (N) */
   PetscReal *bv, *ba;                /* per segment: bounds of |velocity| and |acceleration| of its nodes */
   PetscReal b2v, b2a, b2j;           /* rod 2: bounds of |velocity|, |acceleration|, |jerk| under any node */
   PetscReal *rate;                   /* bound of |d e_j / d tau| per event function (2N) */
@@ -666,7 +667,7 @@ static void FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const PetscBool sel
         NodeUV(mm, t0, tau, i + 1, &un, &vn);
         fint += md->spring[i] * (un - u);
       }
-      e[2 * i] = md->cap_s[i] * mm->lenS[i] - PetscAbsReal(md->mass[i] * a - fint);
+      e[2 * i] = mm->capS[i] - PetscAbsReal(md->mass[i] * a - fint);
     } break;
     }
   }
@@ -806,7 +807,8 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
     mm->lenS[i]  = SKRodPairCoupling(md, md->z[i] + y[i] - md->l1, md->hl[i], md->hr[i], mm->gstart + i * Nm);
     if (mm->Ffric[i] != 0)
       for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] -= mm->Ffric[i] * mm->gstart[i * Nm + n];
-    mm->noise[2 * i]     = rp->state[i] == SK_ROD_STICK ? 1e-9 * md->cap_s[i] * mm->lenS[i] : rp->atol * md->omega1_rod1;
+    mm->capS[i]          = SKRodPairCapacity(md, i, md->z[i] + y[i] - md->l1, PETSC_FALSE);
+    mm->noise[2 * i]     = rp->state[i] == SK_ROD_STICK ? 1e-9 * mm->capS[i] : rp->atol * md->omega1_rod1;
     mm->noise[2 * i + 1] = rp->atol;
   }
   for (PetscInt n = 0; n < Nm; n++) {
@@ -931,7 +933,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscCalloc3(mm.cache.nslot, &mm.cache.kind, mm.cache.nslot, &mm.cache.n, mm.cache.nslot, &mm.cache.used));
   for (PetscInt k = 0; k < mm.cache.nslot; k++) mm.cache.n[k] = -1;
   PetscCall(PetscMalloc5((size_t)N * N + N, &mm.scratch, N, &mm.eigd, N, &mm.eige, (size_t)N * N, &mm.eigz, 18 * N, &mm.eigwork));
-  PetscCall(PetscMalloc2(N, &mm.eigw, 12 * N, &mm.eigiwork));
+  PetscCall(PetscMalloc3(N, &mm.eigw, 12 * N, &mm.eigiwork, N, &mm.capS));
   rp->mmm_eig_solves = rp->mmm_eig_hits = 0;
   PetscCall(PetscCalloc5(N, &mm.w, N, &mm.c0, N, &mm.c1, N, &mm.pa, N, &mm.A));
   PetscCall(PetscCalloc5(N, &mm.B, N, &mm.q0, N, &mm.qd0, N, &mm.g0, N, &mm.g1));
@@ -1114,7 +1116,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree(mm.cache.data));
   PetscCall(PetscFree3(mm.cache.kind, mm.cache.n, mm.cache.used));
   PetscCall(PetscFree5(mm.scratch, mm.eigd, mm.eige, mm.eigz, mm.eigwork));
-  PetscCall(PetscFree2(mm.eigw, mm.eigiwork));
+  PetscCall(PetscFree3(mm.eigw, mm.eigiwork, mm.capS));
   PetscCall(PetscFree5(mm.w, mm.c0, mm.c1, mm.pa, mm.A));
   PetscCall(PetscFree5(mm.B, mm.q0, mm.qd0, mm.g0, mm.g1));
   PetscCall(PetscFree3(mm.gP, mm.phi, mm.us0));

@@ -39,8 +39,17 @@ PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
   }
   PetscCheck(p->l1 >= 0 && p->l1 < p->L1 && p->L1 - p->l1 <= p->L2 * (1 + 1e-12), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Need 0 <= l1 < L1 and L1 - l1 <= L2");
-  PetscCheck(p->mu_k >= 0 && p->mu_k <= p->mu_s && p->NF >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+  PetscCheck(p->nfric > 0 || (p->mu_k >= 0 && p->mu_k <= p->mu_s && p->NF >= 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Need 0 <= mu_k <= mu_s and NF >= 0");
+  PetscCheck(p->nfric >= 0 && p->nfric <= SK_RODPAIR_MAX_SEGMENTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Friction profile needs 0 to %d points, got %" PetscInt_FMT, SK_RODPAIR_MAX_SEGMENTS, p->nfric);
+  for (PetscInt k = 0; k < p->nfric; k++)
+    PetscCheck(p->fric_mu_k[k] >= 0 && p->fric_mu_k[k] <= p->fric_mu_s[k] && p->fric_NF[k] >= 0 &&
+                   (k == 0 ? p->fric_depth[0] == 0 : p->fric_depth[k] > p->fric_depth[k - 1]) &&
+                   (k < p->nfric - 1 || p->fric_depth[k] >= p->L2),
+               PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Friction point %" PetscInt_FMT " (depth %g m): need depths from 0 increasing to >= L2, 0 <= mu_k <= mu_s, NF >= 0", k,
+               (double)p->fric_depth[k]);
   PetscCall(PetscMemzero(m, sizeof(*m)));
   m->N  = N;
   m->Nm = p->Nm;
@@ -85,10 +94,24 @@ PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
     }
   }
   /* per unit length here; SKRodPairCoupling returns the clipped length the capacity applies to */
-  for (PetscInt i = 0; i < N; i++) {
-    m->cap_s[i] = p->mu_s * p->NF;
-    m->cap_k[i] = p->mu_k * p->NF;
-  }
+  m->nfric = p->nfric;
+  if (p->nfric > 0) {
+    PetscReal qs = 0, qk = 0;
+    PetscCall(PetscMalloc4(p->nfric, &m->fz, p->nfric, &m->fmus, p->nfric, &m->fmuk, p->nfric, &m->fnf));
+    for (PetscInt k = 0; k < p->nfric; k++) {
+      m->fz[k]   = p->fric_depth[k];
+      m->fmus[k] = p->fric_mu_s[k];
+      m->fmuk[k] = p->fric_mu_k[k];
+      m->fnf[k]  = p->fric_NF[k];
+      qs         = PetscMax(qs, p->fric_mu_s[k] * p->fric_NF[k]);
+      qk         = PetscMax(qk, p->fric_mu_k[k] * p->fric_NF[k]);
+    }
+    for (PetscInt i = 0; i < N; i++) m->cap_s[i] = qs, m->cap_k[i] = qk; /* bounds (the MMM's event rates, friction present) */
+  } else
+    for (PetscInt i = 0; i < N; i++) {
+      m->cap_s[i] = p->mu_s * p->NF;
+      m->cap_k[i] = p->mu_k * p->NF;
+    }
   m->k1      = PETSC_PI / (2 * p->L2);
   m->psi_amp = PetscSqrtReal(2 / (p->rhoA2 * p->L2));
   for (PetscInt n = 0; n < p->Nm; n++) m->omega[n] = PetscSqrtReal(p->EA2 / p->rhoA2) * (2 * n + 1) * m->k1;
@@ -113,6 +136,7 @@ PetscErrorCode SKRodPairModelDestroy(SKRodPairModel *m)
   PetscCall(PetscFree(m->cap_s));
   PetscCall(PetscFree(m->cap_k));
   PetscCall(PetscFree(m->omega));
+  if (m->nfric > 0) PetscCall(PetscFree4(m->fz, m->fmus, m->fmuk, m->fnf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -149,6 +173,36 @@ PetscReal SKRodPairCoupling(const SKRodPairModel *m, PetscReal zbar, PetscReal h
     cd          = t;
   }
   return d;
+}
+
+/* mu N_F at depth z of the profile (linear mu and N_F between points, constant outside) */
+static PetscReal ProfileAt(const SKRodPairModel *m, PetscBool kinetic, PetscReal z)
+{
+  const PetscReal *mu = kinetic ? m->fmuk : m->fmus;
+  PetscInt k = 0, n = m->nfric;
+  PetscReal s;
+
+  if (z <= m->fz[0]) return mu[0] * m->fnf[0];
+  if (z >= m->fz[n - 1]) return mu[n - 1] * m->fnf[n - 1];
+  while (m->fz[k + 1] < z) k++;
+  s = (z - m->fz[k]) / (m->fz[k + 1] - m->fz[k]);
+  return (mu[k] + s * (mu[k + 1] - mu[k])) * (m->fnf[k] + s * (m->fnf[k + 1] - m->fnf[k]));
+}
+
+/* the integral of mu N_F, a quadratic between profile points, by Simpson's rule on each piece: exact */
+PetscReal SKRodPairCapacity(const SKRodPairModel *m, PetscInt i, PetscReal zbar, PetscBool kinetic)
+{
+  PetscReal a = PetscMax(zbar - m->hl[i], 0), b = PetscMin(zbar + m->hr[i], m->L2), sum = 0;
+
+  if (b <= a) return 0;
+  if (m->nfric == 0) return (kinetic ? m->cap_k[i] : m->cap_s[i]) * (b - a);
+  for (PetscInt k = 0; k <= m->nfric && a < b; k++) {
+    PetscReal hi = k < m->nfric ? PetscMin(b, m->fz[k]) : b;
+    if (hi <= a) continue;
+    sum += (hi - a) / 6 * (ProfileAt(m, kinetic, a) + 4 * ProfileAt(m, kinetic, 0.5 * (a + hi)) + ProfileAt(m, kinetic, hi));
+    a = hi;
+  }
+  return sum;
 }
 
 void SKRodPairInternalForce(const SKRodPairModel *m, const PetscReal u[], PetscReal f[])

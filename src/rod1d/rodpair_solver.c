@@ -36,6 +36,24 @@ static PetscReal RodPairLoad(void *ctx, PetscReal t)
 
 static PetscErrorCode RodPairDestroy(void **ctx_in);
 
+/* The N real attributes NAMES of NODE into VALUES: required ones (NFOUND == NULL), or optional ones whose number
+   present is returned in NFOUND */
+static PetscErrorCode ReadReals(SKInput input, SKNode node, PetscInt n, const char *const names[], PetscReal *const values[],
+                                PetscInt *nfound)
+{
+  PetscFunctionBegin;
+  if (nfound) *nfound = 0;
+  for (PetscInt k = 0; k < n; k++) {
+    PetscBool found;
+    if (nfound) {
+      PetscCall(SKInputGetReal(input, node, names[k], values[k], &found));
+      *nfound += found ? 1 : 0;
+    } else
+      PetscCall(SKInputRequireReal(input, node, names[k], values[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Rod 1's EA and rhoA (uniform) or its <segment> children (non-uniform) into P, checked: positive properties, segments
    that cover the rod exactly (their lengths summing to L1 to 1e-9 relative). */
 static PetscErrorCode RodPairReadSegments(SKInput input, SKNode rod1, SKRodPairParams *p)
@@ -43,23 +61,21 @@ static PetscErrorCode RodPairReadSegments(SKInput input, SKNode rod1, SKRodPairP
   SKNode *segs;
   PetscInt n;
   PetscReal sum = 0;
-  PetscBool fEA, frho;
+  PetscInt found = 0;
+  const char *const names[] = {"EA", "rhoA", "length"};
 
   PetscFunctionBegin;
   PetscCall(SKNodeGetChildren(rod1, "segment", &n, &segs));
-  PetscCall(SKInputGetReal(input, rod1, "EA", &p->EA1, &fEA));
-  PetscCall(SKInputGetReal(input, rod1, "rhoA", &p->rhoA1, &frho));
+  PetscCall(ReadReals(input, rod1, 2, names, (PetscReal *const[]){&p->EA1, &p->rhoA1}, &found));
   if (n == 0) {
-    PetscCall(SKInputCheck(input, rod1, fEA && frho, "rod1 needs EA and rhoA (a uniform rod) or segment children (a non-uniform rod)"));
+    PetscCall(SKInputCheck(input, rod1, found == 2, "rod1 needs EA and rhoA (a uniform rod) or segment children (a non-uniform rod)"));
   } else {
-    PetscCall(SKInputCheck(input, rod1, !fEA && !frho, "rod1 has segments: give EA and rhoA on each segment, not on rod1"));
+    PetscCall(SKInputCheck(input, rod1, found == 0, "rod1 has segments: give EA and rhoA on each segment, not on rod1"));
     PetscCall(SKInputCheck(input, rod1, n <= SK_RODPAIR_MAX_SEGMENTS, "rod1 has %" PetscInt_FMT " segments, at most %d are allowed", n,
                            SK_RODPAIR_MAX_SEGMENTS));
     p->nseg1 = n;
     for (PetscInt s = 0; s < n; s++) {
-      PetscCall(SKInputRequireReal(input, segs[s], "length", &p->seg1_length[s]));
-      PetscCall(SKInputRequireReal(input, segs[s], "EA", &p->seg1_EA[s]));
-      PetscCall(SKInputRequireReal(input, segs[s], "rhoA", &p->seg1_rhoA[s]));
+      PetscCall(ReadReals(input, segs[s], 3, names, (PetscReal *const[]){&p->seg1_EA[s], &p->seg1_rhoA[s], &p->seg1_length[s]}, NULL));
       PetscCall(SKInputCheckPositive(input, segs[s], "length", p->seg1_length[s]));
       PetscCall(SKInputCheckPositive(input, segs[s], "EA", p->seg1_EA[s]));
       PetscCall(SKInputCheckPositive(input, segs[s], "rhoA", p->seg1_rhoA[s]));
@@ -70,6 +86,45 @@ static PetscErrorCode RodPairReadSegments(SKInput input, SKNode rod1, SKRodPairP
                            (double)sum, (double)p->L1));
   }
   PetscCall(PetscFree(segs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Uniform friction (attributes of <friction>) or a depth profile (<point> children) into P, checked: depths from 0
+   increasing to at least L2 (read before), 0 <= mu_k <= mu_s and N_F >= 0 at every point (so everywhere between). */
+static PetscErrorCode RodPairReadFriction(SKInput input, SKNode fric, SKRodPairParams *p)
+{
+  SKNode *pts;
+  PetscInt n, found = 0;
+  const char *const names[] = {"mu_s", "mu_k", "normal_load", "depth"};
+
+  PetscFunctionBegin;
+  PetscCall(SKNodeGetChildren(fric, "point", &n, &pts));
+  PetscCall(ReadReals(input, fric, 3, names, (PetscReal *const[]){&p->mu_s, &p->mu_k, &p->NF}, n == 0 ? NULL : &found));
+  if (n > 0) {
+    PetscCall(SKInputCheck(input, fric, found == 0, "friction has points: give mu_s, mu_k, normal_load on each point, not on friction"));
+    PetscCall(SKInputCheck(input, fric, n <= SK_RODPAIR_MAX_SEGMENTS, "friction has %" PetscInt_FMT " points, at most %d are allowed", n,
+                           SK_RODPAIR_MAX_SEGMENTS));
+    p->nfric = n;
+    for (PetscInt k = 0; k < n; k++) {
+      PetscCall(ReadReals(input, pts[k], 4, names,
+                          (PetscReal *const[]){&p->fric_mu_s[k], &p->fric_mu_k[k], &p->fric_NF[k], &p->fric_depth[k]}, NULL));
+      PetscCall(SKInputCheck(input, pts[k], k > 0 || p->fric_depth[0] == 0,
+                             "the first friction point is at depth %g m: the profile must start at the top of rod 2, depth 0",
+                             (double)p->fric_depth[0]));
+      PetscCall(SKInputCheck(input, pts[k], k == 0 || p->fric_depth[k] > p->fric_depth[k - 1],
+                             "friction point at depth %g m is not below the previous one (%g m): depths must increase",
+                             (double)p->fric_depth[k], (double)(k > 0 ? p->fric_depth[k - 1] : 0)));
+      PetscCall(SKInputCheckNonNegative(input, pts[k], "mu_k", p->fric_mu_k[k]));
+      PetscCall(SKInputCheckNonNegative(input, pts[k], "normal_load", p->fric_NF[k]));
+      PetscCall(SKInputCheck(input, pts[k], p->fric_mu_k[k] <= p->fric_mu_s[k],
+                             "mu_k = %g exceeds mu_s = %g at depth %g m: kinetic friction must not exceed static friction",
+                             (double)p->fric_mu_k[k], (double)p->fric_mu_s[k], (double)p->fric_depth[k]));
+    }
+    PetscCall(SKInputCheck(input, pts[n - 1], p->fric_depth[n - 1] >= p->L2,
+                           "the friction profile ends at depth %g m, above the bottom of rod 2 (L2 = %g m): it must cover rod 2",
+                           (double)p->fric_depth[n - 1], (double)p->L2));
+  }
+  PetscCall(PetscFree(pts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -97,9 +152,7 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKInputRequireReal(input, rod2, "EA", &ctx->p.EA2));
   PetscCall(SKInputRequireReal(input, rod2, "rhoA", &ctx->p.rhoA2));
   PetscCall(SKInputRequireReal(input, rod2, "length", &ctx->p.L2));
-  PetscCall(SKInputRequireReal(input, fric, "mu_s", &ctx->p.mu_s));
-  PetscCall(SKInputRequireReal(input, fric, "mu_k", &ctx->p.mu_k));
-  PetscCall(SKInputRequireReal(input, fric, "normal_load", &ctx->p.NF));
+  PetscCall(RodPairReadFriction(input, fric, &ctx->p));
   PetscCall(SKInputRequireReal(input, time, "end", &ctx->t_end));
   ctx->dt_out = 1e-3;
   PetscCall(SKInputGetReal(input, time, "output_interval", &ctx->dt_out, NULL));
@@ -135,7 +188,7 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
       SKInputCheck(input, rod1, ctx->p.L1 - ctx->p.l1 <= ctx->p.L2,
                    "initial contact length L1 - l1 = %g m exceeds the length of rod 2 L2 = %g m: the contact would extend outside the rods",
                    (double)(ctx->p.L1 - ctx->p.l1), (double)ctx->p.L2));
-  PetscCall(SKInputCheck(input, fric, ctx->p.mu_k <= ctx->p.mu_s,
+  PetscCall(SKInputCheck(input, fric, ctx->p.nfric > 0 || ctx->p.mu_k <= ctx->p.mu_s,
                          "mu_k = %g exceeds mu_s = %g: kinetic friction must not exceed static friction", (double)ctx->p.mu_k,
                          (double)ctx->p.mu_s));
   PetscCall(SKInputCheck(input, time, ctx->dt_out <= ctx->t_end, "output_interval = %g s exceeds the end time %g s", (double)ctx->dt_out,

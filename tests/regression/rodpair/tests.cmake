@@ -103,3 +103,18 @@ sk_rp_run(tm_mmm ${SK_RP_IN}/two-material-omega1.xml 0.25 mmm)
 sk_rp_check(two_material_mmm_vs_rk45 ARGS agree rodpair/tm_mmm/results.h5 rodpair/tm_rk45/results.h5 1e-3 FIXTURES rodpair_tm_rk45 rodpair_tm_mmm)
 sk_rp_check(two_material_oracle ARGS oracle ${SK_RP_IN}/two-material-omega1.xml rodpair/tm_mmm/results.h5 2e-3 FIXTURES rodpair_tm_mmm)
 sk_rp_check(two_material_energy_mmm ARGS energy rodpair/tm_mmm/results.h5 1e-3 FIXTURES rodpair_tm_mmm)
+
+# Depth-dependent friction (pile-two-layers: a two-section pile, one blow, a soft soil layer over a stiff one with a
+# linear transition) in all three solvers, over the blow and the first wave transits (0.06 s) at N = 101 (CI budget).
+# Measured MMM vs RK45: 3.6e-4 at 2L/3, 1e-6 elsewhere (at N = 301 over the full 0.2 s: 3.4e-4 at most); the
+# requirement is 1 %, pinned here. The profile itself is checked against a closed form in test_rodpair_profile.
+sk_rp_run(pile_rk45 ${SK_RP_IN}/pile-two-layers.xml 0.06 rk45 -rodpair_nodes 101)
+sk_rp_run(pile_mmm ${SK_RP_IN}/pile-two-layers.xml 0.06 mmm -rodpair_nodes 101)
+sk_rp_check(pile_mmm_vs_rk45 ARGS agree rodpair/pile_mmm/results.h5 rodpair/pile_rk45/results.h5 1e-2 FIXTURES rodpair_pile_rk45 rodpair_pile_mmm)
+sk_rp_check(pile_energy_mmm ARGS energy rodpair/pile_mmm/results.h5 1e-3 FIXTURES rodpair_pile_mmm)
+sk_rp_check(pile_energy_rk45 ARGS energy rodpair/pile_rk45/results.h5 1e-3 FIXTURES rodpair_pile_rk45)
+if(STICKSLIP_WITH_CVODE)
+  sk_rp_run(pile_cvode ${SK_RP_IN}/pile-two-layers.xml 0.06 cvode -rodpair_nodes 101)
+  sk_rp_check(pile_cvode_vs_rk45 ARGS agree rodpair/pile_cvode/results.h5 rodpair/pile_rk45/results.h5 1e-2 FIXTURES rodpair_pile_rk45
+              rodpair_pile_cvode)
+endif()
