@@ -60,8 +60,8 @@ static PetscErrorCode RodPairReadSegments(SKInput input, SKNode rod1, SKRodPairP
 {
   SKNode *segs;
   PetscInt n;
-  PetscReal sum = 0;
-  PetscInt found = 0;
+  PetscReal sum             = 0;
+  PetscInt found            = 0;
   const char *const names[] = {"EA", "rhoA", "length"};
 
   PetscFunctionBegin;
