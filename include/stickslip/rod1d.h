@@ -111,6 +111,8 @@ PETSC_EXTERN PetscErrorCode SKRodPairGetState(SKRodPair rp, PetscReal *t, const 
 PETSC_EXTERN PetscErrorCode SKRodPairGetEnergy(SKRodPair rp, SKRodPairEnergy *energy);
 /* Counters of the last solve: accepted and rejected steps, right-hand-side evaluations, events (state changes). */
 PETSC_EXTERN PetscErrorCode SKRodPairGetCounts(SKRodPair rp, PetscInt *steps, PetscInt *rejected, PetscInt *rhs_evals, PetscInt *events);
+/* Mass-weighted mean displacement of rod 1 (m): its rigid-body displacement, whatever its vibration. */
+PETSC_EXTERN PetscErrorCode SKRodPairGetRod1MeanDisplacement(SKRodPair rp, PetscReal *ubar);
 /* Displacement u2 (m) of rod 2 at z2 (m), from the current modal coordinates. */
 PETSC_EXTERN PetscErrorCode SKRodPairGetRod2Displacement(SKRodPair rp, PetscReal z2, PetscReal *u2);
 

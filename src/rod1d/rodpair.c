@@ -473,6 +473,19 @@ PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample, PetscReal co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKRodPairGetRod1MeanDisplacement(SKRodPair rp, PetscReal *ubar)
+{
+  PetscReal mu = 0, M = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < rp->model.N; i++) {
+    mu += rp->model.mass[i] * rp->y[i];
+    M += rp->model.mass[i];
+  }
+  *ubar = mu / M;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool always)
 {
   PetscFunctionBegin;

@@ -11,6 +11,8 @@ typedef struct {
   PetscReal max_step;                 /* -rodpair_max_step (s; 0: none): the paper's fixed-step comparison */
   PetscBool output_state;             /* -rodpair_output_state: also the nodal u1, v1 and rod 2's modal coordinates */
   PetscInt ngrid;
+  PetscInt nblows;       /* <blows count>: the pulse repeated (0: a single load function) */
+  PetscReal blow_period; /* <blows period> (s) */
   SKRodPairMethod method;
   MPI_Comm comm;
 } RodPairCtx;
@@ -29,12 +31,44 @@ typedef struct {
   PetscReal max_balance, max_work;
 } RodPairMonitor;
 
-static PetscReal RodPairLoad(void *ctx, PetscReal t)
+/* P(t): the load function, or with blows the pulse shifted to the blow whose period holds t */
+static PetscReal RodPairLoad(void *ctx_in, PetscReal t)
 {
-  return SKTimeFunctionEval((const SKTimeFunction *)ctx, t);
+  const RodPairCtx *ctx = (const RodPairCtx *)ctx_in;
+  if (ctx->nblows > 0) {
+    PetscInt k = (PetscInt)PetscFloorReal(t / ctx->blow_period);
+    t -= PetscMax(0, PetscMin(k, ctx->nblows - 1)) * ctx->blow_period;
+  }
+  return SKTimeFunctionEval(&ctx->load, t);
 }
 
 static PetscErrorCode RodPairDestroy(void **ctx_in);
+
+/* Solves a blow sequence blow by blow and writes /rodpair/blows: after each blow period (or at the end time), the head
+   displacement u1(0), the mean (rigid-body) displacement of rod 1, the slip of the toe u1(L1) - u2 (rod 2 under the toe), the permanent set
+   of the blow (the change of the toe slip over its period) and the penetration (the toe slip accumulated since t = 0). */
+static PetscErrorCode RodPairSolveBlows(RodPairCtx *ctx, SKRodPair rp, SKRodPairMethod method, SKOutput out)
+{
+  const char *const cols[]  = {"t", "blow", "head", "mean", "toe_slip", "set", "penetration"};
+  const char *const units[] = {"s", "1", "m", "m", "m", "m", "m"};
+  SKHistory hist;
+  PetscReal prev = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SKOutputHistoryCreate(out, "/rodpair/blows", 7, cols, units, &hist));
+  for (PetscInt k = 0; k < ctx->nblows && (k == 0 || k * ctx->blow_period < ctx->t_end); k++) {
+    PetscReal t1 = k == ctx->nblows - 1 ? ctx->t_end : PetscMin((k + 1) * ctx->blow_period, ctx->t_end), t, u2, slip, ubar;
+    const PetscReal *u;
+    PetscCall(SKRodPairSolve(rp, method, t1));
+    PetscCall(SKRodPairGetState(rp, &t, &u, NULL, NULL, NULL, NULL));
+    PetscCall(SKRodPairGetRod2Displacement(rp, PetscClipInterval(ctx->p.L1 + u[ctx->p.N - 1] - ctx->p.l1, 0, ctx->p.L2), &u2));
+    PetscCall(SKRodPairGetRod1MeanDisplacement(rp, &ubar));
+    slip = u[ctx->p.N - 1] - u2;
+    PetscCall(SKHistoryAppend(hist, (PetscReal[]){t, (PetscReal)(k + 1), u[0], ubar, slip, slip - prev, slip}));
+    prev = slip;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* The N real attributes NAMES of NODE into VALUES: required ones (NFOUND == NULL), or optional ones whose number
    present is returned in NFOUND */
@@ -194,6 +228,20 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKInputCheck(input, time, ctx->dt_out <= ctx->t_end, "output_interval = %g s exceeds the end time %g s", (double)ctx->dt_out,
                          (double)ctx->t_end));
   PetscCall(SKTimeFunctionFromXML(input, fun, &ctx->load));
+  {
+    SKNode blows;
+    PetscCall(SKNodeGetChild(load, "blows", &blows));
+    if (blows) {
+      PetscCall(SKInputRequireInt(input, blows, "count", &ctx->nblows));
+      PetscCall(SKInputRequireReal(input, blows, "period", &ctx->blow_period));
+      PetscCall(SKInputCheck(input, blows, ctx->nblows >= 1, "blows count = %" PetscInt_FMT " must be at least 1", ctx->nblows));
+      PetscCall(SKInputCheck(input, blows, ctx->load.type == SK_TF_PULSE, "blows repeat a pulse; this load is a %s function",
+                             SKTimeFunctionTypes[ctx->load.type]));
+      PetscCall(SKInputCheck(input, blows, ctx->load.t0 >= 0 && ctx->load.t1 <= ctx->blow_period,
+                             "the pulse [%g, %g] s does not lie within the blow period %g s", (double)ctx->load.t0, (double)ctx->load.t1,
+                             (double)ctx->blow_period));
+    }
+  }
   /* the options override the input; read here so that validate checks them and -help lists them */
   ctx->mmm_sample   = 1.0;
   ctx->mmm_coupling = 0.5;
@@ -321,7 +369,7 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   RodPairCtx *ctx        = (RodPairCtx *)ctx_in;
   SKRodPairParams p      = ctx->p;
   SKRodPairMethod method = ctx->method;
-  PetscReal rtol = ctx->rtol, atol = ctx->atol, breaks[2], *bp = breaks, wall0, wall1;
+  PetscReal rtol = ctx->rtol, atol = ctx->atol, breaks[2], *bp = breaks, *bblow = NULL, wall0, wall1;
   PetscInt nbreak = 0, steps, rejected, rhs, events, dims[2];
   SKRodPair rp;
   RodPairMonitor mon = {0};
@@ -337,7 +385,7 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscFunctionBegin;
   if (!solve_event) PetscCall(PetscLogEventRegister("RodPairSolve", SK_CLASSID, &solve_event));
 
-  PetscCall(SKRodPairCreate(ctx->comm, &p, RodPairLoad, &ctx->load, &rp));
+  PetscCall(SKRodPairCreate(ctx->comm, &p, RodPairLoad, ctx, &rp));
   PetscCall(SKRodPairSetTolerances(rp, rtol, atol));
   if (ctx->max_step > 0) PetscCall(SKRodPairSetMaxStep(rp, ctx->max_step)); /* the paper's fixed-step comparison */
   /* the integrators step onto the kinks and jumps of P(t) */
@@ -355,7 +403,17 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   default:
     break;
   }
+  if (ctx->nblows > 0) { /* both ends of every blow */
+    PetscCall(PetscMalloc1(2 * ctx->nblows, &bblow));
+    for (PetscInt k = 0; k < ctx->nblows; k++) {
+      bblow[2 * k]     = ctx->load.t0 + k * ctx->blow_period;
+      bblow[2 * k + 1] = ctx->load.t1 + k * ctx->blow_period;
+    }
+    bp     = bblow;
+    nbreak = 2 * ctx->nblows;
+  }
   if (nbreak) PetscCall(SKRodPairSetBreakpoints(rp, nbreak, bp));
+  PetscCall(PetscFree(bblow));
   /* the closed form the mode-matching method integrates exactly */
   switch (ctx->load.type) {
   case SK_TF_HARMONIC:
@@ -389,7 +447,10 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   cpu0 = clock();
   PetscCall(SKWallTime(&wall0));
   PetscCall(PetscLogEventBegin(solve_event, 0, 0, 0, 0));
-  PetscCall(SKRodPairSolve(rp, method, ctx->t_end));
+  if (ctx->nblows > 0)
+    PetscCall(RodPairSolveBlows(ctx, rp, method, out));
+  else
+    PetscCall(SKRodPairSolve(rp, method, ctx->t_end));
   PetscCall(PetscLogEventEnd(solve_event, 0, 0, 0, 0));
   PetscCall(SKWallTime(&wall1));
   cpu1 = clock();
