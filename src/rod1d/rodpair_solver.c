@@ -88,18 +88,32 @@ static PetscErrorCode ReadReals(SKInput input, SKNode node, PetscInt n, const ch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Calls READ(input, node, n, children, p) with the N children named NAME of NODE, and frees them also when READ fails
+   (an input error) */
+static PetscErrorCode ReadWithChildren(SKInput input, SKNode node, const char name[],
+                                       PetscErrorCode (*read)(SKInput, SKNode, PetscInt, SKNode[], SKRodPairParams *), SKRodPairParams *p)
+{
+  SKNode *c;
+  PetscInt n;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SKNodeGetChildren(node, name, &n, &c));
+  ierr = read(input, node, n, c, p);
+  PetscCall(PetscFree(c));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Rod 1's EA and rhoA (uniform) or its <segment> children (non-uniform) into P, checked: positive properties, segments
    that cover the rod exactly (their lengths summing to L1 to 1e-9 relative). */
-static PetscErrorCode RodPairReadSegments(SKInput input, SKNode rod1, SKRodPairParams *p)
+static PetscErrorCode RodPairReadSegments(SKInput input, SKNode rod1, PetscInt n, SKNode segs[], SKRodPairParams *p)
 {
-  SKNode *segs;
-  PetscInt n;
   PetscReal sum             = 0;
   PetscInt found            = 0;
   const char *const names[] = {"EA", "rhoA", "length"};
 
   PetscFunctionBegin;
-  PetscCall(SKNodeGetChildren(rod1, "segment", &n, &segs));
   PetscCall(ReadReals(input, rod1, 2, names, (PetscReal *const[]){&p->EA1, &p->rhoA1}, &found));
   if (n == 0) {
     PetscCall(SKInputCheck(input, rod1, found == 2, "rod1 needs EA and rhoA (a uniform rod) or segment children (a non-uniform rod)"));
@@ -119,20 +133,17 @@ static PetscErrorCode RodPairReadSegments(SKInput input, SKNode rod1, SKRodPairP
                            "the segments of rod1 have a total length of %g m, not the rod's length %g m: they must cover the rod exactly",
                            (double)sum, (double)p->L1));
   }
-  PetscCall(PetscFree(segs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Uniform friction (attributes of <friction>) or a depth profile (<point> children) into P, checked: depths from 0
    increasing to at least L2 (read before), 0 <= mu_k <= mu_s and N_F >= 0 at every point (so everywhere between). */
-static PetscErrorCode RodPairReadFriction(SKInput input, SKNode fric, SKRodPairParams *p)
+static PetscErrorCode RodPairReadFriction(SKInput input, SKNode fric, PetscInt n, SKNode pts[], SKRodPairParams *p)
 {
-  SKNode *pts;
-  PetscInt n, found = 0;
+  PetscInt found            = 0;
   const char *const names[] = {"mu_s", "mu_k", "normal_load", "depth"};
 
   PetscFunctionBegin;
-  PetscCall(SKNodeGetChildren(fric, "point", &n, &pts));
   PetscCall(ReadReals(input, fric, 3, names, (PetscReal *const[]){&p->mu_s, &p->mu_k, &p->NF}, n == 0 ? NULL : &found));
   if (n > 0) {
     PetscCall(SKInputCheck(input, fric, found == 0, "friction has points: give mu_s, mu_k, normal_load on each point, not on friction"));
@@ -158,7 +169,6 @@ static PetscErrorCode RodPairReadFriction(SKInput input, SKNode fric, SKRodPairP
                            "the friction profile ends at depth %g m, above the bottom of rod 2 (L2 = %g m): it must cover rod 2",
                            (double)p->fric_depth[n - 1], (double)p->L2));
   }
-  PetscCall(PetscFree(pts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -181,12 +191,12 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKNodeGetChild(root, "discretization", &disc));
 
   PetscCall(SKInputRequireReal(input, rod1, "length", &ctx->p.L1));
-  PetscCall(RodPairReadSegments(input, rod1, &ctx->p));
+  PetscCall(ReadWithChildren(input, rod1, "segment", RodPairReadSegments, &ctx->p));
   PetscCall(SKInputRequireReal(input, rod1, "offset", &ctx->p.l1));
   PetscCall(SKInputRequireReal(input, rod2, "EA", &ctx->p.EA2));
   PetscCall(SKInputRequireReal(input, rod2, "rhoA", &ctx->p.rhoA2));
   PetscCall(SKInputRequireReal(input, rod2, "length", &ctx->p.L2));
-  PetscCall(RodPairReadFriction(input, fric, &ctx->p));
+  PetscCall(ReadWithChildren(input, fric, "point", RodPairReadFriction, &ctx->p));
   PetscCall(SKInputRequireReal(input, time, "end", &ctx->t_end));
   ctx->dt_out = 1e-3;
   PetscCall(SKInputGetReal(input, time, "output_interval", &ctx->dt_out, NULL));

@@ -29,6 +29,8 @@ def read_input(path):
     """The physical parameters of a <rodpair> input (SI units)."""
     root = ET.parse(path).getroot()
     r1, r2, fr, fn, tm = (root.find(k) for k in ("rod1", "rod2", "friction", "load/function", "time"))
+    if fr.find("point") is not None:
+        raise ValueError(f"oracle: {path} has depth-dependent friction, which the oracle does not model")
     segs = [(float(s.get("length")), float(s.get("EA")), float(s.get("rhoA"))) for s in r1.findall("segment")]
     p = {"EA1": float(r1.get("EA", "nan")), "rhoA1": float(r1.get("rhoA", "nan")), "L1": float(r1.get("length")), "seg1": segs,
          "l1": float(r1.get("offset")), "EA2": float(r2.get("EA")), "rhoA2": float(r2.get("rhoA")),
