@@ -6,6 +6,9 @@
 
 #include <stickslip/solver.h>
 
+/* Most segments (layers of constant EA and rho A) of a non-uniform rod 1. */
+#define SK_RODPAIR_MAX_SEGMENTS 32
+
 /* Physical and discretisation parameters of a rod pair (SI units). */
 typedef struct {
   PetscReal EA1;   /* rod 1 axial stiffness E1 A1 (N) */
@@ -20,6 +23,17 @@ typedef struct {
   PetscReal NF;    /* normal load per unit length of contact (N/m) */
   PetscInt N;      /* nodes of rod 1 (>= 1; a single node is a rigid block of mass rhoA1 L1) */
   PetscInt Nm;     /* modes of rod 2 (>= 1) */
+  /* Non-uniform rod 1: nseg1 > 0 segments from the head z1 = 0 downwards, of lengths seg1_length (m, summing to L1),
+     axial stiffness seg1_EA (N) and mass per length seg1_rhoA (kg/m); EA1 and rhoA1 are then not used. nseg1 = 0: a
+     uniform rod 1 of EA1, rhoA1. */
+  PetscInt nseg1;
+  PetscReal seg1_length[SK_RODPAIR_MAX_SEGMENTS], seg1_EA[SK_RODPAIR_MAX_SEGMENTS], seg1_rhoA[SK_RODPAIR_MAX_SEGMENTS];
+  /* Depth-dependent friction: nfric > 0 points at depths fric_depth (m on rod 2, from 0, increasing, the last >= L2)
+     with mu_s, mu_k (-) and N_F (N/m) there, each linear between points and constant beyond the last; mu_s, mu_k, NF
+     are then not used. nfric = 0: uniform friction. */
+  PetscInt nfric;
+  PetscReal fric_depth[SK_RODPAIR_MAX_SEGMENTS], fric_mu_s[SK_RODPAIR_MAX_SEGMENTS], fric_mu_k[SK_RODPAIR_MAX_SEGMENTS],
+      fric_NF[SK_RODPAIR_MAX_SEGMENTS];
 } SKRodPairParams;
 
 /* Contact state of a node of rod 1. */
@@ -80,6 +94,12 @@ PETSC_EXTERN PetscErrorCode SKRodPairSetLoadForm(SKRodPair rp, PetscReal P0, Pet
    bracketing samples every sample / max(2 sqrt(k/m), omega of the last rod-2 mode) (default 1); a sample is not a time
    step but a closed-form evaluation of only those event functions whose Lipschitz bound allows a crossing by then. */
 PETSC_EXTERN PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample, PetscReal coupling);
+/* Mode matching: ALWAYS = PETSC_TRUE takes the eigenpairs of every rod-1 segment from the tridiagonal eigen-solve that
+   non-uniform segments need, also where the closed form exists (a check of either; default PETSC_FALSE). */
+PETSC_EXTERN PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool always);
+/* Mode matching, after a solve: tridiagonal eigen-solves of segments without closed form (SOLVES) and segment
+   eigenpairs found in the cache instead (HITS). Either pointer may be NULL. */
+PETSC_EXTERN PetscErrorCode SKRodPairGetMMMEigenCounts(SKRodPair rp, PetscInt *solves, PetscInt *hits);
 /* Calls MONITOR every dt_out seconds (and at t = 0 and at the final time). */
 PETSC_EXTERN PetscErrorCode SKRodPairSetMonitor(SKRodPair rp, PetscReal dt_out, SKRodPairMonitorFn monitor, void *ctx);
 /* Integrates from the current time to t_end (s) with METHOD. */
@@ -91,6 +111,8 @@ PETSC_EXTERN PetscErrorCode SKRodPairGetState(SKRodPair rp, PetscReal *t, const 
 PETSC_EXTERN PetscErrorCode SKRodPairGetEnergy(SKRodPair rp, SKRodPairEnergy *energy);
 /* Counters of the last solve: accepted and rejected steps, right-hand-side evaluations, events (state changes). */
 PETSC_EXTERN PetscErrorCode SKRodPairGetCounts(SKRodPair rp, PetscInt *steps, PetscInt *rejected, PetscInt *rhs_evals, PetscInt *events);
+/* Mass-weighted mean displacement of rod 1 (m): its rigid-body displacement, whatever its vibration. */
+PETSC_EXTERN PetscErrorCode SKRodPairGetRod1MeanDisplacement(SKRodPair rp, PetscReal *ubar);
 /* Displacement u2 (m) of rod 2 at z2 (m), from the current modal coordinates. */
 PETSC_EXTERN PetscErrorCode SKRodPairGetRod2Displacement(SKRodPair rp, PetscReal z2, PetscReal *u2);
 

@@ -99,8 +99,9 @@ PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], Pets
   for (PetscInt i = 0; i < N; i++) {
     F[i] = 0;
     if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG) {
-      PetscReal len = SKRodPairCoupling(m, m->z[i] + u[i] - m->l1, m->hl[i], m->hr[i], g), w = 0;
-      F[i] = (rp->state[i] == SK_ROD_SLIP_POS ? -1 : 1) * m->cap_k[i] * len;
+      PetscReal zbar = m->z[i] + u[i] - m->l1, w = 0;
+      (void)SKRodPairCoupling(m, zbar, m->hl[i], m->hr[i], g);
+      F[i] = (rp->state[i] == SK_ROD_SLIP_POS ? -1 : 1) * SKRodPairCapacity(m, i, zbar, PETSC_TRUE);
       for (PetscInt n = 0; n < Nm; n++) {
         b[n] -= F[i] * g[n];
         w += g[n] * etad[n];
@@ -164,8 +165,7 @@ void SKRodPairEventValues(SKRodPair rp, const PetscReal y[], PetscReal e[])
       e[2 * i + 1] = gap;
       break;
     case SK_ROD_STICK: {
-      PetscReal a = PetscMax(m->z[i] + y[i] - m->l1 - m->hl[i], 0), b = PetscMin(m->z[i] + y[i] - m->l1 + m->hr[i], m->L2);
-      e[2 * i]     = m->cap_s[i] * (b - a) - PetscAbsReal(rp->force[i]);
+      e[2 * i]     = SKRodPairCapacity(m, i, m->z[i] + y[i] - m->l1, PETSC_FALSE) - PetscAbsReal(rp->force[i]);
       e[2 * i + 1] = gap;
     } break;
     }
@@ -274,8 +274,7 @@ PetscErrorCode SKRodPairResolve(SKRodPair rp, PetscReal t, PetscReal y[], const 
     PetscCall(SKRodPairRHS(rp, t, y, rp->ytmp));
     for (PetscInt i = 0; i < N; i++) {
       if (rp->state[i] == SK_ROD_STICK) {
-        PetscReal a = PetscMax(m->z[i] + y[i] - m->l1 - m->hl[i], 0), b = PetscMin(m->z[i] + y[i] - m->l1 + m->hr[i], m->L2);
-        PetscReal r = PetscAbsReal(rp->force[i]) / (m->cap_s[i] * (b - a));
+        PetscReal r = PetscAbsReal(rp->force[i]) / SKRodPairCapacity(m, i, m->z[i] + y[i] - m->l1, PETSC_FALSE);
         if (r > ratio) {
           ratio = r;
           worst = i;
@@ -471,6 +470,34 @@ PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample, PetscReal co
              (double)sample, (double)coupling);
   rp->mmm_sample   = sample;
   rp->mmm_coupling = coupling;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetRod1MeanDisplacement(SKRodPair rp, PetscReal *ubar)
+{
+  PetscReal mu = 0, M = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < rp->model.N; i++) {
+    mu += rp->model.mass[i] * rp->y[i];
+    M += rp->model.mass[i];
+  }
+  *ubar = mu / M;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool always)
+{
+  PetscFunctionBegin;
+  rp->mmm_eigen_always = always;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetMMMEigenCounts(SKRodPair rp, PetscInt *solves, PetscInt *hits)
+{
+  PetscFunctionBegin;
+  if (solves) *solves = rp->mmm_eig_solves;
+  if (hits) *hits = rp->mmm_eig_hits;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

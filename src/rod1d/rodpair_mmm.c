@@ -11,6 +11,7 @@
    the reference integrator (SKRodPairResolve), so both solve the same semi-discrete model. */
 #include "rodpairimpl.h"
 #include "shared/sincos.h"
+#include <petscblaslapack.h>
 
 typedef enum { SEG_FREE_FREE, SEG_FREE_FIXED, SEG_FIXED_FREE, SEG_FIXED_FIXED } SegKind;
 
@@ -20,21 +21,27 @@ typedef struct {
   PetscReal theta0, dtheta; /* theta_p = theta0 + p dtheta */
   PetscReal mass;           /* modal mass (kg), the same for all p except the free-free end modes */
   const PetscReal *phi;     /* n x n mode matrix, row j = phi_p(j): from the cache below */
+  PetscBool general;        /* no closed form: mass-normalised eigenpairs (modal mass 1) of the tridiagonal solve */
+  PetscReal ks, ms;         /* uniform: spring (N/m) and interior node mass (kg) */
+  const PetscReal *wg;      /* general: the n frequencies (rad/s), stored after the mode matrix */
 } Seg;
 
-/* Mode matrices of uniform segments depend only on (end types, length): a small cache of them, preallocated, reused
-   across intervals (the same few segments recur as nodes near the tip switch), least recently used slot replaced. */
+/* Mode matrices of uniform segments depend only on (end types, length), those of non-uniform ones on (first node,
+   length): a small cache of them keyed so (key SEG_GENERAL + first node for non-uniform ones), preallocated, reused
+   across intervals (the same few segments recur as nodes near the tip switch), least recently used slot replaced. A
+   non-uniform segment seen before thus costs no new eigen-solve. */
+#define SEG_GENERAL 4
 typedef struct {
   PetscInt nslot, cap, clock;
   PetscInt *kind, *n, *used;
-  PetscReal *data; /* nslot x cap */
+  PetscReal *data; /* nslot x cap: mode matrix (n x n), then the n frequencies of a non-uniform segment */
 } PhiCache;
 
 typedef struct {
   SKRodPair rp;
   PetscInt N, Nm, nseg;
   Seg *seg;
-  PetscReal m, k, P0, W, phase, Pc;
+  PetscReal wmax, P0, W, phase, Pc; /* wmax: bound of the rod-1 frequencies (rad/s) */
   /* per rod-1 mode (indexed a + p): frequency and closed-form coefficients of q_p(tau) */
   PetscReal *w, *c0, *c1, *pa, *A, *B, *q0, *qd0, *g0, *g1, *gP;
   PetscReal *phi;                     /* work: one node's mode values */
@@ -47,6 +54,9 @@ typedef struct {
   PetscReal W0, D0;                   /* work and dissipation at the start of the coupling step */
   PetscReal dt_sample;
   PhiCache cache;
+  PetscReal *scratch;                             /* N x N + N: mode matrices of non-uniform segments when the cache is full */
+  PetscReal *eigd, *eige, *eigz, *eigw, *eigwork; /* tridiagonal eigen-solve: diagonal, off-diagonal, vectors, values, work */
+  PetscBLASInt *eigiwork;                         /* its integer work and support of the vectors */
   /* fast event evaluation: per-segment modal values cached at one tau, rod 2 at one tau, Lipschitz bounds */
   PetscInt *segof;                   /* segment of each node, -1 if sticking */
   PetscReal *segtau, *qv, *qdv;      /* tau of the cached modal values of each segment; q, qdot (N) */
@@ -55,6 +65,7 @@ typedef struct {
   PetscReal r2tau, *et, *etd, *etdd; /* rod 2 at r2tau */
   PetscReal *cw2, *sw2;              /* cos, sin (omega_n r2tau) (Nm) */
   PetscReal *gstart, *lenS;          /* coupling (N x Nm) and clipped length of each node at the step start */
+  PetscReal *capS;                   /* static capacity mu_s N_F (clipped length) of each node at the interval start (N) */
   PetscReal *bv, *ba;                /* per segment: bounds of |velocity| and |acceleration| of its nodes */
   PetscReal b2v, b2a, b2j;           /* rod 2: bounds of |velocity|, |acceleration|, |jerk| under any node */
   PetscReal *rate;                   /* bound of |d e_j / d tau| per event function (2N) */
@@ -80,26 +91,112 @@ static void SegPhi(const Seg *s, PetscInt j, PetscReal phi[])
   }
 }
 
-/* The mode matrix of SG from the cache, or NULL when every slot holds a matrix of the current segmentation (the
-   segment then evaluates its modes on the fly). PASS is the clock value when the current segmentation started. */
-static const PetscReal *SegMatrix(MMM *mm, const Seg *sg, PetscInt pass)
+/* Mass-normalised eigenpairs of the non-uniform segment SG (springs to sticking neighbours included, their ends held):
+   K phi = w^2 M phi as the symmetric tridiagonal M^-1/2 K M^-1/2 solved by LAPACK's stegr (through PETSc; relatively
+   robust representations, O(n^2) for all pairs where the QL of steqr costs O(n^3)). Writes the
+   mode matrix, row j = phi_p(j), to PHI (n x n) and the frequencies (rad/s, ascending) to W. A free-free segment's
+   first mode is set to the exact rigid-body mode (w = 0, phi = 1 / sqrt(total mass)). */
+static PetscErrorCode SegEigenSolve(MMM *mm, const Seg *sg, PetscReal phi[], PetscReal w[])
 {
-  PhiCache *c = &mm->cache;
-  PetscInt k, lru = -1;
+  const SKRodPairModel *md = &mm->rp->model;
+  PetscInt n = sg->n, a = sg->a;
+  PetscBLASInt bn, m = 0, lwork, liwork, il = 0, iu = 0, info = 0;
+  PetscReal vl = 0, vu = 0, abstol = 0;
 
+  PetscFunctionBegin;
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscBLASIntCast(18 * n, &lwork));
+  PetscCall(PetscBLASIntCast(10 * n, &liwork));
+  for (PetscInt j = 0; j < n; j++) {
+    PetscReal kl = (j > 0 || sg->left >= 0) ? md->spring[a + j - 1] : 0, kr = (j < n - 1 || sg->right >= 0) ? md->spring[a + j] : 0;
+    mm->eigd[j] = (kl + kr) / md->mass[a + j];
+    if (j < n - 1) mm->eige[j] = -md->spring[a + j] / PetscSqrtReal(md->mass[a + j] * md->mass[a + j + 1]);
+  }
+  mm->eige[n - 1] = 0;
+  PetscCallBLAS("LAPACKstegr", LAPACKstegr_("V", "A", &bn, mm->eigd, mm->eige, &vl, &vu, &il, &iu, &abstol, &m, mm->eigw, mm->eigz, &bn,
+                                            mm->eigiwork + 10 * n, mm->eigwork, &lwork, mm->eigiwork, &liwork, &info));
+  PetscCheck(info == 0 && m == bn, PETSC_COMM_SELF, PETSC_ERR_LIB,
+             "LAPACK stegr failed with info %d (%d of %" PetscInt_FMT " pairs) on a rod-1 segment", (int)info, (int)m, n);
+  for (PetscInt p = 0; p < n; p++) {
+    w[p] = PetscSqrtReal(PetscMax(mm->eigw[p], 0));
+    for (PetscInt j = 0; j < n; j++) phi[j * n + p] = mm->eigz[j + p * n] / PetscSqrtReal(md->mass[a + j]);
+  }
+  if (sg->kind == SEG_FREE_FREE) {
+    PetscReal M = 0;
+    for (PetscInt j = 0; j < n; j++) M += md->mass[a + j];
+    w[0] = 0;
+    for (PetscInt j = 0; j < n; j++) phi[j * n] = 1 / PetscSqrtReal(M);
+  }
+  mm->rp->mmm_eig_solves++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The mode matrix of SG from the cache. When every slot holds a matrix of the current segmentation, NULL for a uniform
+   segment (it then evaluates its modes on the fly) and the segment's own part of the scratch for a non-uniform one.
+   PASS is the clock value when the current segmentation started. Sets sg->phi (and sg->wg). */
+static PetscErrorCode SegMatrix(MMM *mm, Seg *sg, PetscInt pass)
+{
+  PhiCache *c  = &mm->cache;
+  PetscInt key = sg->general ? SEG_GENERAL + sg->a : (PetscInt)sg->kind, k, lru = -1;
+  PetscReal *d;
+
+  PetscFunctionBegin;
   for (k = 0; k < c->nslot; k++)
-    if (c->kind[k] == (PetscInt)sg->kind && c->n[k] == sg->n) break;
-  if (k == c->nslot) {
+    if (c->kind[k] == key && c->n[k] == sg->n) break;
+  if (k < c->nslot) {
+    if (sg->general) mm->rp->mmm_eig_hits++;
+  } else {
     for (PetscInt q = 0; q < c->nslot; q++)
       if (c->used[q] <= pass && (lru < 0 || c->used[q] < c->used[lru])) lru = q;
-    if (lru < 0) return NULL;
+    if (lru < 0) {
+      sg->phi = NULL;
+      if (sg->general) { /* segments of a segmentation are disjoint: [a N, (a + n) N) holds n x n */
+        sg->phi = mm->scratch + (size_t)sg->a * mm->N;
+        sg->wg  = mm->scratch + (size_t)mm->N * mm->N + sg->a;
+        PetscCall(SegEigenSolve(mm, sg, (PetscReal *)sg->phi, (PetscReal *)sg->wg));
+      }
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     k          = lru;
-    c->kind[k] = (PetscInt)sg->kind;
+    c->kind[k] = key;
     c->n[k]    = sg->n;
-    for (PetscInt j = 0; j < sg->n; j++) SegPhi(sg, j, c->data + (size_t)k * c->cap + (size_t)j * sg->n);
+    d          = c->data + (size_t)k * c->cap;
+    if (sg->general)
+      PetscCall(SegEigenSolve(mm, sg, d, d + (size_t)sg->n * sg->n));
+    else
+      for (PetscInt j = 0; j < sg->n; j++) SegPhi(sg, j, d + (size_t)j * sg->n);
   }
   c->used[k] = ++c->clock;
-  return c->data + (size_t)k * c->cap;
+  sg->phi    = c->data + (size_t)k * c->cap;
+  sg->wg     = sg->general ? sg->phi + (size_t)sg->n * sg->n : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Is the segment SG uniform (closed-form eigenpairs)? Then its spring and interior node mass in ks, ms. All its springs
+   (to sticking neighbours included) and its node masses (doubled at the free rod ends) must be equal. */
+static PetscBool SegUniform(const MMM *mm, Seg *sg)
+{
+  const SKRodPairModel *md = &mm->rp->model;
+  PetscInt k0 = sg->left >= 0 ? sg->a - 1 : sg->a, k1 = sg->right >= 0 ? sg->a + sg->n - 1 : sg->a + sg->n - 2;
+
+  if (mm->rp->mmm_eigen_always) return PETSC_FALSE;
+  if (md->uniform1) {
+    sg->ks = md->spring[0];
+    sg->ms = md->mass[1];
+    return PETSC_TRUE;
+  }
+  sg->ks = md->spring[PetscMax(k0, 0)];
+  sg->ms = 0;
+  for (PetscInt k = k0; k <= k1; k++)
+    if (md->spring[k] != sg->ks) return PETSC_FALSE;
+  for (PetscInt j = sg->a; j < sg->a + sg->n; j++) {
+    PetscReal mj = (j == 0 || j == mm->N - 1) ? 2 * md->mass[j] : md->mass[j];
+    if (j == sg->a)
+      sg->ms = mj;
+    else if (mj != sg->ms)
+      return PETSC_FALSE;
+  }
+  return PETSC_TRUE;
 }
 
 /* row j of the mode matrix (phi_p(j), p = 0..n-1); valid until the next call */
@@ -115,13 +212,14 @@ static PetscReal NodeMass(const MMM *mm, PetscInt i)
   return mm->rp->model.mass[i];
 }
 
-static void BuildSegments(MMM *mm)
+static PetscErrorCode BuildSegments(MMM *mm)
 {
   const SKRodNodeState *st = mm->rp->state;
   PetscInt N               = mm->N;
 
   PetscInt pass = mm->cache.clock;
 
+  PetscFunctionBegin;
   mm->nseg = 0;
   for (PetscInt i = 0; i < N; i++) mm->segof[i] = -1;
   for (PetscInt i = 0; i < N;) {
@@ -134,30 +232,33 @@ static void BuildSegments(MMM *mm)
     while (i < N && st[i] != SK_ROD_STICK) i++;
     s->n = i - s->a;
     for (PetscInt j = s->a; j < i; j++) mm->segof[j] = mm->nseg - 1;
-    s->left  = s->a == 0 ? -1 : s->a - 1;
-    s->right = i == N ? -1 : i;
+    s->left    = s->a == 0 ? -1 : s->a - 1;
+    s->right   = i == N ? -1 : i;
+    s->general = SegUniform(mm, s) ? PETSC_FALSE : PETSC_TRUE;
     if (s->left < 0 && s->right < 0) {
       s->kind   = SEG_FREE_FREE;
       s->theta0 = 0;
       s->dtheta = PETSC_PI / (s->n - 1);
-      s->mass   = mm->m * (s->n - 1) / 2;
+      s->mass   = s->ms * (s->n - 1) / 2;
     } else if (s->left < 0 || s->right < 0) {
       s->kind   = s->left < 0 ? SEG_FREE_FIXED : SEG_FIXED_FREE;
       s->theta0 = PETSC_PI / (2 * s->n);
       s->dtheta = PETSC_PI / s->n;
-      s->mass   = mm->m * s->n / 2;
+      s->mass   = s->ms * s->n / 2;
     } else {
       s->kind   = SEG_FIXED_FIXED;
       s->theta0 = PETSC_PI / (s->n + 1);
       s->dtheta = PETSC_PI / (s->n + 1);
-      s->mass   = mm->m * (s->n + 1) / 2;
+      s->mass   = s->ms * (s->n + 1) / 2;
     }
-    s->phi = SegMatrix(mm, s, pass);
+    PetscCall(SegMatrix(mm, s, pass));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscReal ModalMass(const Seg *s, PetscInt p)
 {
+  if (s->general) return 1;
   if (s->kind == SEG_FREE_FREE && (p == 0 || p == s->n - 1)) return 2 * s->mass;
   return s->mass;
 }
@@ -206,7 +307,7 @@ static void AddPointLoad(MMM *mm, const Seg *sg, PetscInt j, PetscReal c, PetscR
    ramps k (us0 + vs tau) of the sticking end neighbours, and P0 sin(W t + phase) at node 0 */
 static void SetupCoefficients(MMM *mm, PetscReal t0)
 {
-  PetscReal psi = mm->W * t0 + mm->phase, wmax = 2 * PetscSqrtReal(mm->k / mm->m);
+  PetscReal psi = mm->W * t0 + mm->phase, wmax = mm->wmax;
 
   for (PetscInt s = 0; s < mm->nseg; s++) {
     const Seg *sg = &mm->seg[s];
@@ -215,21 +316,24 @@ static void SetupCoefficients(MMM *mm, PetscReal t0)
       mm->g1[sg->a + p] = mm->gP[sg->a + p] = 0;
     }
     if (sg->left >= 0) {
-      AddPointLoad(mm, sg, 0, mm->k * mm->us0[sg->left], mm->g0);
-      AddPointLoad(mm, sg, 0, mm->k * mm->vs[sg->left], mm->g1);
+      PetscReal k = mm->rp->model.spring[sg->left];
+      AddPointLoad(mm, sg, 0, k * mm->us0[sg->left], mm->g0);
+      AddPointLoad(mm, sg, 0, k * mm->vs[sg->left], mm->g1);
     }
     if (sg->right >= 0) {
-      AddPointLoad(mm, sg, sg->n - 1, mm->k * mm->us0[sg->right], mm->g0);
-      AddPointLoad(mm, sg, sg->n - 1, mm->k * mm->vs[sg->right], mm->g1);
+      PetscReal k = mm->rp->model.spring[sg->right - 1];
+      AddPointLoad(mm, sg, sg->n - 1, k * mm->us0[sg->right], mm->g0);
+      AddPointLoad(mm, sg, sg->n - 1, k * mm->vs[sg->right], mm->g1);
     }
     if (sg->a == 0) {
       AddPointLoad(mm, sg, 0, mm->Pc, mm->g0);
       AddPointLoad(mm, sg, 0, mm->P0, mm->gP);
     }
     for (PetscInt p = 0; p < sg->n; p++) {
-      PetscInt ip = sg->a + p;
-      PetscReal w = wmax * PetscSinReal(0.5 * (sg->theta0 + p * sg->dtheta)), w2 = w * w, D;
-      mm->w[ip] = w;
+      PetscInt ip  = sg->a + p;
+      PetscReal w  = sg->general ? sg->wg[p] : 2 * PetscSqrtReal(sg->ks / sg->ms) * PetscSinReal(0.5 * (sg->theta0 + p * sg->dtheta));
+      PetscReal w2 = w * w, D;
+      mm->w[ip]    = w;
       if (w < 1e-9 * wmax) continue; /* rigid-body mode: kept as q0, qd0, g0, g1, gP */
       D = w2 - mm->W * mm->W;
       if (PetscAbsReal(D) < 1e-9 * w2) D = 1e-9 * w2; /* exact resonance: detuned by 1e-9 */
@@ -264,7 +368,7 @@ static LoadPhase LoadPhaseAt(const MMM *mm, PetscReal t0, PetscReal tau)
 
 static inline PetscBool IsRigidMode(const MMM *mm, PetscInt ip)
 {
-  return (PetscBool)(mm->w[ip] < 1e-9 * 2 * PetscSqrtReal(mm->k / mm->m));
+  return (PetscBool)(mm->w[ip] < 1e-9 * mm->wmax);
 }
 
 /* the rigid-body mode (w = 0, p = 0 of a free-free segment) at tau: polynomial in tau plus the harmonic load's part */
@@ -563,7 +667,7 @@ static void FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const PetscBool sel
         NodeUV(mm, t0, tau, i + 1, &un, &vn);
         fint += md->spring[i] * (un - u);
       }
-      e[2 * i] = md->cap_s[i] * mm->lenS[i] - PetscAbsReal(md->mass[i] * a - fint);
+      e[2 * i] = mm->capS[i] - PetscAbsReal(md->mass[i] * a - fint);
     } break;
     }
   }
@@ -597,7 +701,7 @@ static void SetupBounds(MMM *mm, PetscReal dt)
   SKRodPair rp             = mm->rp;
   const SKRodPairModel *md = &rp->model;
   PetscInt N               = mm->N;
-  PetscReal W = mm->W, wmax = 2 * PetscSqrtReal(mm->k / mm->m);
+  PetscReal W = mm->W, wmax = mm->wmax;
 
   mm->b2v = mm->b2a = mm->b2j = 0;
   for (PetscInt n = 0; n < mm->Nm; n++) {
@@ -641,9 +745,11 @@ static void SetupBounds(MMM *mm, PetscReal dt)
       mm->rate[2 * i] = mm->ba[s] + mm->b2a;
       break;
     case SK_ROD_STICK: {
-      PetscReal r = md->mass[i] * mm->b2j + md->cap_s[i] * mm->b2v + 2 * mm->k * mm->b2v + (i == 0 ? PetscAbsReal(mm->P0) * W : 0);
-      if (i > 0) r += mm->k * (mm->segof[i - 1] < 0 ? mm->b2v : mm->bv[mm->segof[i - 1]]);
-      if (i < N - 1) r += mm->k * (mm->segof[i + 1] < 0 ? mm->b2v : mm->bv[mm->segof[i + 1]]);
+      PetscReal kl = i > 0 ? md->spring[i - 1] : 0, kr = i < N - 1 ? md->spring[i] : 0;
+      PetscReal r =
+          md->mass[i] * mm->b2j + md->cap_s[i] * mm->b2v + 2 * PetscMax(kl, kr) * mm->b2v + (i == 0 ? PetscAbsReal(mm->P0) * W : 0);
+      if (i > 0) r += kl * (mm->segof[i - 1] < 0 ? mm->b2v : mm->bv[mm->segof[i - 1]]);
+      if (i < N - 1) r += kr * (mm->segof[i + 1] < 0 ? mm->b2v : mm->bv[mm->segof[i + 1]]);
       mm->rate[2 * i] = r;
     } break;
     }
@@ -689,7 +795,7 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
 
   PetscFunctionBegin;
   SKRodPairProjectStick(rp, y);
-  BuildSegments(mm);
+  PetscCall(BuildSegments(mm));
   if (!have_rhs) PetscCall(SKRodPairRHS(rp, t0, y, dy)); /* else: dy, forces and relative velocities are current */
   SKRodPairEventValues(rp, y, rp->evals0);
   for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] = 0;
@@ -701,7 +807,8 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
     mm->lenS[i]  = SKRodPairCoupling(md, md->z[i] + y[i] - md->l1, md->hl[i], md->hr[i], mm->gstart + i * Nm);
     if (mm->Ffric[i] != 0)
       for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] -= mm->Ffric[i] * mm->gstart[i * Nm + n];
-    mm->noise[2 * i]     = rp->state[i] == SK_ROD_STICK ? 1e-9 * md->cap_s[i] * mm->lenS[i] : rp->atol * md->omega1_rod1;
+    mm->capS[i]          = SKRodPairCapacity(md, i, md->z[i] + y[i] - md->l1, PETSC_FALSE);
+    mm->noise[2 * i]     = rp->state[i] == SK_ROD_STICK ? 1e-9 * mm->capS[i] : rp->atol * md->omega1_rod1;
     mm->noise[2 * i + 1] = rp->atol;
   }
   for (PetscInt n = 0; n < Nm; n++) {
@@ -798,23 +905,36 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   mm.rp    = rp;
   mm.N     = N;
   mm.Nm    = Nm;
-  mm.m     = rp->model.mass[1];
-  mm.k     = rp->model.spring[0];
   mm.P0    = rp->load_P0;
   mm.W     = rp->load_W;
   mm.phase = rp->load_phase;
-  wmax     = 2 * PetscSqrtReal(mm.k / mm.m);
+  if (rp->model.uniform1)
+    wmax = 2 * PetscSqrtReal(rp->model.spring[0] / rp->model.mass[1]);
+  else { /* Gershgorin bound of M^-1/2 K M^-1/2: 2 sqrt(k/m) again for a uniform chain */
+    const SKRodPairModel *md = &rp->model;
+    wmax                     = 0;
+    for (PetscInt i = 0; i < N; i++) {
+      PetscReal kl = i > 0 ? md->spring[i - 1] : 0, kr = i < N - 1 ? md->spring[i] : 0, r = (kl + kr) / md->mass[i];
+      if (i > 0) r += kl / PetscSqrtReal(md->mass[i - 1] * md->mass[i]);
+      if (i < N - 1) r += kr / PetscSqrtReal(md->mass[i] * md->mass[i + 1]);
+      wmax = PetscMax(wmax, PetscSqrtReal(r));
+    }
+  }
+  mm.wmax = wmax;
   /* samples for bracketing events: a fraction of the shortest period of rod 1 and of the retained rod-2 modes */
   mm.dt_sample = rp->mmm_sample / PetscMax(wmax, rp->model.omega[Nm - 1]);
   /* coupling (pseudo-force) step: resolves the retained rod-2 modes, independent of the rod-1 spacing */
   dtc = PetscMin(rp->mmm_coupling / rp->model.omega[Nm - 1], rp->hmax);
   PetscCall(PetscCalloc1(N, &mm.seg));
   /* mode-matrix cache: up to 16 slots of N x N within 32 MB (at least 2) */
-  mm.cache.cap   = N * N;
+  mm.cache.cap   = N * N + N;
   mm.cache.nslot = PetscMax(2, PetscMin(16, (PetscInt)(32.0 * 1024 * 1024 / (8.0 * mm.cache.cap))));
   PetscCall(PetscMalloc1((size_t)mm.cache.nslot * mm.cache.cap, &mm.cache.data));
   PetscCall(PetscCalloc3(mm.cache.nslot, &mm.cache.kind, mm.cache.nslot, &mm.cache.n, mm.cache.nslot, &mm.cache.used));
   for (PetscInt k = 0; k < mm.cache.nslot; k++) mm.cache.n[k] = -1;
+  PetscCall(PetscMalloc5((size_t)N * N + N, &mm.scratch, N, &mm.eigd, N, &mm.eige, (size_t)N * N, &mm.eigz, 18 * N, &mm.eigwork));
+  PetscCall(PetscMalloc3(N, &mm.eigw, 12 * N, &mm.eigiwork, N, &mm.capS));
+  rp->mmm_eig_solves = rp->mmm_eig_hits = 0;
   PetscCall(PetscCalloc5(N, &mm.w, N, &mm.c0, N, &mm.c1, N, &mm.pa, N, &mm.A));
   PetscCall(PetscCalloc5(N, &mm.B, N, &mm.q0, N, &mm.qd0, N, &mm.g0, N, &mm.g1));
   PetscCall(PetscCalloc3(N, &mm.gP, N, &mm.phi, N, &mm.us0));
@@ -995,6 +1115,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree(mm.seg));
   PetscCall(PetscFree(mm.cache.data));
   PetscCall(PetscFree3(mm.cache.kind, mm.cache.n, mm.cache.used));
+  PetscCall(PetscFree5(mm.scratch, mm.eigd, mm.eige, mm.eigz, mm.eigwork));
+  PetscCall(PetscFree3(mm.eigw, mm.eigiwork, mm.capS));
   PetscCall(PetscFree5(mm.w, mm.c0, mm.c1, mm.pa, mm.A));
   PetscCall(PetscFree5(mm.B, mm.q0, mm.qd0, mm.g0, mm.g1));
   PetscCall(PetscFree3(mm.gP, mm.phi, mm.us0));

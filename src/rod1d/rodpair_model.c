@@ -3,6 +3,18 @@
 #include "rodpairimpl.h"
 #include "shared/sincos.h"
 
+/* Integral over [a, b] (m) of rod 1 of 1 / EA (COMPLIANCE, m/N) or of rho A (kg), segment by segment */
+static PetscReal SegmentIntegral(const SKRodPairParams *p, PetscReal a, PetscReal b, PetscBool compliance)
+{
+  PetscReal z0 = 0, sum = 0;
+  for (PetscInt s = 0; s < p->nseg1; s++) {
+    PetscReal z1 = s == p->nseg1 - 1 ? PetscMax(p->L1, b) : z0 + p->seg1_length[s], lo = PetscMax(a, z0), hi = PetscMin(b, z1);
+    if (hi > lo) sum += (hi - lo) * (compliance ? 1 / p->seg1_EA[s] : p->seg1_rhoA[s]);
+    z0 = z1;
+  }
+  return sum;
+}
+
 PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
 {
   PetscInt N = p->N;
@@ -10,12 +22,34 @@ PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
   PetscFunctionBegin;
   PetscCheck(N >= 1 && p->Nm >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Need N >= 1 and Nm >= 1, got %" PetscInt_FMT ", %" PetscInt_FMT, N, p->Nm);
-  PetscCheck(p->EA1 > 0 && p->rhoA1 > 0 && p->L1 > 0 && p->EA2 > 0 && p->rhoA2 > 0 && p->L2 > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "Rod properties must be positive");
+  PetscCheck((p->nseg1 > 0 || (p->EA1 > 0 && p->rhoA1 > 0)) && p->L1 > 0 && p->EA2 > 0 && p->rhoA2 > 0 && p->L2 > 0, PETSC_COMM_SELF,
+             PETSC_ERR_ARG_OUTOFRANGE, "Rod properties must be positive");
+  PetscCheck(p->nseg1 >= 0 && p->nseg1 <= SK_RODPAIR_MAX_SEGMENTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Rod 1 needs 0 to %d segments, got %" PetscInt_FMT, SK_RODPAIR_MAX_SEGMENTS, p->nseg1);
+  if (p->nseg1 > 0) {
+    PetscReal sum = 0;
+    for (PetscInt s = 0; s < p->nseg1; s++) {
+      PetscCheck(p->seg1_length[s] > 0 && p->seg1_EA[s] > 0 && p->seg1_rhoA[s] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+                 "Segment %" PetscInt_FMT " of rod 1 needs positive length, EA, rhoA, got %g %g %g", s, (double)p->seg1_length[s],
+                 (double)p->seg1_EA[s], (double)p->seg1_rhoA[s]);
+      sum += p->seg1_length[s];
+    }
+    PetscCheck(PetscAbsReal(sum - p->L1) <= 1e-9 * p->L1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Segments of rod 1 sum to %g m, not its length %g m", (double)sum, (double)p->L1);
+  }
   PetscCheck(p->l1 >= 0 && p->l1 < p->L1 && p->L1 - p->l1 <= p->L2 * (1 + 1e-12), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Need 0 <= l1 < L1 and L1 - l1 <= L2");
-  PetscCheck(p->mu_k >= 0 && p->mu_k <= p->mu_s && p->NF >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+  PetscCheck(p->nfric > 0 || (p->mu_k >= 0 && p->mu_k <= p->mu_s && p->NF >= 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Need 0 <= mu_k <= mu_s and NF >= 0");
+  PetscCheck(p->nfric >= 0 && p->nfric <= SK_RODPAIR_MAX_SEGMENTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Friction profile needs 0 to %d points, got %" PetscInt_FMT, SK_RODPAIR_MAX_SEGMENTS, p->nfric);
+  for (PetscInt k = 0; k < p->nfric; k++)
+    PetscCheck(p->fric_mu_k[k] >= 0 && p->fric_mu_k[k] <= p->fric_mu_s[k] && p->fric_NF[k] >= 0 &&
+                   (k == 0 ? p->fric_depth[0] == 0 : p->fric_depth[k] > p->fric_depth[k - 1]) &&
+                   (k < p->nfric - 1 || p->fric_depth[k] >= p->L2),
+               PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "Friction point %" PetscInt_FMT " (depth %g m): need depths from 0 increasing to >= L2, 0 <= mu_k <= mu_s, NF >= 0", k,
+               (double)p->fric_depth[k]);
   PetscCall(PetscMemzero(m, sizeof(*m)));
   m->N  = N;
   m->Nm = p->Nm;
@@ -29,11 +63,26 @@ PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
   PetscCall(PetscCalloc1(N, &m->cap_s));
   PetscCall(PetscCalloc1(N, &m->cap_k));
   PetscCall(PetscMalloc1(p->Nm, &m->omega));
+  m->uniform1 = p->nseg1 == 0 ? PETSC_TRUE : PETSC_FALSE;
   if (N == 1) {
     /* a rigid rod: one node at the tip whose tributary segment is the whole initial contact [0, L1 - l1] */
     m->z[0]    = p->L1;
-    m->mass[0] = p->rhoA1 * p->L1;
+    m->mass[0] = m->uniform1 ? p->rhoA1 * p->L1 : SegmentIntegral(p, 0, p->L1, PETSC_FALSE);
     m->hl[0]   = p->L1 - p->l1;
+  } else if (!m->uniform1) {
+    /* element [z_i, z_i+1]: its springs in series, 1 / int dz / EA, and half its mass int rho A dz at each end */
+    PetscReal h = p->L1 / (N - 1);
+    for (PetscInt i = 0; i < N; i++) {
+      m->z[i]  = i * h;
+      m->hl[i] = i == 0 ? 0 : h / 2;
+      m->hr[i] = i == N - 1 ? 0 : h / 2;
+    }
+    for (PetscInt i = 0; i < N - 1; i++) {
+      PetscReal a = i * h, b = i == N - 2 ? p->L1 : (i + 1) * h, me = SegmentIntegral(p, a, b, PETSC_FALSE);
+      m->spring[i] = 1 / SegmentIntegral(p, a, b, PETSC_TRUE);
+      m->mass[i] += me / 2;
+      m->mass[i + 1] += me / 2;
+    }
   } else {
     PetscReal h = p->L1 / (N - 1);
     for (PetscInt i = 0; i < N; i++) {
@@ -45,14 +94,34 @@ PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
     }
   }
   /* per unit length here; SKRodPairCoupling returns the clipped length the capacity applies to */
-  for (PetscInt i = 0; i < N; i++) {
-    m->cap_s[i] = p->mu_s * p->NF;
-    m->cap_k[i] = p->mu_k * p->NF;
-  }
+  m->nfric = p->nfric;
+  if (p->nfric > 0) {
+    PetscReal qs = 0, qk = 0;
+    PetscCall(PetscMalloc4(p->nfric, &m->fz, p->nfric, &m->fmus, p->nfric, &m->fmuk, p->nfric, &m->fnf));
+    for (PetscInt k = 0; k < p->nfric; k++) {
+      m->fz[k]   = p->fric_depth[k];
+      m->fmus[k] = p->fric_mu_s[k];
+      m->fmuk[k] = p->fric_mu_k[k];
+      m->fnf[k]  = p->fric_NF[k];
+      qs         = PetscMax(qs, p->fric_mu_s[k] * p->fric_NF[k]);
+      qk         = PetscMax(qk, p->fric_mu_k[k] * p->fric_NF[k]);
+    }
+    for (PetscInt i = 0; i < N; i++) m->cap_s[i] = qs, m->cap_k[i] = qk; /* bounds (the MMM's event rates, friction present) */
+  } else
+    for (PetscInt i = 0; i < N; i++) {
+      m->cap_s[i] = p->mu_s * p->NF;
+      m->cap_k[i] = p->mu_k * p->NF;
+    }
   m->k1      = PETSC_PI / (2 * p->L2);
   m->psi_amp = PetscSqrtReal(2 / (p->rhoA2 * p->L2));
   for (PetscInt n = 0; n < p->Nm; n++) m->omega[n] = PetscSqrtReal(p->EA2 / p->rhoA2) * (2 * n + 1) * m->k1;
-  m->omega1_rod1 = PETSC_PI / p->L1 * PetscSqrtReal(p->EA1 / p->rhoA1);
+  if (m->uniform1)
+    m->omega1_rod1 = PETSC_PI / p->L1 * PetscSqrtReal(p->EA1 / p->rhoA1);
+  else { /* pi over the travel time of a wave through rod 1: the uniform rod's value for equal segments */
+    PetscReal T = 0;
+    for (PetscInt s = 0; s < p->nseg1; s++) T += p->seg1_length[s] * PetscSqrtReal(p->seg1_rhoA[s] / p->seg1_EA[s]);
+    m->omega1_rod1 = PETSC_PI / T;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -67,6 +136,7 @@ PetscErrorCode SKRodPairModelDestroy(SKRodPairModel *m)
   PetscCall(PetscFree(m->cap_s));
   PetscCall(PetscFree(m->cap_k));
   PetscCall(PetscFree(m->omega));
+  if (m->nfric > 0) PetscCall(PetscFree4(m->fz, m->fmus, m->fmuk, m->fnf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -103,6 +173,36 @@ PetscReal SKRodPairCoupling(const SKRodPairModel *m, PetscReal zbar, PetscReal h
     cd          = t;
   }
   return d;
+}
+
+/* mu N_F at depth z of the profile (linear mu and N_F between points, constant outside) */
+static PetscReal ProfileAt(const SKRodPairModel *m, PetscBool kinetic, PetscReal z)
+{
+  const PetscReal *mu = kinetic ? m->fmuk : m->fmus;
+  PetscInt k = 0, n = m->nfric;
+  PetscReal s;
+
+  if (z <= m->fz[0]) return mu[0] * m->fnf[0];
+  if (z >= m->fz[n - 1]) return mu[n - 1] * m->fnf[n - 1];
+  while (m->fz[k + 1] < z) k++;
+  s = (z - m->fz[k]) / (m->fz[k + 1] - m->fz[k]);
+  return (mu[k] + s * (mu[k + 1] - mu[k])) * (m->fnf[k] + s * (m->fnf[k + 1] - m->fnf[k]));
+}
+
+/* the integral of mu N_F, a quadratic between profile points, by Simpson's rule on each piece: exact */
+PetscReal SKRodPairCapacity(const SKRodPairModel *m, PetscInt i, PetscReal zbar, PetscBool kinetic)
+{
+  PetscReal a = PetscMax(zbar - m->hl[i], 0), b = PetscMin(zbar + m->hr[i], m->L2), sum = 0;
+
+  if (b <= a) return 0;
+  if (m->nfric == 0) return (kinetic ? m->cap_k[i] : m->cap_s[i]) * (b - a);
+  for (PetscInt k = 0; k <= m->nfric && a < b; k++) {
+    PetscReal hi = k < m->nfric ? PetscMin(b, m->fz[k]) : b;
+    if (hi <= a) continue;
+    sum += (hi - a) / 6 * (ProfileAt(m, kinetic, a) + 4 * ProfileAt(m, kinetic, 0.5 * (a + hi)) + ProfileAt(m, kinetic, hi));
+    a = hi;
+  }
+  return sum;
 }
 
 void SKRodPairInternalForce(const SKRodPairModel *m, const PetscReal u[], PetscReal f[])

@@ -11,6 +11,8 @@ typedef struct {
   PetscReal max_step;                 /* -rodpair_max_step (s; 0: none): the paper's fixed-step comparison */
   PetscBool output_state;             /* -rodpair_output_state: also the nodal u1, v1 and rod 2's modal coordinates */
   PetscInt ngrid;
+  PetscInt nblows;       /* <blows count>: the pulse repeated (0: a single load function) */
+  PetscReal blow_period; /* <blows period> (s) */
   SKRodPairMethod method;
   MPI_Comm comm;
 } RodPairCtx;
@@ -29,12 +31,146 @@ typedef struct {
   PetscReal max_balance, max_work;
 } RodPairMonitor;
 
-static PetscReal RodPairLoad(void *ctx, PetscReal t)
+/* P(t): the load function, or with blows the pulse shifted to the blow whose period holds t */
+static PetscReal RodPairLoad(void *ctx_in, PetscReal t)
 {
-  return SKTimeFunctionEval((const SKTimeFunction *)ctx, t);
+  const RodPairCtx *ctx = (const RodPairCtx *)ctx_in;
+  if (ctx->nblows > 0) {
+    PetscInt k = (PetscInt)PetscFloorReal(t / ctx->blow_period);
+    t -= PetscMax(0, PetscMin(k, ctx->nblows - 1)) * ctx->blow_period;
+  }
+  return SKTimeFunctionEval(&ctx->load, t);
 }
 
 static PetscErrorCode RodPairDestroy(void **ctx_in);
+
+/* Solves a blow sequence blow by blow and writes /rodpair/blows: after each blow period (or at the end time), the head
+   displacement u1(0), the mean (rigid-body) displacement of rod 1, the slip of the toe u1(L1) - u2 (rod 2 under the toe), the permanent set
+   of the blow (the change of the toe slip over its period) and the penetration (the toe slip accumulated since t = 0). */
+static PetscErrorCode RodPairSolveBlows(RodPairCtx *ctx, SKRodPair rp, SKRodPairMethod method, SKOutput out)
+{
+  const char *const cols[]  = {"t", "blow", "head", "mean", "toe_slip", "set", "penetration"};
+  const char *const units[] = {"s", "1", "m", "m", "m", "m", "m"};
+  SKHistory hist;
+  PetscReal prev = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SKOutputHistoryCreate(out, "/rodpair/blows", 7, cols, units, &hist));
+  for (PetscInt k = 0; k < ctx->nblows && (k == 0 || k * ctx->blow_period < ctx->t_end); k++) {
+    PetscReal t1 = k == ctx->nblows - 1 ? ctx->t_end : PetscMin((k + 1) * ctx->blow_period, ctx->t_end), t, u2, slip, ubar;
+    const PetscReal *u;
+    PetscCall(SKRodPairSolve(rp, method, t1));
+    PetscCall(SKRodPairGetState(rp, &t, &u, NULL, NULL, NULL, NULL));
+    PetscCall(SKRodPairGetRod2Displacement(rp, PetscClipInterval(ctx->p.L1 + u[ctx->p.N - 1] - ctx->p.l1, 0, ctx->p.L2), &u2));
+    PetscCall(SKRodPairGetRod1MeanDisplacement(rp, &ubar));
+    slip = u[ctx->p.N - 1] - u2;
+    PetscCall(SKHistoryAppend(hist, (PetscReal[]){t, (PetscReal)(k + 1), u[0], ubar, slip, slip - prev, slip}));
+    prev = slip;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The N real attributes NAMES of NODE into VALUES: required ones (NFOUND == NULL), or optional ones whose number
+   present is returned in NFOUND */
+static PetscErrorCode ReadReals(SKInput input, SKNode node, PetscInt n, const char *const names[], PetscReal *const values[],
+                                PetscInt *nfound)
+{
+  PetscFunctionBegin;
+  if (nfound) *nfound = 0;
+  for (PetscInt k = 0; k < n; k++) {
+    PetscBool found;
+    if (nfound) {
+      PetscCall(SKInputGetReal(input, node, names[k], values[k], &found));
+      *nfound += found ? 1 : 0;
+    } else
+      PetscCall(SKInputRequireReal(input, node, names[k], values[k]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Calls READ(input, node, n, children, p) with the N children named NAME of NODE, and frees them also when READ fails
+   (an input error) */
+static PetscErrorCode ReadWithChildren(SKInput input, SKNode node, const char name[],
+                                       PetscErrorCode (*read)(SKInput, SKNode, PetscInt, SKNode[], SKRodPairParams *), SKRodPairParams *p)
+{
+  SKNode *c;
+  PetscInt n;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SKNodeGetChildren(node, name, &n, &c));
+  ierr = read(input, node, n, c, p);
+  PetscCall(PetscFree(c));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rod 1's EA and rhoA (uniform) or its <segment> children (non-uniform) into P, checked: positive properties, segments
+   that cover the rod exactly (their lengths summing to L1 to 1e-9 relative). */
+static PetscErrorCode RodPairReadSegments(SKInput input, SKNode rod1, PetscInt n, SKNode segs[], SKRodPairParams *p)
+{
+  PetscReal sum             = 0;
+  PetscInt found            = 0;
+  const char *const names[] = {"EA", "rhoA", "length"};
+
+  PetscFunctionBegin;
+  PetscCall(ReadReals(input, rod1, 2, names, (PetscReal *const[]){&p->EA1, &p->rhoA1}, &found));
+  if (n == 0) {
+    PetscCall(SKInputCheck(input, rod1, found == 2, "rod1 needs EA and rhoA (a uniform rod) or segment children (a non-uniform rod)"));
+  } else {
+    PetscCall(SKInputCheck(input, rod1, found == 0, "rod1 has segments: give EA and rhoA on each segment, not on rod1"));
+    PetscCall(SKInputCheck(input, rod1, n <= SK_RODPAIR_MAX_SEGMENTS, "rod1 has %" PetscInt_FMT " segments, at most %d are allowed", n,
+                           SK_RODPAIR_MAX_SEGMENTS));
+    p->nseg1 = n;
+    for (PetscInt s = 0; s < n; s++) {
+      PetscCall(ReadReals(input, segs[s], 3, names, (PetscReal *const[]){&p->seg1_EA[s], &p->seg1_rhoA[s], &p->seg1_length[s]}, NULL));
+      PetscCall(SKInputCheckPositive(input, segs[s], "length", p->seg1_length[s]));
+      PetscCall(SKInputCheckPositive(input, segs[s], "EA", p->seg1_EA[s]));
+      PetscCall(SKInputCheckPositive(input, segs[s], "rhoA", p->seg1_rhoA[s]));
+      sum += p->seg1_length[s];
+    }
+    PetscCall(SKInputCheck(input, segs[n - 1], PetscAbsReal(sum - p->L1) <= 1e-9 * p->L1,
+                           "the segments of rod1 have a total length of %g m, not the rod's length %g m: they must cover the rod exactly",
+                           (double)sum, (double)p->L1));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Uniform friction (attributes of <friction>) or a depth profile (<point> children) into P, checked: depths from 0
+   increasing to at least L2 (read before), 0 <= mu_k <= mu_s and N_F >= 0 at every point (so everywhere between). */
+static PetscErrorCode RodPairReadFriction(SKInput input, SKNode fric, PetscInt n, SKNode pts[], SKRodPairParams *p)
+{
+  PetscInt found            = 0;
+  const char *const names[] = {"mu_s", "mu_k", "normal_load", "depth"};
+
+  PetscFunctionBegin;
+  PetscCall(ReadReals(input, fric, 3, names, (PetscReal *const[]){&p->mu_s, &p->mu_k, &p->NF}, n == 0 ? NULL : &found));
+  if (n > 0) {
+    PetscCall(SKInputCheck(input, fric, found == 0, "friction has points: give mu_s, mu_k, normal_load on each point, not on friction"));
+    PetscCall(SKInputCheck(input, fric, n <= SK_RODPAIR_MAX_SEGMENTS, "friction has %" PetscInt_FMT " points, at most %d are allowed", n,
+                           SK_RODPAIR_MAX_SEGMENTS));
+    p->nfric = n;
+    for (PetscInt k = 0; k < n; k++) {
+      PetscCall(ReadReals(input, pts[k], 4, names,
+                          (PetscReal *const[]){&p->fric_mu_s[k], &p->fric_mu_k[k], &p->fric_NF[k], &p->fric_depth[k]}, NULL));
+      PetscCall(SKInputCheck(input, pts[k], k > 0 || p->fric_depth[0] == 0,
+                             "the first friction point is at depth %g m: the profile must start at the top of rod 2, depth 0",
+                             (double)p->fric_depth[0]));
+      PetscCall(SKInputCheck(input, pts[k], k == 0 || p->fric_depth[k] > p->fric_depth[k - 1],
+                             "friction point at depth %g m is not below the previous one (%g m): depths must increase",
+                             (double)p->fric_depth[k], (double)(k > 0 ? p->fric_depth[k - 1] : 0)));
+      PetscCall(SKInputCheckNonNegative(input, pts[k], "mu_k", p->fric_mu_k[k]));
+      PetscCall(SKInputCheckNonNegative(input, pts[k], "normal_load", p->fric_NF[k]));
+      PetscCall(SKInputCheck(input, pts[k], p->fric_mu_k[k] <= p->fric_mu_s[k],
+                             "mu_k = %g exceeds mu_s = %g at depth %g m: kinetic friction must not exceed static friction",
+                             (double)p->fric_mu_k[k], (double)p->fric_mu_s[k], (double)p->fric_depth[k]));
+    }
+    PetscCall(SKInputCheck(input, pts[n - 1], p->fric_depth[n - 1] >= p->L2,
+                           "the friction profile ends at depth %g m, above the bottom of rod 2 (L2 = %g m): it must cover rod 2",
+                           (double)p->fric_depth[n - 1], (double)p->L2));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Reads the input into CTX (allocated by the caller, freed by it on failure). */
 static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
@@ -54,16 +190,13 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKInputRequireChild(input, root, "time", &time));
   PetscCall(SKNodeGetChild(root, "discretization", &disc));
 
-  PetscCall(SKInputRequireReal(input, rod1, "EA", &ctx->p.EA1));
-  PetscCall(SKInputRequireReal(input, rod1, "rhoA", &ctx->p.rhoA1));
   PetscCall(SKInputRequireReal(input, rod1, "length", &ctx->p.L1));
+  PetscCall(ReadWithChildren(input, rod1, "segment", RodPairReadSegments, &ctx->p));
   PetscCall(SKInputRequireReal(input, rod1, "offset", &ctx->p.l1));
   PetscCall(SKInputRequireReal(input, rod2, "EA", &ctx->p.EA2));
   PetscCall(SKInputRequireReal(input, rod2, "rhoA", &ctx->p.rhoA2));
   PetscCall(SKInputRequireReal(input, rod2, "length", &ctx->p.L2));
-  PetscCall(SKInputRequireReal(input, fric, "mu_s", &ctx->p.mu_s));
-  PetscCall(SKInputRequireReal(input, fric, "mu_k", &ctx->p.mu_k));
-  PetscCall(SKInputRequireReal(input, fric, "normal_load", &ctx->p.NF));
+  PetscCall(ReadWithChildren(input, fric, "point", RodPairReadFriction, &ctx->p));
   PetscCall(SKInputRequireReal(input, time, "end", &ctx->t_end));
   ctx->dt_out = 1e-3;
   PetscCall(SKInputGetReal(input, time, "output_interval", &ctx->dt_out, NULL));
@@ -84,7 +217,7 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKInputCheck(input, disc, found, "unknown solver '%s' (known: rk45, cvode, mmm)", solver));
 
   /* physics sanity, each at the line of the element that holds the value */
-  PetscCall(SKInputCheckPositive(input, rod1, "EA", ctx->p.EA1));
+  if (ctx->p.nseg1 == 0) PetscCall(SKInputCheckPositive(input, rod1, "EA", ctx->p.EA1));
   PetscCall(SKInputCheckPositive(input, rod2, "EA", ctx->p.EA2));
   PetscCall(SKInputCheck(input, disc, ctx->p.N >= 3, "nodes = %" PetscInt_FMT ": rod 1 needs at least 3 nodes", ctx->p.N));
   PetscCall(SKInputCheck(input, disc, ctx->p.Nm >= 1, "modes = %" PetscInt_FMT ": rod 2 needs at least 1 mode", ctx->p.Nm));
@@ -99,12 +232,26 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
       SKInputCheck(input, rod1, ctx->p.L1 - ctx->p.l1 <= ctx->p.L2,
                    "initial contact length L1 - l1 = %g m exceeds the length of rod 2 L2 = %g m: the contact would extend outside the rods",
                    (double)(ctx->p.L1 - ctx->p.l1), (double)ctx->p.L2));
-  PetscCall(SKInputCheck(input, fric, ctx->p.mu_k <= ctx->p.mu_s,
+  PetscCall(SKInputCheck(input, fric, ctx->p.nfric > 0 || ctx->p.mu_k <= ctx->p.mu_s,
                          "mu_k = %g exceeds mu_s = %g: kinetic friction must not exceed static friction", (double)ctx->p.mu_k,
                          (double)ctx->p.mu_s));
   PetscCall(SKInputCheck(input, time, ctx->dt_out <= ctx->t_end, "output_interval = %g s exceeds the end time %g s", (double)ctx->dt_out,
                          (double)ctx->t_end));
   PetscCall(SKTimeFunctionFromXML(input, fun, &ctx->load));
+  {
+    SKNode blows;
+    PetscCall(SKNodeGetChild(load, "blows", &blows));
+    if (blows) {
+      PetscCall(SKInputRequireInt(input, blows, "count", &ctx->nblows));
+      PetscCall(SKInputRequireReal(input, blows, "period", &ctx->blow_period));
+      PetscCall(SKInputCheck(input, blows, ctx->nblows >= 1, "blows count = %" PetscInt_FMT " must be at least 1", ctx->nblows));
+      PetscCall(SKInputCheck(input, blows, ctx->load.type == SK_TF_PULSE, "blows repeat a pulse; this load is a %s function",
+                             SKTimeFunctionTypes[ctx->load.type]));
+      PetscCall(SKInputCheck(input, blows, ctx->load.t0 >= 0 && ctx->load.t1 <= ctx->blow_period,
+                             "the pulse [%g, %g] s does not lie within the blow period %g s", (double)ctx->load.t0, (double)ctx->load.t1,
+                             (double)ctx->blow_period));
+    }
+  }
   /* the options override the input; read here so that validate checks them and -help lists them */
   ctx->mmm_sample   = 1.0;
   ctx->mmm_coupling = 0.5;
@@ -232,7 +379,7 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   RodPairCtx *ctx        = (RodPairCtx *)ctx_in;
   SKRodPairParams p      = ctx->p;
   SKRodPairMethod method = ctx->method;
-  PetscReal rtol = ctx->rtol, atol = ctx->atol, breaks[2], *bp = breaks, wall0, wall1;
+  PetscReal rtol = ctx->rtol, atol = ctx->atol, breaks[2], *bp = breaks, *bblow = NULL, wall0, wall1;
   PetscInt nbreak = 0, steps, rejected, rhs, events, dims[2];
   SKRodPair rp;
   RodPairMonitor mon = {0};
@@ -248,7 +395,7 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscFunctionBegin;
   if (!solve_event) PetscCall(PetscLogEventRegister("RodPairSolve", SK_CLASSID, &solve_event));
 
-  PetscCall(SKRodPairCreate(ctx->comm, &p, RodPairLoad, &ctx->load, &rp));
+  PetscCall(SKRodPairCreate(ctx->comm, &p, RodPairLoad, ctx, &rp));
   PetscCall(SKRodPairSetTolerances(rp, rtol, atol));
   if (ctx->max_step > 0) PetscCall(SKRodPairSetMaxStep(rp, ctx->max_step)); /* the paper's fixed-step comparison */
   /* the integrators step onto the kinks and jumps of P(t) */
@@ -266,7 +413,17 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   default:
     break;
   }
+  if (ctx->nblows > 0) { /* both ends of every blow */
+    PetscCall(PetscMalloc1(2 * ctx->nblows, &bblow));
+    for (PetscInt k = 0; k < ctx->nblows; k++) {
+      bblow[2 * k]     = ctx->load.t0 + k * ctx->blow_period;
+      bblow[2 * k + 1] = ctx->load.t1 + k * ctx->blow_period;
+    }
+    bp     = bblow;
+    nbreak = 2 * ctx->nblows;
+  }
   if (nbreak) PetscCall(SKRodPairSetBreakpoints(rp, nbreak, bp));
+  PetscCall(PetscFree(bblow));
   /* the closed form the mode-matching method integrates exactly */
   switch (ctx->load.type) {
   case SK_TF_HARMONIC:
@@ -300,7 +457,10 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   cpu0 = clock();
   PetscCall(SKWallTime(&wall0));
   PetscCall(PetscLogEventBegin(solve_event, 0, 0, 0, 0));
-  PetscCall(SKRodPairSolve(rp, method, ctx->t_end));
+  if (ctx->nblows > 0)
+    PetscCall(RodPairSolveBlows(ctx, rp, method, out));
+  else
+    PetscCall(SKRodPairSolve(rp, method, ctx->t_end));
   PetscCall(PetscLogEventEnd(solve_event, 0, 0, 0, 0));
   PetscCall(SKWallTime(&wall1));
   cpu1 = clock();
@@ -353,6 +513,14 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscCall(SKOutputSummary(out, "intervals",
                             "%" PetscInt_FMT " (events %" PetscInt_FMT ", steps %" PetscInt_FMT ", rejected %" PetscInt_FMT ")", events + 1,
                             events, steps, rejected));
+  if (method == SK_RODPAIR_MMM && p.nseg1 > 0) {
+    PetscInt solves, hits;
+    PetscCall(SKRodPairGetMMMEigenCounts(rp, &solves, &hits));
+    PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "eigen_solves", solves));
+    PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "eigen_cache_hits", hits));
+    PetscCall(SKOutputSummary(out, "segment eigen-solves", "%" PetscInt_FMT " (eigenpairs found in the cache %" PetscInt_FMT " times)",
+                              solves, hits));
+  }
   PetscCall(SKOutputSummary(out, "tip displacement", "%.6e m at t = %g s", (double)mon.u[(mon.row - 1) * ctx->ngrid + ctx->ngrid - 1],
                             (double)ctx->t_end));
   PetscCall(SKOutputSummary(out, "energy balance", "%.3e of the work of P (max over time)",

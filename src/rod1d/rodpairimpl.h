@@ -20,13 +20,21 @@ typedef struct {
   PetscReal k1;             /* wavenumber of mode 1 (1/m); k_n = (2n - 1) k1 */
   PetscReal psi_amp;
   PetscReal omega1_rod1; /* first flexible frequency of rod 1 (rad/s), for tolerance scaling */
+  PetscBool uniform1;    /* rod 1 uniform (no segments): spacing, masses and springs by the closed formulas */
+  /* depth-dependent friction (nfric > 0 points; cap_s, cap_k then hold the largest mu N_F, a bound) */
+  PetscInt nfric;
+  PetscReal *fz, *fmus, *fmuk, *fnf; /* depth (m), mu_s, mu_k (-), N_F (N/m) at the points */
 } SKRodPairModel;
 
-/* Builds the model of a uniform rod pair; frees with SKRodPairModelDestroy. */
+/* Builds the model of a rod pair (rod 1 uniform or in segments: element springs EA/h in series, lumped masses); frees with
+ * SKRodPairModelDestroy. */
 PETSC_INTERN PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m);
 PETSC_INTERN PetscErrorCode SKRodPairModelDestroy(SKRodPairModel *m);
 /* Coupling vector g[Nm] of a node at position zbar with half-lengths hl, hr (see above). Returns the clipped length. */
 PETSC_INTERN PetscReal SKRodPairCoupling(const SKRodPairModel *m, PetscReal zbar, PetscReal hl, PetscReal hr, PetscReal g[]);
+/* Friction capacity (N) of node i at position zbar on rod 2: the integral of mu N_F over its clipped tributary segment,
+   mu = mu_k (KINETIC) or mu_s. Uniform friction: cap times the clipped length. */
+PETSC_INTERN PetscReal SKRodPairCapacity(const SKRodPairModel *m, PetscInt i, PetscReal zbar, PetscBool kinetic);
 /* Internal force -K u at each node (N). */
 PETSC_INTERN void SKRodPairInternalForce(const SKRodPairModel *m, const PetscReal u[], PetscReal f[]);
 /* Energies of rod 1 (kinetic, strain) and rod 2 (kinetic, strain) for a state. */
@@ -87,6 +95,8 @@ struct _p_SKRodPair {
   PetscBool load_form_set;
   PetscReal load_P0, load_W, load_phase;
   PetscReal mmm_sample, mmm_coupling;
+  PetscBool mmm_eigen_always;            /* SKRodPairSetMMMEigenSolve() */
+  PetscInt mmm_eig_solves, mmm_eig_hits; /* SKRodPairGetMMMEigenCounts() */
   PetscReal work_max;
 };
 

@@ -11,12 +11,16 @@ Also: an event-free check of what the mode matching is for (mu_k N_F = 0: free r
 slips: bonded rods; the MMM's coupling steps do not depend on N while RK45's steps grow like N; SK_BENCH_SCALING=0
 skips it); the paper's comparison (a fixed-step Runge-Kutta at dt = 0.02 h/c against the MMM, N = 301, N_m = 50;
 SK_BENCH_PAPER=0 skips it); the soft-rod-2 input soft-omega1-caseA at N = 301, N_m = 50 against its own reference
-(SK_BENCH_SOFT=0 skips it).
+(SK_BENCH_SOFT=0 skips it); the layered pile inputs/rodpair/pile-two-layers.xml (a rod 1 in two segments, friction of two
+soil layers; MMM takes segment eigenpairs from the eigen-solve) at N = 101, N_m = 20 over 0.1 s against RK45 at rtol
+1e-9 at the same N (time-integration accuracy only; SK_BENCH_LAYERED=0 skips it). SK_BENCH_RESULT=0 skips the RESULT
+lines.
 
 Usage: rodpair_speed.py [STICKSLIP] [STICKSLIP_WITH_CVODE]   (defaults: $STICKSLIP, build/bin/stickslip)
 Prints tables and, on its last lines:
 PAPER rodpair rk_fixed_s=... mmm_s=... speedup=...
 SOFT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=301
+LAYERED rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=101
 RESULT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=51
 RESULT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=301
 (tip_l2: the MMM's tip error at the timed setting; cvode_s=nan when no CVODE build is given)."""
@@ -33,6 +37,8 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INPUT = os.path.join(ROOT, "inputs", "rodpair", "omega1-caseA.xml")
 SOFT = os.path.join(ROOT, "inputs", "rodpair", "soft-omega1-caseA.xml")
+LAYERED = os.path.join(ROOT, "inputs", "rodpair", "pile-two-layers.xml")
+LAYERED_OPTS = ["-rodpair_end", "0.1"]
 REPEAT = int(os.environ.get("SK_BENCH_REPEAT", "2"))
 TOL = 0.01
 
@@ -99,10 +105,10 @@ def scaling(prog, tmp):
                   f"   ({m['events']} / {r['events']} events)", flush=True)
 
 
-def compare_at(prog, prog_cv, tmp, n, ref, inp, modes):
+def compare_at(prog, prog_cv, tmp, n, ref, inp, modes, extra=()):
     """MMM, RK45 and CVODE at N = n (N_m = modes), each at its fastest accuracy setting within TOL of the reference.
     Returns the RESULT fields."""
-    disc = ["-rodpair_nodes", str(n), "-rodpair_modes", str(modes)]
+    disc = ["-rodpair_nodes", str(n), "-rodpair_modes", str(modes)] + list(extra)
     rk = [(f"N {n} rtol {r:g}", ["-rodpair_solver", "rk45", "-rodpair_rtol", f"{r:g}", "-rodpair_atol", "1e-12"] + disc)
           for r in (1e-4, 1e-5, 1e-6)]
     cv = [(f"N {n} rtol {r:g}", ["-rodpair_solver", "cvode", "-rodpair_rtol", f"{r:g}", "-rodpair_atol", "1e-12"] + disc)
@@ -117,12 +123,13 @@ def compare_at(prog, prog_cv, tmp, n, ref, inp, modes):
             f"speedup_cvode={t_cv / t_mmm:.3g} tip_l2={e_mmm:.3g} n={n}")
 
 
-def reference(prog, tmp, inp, label):
+def reference(prog, tmp, inp, label, n=401, modes=50, extra=()):
     ref = run(prog, os.path.join(tmp, "ref_" + label), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1e-9", "-rodpair_atol",
-                                                         "1e-12", "-rodpair_nodes", "401", "-rodpair_modes", "50"], inp)
+                                                         "1e-12", "-rodpair_nodes", str(n), "-rodpair_modes", str(modes)] + list(extra),
+              inp)
     if ref is None:
         sys.exit("reference run failed")
-    print(f"  reference ({label}) rk45 rtol 1e-9, N 401, N_m 50: cpu {ref['wall']:.3f} s, events {ref['events']}", flush=True)
+    print(f"  reference ({label}) rk45 rtol 1e-9, N {n}, N_m {modes}: cpu {ref['wall']:.3f} s, events {ref['events']}", flush=True)
     return ref["tip"]
 
 
@@ -151,14 +158,19 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         if os.environ.get("SK_BENCH_SCALING", "1") != "0":
             scaling(prog, tmp)
-        ref = reference(prog, tmp, INPUT, "omega1-caseA")
+        need_ref = os.environ.get("SK_BENCH_PAPER", "1") != "0" or os.environ.get("SK_BENCH_RESULT", "1") != "0"
+        ref = reference(prog, tmp, INPUT, "omega1-caseA") if need_ref else None
         if os.environ.get("SK_BENCH_PAPER", "1") != "0":
             lines.append("PAPER rodpair " + paper(prog, tmp, ref))
         if os.environ.get("SK_BENCH_SOFT", "1") != "0":
             ref_soft = reference(prog, tmp, SOFT, "soft-omega1-caseA")
             lines.append("SOFT rodpair " + compare_at(prog, prog_cv, tmp, 301, ref_soft, SOFT, 50))
-        for n in (51, 301):
-            lines.append("RESULT rodpair " + compare_at(prog, prog_cv, tmp, n, ref, INPUT, 10))
+        if os.environ.get("SK_BENCH_LAYERED", "1") != "0":
+            ref_lay = reference(prog, tmp, LAYERED, "pile-two-layers", 101, 20, LAYERED_OPTS)
+            lines.append("LAYERED rodpair " + compare_at(prog, prog_cv, tmp, 101, ref_lay, LAYERED, 20, LAYERED_OPTS))
+        if os.environ.get("SK_BENCH_RESULT", "1") != "0":
+            for n in (51, 301):
+                lines.append("RESULT rodpair " + compare_at(prog, prog_cv, tmp, n, ref, INPUT, 10))
     print("\n".join(lines))
 
 

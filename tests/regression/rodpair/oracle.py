@@ -29,7 +29,10 @@ def read_input(path):
     """The physical parameters of a <rodpair> input (SI units)."""
     root = ET.parse(path).getroot()
     r1, r2, fr, fn, tm = (root.find(k) for k in ("rod1", "rod2", "friction", "load/function", "time"))
-    p = {"EA1": float(r1.get("EA")), "rhoA1": float(r1.get("rhoA")), "L1": float(r1.get("length")),
+    if fr.find("point") is not None:
+        raise ValueError(f"oracle: {path} has depth-dependent friction, which the oracle does not model")
+    segs = [(float(s.get("length")), float(s.get("EA")), float(s.get("rhoA"))) for s in r1.findall("segment")]
+    p = {"EA1": float(r1.get("EA", "nan")), "rhoA1": float(r1.get("rhoA", "nan")), "L1": float(r1.get("length")), "seg1": segs,
          "l1": float(r1.get("offset")), "EA2": float(r2.get("EA")), "rhoA2": float(r2.get("rhoA")),
          "L2": float(r2.get("length")), "mu_s": float(fr.get("mu_s")), "mu_k": float(fr.get("mu_k")),
          "NF": float(fr.get("normal_load")), "end": float(tm.get("end")), "dt_out": float(tm.get("output_interval", "1e-3"))}
@@ -51,6 +54,27 @@ def load_average(load, t0, t1):
     raise ValueError(f"oracle: load type {kind} not supported")
 
 
+def rod1_chain(p, N):
+    """Lumped masses (N) and element springs (N - 1) of rod 1: uniform, or from its segments (lengths, EA, rho A from the
+    head down): an element's springs in series (1 / sum of overlap / EA) and half of its mass at each end node."""
+    h = p["L1"] / (N - 1)
+    if not p.get("seg1"):
+        m1 = np.full(N, p["rhoA1"] * h)
+        m1[[0, -1]] *= 0.5
+        return m1, p["EA1"] / h
+    edges = np.cumsum([0.0] + [s[0] for s in p["seg1"]])
+    z = np.linspace(0.0, p["L1"], N)
+    comp, mel = np.zeros(N - 1), np.zeros(N - 1)
+    for (length, EA, rhoA), a, b in zip(p["seg1"], edges[:-1], edges[1:]):
+        overlap = np.clip(np.minimum(z[1:], b) - np.maximum(z[:-1], a), 0.0, None)
+        comp += overlap / EA
+        mel += overlap * rhoA
+    m1 = np.zeros(N)
+    m1[:-1] += 0.5 * mel
+    m1[1:] += 0.5 * mel
+    return m1, 1.0 / comp
+
+
 def simulate(p, N, dt, t_end, dt_out):
     """Rod pair on N nodes per rod length h; returns output times, u1 at the four sections (nt x 4), and the energy
     history (nt x 5: work of P, kinetic, strain, dissipated, balance) of the oracle itself."""
@@ -59,11 +83,10 @@ def simulate(p, N, dt, t_end, dt_out):
     off = int(round(p["l1"] / h))
     if abs(M * h - p["L2"]) > 1e-9 * p["L2"] or abs(off * h - p["l1"]) > 1e-9 * p["l1"] + 1e-12:
         raise ValueError(f"oracle: L2 and l1 must be multiples of h = {h} (choose N accordingly)")
-    m1 = np.full(N, p["rhoA1"] * h)
-    m1[[0, -1]] *= 0.5
+    m1, k1 = rod1_chain(p, N)  # k1: one spring (uniform) or one per element (segments)
     m2 = np.full(M, p["rhoA2"] * h)  # free nodes 0..M-1
     m2[0] *= 0.5
-    k1, k2 = p["EA1"] / h, p["EA2"] / h
+    k2 = p["EA2"] / h
     i1 = np.arange(off, N)  # rod-1 nodes in contact, facing rod-2 nodes 0..N-1-off
     j2 = i1 - off
     trib = np.full(len(i1), h)
@@ -86,7 +109,7 @@ def simulate(p, N, dt, t_end, dt_out):
         times[r] = t
         out[r] = u1[sec] if sec else np.interp(zs, np.arange(N), u1)
         kin = 0.5 * (m1 @ (v1 * v1) + m2 @ (v2 * v2))
-        strain = 0.5 * (k1 * np.sum(np.diff(u1) ** 2) + k2 * (np.sum(np.diff(u2) ** 2) + u2[-1] ** 2))
+        strain = 0.5 * (np.sum(k1 * np.diff(u1) ** 2) + k2 * (np.sum(np.diff(u2) ** 2) + u2[-1] ** 2))
         en[r] = [work, kin, strain, diss, kin + strain + diss - work]
 
     record(0, 0.0)

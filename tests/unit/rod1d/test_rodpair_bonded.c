@@ -2,19 +2,9 @@
    linear system (a stepped rod). Its exact solution is built here independently of the RHS: the reduced coordinates
    x = [u of the free nodes; eta], the sticking nodes u_i = g_i . eta, reduced mass and stiffness T^T M T, T^T K T,
    generalized eigenpairs (Cholesky + Jacobi), and the closed-form modal response to P0 sin(W t) from rest. */
-#include "../../../src/rod1d/rodpairimpl.h"
+#include "rodpair_harmonic.h"
 
 #define NR_MAX 32
-
-typedef struct {
-  PetscReal P0, W;
-} Harmonic;
-
-static PetscReal Load(void *ctx, PetscReal t)
-{
-  Harmonic *h = (Harmonic *)ctx;
-  return h->P0 * PetscSinReal(h->W * t);
-}
 
 /* cyclic Jacobi for symmetric A (n x n): eigenvalues in d, eigenvectors in the columns of V */
 static void Jacobi(PetscInt n, PetscReal A[], PetscReal d[], PetscReal V[])

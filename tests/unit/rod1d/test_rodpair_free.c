@@ -1,17 +1,7 @@
 /* Limit mu_k N_F = 0: rod 1 is a free-free lumped chain under P(t) = P0 sin(W t). Its exact solution is the rigid-body
    motion plus the closed-form Duhamel response of the chain's modes phi_n(i) = cos(n pi i / (N - 1)) (checked here to
    be eigenvectors). The RK45 reference must reproduce it and close the energy balance. */
-#include "../../../src/rod1d/rodpairimpl.h"
-
-typedef struct {
-  PetscReal P0, W;
-} Harmonic;
-
-static PetscReal Load(void *ctx, PetscReal t)
-{
-  Harmonic *h = (Harmonic *)ctx;
-  return h->P0 * PetscSinReal(h->W * t);
-}
+#include "rodpair_harmonic.h"
 
 /* exact u_i(t) of the chain from rest */
 static PetscReal Exact(const SKRodPairModel *m, const Harmonic *hm, PetscInt i, PetscReal t)
