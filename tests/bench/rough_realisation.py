@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Cost of one realisation of the rough-plate campaign at the study's settings (inputs/rough3d/campaign.xml:
-20 x 20 x 4 H8 plate, h = 0.05 m, 441 contact nodes with LuGre, dt = 2e-4 s to T = 1.5 s), run alone with
+20 x 20 x 4 H8 plate, h = 0.05 m, 441 contact nodes with LuGre, dt = 1.5e-4 s to T = 1.5 s), run alone with
 -realisation K on one rank and -log_view. Prints, as its last line,
   RESULT rough_realisation core_s=... steps=... contact_points=... dofs=... wall_s=... element_share=...
          contact_share=... setup_share=... step_us=...
