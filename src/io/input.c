@@ -656,6 +656,13 @@ PetscErrorCode SKInputInsertOptions(SKInput input)
   PetscCall(PetscOptionsInsertString(NULL, cmdline));
   PetscCall(PetscFree(cmdline));
   PetscCall(PetscFree(text));
+  /* PetscInitialize() starts the event log only when -log_view is on the command line; a -log_view from the file
+     would otherwise make PetscFinalize() fail ("Must use -log_view or PetscLogDefaultBegin()"). */
+  {
+    PetscBool log_view;
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-log_view", &log_view));
+    if (log_view) PetscCall(PetscLogDefaultBegin());
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -5,7 +5,8 @@ accepted the solver mmm with a table load (which `run` then refused) and refused
 Checked:
 1. an option nothing uses, on the command line or in <options>, is an input error (exit 1, one line naming it and
    -sk_allow_unused) for validate and run, and runs nothing; -sk_allow_unused lets it pass; options that are used
-   (the solver's, the TS options of the rigid solvers, PETSc's -log_view) pass;
+   (the solver's, the TS options of the rigid solvers, PETSc's -log_view) pass; -log_view given in <options> writes
+   the event log and exits 0;
 2. `stickslip -help` lists the program's options and no usage error; `run X -help` lists the solver's options with
    their defaults, exits 0 and writes nothing;
 3. validate refuses what run refuses: mmm with a table load, at the line of the load function;
@@ -46,6 +47,15 @@ p = run("validate", rodpair, "-rodpair_solvr", "mmm", "-sk_allow_unused")
 check(p.returncode == 0, "-sk_allow_unused lets an unused option pass")
 p = run("validate", rodpair, "-rodpair_solver", "mmm", "-rodpair_end", "0.5", "-quiet", "-o", out, "-log_view", "ascii:" + os.path.join(work, "log"))
 check(p.returncode == 0, "used options pass: " + p.stderr.strip()[:200])
+# -log_view in the file's <options> (not on the command line): PetscInitialize() had not started the event log, so the
+# run ended with a PETSc error printed by PetscFinalize() and no event log.
+text = open(rodpair).read().replace("</rodpair>", "  <options>-log_view ascii:%s</options>\n</rodpair>" % os.path.join(work, "log_in_file"))
+logview_in = os.path.join(work, "logview.xml")
+open(logview_in, "w").write(text)
+p = run("run", logview_in, "-o", os.path.join(work, "logview"), "-quiet", "-rodpair_end", "0.01")
+log_text = open(os.path.join(work, "log_in_file")).read() if os.path.exists(os.path.join(work, "log_in_file")) else ""
+check(p.returncode == 0 and "Event" in log_text and "PETSC ERROR" not in p.stderr,
+      "-log_view in <options> writes the event log and exits 0: %d %s" % (p.returncode, p.stderr.strip()[:200]))
 p = run("validate", os.path.join(src, "inputs/bk/bk-n5.xml"), "-burridgeknopoff_ts_type", "bdf", "-burridgeknopoff_ts_bdf_order", "2")
 check(p.returncode == 0, "the TS options of a rigid solver are used: " + p.stderr.strip()[:200])
 p = run("validate", os.path.join(src, "inputs/explicit/neohookean_block.xml"), "-explicit_kill_at_step", "5", "-explicit_power_rtol", "1e-7")
