@@ -1,12 +1,13 @@
 /* stickslip rod1d: two elastic rods in Coulomb frictional contact (Tsetas et al. 2022), the "rodpair" study.
    Rod 1 (free-free, force P(t) at z1 = 0) is a lumped-mass chain of N nodes; rod 2 (free at z2 = 0, fixed at z2 = L2)
-   keeps its N_m analytic in-vacuo modes. Node i of rod 1 sits at zbar_i = z1_i + u1_i - l1 on rod 2. */
+   keeps its N_m in-vacuo modes (closed form, or exact per layer for a layered rod 2). Node i of rod 1 sits at zbar_i = z1_i + u1_i - l1 on
+   rod 2. */
 #ifndef STICKSLIP_ROD1D_H
 #define STICKSLIP_ROD1D_H
 
 #include <stickslip/solver.h>
 
-/* Most segments (layers of constant EA and rho A) of a non-uniform rod 1. */
+/* Most segments (layers of constant EA and rho A) of a non-uniform rod 1 or a layered rod 2. */
 #define SK_RODPAIR_MAX_SEGMENTS 32
 
 /* Physical and discretisation parameters of a rod pair (SI units). */
@@ -28,6 +29,11 @@ typedef struct {
      uniform rod 1 of EA1, rhoA1. */
   PetscInt nseg1;
   PetscReal seg1_length[SK_RODPAIR_MAX_SEGMENTS], seg1_EA[SK_RODPAIR_MAX_SEGMENTS], seg1_rhoA[SK_RODPAIR_MAX_SEGMENTS];
+  /* Layered rod 2: nseg2 > 0 layers from its top z2 = 0 (where rod 1 enters) down to the fixed end z2 = L2, of lengths
+     seg2_length (m, summing to L2), EA seg2_EA (N) and rho A seg2_rhoA (kg/m); EA2 and rhoA2 are then not used, and the
+     modes come from the exact transfer matrices of the layers. nseg2 = 0: a uniform rod 2 of EA2, rhoA2. */
+  PetscInt nseg2;
+  PetscReal seg2_length[SK_RODPAIR_MAX_SEGMENTS], seg2_EA[SK_RODPAIR_MAX_SEGMENTS], seg2_rhoA[SK_RODPAIR_MAX_SEGMENTS];
   /* Depth-dependent friction: nfric > 0 points at depths fric_depth (m on rod 2, from 0, increasing, the last >= L2)
      with mu_s, mu_k (-) and N_F (N/m) there, each linear between points and constant beyond the last; mu_s, mu_k, NF
      are then not used. nfric = 0: uniform friction. */
@@ -113,6 +119,11 @@ PETSC_EXTERN PetscErrorCode SKRodPairGetEnergy(SKRodPair rp, SKRodPairEnergy *en
 PETSC_EXTERN PetscErrorCode SKRodPairGetCounts(SKRodPair rp, PetscInt *steps, PetscInt *rejected, PetscInt *rhs_evals, PetscInt *events);
 /* Mass-weighted mean displacement of rod 1 (m): its rigid-body displacement, whatever its vibration. */
 PETSC_EXTERN PetscErrorCode SKRodPairGetRod1MeanDisplacement(SKRodPair rp, PetscReal *ubar);
+/* Rod 2's modes: their number, angular frequencies (rad/s, owned by the rod pair) and the relative accuracy to which the
+   frequencies were located (0: closed form, a uniform rod 2; layered: the bisection's relative bracket width). */
+PETSC_EXTERN PetscErrorCode SKRodPairGetRod2Modes(SKRodPair rp, PetscInt *nm, const PetscReal *omega[], PetscReal *rtol);
+/* Mode shape psi_n(z2) of rod 2 (mass-normalised, 1/sqrt(kg)) for n = 0 .. nm - 1, z2 in [0, L2] (m). */
+PETSC_EXTERN PetscErrorCode SKRodPairGetRod2Shape(SKRodPair rp, PetscInt n, PetscReal z2, PetscReal *psi);
 /* Displacement u2 (m) of rod 2 at z2 (m), from the current modal coordinates. */
 PETSC_EXTERN PetscErrorCode SKRodPairGetRod2Displacement(SKRodPair rp, PetscReal z2, PetscReal *u2);
 

@@ -599,12 +599,30 @@ PetscErrorCode SKRodPairGetCounts(SKRodPair rp, PetscInt *steps, PetscInt *rejec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKRodPairGetRod2Modes(SKRodPair rp, PetscInt *nm, const PetscReal *omega[], PetscReal *rtol)
+{
+  PetscFunctionBegin;
+  if (nm) *nm = rp->model.Nm;
+  if (omega) *omega = rp->model.omega;
+  if (rtol) *rtol = rp->model.rod2_root_rtol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetRod2Shape(SKRodPair rp, PetscInt n, PetscReal z2, PetscReal *psi)
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 0 && n < rp->model.Nm, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Mode %" PetscInt_FMT " of rod 2: it has %" PetscInt_FMT, n, rp->model.Nm);
+  *psi = SKRodPairRod2Shape(&rp->model, n, z2);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKRodPairGetRod2Displacement(SKRodPair rp, PetscReal z2, PetscReal *u2)
 {
   const SKRodPairModel *m = &rp->model;
 
   PetscFunctionBegin;
   *u2 = 0;
-  for (PetscInt n = 0; n < m->Nm; n++) *u2 += m->psi_amp * PetscCosReal((2 * n + 1) * m->k1 * z2) * ETA(rp->y)[n];
+  for (PetscInt n = 0; n < m->Nm; n++) *u2 += SKRodPairRod2Shape(m, n, z2) * ETA(rp->y)[n];
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,4 +1,4 @@
-/* Semi-discrete rod-pair model: lumped-mass chain for rod 1, analytic free-fixed modes for rod 2, and their coupling.
+/* Semi-discrete rod-pair model: lumped-mass chain for rod 1, free-fixed modes for rod 2 (rodpair_rod2.c), and their coupling.
    Pure kernels on plain arrays; no state beyond the model struct. */
 #include "rodpairimpl.h"
 #include "shared/sincos.h"
@@ -15,6 +15,25 @@ static PetscReal SegmentIntegral(const SKRodPairParams *p, PetscReal a, PetscRea
   return sum;
 }
 
+/* Segments of a rod (WHAT, e.g. "Segment", of ROD, e.g. "rod 1"): positive properties, lengths summing to L (1e-9 relative) */
+static PetscErrorCode CheckSegments(const char what[], const char rod[], PetscInt n, const PetscReal length[], const PetscReal EA[],
+                                    const PetscReal rhoA[], PetscReal L)
+{
+  PetscReal sum = 0;
+
+  PetscFunctionBegin;
+  if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt s = 0; s < n; s++) {
+    PetscCheck(length[s] > 0 && EA[s] > 0 && rhoA[s] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "%s %" PetscInt_FMT " of %s needs positive length, EA, rhoA, got %g %g %g", what, s, rod, (double)length[s], (double)EA[s],
+               (double)rhoA[s]);
+    sum += length[s];
+  }
+  PetscCheck(PetscAbsReal(sum - L) <= 1e-9 * L, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%ss of %s sum to %g m, not its length %g m",
+             what, rod, (double)sum, (double)L);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
 {
   PetscInt N = p->N;
@@ -22,21 +41,14 @@ PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
   PetscFunctionBegin;
   PetscCheck(N >= 1 && p->Nm >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Need N >= 1 and Nm >= 1, got %" PetscInt_FMT ", %" PetscInt_FMT, N, p->Nm);
-  PetscCheck((p->nseg1 > 0 || (p->EA1 > 0 && p->rhoA1 > 0)) && p->L1 > 0 && p->EA2 > 0 && p->rhoA2 > 0 && p->L2 > 0, PETSC_COMM_SELF,
-             PETSC_ERR_ARG_OUTOFRANGE, "Rod properties must be positive");
+  PetscCheck((p->nseg1 > 0 || (p->EA1 > 0 && p->rhoA1 > 0)) && p->L1 > 0 && (p->nseg2 > 0 || (p->EA2 > 0 && p->rhoA2 > 0)) && p->L2 > 0,
+             PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Rod properties must be positive");
+  PetscCheck(p->nseg2 >= 0 && p->nseg2 <= SK_RODPAIR_MAX_SEGMENTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "Rod 2 needs 0 to %d layers, got %" PetscInt_FMT, SK_RODPAIR_MAX_SEGMENTS, p->nseg2);
+  PetscCall(CheckSegments("Layer", "rod 2", p->nseg2, p->seg2_length, p->seg2_EA, p->seg2_rhoA, p->L2));
   PetscCheck(p->nseg1 >= 0 && p->nseg1 <= SK_RODPAIR_MAX_SEGMENTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Rod 1 needs 0 to %d segments, got %" PetscInt_FMT, SK_RODPAIR_MAX_SEGMENTS, p->nseg1);
-  if (p->nseg1 > 0) {
-    PetscReal sum = 0;
-    for (PetscInt s = 0; s < p->nseg1; s++) {
-      PetscCheck(p->seg1_length[s] > 0 && p->seg1_EA[s] > 0 && p->seg1_rhoA[s] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-                 "Segment %" PetscInt_FMT " of rod 1 needs positive length, EA, rhoA, got %g %g %g", s, (double)p->seg1_length[s],
-                 (double)p->seg1_EA[s], (double)p->seg1_rhoA[s]);
-      sum += p->seg1_length[s];
-    }
-    PetscCheck(PetscAbsReal(sum - p->L1) <= 1e-9 * p->L1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-               "Segments of rod 1 sum to %g m, not its length %g m", (double)sum, (double)p->L1);
-  }
+  PetscCall(CheckSegments("Segment", "rod 1", p->nseg1, p->seg1_length, p->seg1_EA, p->seg1_rhoA, p->L1));
   PetscCheck(p->l1 >= 0 && p->l1 < p->L1 && p->L1 - p->l1 <= p->L2 * (1 + 1e-12), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Need 0 <= l1 < L1 and L1 - l1 <= L2");
   PetscCheck(p->nfric > 0 || (p->mu_k >= 0 && p->mu_k <= p->mu_s && p->NF >= 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
@@ -112,9 +124,7 @@ PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
       m->cap_s[i] = p->mu_s * p->NF;
       m->cap_k[i] = p->mu_k * p->NF;
     }
-  m->k1      = PETSC_PI / (2 * p->L2);
-  m->psi_amp = PetscSqrtReal(2 / (p->rhoA2 * p->L2));
-  for (PetscInt n = 0; n < p->Nm; n++) m->omega[n] = PetscSqrtReal(p->EA2 / p->rhoA2) * (2 * n + 1) * m->k1;
+  PetscCall(SKRodPairRod2Modes(p, m));
   if (m->uniform1)
     m->omega1_rod1 = PETSC_PI / p->L1 * PetscSqrtReal(p->EA1 / p->rhoA1);
   else { /* pi over the travel time of a wave through rod 1: the uniform rod's value for equal segments */
@@ -136,6 +146,7 @@ PetscErrorCode SKRodPairModelDestroy(SKRodPairModel *m)
   PetscCall(PetscFree(m->cap_s));
   PetscCall(PetscFree(m->cap_k));
   PetscCall(PetscFree(m->omega));
+  PetscCall(SKRodPairRod2Destroy(m));
   if (m->nfric > 0) PetscCall(PetscFree4(m->fz, m->fmus, m->fmuk, m->fnf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -151,6 +162,10 @@ PetscReal SKRodPairCoupling(const SKRodPairModel *m, PetscReal zbar, PetscReal h
   if (b <= a) {
     for (PetscInt n = 0; n < m->Nm; n++) g[n] = 0;
     return 0;
+  }
+  if (m->nlay2 > 0) {
+    SKRodPairRod2Average(m, a, b, g);
+    return b - a;
   }
   d  = b - a;
   c  = 0.5 * (a + b);

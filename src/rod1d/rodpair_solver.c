@@ -105,34 +105,51 @@ static PetscErrorCode ReadWithChildren(SKInput input, SKNode node, const char na
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rod 1's EA and rhoA (uniform) or its <segment> children (non-uniform) into P, checked: positive properties, segments
-   that cover the rod exactly (their lengths summing to L1 to 1e-9 relative). */
-static PetscErrorCode RodPairReadSegments(SKInput input, SKNode rod1, PetscInt n, SKNode segs[], SKRodPairParams *p)
+/* A rod's EA and rhoA (uniform) or its <segment> children (non-uniform) into *EA, *rhoA or *nseg and the segment arrays,
+   checked: positive properties, segments that cover the rod (NAME, of length L) exactly (lengths summing to L to 1e-9
+   relative). */
+static PetscErrorCode ReadRodSegments(SKInput input, SKNode rod, const char name[], PetscReal L, PetscInt n, SKNode segs[], PetscReal *EA,
+                                      PetscReal *rhoA, PetscInt *nseg, PetscReal seg_length[], PetscReal seg_EA[], PetscReal seg_rhoA[])
 {
   PetscReal sum             = 0;
   PetscInt found            = 0;
   const char *const names[] = {"EA", "rhoA", "length"};
 
   PetscFunctionBegin;
-  PetscCall(ReadReals(input, rod1, 2, names, (PetscReal *const[]){&p->EA1, &p->rhoA1}, &found));
+  PetscCall(ReadReals(input, rod, 2, names, (PetscReal *const[]){EA, rhoA}, &found));
   if (n == 0) {
-    PetscCall(SKInputCheck(input, rod1, found == 2, "rod1 needs EA and rhoA (a uniform rod) or segment children (a non-uniform rod)"));
+    PetscCall(SKInputCheck(input, rod, found == 2, "%s needs EA and rhoA (a uniform rod) or segment children (a non-uniform rod)", name));
   } else {
-    PetscCall(SKInputCheck(input, rod1, found == 0, "rod1 has segments: give EA and rhoA on each segment, not on rod1"));
-    PetscCall(SKInputCheck(input, rod1, n <= SK_RODPAIR_MAX_SEGMENTS, "rod1 has %" PetscInt_FMT " segments, at most %d are allowed", n,
+    PetscCall(SKInputCheck(input, rod, found == 0, "%s has segments: give EA and rhoA on each segment, not on %s", name, name));
+    PetscCall(SKInputCheck(input, rod, n <= SK_RODPAIR_MAX_SEGMENTS, "%s has %" PetscInt_FMT " segments, at most %d are allowed", name, n,
                            SK_RODPAIR_MAX_SEGMENTS));
-    p->nseg1 = n;
+    *nseg = n;
     for (PetscInt s = 0; s < n; s++) {
-      PetscCall(ReadReals(input, segs[s], 3, names, (PetscReal *const[]){&p->seg1_EA[s], &p->seg1_rhoA[s], &p->seg1_length[s]}, NULL));
-      PetscCall(SKInputCheckPositive(input, segs[s], "length", p->seg1_length[s]));
-      PetscCall(SKInputCheckPositive(input, segs[s], "EA", p->seg1_EA[s]));
-      PetscCall(SKInputCheckPositive(input, segs[s], "rhoA", p->seg1_rhoA[s]));
-      sum += p->seg1_length[s];
+      PetscCall(ReadReals(input, segs[s], 3, names, (PetscReal *const[]){&seg_EA[s], &seg_rhoA[s], &seg_length[s]}, NULL));
+      PetscCall(SKInputCheckPositive(input, segs[s], "length", seg_length[s]));
+      PetscCall(SKInputCheckPositive(input, segs[s], "EA", seg_EA[s]));
+      PetscCall(SKInputCheckPositive(input, segs[s], "rhoA", seg_rhoA[s]));
+      sum += seg_length[s];
     }
-    PetscCall(SKInputCheck(input, segs[n - 1], PetscAbsReal(sum - p->L1) <= 1e-9 * p->L1,
-                           "the segments of rod1 have a total length of %g m, not the rod's length %g m: they must cover the rod exactly",
-                           (double)sum, (double)p->L1));
+    PetscCall(SKInputCheck(input, segs[n - 1], PetscAbsReal(sum - L) <= 1e-9 * L,
+                           "the segments of %s have a total length of %g m, not the rod's length %g m: they must cover the rod exactly",
+                           name, (double)sum, (double)L));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rod 1 (from the head z1 = 0 down) and rod 2 (layers from its top z2 = 0 down to the fixed end) */
+static PetscErrorCode RodPairReadSegments1(SKInput input, SKNode rod1, PetscInt n, SKNode segs[], SKRodPairParams *p)
+{
+  PetscFunctionBegin;
+  PetscCall(ReadRodSegments(input, rod1, "rod1", p->L1, n, segs, &p->EA1, &p->rhoA1, &p->nseg1, p->seg1_length, p->seg1_EA, p->seg1_rhoA));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RodPairReadSegments2(SKInput input, SKNode rod2, PetscInt n, SKNode segs[], SKRodPairParams *p)
+{
+  PetscFunctionBegin;
+  PetscCall(ReadRodSegments(input, rod2, "rod2", p->L2, n, segs, &p->EA2, &p->rhoA2, &p->nseg2, p->seg2_length, p->seg2_EA, p->seg2_rhoA));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -191,11 +208,10 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKNodeGetChild(root, "discretization", &disc));
 
   PetscCall(SKInputRequireReal(input, rod1, "length", &ctx->p.L1));
-  PetscCall(ReadWithChildren(input, rod1, "segment", RodPairReadSegments, &ctx->p));
+  PetscCall(ReadWithChildren(input, rod1, "segment", RodPairReadSegments1, &ctx->p));
   PetscCall(SKInputRequireReal(input, rod1, "offset", &ctx->p.l1));
-  PetscCall(SKInputRequireReal(input, rod2, "EA", &ctx->p.EA2));
-  PetscCall(SKInputRequireReal(input, rod2, "rhoA", &ctx->p.rhoA2));
   PetscCall(SKInputRequireReal(input, rod2, "length", &ctx->p.L2));
+  PetscCall(ReadWithChildren(input, rod2, "segment", RodPairReadSegments2, &ctx->p));
   PetscCall(ReadWithChildren(input, fric, "point", RodPairReadFriction, &ctx->p));
   PetscCall(SKInputRequireReal(input, time, "end", &ctx->t_end));
   ctx->dt_out = 1e-3;
@@ -218,7 +234,7 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
 
   /* physics sanity, each at the line of the element that holds the value */
   if (ctx->p.nseg1 == 0) PetscCall(SKInputCheckPositive(input, rod1, "EA", ctx->p.EA1));
-  PetscCall(SKInputCheckPositive(input, rod2, "EA", ctx->p.EA2));
+  if (ctx->p.nseg2 == 0) PetscCall(SKInputCheckPositive(input, rod2, "EA", ctx->p.EA2));
   PetscCall(SKInputCheck(input, disc, ctx->p.N >= 3, "nodes = %" PetscInt_FMT ": rod 1 needs at least 3 nodes", ctx->p.N));
   PetscCall(SKInputCheck(input, disc, ctx->p.Nm >= 1, "modes = %" PetscInt_FMT ": rod 2 needs at least 1 mode", ctx->p.Nm));
   PetscCall(SKInputCheck(input, disc, ctx->ngrid >= 2, "output_points = %" PetscInt_FMT " must be at least 2", ctx->ngrid));
@@ -513,6 +529,21 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscCall(SKOutputSummary(out, "intervals",
                             "%" PetscInt_FMT " (events %" PetscInt_FMT ", steps %" PetscInt_FMT ", rejected %" PetscInt_FMT ")", events + 1,
                             events, steps, rejected));
+  {
+    const PetscReal *omega;
+    PetscReal frtol;
+    PetscInt nm;
+    PetscCall(SKRodPairGetRod2Modes(rp, &nm, &omega, &frtol));
+    PetscCall(SKOutputWriteRealArray(out, "/rodpair/rod2_frequencies", 1, &nm, omega));
+    PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "rod2_frequency_rtol", frtol));
+    if (p.nseg2 > 0)
+      PetscCall(SKOutputSummary(out, "rod 2 modes",
+                                "%" PetscInt_FMT " from the transfer matrices of %" PetscInt_FMT
+                                " layers, highest %.6g rad/s, frequencies to %.1e relative",
+                                nm, p.nseg2, (double)omega[nm - 1], (double)frtol));
+    else
+      PetscCall(SKOutputSummary(out, "rod 2 modes", "%" PetscInt_FMT " (closed form), highest %.6g rad/s", nm, (double)omega[nm - 1]));
+  }
   if (method == SK_RODPAIR_MMM && p.nseg1 > 0) {
     PetscInt solves, hits;
     PetscCall(SKRodPairGetMMMEigenCounts(rp, &solves, &hits));

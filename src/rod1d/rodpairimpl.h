@@ -5,7 +5,9 @@
 #include <stickslip/rod1d.h>
 
 /* The semi-discrete model. Rod 1: node masses, springs between consecutive nodes, tributary half-lengths.
-   Rod 2: mode n has shape psi_n(z) = psi_amp cos(k_n z), k_n = (2n - 1) pi / (2 L2), frequency omega_n = c2 k_n.
+   Rod 2 (uniform): mode n has shape psi_n(z) = psi_amp cos(k_n z), k_n = (2n - 1) pi / (2 L2), frequency omega_n = c2 k_n.
+   Rod 2 (layered, rodpair_rod2.c): in layer j, [zl_j, zl_j+1], psi_n(z) = R_nj cos(phi_nj + omega_n (z - zl_j) / c_j),
+   with amplitudes and phases from the transfer matrices of the layers; psi_amp is then max R_nj, a bound of |psi_n|.
    Node i in contact loads rod 2 uniformly over its tributary segment [zbar_i - hl_i, zbar_i + hr_i] clipped to [0, L2];
    it "sees" the average rod-2 velocity over that segment, g_i . etadot, with g_in = average of psi_n on the segment. */
 typedef struct {
@@ -17,10 +19,16 @@ typedef struct {
   PetscReal *hl, *hr;       /* tributary half-lengths to the left / right (m) */
   PetscReal *cap_s, *cap_k; /* mu_s NF, mu_k NF (N/m): times the clipped tributary length they give the force */
   PetscReal *omega;         /* rod-2 modal frequencies (rad/s) */
-  PetscReal k1;             /* wavenumber of mode 1 (1/m); k_n = (2n - 1) k1 */
-  PetscReal psi_amp;
-  PetscReal omega1_rod1; /* first flexible frequency of rod 1 (rad/s), for tolerance scaling */
-  PetscBool uniform1;    /* rod 1 uniform (no segments): spacing, masses and springs by the closed formulas */
+  PetscReal k1;             /* uniform rod 2: wavenumber of mode 1 (1/m); k_n = (2n - 1) k1 */
+  PetscReal psi_amp;        /* uniform rod 2: the modes' amplitude sqrt(2 / (rho A2 L2)); layered: the largest R_nj */
+  /* layered rod 2 (nlay2 > 0; 0 for a uniform one) */
+  PetscInt nlay2;
+  PetscReal *zl2;           /* nlay2 + 1 layer boundaries from 0 to L2 (m) */
+  PetscReal *slow2;         /* 1 / c_j per layer (s/m) */
+  PetscReal *amp2, *phase2; /* R_nj, phi_nj at [n * nlay2 + j] (m^-1/2 kg^-1/2, rad) */
+  PetscReal rod2_root_rtol; /* relative bracket width the frequencies were located to */
+  PetscReal omega1_rod1;    /* first flexible frequency of rod 1 (rad/s), for tolerance scaling */
+  PetscBool uniform1;       /* rod 1 uniform (no segments): spacing, masses and springs by the closed formulas */
   /* depth-dependent friction (nfric > 0 points; cap_s, cap_k then hold the largest mu N_F, a bound) */
   PetscInt nfric;
   PetscReal *fz, *fmus, *fmuk, *fnf; /* depth (m), mu_s, mu_k (-), N_F (N/m) at the points */
@@ -30,6 +38,14 @@ typedef struct {
  * SKRodPairModelDestroy. */
 PETSC_INTERN PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m);
 PETSC_INTERN PetscErrorCode SKRodPairModelDestroy(SKRodPairModel *m);
+/* Rod 2's modes (rodpair_rod2.c): fills omega, psi_amp and k1 (uniform) or the layer tables (layered) of M from P. The
+   layered frequencies are the roots of the Pruefer phase of the transfer-matrix solution, located by bisection. */
+PETSC_INTERN PetscErrorCode SKRodPairRod2Modes(const SKRodPairParams *p, SKRodPairModel *m);
+PETSC_INTERN PetscErrorCode SKRodPairRod2Destroy(SKRodPairModel *m);
+/* Mode shape psi_n(z) of rod 2 (z in [0, L2]). */
+PETSC_INTERN PetscReal SKRodPairRod2Shape(const SKRodPairModel *m, PetscInt n, PetscReal z);
+/* Layered rod 2: g[n] = integral of psi_n over [a, b] (0 <= a < b <= L2), divided by (b - a). */
+PETSC_INTERN void SKRodPairRod2Average(const SKRodPairModel *m, PetscReal a, PetscReal b, PetscReal g[]);
 /* Coupling vector g[Nm] of a node at position zbar with half-lengths hl, hr (see above). Returns the clipped length. */
 PETSC_INTERN PetscReal SKRodPairCoupling(const SKRodPairModel *m, PetscReal zbar, PetscReal hl, PetscReal hr, PetscReal g[]);
 /* Friction capacity (N) of node i at position zbar on rod 2: the integral of mu N_F over its clipped tributary segment,

@@ -13,7 +13,9 @@ skips it); the paper's comparison (a fixed-step Runge-Kutta at dt = 0.02 h/c aga
 SK_BENCH_PAPER=0 skips it); the soft-rod-2 input soft-omega1-caseA at N = 301, N_m = 50 against its own reference
 (SK_BENCH_SOFT=0 skips it); the layered pile inputs/rodpair/pile-two-layers.xml (a rod 1 in two segments, friction of two
 soil layers; MMM takes segment eigenpairs from the eigen-solve) at N = 101, N_m = 20 over 0.1 s against RK45 at rtol
-1e-9 at the same N (time-integration accuracy only; SK_BENCH_LAYERED=0 skips it). SK_BENCH_RESULT=0 skips the RESULT
+1e-9 at the same N (time-integration accuracy only), and the same for the layered rod 2 of
+inputs/rodpair/layered-soil-omega1-caseB.xml (its modes from the layers' transfer matrices; line LAYERED2);
+SK_BENCH_LAYERED=0 skips both. SK_BENCH_RESULT=0 skips the RESULT
 lines.
 
 Usage: rodpair_speed.py [STICKSLIP] [STICKSLIP_WITH_CVODE]   (defaults: $STICKSLIP, build/bin/stickslip)
@@ -21,6 +23,7 @@ Prints tables and, on its last lines:
 PAPER rodpair rk_fixed_s=... mmm_s=... speedup=...
 SOFT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=301
 LAYERED rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=101
+LAYERED2 rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=101
 RESULT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=51
 RESULT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=301
 (tip_l2: the MMM's tip error at the timed setting; cvode_s=nan when no CVODE build is given)."""
@@ -39,6 +42,7 @@ INPUT = os.path.join(ROOT, "inputs", "rodpair", "omega1-caseA.xml")
 SOFT = os.path.join(ROOT, "inputs", "rodpair", "soft-omega1-caseA.xml")
 LAYERED = os.path.join(ROOT, "inputs", "rodpair", "pile-two-layers.xml")
 LAYERED_OPTS = ["-rodpair_end", "0.1"]
+SOIL = os.path.join(ROOT, "inputs", "rodpair", "layered-soil-omega1-caseB.xml")
 REPEAT = int(os.environ.get("SK_BENCH_REPEAT", "2"))
 TOL = 0.01
 
@@ -168,6 +172,8 @@ def main():
         if os.environ.get("SK_BENCH_LAYERED", "1") != "0":
             ref_lay = reference(prog, tmp, LAYERED, "pile-two-layers", 101, 20, LAYERED_OPTS)
             lines.append("LAYERED rodpair " + compare_at(prog, prog_cv, tmp, 101, ref_lay, LAYERED, 20, LAYERED_OPTS))
+            ref_soil = reference(prog, tmp, SOIL, "layered-soil-omega1-caseB", 101, 20, LAYERED_OPTS)
+            lines.append("LAYERED2 rodpair " + compare_at(prog, prog_cv, tmp, 101, ref_soil, SOIL, 20, LAYERED_OPTS))
         if os.environ.get("SK_BENCH_RESULT", "1") != "0":
             for n in (51, 301):
                 lines.append("RESULT rodpair " + compare_at(prog, prog_cv, tmp, n, ref, INPUT, 10))

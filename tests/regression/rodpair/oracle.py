@@ -2,7 +2,7 @@
 """An independent oracle for the rod pair: shares no code (and no discretisation of rod 2) with the C solvers.
 
 Both rods are lumped-mass finite-difference chains on the same spacing h = L1/(N-1) (rod 2 fixed at z2 = L2, free at
-z2 = 0), integrated by the leapfrog (symplectic Euler) scheme; the Coulomb law is imposed per time step as a set-valued
+z2 = 0; a non-uniform rod 1 or a layered rod 2 with element springs and masses from its segments), integrated by the leapfrog (symplectic Euler) scheme; the Coulomb law is imposed per time step as a set-valued
 law on the velocities at the end of the step (Moreau's velocity-level time stepping): the friction impulse on the pair
 (rod-1 node i, rod-2 node j facing it) is the projection onto the friction cone [-cap dt, cap dt] of the impulse that
 would make their relative velocity zero, which is the exact solution of the one-step problem
@@ -32,8 +32,9 @@ def read_input(path):
     if fr.find("point") is not None:
         raise ValueError(f"oracle: {path} has depth-dependent friction, which the oracle does not model")
     segs = [(float(s.get("length")), float(s.get("EA")), float(s.get("rhoA"))) for s in r1.findall("segment")]
+    segs2 = [(float(s.get("length")), float(s.get("EA")), float(s.get("rhoA"))) for s in r2.findall("segment")]
     p = {"EA1": float(r1.get("EA", "nan")), "rhoA1": float(r1.get("rhoA", "nan")), "L1": float(r1.get("length")), "seg1": segs,
-         "l1": float(r1.get("offset")), "EA2": float(r2.get("EA")), "rhoA2": float(r2.get("rhoA")),
+         "l1": float(r1.get("offset")), "EA2": float(r2.get("EA", "nan")), "rhoA2": float(r2.get("rhoA", "nan")), "seg2": segs2,
          "L2": float(r2.get("length")), "mu_s": float(fr.get("mu_s")), "mu_k": float(fr.get("mu_k")),
          "NF": float(fr.get("normal_load")), "end": float(tm.get("end")), "dt_out": float(tm.get("output_interval", "1e-3"))}
     p["load"] = {k: fn.get(k) for k in fn.keys()}
@@ -55,17 +56,23 @@ def load_average(load, t0, t1):
 
 
 def rod1_chain(p, N):
-    """Lumped masses (N) and element springs (N - 1) of rod 1: uniform, or from its segments (lengths, EA, rho A from the
-    head down): an element's springs in series (1 / sum of overlap / EA) and half of its mass at each end node."""
-    h = p["L1"] / (N - 1)
-    if not p.get("seg1"):
-        m1 = np.full(N, p["rhoA1"] * h)
+    """Lumped masses (N) and element springs (N - 1) of rod 1 (see chain)."""
+    return chain(p["L1"], p.get("seg1"), p["EA1"], p["rhoA1"], N)
+
+
+def chain(L, segs, EA_uniform, rhoA_uniform, N):
+    """Lumped masses (N) and element springs (N - 1) of a rod of length L on N equally spaced nodes: uniform, or from its
+    segments (lengths, EA, rho A from z = 0 down): an element's springs in series (1 / sum of overlap / EA) and half of
+    its mass at each end node."""
+    h = L / (N - 1)
+    if not segs:
+        m1 = np.full(N, rhoA_uniform * h)
         m1[[0, -1]] *= 0.5
-        return m1, p["EA1"] / h
-    edges = np.cumsum([0.0] + [s[0] for s in p["seg1"]])
-    z = np.linspace(0.0, p["L1"], N)
+        return m1, np.full(N - 1, EA_uniform / h)
+    edges = np.cumsum([0.0] + [s[0] for s in segs])
+    z = np.linspace(0.0, L, N)
     comp, mel = np.zeros(N - 1), np.zeros(N - 1)
-    for (length, EA, rhoA), a, b in zip(p["seg1"], edges[:-1], edges[1:]):
+    for (length, EA, rhoA), a, b in zip(segs, edges[:-1], edges[1:]):
         overlap = np.clip(np.minimum(z[1:], b) - np.maximum(z[:-1], a), 0.0, None)
         comp += overlap / EA
         mel += overlap * rhoA
@@ -84,9 +91,8 @@ def simulate(p, N, dt, t_end, dt_out):
     if abs(M * h - p["L2"]) > 1e-9 * p["L2"] or abs(off * h - p["l1"]) > 1e-9 * p["l1"] + 1e-12:
         raise ValueError(f"oracle: L2 and l1 must be multiples of h = {h} (choose N accordingly)")
     m1, k1 = rod1_chain(p, N)  # k1: one spring (uniform) or one per element (segments)
-    m2 = np.full(M, p["rhoA2"] * h)  # free nodes 0..M-1
-    m2[0] *= 0.5
-    k2 = p["EA2"] / h
+    m2full, k2 = chain(p["L2"], p.get("seg2"), p["EA2"], p["rhoA2"], M + 1)  # rod 2 on nodes 0..M (layers: per element)
+    m2 = m2full[:M]  # free nodes 0..M-1, node M fixed
     i1 = np.arange(off, N)  # rod-1 nodes in contact, facing rod-2 nodes 0..N-1-off
     j2 = i1 - off
     trib = np.full(len(i1), h)
@@ -109,7 +115,7 @@ def simulate(p, N, dt, t_end, dt_out):
         times[r] = t
         out[r] = u1[sec] if sec else np.interp(zs, np.arange(N), u1)
         kin = 0.5 * (m1 @ (v1 * v1) + m2 @ (v2 * v2))
-        strain = 0.5 * (np.sum(k1 * np.diff(u1) ** 2) + k2 * (np.sum(np.diff(u2) ** 2) + u2[-1] ** 2))
+        strain = 0.5 * (np.sum(k1 * np.diff(u1) ** 2) + np.sum(k2[:-1] * np.diff(u2) ** 2) + k2[-1] * u2[-1] ** 2)
         en[r] = [work, kin, strain, diss, kin + strain + diss - work]
 
     record(0, 0.0)
@@ -126,9 +132,9 @@ def simulate(p, N, dt, t_end, dt_out):
             f1[0] += P
             d2 = np.diff(u2)
             f2[:] = 0
-            f2[:-1] += k2 * d2
-            f2[1:] -= k2 * d2
-            f2[-1] -= k2 * u2[-1]
+            f2[:-1] += k2[:-1] * d2
+            f2[1:] -= k2[:-1] * d2
+            f2[-1] -= k2[-1] * u2[-1]
             v1old0 = v1[0]
             v1 += dt * f1 / m1
             v2 += dt * f2 / m2

@@ -33,4 +33,27 @@ static inline SKRodPairParams RodPairCaseA(PetscInt N, PetscInt Nm)
   return p;
 }
 
+/* A rod pair of P under the harmonic load HM, at tight tolerances (rtol 1e-10, atol 1e-14), with the MMM's load form. */
+static inline PetscErrorCode HarmonicRodPairCreate(const SKRodPairParams *p, Harmonic *hm, SKRodPair *rp)
+{
+  PetscFunctionBegin;
+  PetscCall(SKRodPairCreate(PETSC_COMM_SELF, p, Load, hm, rp));
+  PetscCall(SKRodPairSetTolerances(*rp, 1e-10, 1e-14));
+  PetscCall(SKRodPairSetLoadForm(*rp, hm->P0, hm->W, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rod 1's displacements u[N] at the end of a solve of RP by METHOD to T; destroys RP. */
+static inline PetscErrorCode HarmonicRodPairFinish(SKRodPair *rp, const SKRodPairParams *p, SKRodPairMethod method, PetscReal T,
+                                                   PetscReal u[])
+{
+  const PetscReal *u1;
+
+  PetscFunctionBegin;
+  PetscCall(SKRodPairSolve(*rp, method, T));
+  PetscCall(SKRodPairGetState(*rp, NULL, &u1, NULL, NULL, NULL, NULL));
+  for (PetscInt i = 0; i < p->N; i++) u[i] = u1[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 #endif

@@ -11,16 +11,11 @@ static PetscErrorCode Run(const SKRodPairParams *p, Harmonic *hm, SKRodPairMetho
                           PetscInt *solves, PetscInt *hits, PetscInt *events)
 {
   SKRodPair rp;
-  const PetscReal *u1;
 
   PetscFunctionBegin;
-  PetscCall(SKRodPairCreate(PETSC_COMM_SELF, p, Load, hm, &rp));
-  PetscCall(SKRodPairSetTolerances(rp, 1e-10, 1e-14));
-  PetscCall(SKRodPairSetLoadForm(rp, hm->P0, hm->W, 0));
+  PetscCall(HarmonicRodPairCreate(p, hm, &rp));
   PetscCall(SKRodPairSetMMMEigenSolve(rp, always));
-  PetscCall(SKRodPairSolve(rp, method, T));
-  PetscCall(SKRodPairGetState(rp, NULL, &u1, NULL, NULL, NULL, NULL));
-  for (PetscInt i = 0; i < p->N; i++) u[i] = u1[i];
+  PetscCall(HarmonicRodPairFinish(&rp, p, method, T, u));
   PetscCall(SKRodPairGetMMMEigenCounts(rp, solves, hits));
   PetscCall(SKRodPairGetCounts(rp, NULL, NULL, NULL, events));
   PetscCall(SKRodPairDestroy(&rp));
