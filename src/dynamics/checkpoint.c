@@ -62,52 +62,6 @@ static PetscReal *StateArray(SKExplicit ex, PetscInt k)
   return arrays[k];
 }
 
-/* Gathers the owned part of a local nodal array (dim per node) into natural order on rank 0 (*global allocated
-   there, NULL elsewhere). */
-PetscErrorCode SKExplicitGatherNatural(SKExplicit ex, const PetscReal local[], PetscReal **global)
-{
-  PetscFunctionBegin;
-  PetscCall(SKExplicitGatherNaturalBlock(ex, local, ex->dim, global));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The same with bs values per node. */
-PetscErrorCode SKExplicitGatherNaturalBlock(SKExplicit ex, const PetscReal local[], PetscInt bs, PetscReal **global)
-{
-  const PetscInt dim = bs;
-  PetscInt gsize;
-  PetscMPIInt n = (PetscMPIInt)ex->nowned, *counts = NULL, *displs = NULL, *dcounts = NULL, *ddispls = NULL;
-  PetscInt *ids   = NULL;
-  PetscReal *vals = NULL;
-
-  PetscFunctionBegin;
-  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
-  *global = NULL;
-  if (ex->rank == 0) {
-    PetscCall(PetscMalloc4(ex->size, &counts, ex->size, &displs, ex->size, &dcounts, ex->size, &ddispls));
-    PetscCall(PetscMalloc2(gsize, &ids, gsize * dim, &vals));
-    PetscCall(PetscMalloc1(gsize * dim, global));
-  }
-  PetscCallMPI(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, ex->comm));
-  if (ex->rank == 0) {
-    displs[0] = 0;
-    for (PetscMPIInt r = 0; r < ex->size; r++) {
-      if (r) displs[r] = displs[r - 1] + counts[r - 1];
-      dcounts[r] = counts[r] * (PetscMPIInt)dim;
-      ddispls[r] = displs[r] * (PetscMPIInt)dim;
-    }
-  }
-  PetscCallMPI(MPI_Gatherv(ex->natural_nodes, n, MPIU_INT, ids, counts, displs, MPIU_INT, 0, ex->comm));
-  PetscCallMPI(MPI_Gatherv(local, n * (PetscMPIInt)dim, MPIU_REAL, vals, dcounts, ddispls, MPIU_REAL, 0, ex->comm));
-  if (ex->rank == 0) {
-    for (PetscInt i = 0; i < gsize; i++)
-      for (PetscInt d = 0; d < dim; d++) (*global)[ids[i] * dim + d] = vals[i * dim + d];
-    PetscCall(PetscFree4(counts, displs, dcounts, ddispls));
-    PetscCall(PetscFree2(ids, vals));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 #define SKCallH5(call, what) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error in %s", what)
 
 /* Attributes of a checkpoint file that identify the run (see SKExplicitSetDigests()). */

@@ -1,5 +1,6 @@
-/* Explicit solver output: energy balance, watch-point and node-set histories in results.h5 (/explicit/...),
-   VTK/PVD fields (one piece per rank, one .pvd for the run), the state accessors and the element stresses. */
+/* Explicit solver output: energy balance, watch-point and node-set histories in results.h5 (/explicit/...), the
+   patches' control nets, and VTK/PVD fields (one piece per rank, one .pvd for the run; NURBS patches as rational Bezier
+   cells). The state accessors it reads are in explicit_state.c. */
 #include "explicitimpl.h"
 #include <string.h>
 
@@ -49,104 +50,6 @@ static PetscErrorCode WritePatches(SKExplicit ex, SKOutput out)
     PetscCall(SKOutputWriteAttributeInt(out, group, "first_node", first_node));
     PetscCall(PetscFree3(X, w, net));
     first_node += ncp;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKExplicitGetEnergy(SKExplicit ex, SKExplicitEnergy *en)
-{
-  PetscReal local[2] = {0, 0};
-
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(en, sizeof(*en)));
-  for (PetscInt b = 0; b < ex->nblocks; b++) {
-    const SKExplicitBlock *blk = &ex->blocks[b];
-    SKFEMFailure fail;
-    /* an inverted element stops the force computation of the step first, so fail is not looked at here */
-    PetscCall(SKFEMInternalForce(blk->basis, blk->mat, blk->nelem, blk->conn, ex->X, ex->u, NULL, &local[0], &fail));
-  }
-  for (PetscInt k = 0; k < ex->nsprings; k++) {
-    PetscReal fs[3];
-    if (ex->springs[k].node < ex->nowned) local[1] += SKExplicitSpringForce(ex, &ex->springs[k], ex->t, fs);
-  }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, local, 2, MPIU_REAL, MPIU_SUM, ex->comm));
-  en->kinetic       = ex->kinetic;
-  en->internal      = local[0];
-  en->spring        = local[1];
-  en->external_work = ex->external_work;
-  en->balance       = en->kinetic + en->internal + en->spring - en->external_work;
-  for (PetscInt k = 0; k < ex->nterms; k++) {
-    en->work_terms[k] = ex->terms[k].work;
-    en->balance -= ex->terms[k].work;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKExplicitGetTime(SKExplicit ex, PetscReal *t, PetscInt *step)
-{
-  PetscFunctionBegin;
-  if (t) *t = ex->t;
-  if (step) *step = ex->step;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKExplicitGetTimeStep(SKExplicit ex, PetscReal *dt, PetscReal *dt_critical, PetscReal *dt_element)
-{
-  PetscFunctionBegin;
-  if (dt) *dt = ex->dt;
-  if (dt_critical) *dt_critical = ex->dt_critical;
-  if (dt_element) *dt_element = ex->dt_element;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKExplicitGetMesh(SKExplicit ex, SKMesh *mesh)
-{
-  PetscFunctionBegin;
-  *mesh = ex->mesh;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKExplicitGetState(SKExplicit ex, PetscInt *nlocal, const PetscReal *u[], const PetscReal *v[], const PetscReal *a[],
-                                  const PetscReal *mass[])
-{
-  PetscFunctionBegin;
-  if (nlocal) *nlocal = ex->nlocal;
-  if (u) *u = ex->u;
-  if (v) *v = ex->v;
-  if (a) *a = ex->a;
-  if (mass) *mass = ex->mass;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKExplicitGetStateWrite(SKExplicit ex, PetscReal *u[], PetscReal *v[])
-{
-  PetscFunctionBegin;
-  if (u) *u = ex->u;
-  if (v) *v = ex->v;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKExplicitRestoreState(SKExplicit ex, PetscReal *u[], PetscReal *v[])
-{
-  PetscFunctionBegin;
-  if (u) *u = NULL;
-  if (v) *v = NULL;
-  PetscCall(PetscArraycpy(ex->vh, ex->v, ex->ndof));
-  PetscCall(SKExplicitFinishStep(ex, PETSC_TRUE));
-  ex->have_energy0 = PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKExplicitGetElementStress(SKExplicit ex, PetscReal sigma[], PetscReal vm[])
-{
-  PetscFunctionBegin;
-  for (PetscInt b = 0; b < ex->nblocks; b++) {
-    const SKExplicitBlock *blk = &ex->blocks[b];
-    SKFEMFailure fail;
-    PetscCall(SKFEMStress(blk->basis, blk->mat, blk->nelem, blk->conn, ex->X, ex->u, NULL, NULL, sigma ? sigma + blk->first * 9 : NULL,
-                          vm ? vm + blk->first : NULL, &fail));
-    if (fail.kind != SK_FEM_OK)
-      PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], ex->t));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -169,6 +169,8 @@ PETSC_EXTERN PetscLogEvent SK_EXPLICIT_InternalForce, SK_EXPLICIT_Exchange, SK_E
 /* explicit_setup.c */
 /* With -explicit_setup_view, prints the wall and CPU time since the set-up began and the memory (now, peak) after PHASE. */
 PETSC_INTERN PetscErrorCode SKExplicitSetupView(SKExplicit, const char phase[]);
+/* explicit_input.c */
+/* The node set named by attribute ATTR of NODE (must exist and not be empty): local nodes and the global size. */
 PETSC_INTERN PetscErrorCode SKExplicitNodeSetFromInput(SKExplicit, SKNode, const char attr[], PetscInt *n, const PetscInt **nodes,
                                                        PetscInt *global_size);
 /* explicit_step.c */
@@ -179,9 +181,12 @@ PETSC_INTERN PetscErrorCode SKExplicitStep(SKExplicit);
 PETSC_INTERN PetscErrorCode SKExplicitRestoreForces(SKExplicit);
 /* Force of spring s on its node at time t into force[dim] (N); returns its energy (J). */
 PETSC_INTERN PetscReal SKExplicitSpringForce(const SKExplicit, const SKExplicitSpring *, PetscReal t, PetscReal force[3]);
-/* checkpoint.c */
+/* explicit_state.c */
+/* Gathers the owned part of a local nodal array (dim per node) into natural order on rank 0 (*global allocated there,
+   NULL elsewhere); the Block variant with bs values per node. */
 PETSC_INTERN PetscErrorCode SKExplicitGatherNatural(SKExplicit, const PetscReal local[], PetscReal **global);
 PETSC_INTERN PetscErrorCode SKExplicitGatherNaturalBlock(SKExplicit, const PetscReal local[], PetscInt bs, PetscReal **global);
+/* checkpoint.c */
 /* The run's digests from the input, the options database and the replicated mesh (before distribution). */
 PETSC_INTERN PetscErrorCode SKExplicitSetDigests(SKExplicit, SKMesh replicated);
 /* explicit_output.c */
@@ -189,5 +194,47 @@ PETSC_INTERN PetscErrorCode SKExplicitOutputSetUp(SKExplicit, SKOutput, PetscBoo
 /* Histories and fields due at the current step (their intervals divide it); with FINAL, those not due (the last step). */
 PETSC_INTERN PetscErrorCode SKExplicitOutputStep(SKExplicit, SKOutput, PetscBool final);
 PETSC_INTERN PetscErrorCode SKExplicitOutputFinish(SKExplicit, SKOutput);
+
+/* Components named in an input: "x", "y", "z" or "all" -> bit mask. */
+PETSC_INTERN PetscErrorCode SKExplicitReadComponents(SKExplicit ex, SKNode node, const char attr[], PetscInt *mask);
+/* A vector attribute with exactly dim components (or `count` when count > 0); absent -> *found false, v untouched. */
+PETSC_INTERN PetscErrorCode SKExplicitReadVector(SKExplicit ex, SKNode node, const char attr[], PetscInt count, PetscReal v[],
+                                                 PetscBool *found);
+/* The child <function> of NODE, or the constant DEFAULT_VALUE when there is none. */
+PETSC_INTERN PetscErrorCode SKExplicitReadFunction(SKExplicit ex, SKNode node, PetscReal default_value, SKTimeFunction *f);
+/* The side set named by attribute ATTR of NODE (must exist and not be empty). */
+PETSC_INTERN PetscErrorCode SKExplicitSideSetFromInput(SKExplicit ex, SKNode node, const char attr[], PetscInt *n,
+                                                       const PetscInt **elements, const PetscInt **faces);
+/* Reference-area weights w[node] += int_face N_a dA (m^2 in 3D, m in 2D) over the sides of a side set: the consistent
+   nodal load of a unit dead traction (SKFEMFaceIntegrals() per face; on NURBS patch faces the rational basis). */
+PETSC_INTERN PetscErrorCode SKExplicitFaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt elements[], const PetscInt faces[],
+                                                  PetscReal w[]);
+
+/* explicit_contact_setup.c */
+/* <contact name sideset surface ... penalty> with a <friction law=.../> child: a side set against a rigid surface, or
+   with master="SIDESET" against the side set of another body (module contact). The side set must lie on the boundary;
+   the weights are those of a unit traction on it. */
+PETSC_INTERN PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root);
+
+/* explicit_loads.c */
+/* Every dense load pattern -> its non-zero entries (the products s p are then added in the same order per dof). */
+PETSC_INTERN PetscErrorCode SKExplicitCompressLoads(SKExplicit ex);
+/* Loads, boundary conditions, springs, initial velocity. */
+PETSC_INTERN PetscErrorCode SKExplicitReadLoadsAndConditions(SKExplicit ex, SKNode root);
+
+/* explicit_mesh_setup.c */
+/* Root-level <nodeset name lower upper> (nodes in a box) and <sideset name axis value> (boundary faces on a plane),
+   added to the replicated mesh before it is distributed; plus the implicit node set "all". */
+PETSC_INTERN PetscErrorCode SKExplicitAddInputSets(SKExplicit ex, SKNode root, SKMesh mesh);
+/* The bodies of the (replicated) mesh: ex->body[natural element] = the smallest node number of its connected group of
+   elements (elements sharing a node are connected). O(nodes + element nodes). */
+PETSC_INTERN PetscErrorCode SKExplicitFindBodies(SKExplicit ex, SKMesh mesh);
+/* Every element of the reference mesh must have det(dX/dxi) > 0 at every quadrature point. */
+PETSC_INTERN PetscErrorCode SKExplicitCheckReference(SKExplicit ex, SKNode mesh_node, SKMesh mesh);
+/* <watch name point>: the node nearest to the point in the replicated mesh; watch[i].node holds its natural number
+   until the mesh is distributed. */
+PETSC_INTERN PetscErrorCode SKExplicitReadWatchPoints(SKExplicit ex, SKNode root, SKMesh mesh);
+/* <block name material E nu rho [state] [element]>: the material and element type of each block of the mesh. */
+PETSC_INTERN PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root);
 
 #endif

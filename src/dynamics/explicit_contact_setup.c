@@ -1,0 +1,275 @@
+/* Explicit solver set-up: the <contact> elements (rigid surfaces, deformable pairs, NURBS patch faces) into contact
+   pairs and force terms, with their side sets, weights and checks. */
+#include "explicitimpl.h"
+#include <string.h>
+
+/* Checks that every face of a contact side set lies on the boundary of the mesh. */
+static PetscErrorCode CheckContactSides(SKExplicit ex, SKNode node, PetscInt ns, const PetscInt elements[], const PetscInt faces[])
+{
+  const PetscInt *be, *bf;
+  PetscInt nb;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetBoundaryFaces(ex->mesh, &nb, &be, &bf));
+  for (PetscInt s = 0; s < ns; s++) {
+    PetscBool on = PETSC_FALSE;
+    SKNURBSPatch patch;
+    PetscInt pe;
+    PetscCall(SKMeshGetPatchElement(ex->mesh, elements[s], &patch, &pe));
+    if (patch) continue; /* the side sets of a patch are its faces, on the boundary by construction */
+    for (PetscInt b = 0; b < nb && !on; b++) on = (PetscBool)(be[b] == elements[s] && bf[b] == faces[s]);
+    PetscCall(SKInputCheck(ex->input, node, on,
+                           "a face of the contact side set is not on the boundary (element %" PetscInt_FMT ", face %" PetscInt_FMT ")",
+                           ex->natural_elements[elements[s]], faces[s]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The nodal weights of a contact side set named by ATTR (summed over ranks, complete on every copy) into *w (allocated)
+   and, when MS is not NULL, the side set as a deformable contact surface. */
+static PetscErrorCode ContactSide(SKExplicit ex, SKNode node, const char attr[], PetscReal **w, SKContactMeshSurface *ms)
+{
+  const PetscInt *elements, *faces;
+  PetscInt ns;
+
+  PetscFunctionBegin;
+  PetscCall(SKExplicitSideSetFromInput(ex, node, attr, &ns, &elements, &faces));
+  PetscCall(CheckContactSides(ex, node, ns, elements, faces));
+  PetscCall(PetscCalloc1(ex->nlocal, w));
+  PetscCall(SKExplicitFaceWeights(ex, ns, elements, faces, *w));
+  PetscCall(SKExplicitAssembleNodal(ex, *w, 1));
+  if (ms) {
+    PetscInt *key, *fnodes, nf = 0, nfn = 0;
+
+    PetscCall(PetscMalloc2(ns, &key, ns * 9, &fnodes));
+    for (PetscInt s = 0; s < ns; s++) {
+      PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fnodes + s * nf));
+      PetscCall(SKInputCheck(ex->input, node, nfn == 0 || nf == nfn,
+                             "side set '%s' mixes faces of %" PetscInt_FMT " and %" PetscInt_FMT " nodes", attr, nfn, nf));
+      nfn    = nf;
+      key[s] = ex->natural_elements[elements[s]] * 8 + faces[s];
+    }
+    {
+      PetscInt nmax = nfn;
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nmax, 1, MPIU_INT, MPI_MAX, ex->comm));
+      PetscCall(SKInputCheck(ex->input, node, (ex->dim == 2 && nmax == 2) || (ex->dim == 3 && (nmax == 3 || nmax == 4)),
+                             "contact between deformable bodies takes linear faces (L2 in 2D; T3 or Q4 in 3D), the side set of '%s' has "
+                             "%" PetscInt_FMT "-node faces",
+                             attr, nmax));
+      nfn = nmax;
+    }
+    PetscCall(SKContactMeshSurfaceCreate(ex->comm, ex->dim, nfn, ns, key, fnodes, ex->nlocal, ex->nowned, ex->natural_nodes, ex->X,
+                                         ex->mass, ms));
+    PetscCall(PetscFree2(key, fnodes));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bodies (connected element groups, ex->body) the faces of surface MS belong to, sorted and unique, into *bodies. */
+static PetscErrorCode SurfaceBodies(SKExplicit ex, SKContactMeshSurface ms, PetscInt *n, PetscInt **bodies)
+{
+  const PetscInt *keys;
+
+  PetscFunctionBegin;
+  PetscCall(SKContactMeshSurfaceGetFaceKeys(ms, n, &keys));
+  PetscCall(PetscMalloc1(*n, bodies));
+  for (PetscInt f = 0; f < *n; f++) (*bodies)[f] = ex->body[keys[f] / 8];
+  PetscCall(PetscSortRemoveDupsInt(n, *bodies));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A <contact sideset master> pair between deformable bodies: checks (different bodies, initial penetration within
+   what the search finds) and the pair(s): one pass, or two with the sides swapped and the penalty halved. */
+static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n)
+{
+  SKContactMeshSurface slave_ms, master_ms;
+  PetscReal *ws, *wm, depth[2];
+  PetscInt passes = 1, nb[2];
+  PetscBool mortar;
+  PetscInt *bodies[2];
+  SKNode fnode;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < 10; k++) { /* the rigid surface's attributes mean nothing here */
+    static const char *const rigid[] = {"surface", "point", "normal",    "center",     "axis",
+                                        "radius",  "side",  "amplitude", "wavelength", "velocity"};
+    char buf[256];
+    PetscBool found;
+    PetscCall(SKInputGetString(ex->input, item, rigid[k], buf, sizeof(buf), &found));
+    PetscCall(SKInputCheck(ex->input, item, !found, "attribute '%s' describes a rigid surface; a pair with master= has none", rigid[k]));
+  }
+  PetscCall(SKInputGetInt(ex->input, item, "passes", &passes, NULL));
+  {
+    char dist[16] = "mortar"; /* the schema allows mortar and point */
+    PetscCall(SKInputGetString(ex->input, item, "distribution", dist, sizeof(dist), NULL));
+    PetscCall(PetscStrcmp(dist, "mortar", &mortar));
+  }
+  PetscCall(SKInputCheck(ex->input, item, passes == 1 || passes == 2, "passes = %" PetscInt_FMT " must be 1 or 2", passes));
+  PetscCall(ContactSide(ex, item, "sideset", &ws, &slave_ms));
+  PetscCall(ContactSide(ex, item, "master", &wm, &master_ms));
+  PetscCall(SurfaceBodies(ex, slave_ms, &nb[0], &bodies[0]));
+  PetscCall(SurfaceBodies(ex, master_ms, &nb[1], &bodies[1]));
+  for (PetscInt i = 0, j = 0; i < nb[0] && j < nb[1];) {
+    PetscCall(SKInputCheck(ex->input, item, bodies[0][i] != bodies[1][j],
+                           "the side sets 'sideset' and 'master' of contact '%s' belong to the same body (connected elements): "
+                           "self-contact is not implemented",
+                           name));
+    if (bodies[0][i] < bodies[1][j])
+      i++;
+    else
+      j++;
+  }
+  PetscCall(PetscFree(bodies[0]));
+  PetscCall(PetscFree(bodies[1]));
+  /* initial penetration: the search finds a face only while the penetration is below its depth */
+  for (PetscInt pass = 0; pass < passes; pass++) {
+    SKContactMeshSurface ms = pass == 0 ? master_ms : slave_ms;
+    const PetscReal *w      = pass == 0 ? ws : wm;
+    PetscReal worst         = PETSC_MAX_REAL, dist;
+    for (PetscInt p = 0; p < ex->nowned; p++) {
+      if (w[p] <= 0) continue;
+      PetscCall(SKContactMeshSurfaceDistance(ms, 1, ex->X + p * ex->dim, &dist));
+      worst = PetscMin(worst, dist);
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPIU_REAL, MPIU_MIN, ex->comm));
+    PetscCall(SKContactMeshSurfaceGetInfo(ms, NULL, NULL, &depth[pass], NULL));
+    PetscCall(SKInputCheck(ex->input, item, worst >= -0.5 * depth[pass],
+                           "contact '%s': a node of side set '%s' starts %g m inside the other body; the bound is %g m (a quarter of the "
+                           "smallest face): move the bodies apart",
+                           name, pass == 0 ? "sideset" : "master", (double)-worst, (double)(0.5 * depth[pass])));
+  }
+  for (PetscInt pass = 0; pass < passes; pass++) {
+    SKFrictionLaw law;
+    /* two passes average their forces: each carries half the penalty (normal and friction forces are linear in it) */
+    const PetscReal eps = passes == 2 ? 0.5 * eps_n : eps_n;
+    PetscCall(SKInputRequireChild(ex->input, item, "friction", &fnode));
+    PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
+    if (pass == 1)
+      PetscCall(PetscSNPrintf(ex->contact_names[ex->ncontacts], SK_MESH_NAME_LEN, "%s_2", name));
+    else
+      PetscCall(PetscStrncpy(ex->contact_names[ex->ncontacts], name, SK_MESH_NAME_LEN));
+    /* each pair holds a reference to the surfaces it uses: the first pass takes the creation's, the second its own */
+    if (pass == 1) PetscCall(SKContactMeshSurfaceReference(slave_ms));
+    if (pass == 1 && mortar) PetscCall(SKContactMeshSurfaceReference(master_ms));
+    PetscCall(SKContactPlaneCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, pass == 0 ? ws : wm,
+                                           pass == 0 ? master_ms : slave_ms,
+                                           !mortar     ? NULL
+                                           : pass == 0 ? slave_ms
+                                                       : master_ms,
+                                           eps, law, &ex->contacts[ex->ncontacts++]));
+  }
+  if (!mortar) PetscCall(SKContactMeshSurfaceDestroy(&slave_ms)); /* the creation's reference, unused */
+  PetscCall(PetscFree(ws));
+  PetscCall(PetscFree(wm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The contact points of the side set named by attribute sideset of NODE when it lies on NURBS patch faces (*pf = NULL
+   for Lagrange faces; a mix of both is an input error). */
+static PetscErrorCode ContactPatchFace(SKExplicit ex, SKNode node, SKContactPatchFace *pf)
+{
+  const PetscInt *elements, *faces;
+  PetscInt ns, counts[2] = {0, 0};
+
+  PetscFunctionBegin;
+  *pf = NULL;
+  PetscCall(SKExplicitSideSetFromInput(ex, node, "sideset", &ns, &elements, &faces));
+  for (PetscInt s = 0; s < ns; s++) {
+    SKNURBSPatch patch;
+    PetscInt pe;
+    PetscCall(SKMeshGetPatchElement(ex->mesh, elements[s], &patch, &pe));
+    counts[0] += patch ? 1 : 0;
+  }
+  counts[1] = ns;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPIU_INT, MPI_SUM, ex->comm));
+  if (!counts[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKInputCheck(ex->input, node, counts[0] == counts[1],
+                         "the contact side set mixes faces of NURBS patches (%" PetscInt_FMT ") and of Lagrange elements (%" PetscInt_FMT
+                         ")",
+                         counts[0], counts[1] - counts[0]));
+  PetscCall(SKContactPatchFaceCreate(ex->comm, ex->mesh, ns, elements, faces, pf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* <contact name sideset surface ... penalty> with a <friction law=.../> child: a side set against a rigid surface, or
+   with master="SIDESET" against the side set of another body (module contact). The side set must lie on the boundary;
+   the weights are those of a unit traction on it. */
+PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root)
+{
+  SKNode *items;
+  PetscInt n;
+  const PetscInt dim = ex->dim;
+
+  PetscFunctionBegin;
+  PetscCall(SKNodeGetChildren(root, "contact", &n, &items));
+  /* a two-pass pair is two pairs */
+  PetscCall(PetscCalloc4(2 * n, &ex->contacts, 2 * n, &ex->contact_names, 2 * n, &ex->contact_hist, 2 * n, &ex->contact_group));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal *w, eps_n;
+    SKNode fnode;
+    SKFrictionLaw law;
+    SKRigidSurface surface;
+    char name[SK_MESH_NAME_LEN] = "contact", damping[16] = "implicit"; /* the schema allows implicit and explicit */
+    PetscBool explicit_damping, deformable, has_damping;
+    const PetscInt first = ex->ncontacts;
+
+    PetscCall(SKInputGetString(ex->input, items[i], "name", name, sizeof(name), NULL));
+    PetscCall(SKInputRequireReal(ex->input, items[i], "penalty", &eps_n));
+    PetscCall(SKInputCheckPositive(ex->input, items[i], "penalty", eps_n));
+    {
+      char master[SK_MESH_NAME_LEN];
+      PetscCall(SKInputGetString(ex->input, items[i], "master", master, sizeof(master), &deformable));
+    }
+    PetscCall(SKInputGetString(ex->input, items[i], "damping", damping, sizeof(damping), &has_damping));
+    PetscCall(PetscStrcmp(damping, "explicit", &explicit_damping));
+    if (deformable) {
+      /* the implicit damping acts on the slave side only: a pair between deformable bodies takes the explicit
+         treatment, also by default */
+      PetscCall(SKInputCheck(ex->input, items[i], explicit_damping || !has_damping,
+                             "damping=\"implicit\" acts on one side only: contact between deformable bodies takes damping=\"explicit\""));
+      explicit_damping = PETSC_TRUE;
+      PetscCall(ReadDeformableContact(ex, items[i], name, eps_n));
+    } else {
+      PetscReal kt, ct;
+      SKContactPatchFace pf;
+
+      PetscCall(PetscStrncpy(ex->contact_names[first], name, sizeof(ex->contact_names[first])));
+      for (PetscInt k = 0; k < 2; k++) { /* the attributes of a pair between deformable bodies mean nothing here */
+        static const char *const deformable_only[] = {"passes", "distribution"};
+        char buf[64];
+        PetscBool found;
+        PetscCall(SKInputGetString(ex->input, items[i], deformable_only[k], buf, sizeof(buf), &found));
+        PetscCall(
+            SKInputCheck(ex->input, items[i], !found,
+                         "attribute '%s' applies to contact between deformable bodies (master=); a pair with a rigid surface has none",
+                         deformable_only[k]));
+      }
+      PetscCall(ContactSide(ex, items[i], "sideset", &w, NULL));
+      PetscCall(ContactPatchFace(ex, items[i], &pf));
+      PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
+      PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
+      PetscCall(SKRigidSurfaceCreateFromXML(ex->input, items[i], dim, &surface));
+      /* the friction damping is implicit unless asked otherwise: stable for any damping, so that the default LuGre values
+         run at the step the stiffness allows (docs/theory.md, "Critical time step"); a law without damping (Coulomb) takes
+         the explicit path, which is then the same scheme without the per-node damping solve */
+      PetscCall(SKFrictionLawGetTangentModuli(law, 1.0, &kt, &ct));
+      if (!has_damping && ct == 0) explicit_damping = PETSC_TRUE;
+      if (pf) { /* control points of a patch face see weighted velocities: the implicit damping (a node's own) does not apply */
+        PetscCall(
+            SKInputCheck(ex->input, items[i], explicit_damping || !has_damping,
+                         "damping=\"implicit\" acts on a node's own velocity: contact on a NURBS patch face takes damping=\"explicit\""));
+        explicit_damping = PETSC_TRUE;
+      }
+      PetscCall(
+          SKContactPlaneCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
+      if (pf) PetscCall(SKContactPlaneSetPatchFace(ex->contacts[ex->ncontacts - 1], pf));
+      PetscCall(PetscFree(w));
+    }
+    for (PetscInt k = first; k < ex->ncontacts; k++) { /* the passes of one <contact> act together (ExplicitContactStep) */
+      PetscCall(SKContactPlaneSetDamping(ex->contacts[k], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
+      ex->contact_group[k] = i;
+    }
+  }
+  PetscCall(PetscFree(items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

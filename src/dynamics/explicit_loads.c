@@ -1,0 +1,181 @@
+/* Explicit solver set-up: boundary conditions, loads (tractions, pressures, gravity, nodal forces), springs and initial
+   conditions from the input. */
+#include "explicitimpl.h"
+#include <string.h>
+
+static PetscErrorCode AddBC(SKExplicit ex, SKNode node, SKExplicitBCKind kind)
+{
+  PetscInt n, gs, mask, ib = ex->nbc;
+  const PetscInt *nodes;
+  SKExplicitBC *bc;
+
+  PetscFunctionBegin;
+  PetscCall(SKExplicitNodeSetFromInput(ex, node, "nodeset", &n, &nodes, &gs));
+  PetscCall(PetscRealloc(sizeof(SKExplicitBC) * (ex->nbc + 1), &ex->bc));
+  bc = &ex->bc[ex->nbc++];
+  PetscCall(PetscMemzero(bc, sizeof(*bc)));
+  bc->kind = kind;
+  PetscCall(SKExplicitReadFunction(ex, node, 0.0, &bc->f));
+  if (kind == SK_EXPLICIT_BC_ROTATION) {
+    PetscReal norm = 0;
+    mask           = (1 << ex->dim) - 1;
+    bc->axis[2]    = 1.0;
+    PetscCall(SKExplicitReadVector(ex, node, "center", 0, bc->center, NULL));
+    if (ex->dim == 3) {
+      PetscCall(SKExplicitReadVector(ex, node, "axis", 3, bc->axis, NULL));
+      norm = PetscSqrtReal(PetscSqr(bc->axis[0]) + PetscSqr(bc->axis[1]) + PetscSqr(bc->axis[2]));
+      PetscCall(SKInputCheck(ex->input, node, norm > 0, "rotation axis is zero"));
+      for (PetscInt d = 0; d < 3; d++) bc->axis[d] /= norm;
+    }
+  } else
+    PetscCall(SKExplicitReadComponents(ex, node, "component", &mask));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt d = 0; d < ex->dim; d++)
+      if (mask & (1 << d)) ex->dof_bc[nodes[i] * ex->dim + d] = ib; /* a later condition on the same dof wins */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AddLoad(SKExplicit ex, SKNode node, PetscReal **p)
+{
+  SKExplicitLoad *ld;
+
+  PetscFunctionBegin;
+  PetscCall(PetscRealloc(sizeof(SKExplicitLoad) * (ex->nloads + 1), &ex->loads));
+  ld = &ex->loads[ex->nloads++];
+  PetscCall(PetscMemzero(ld, sizeof(*ld)));
+  ld->n = -1; /* dense while the input fills it; SKExplicitCompressLoads() keeps the non-zeros */
+  PetscCall(PetscCalloc1(ex->ndof, &ld->p));
+  PetscCall(SKExplicitReadFunction(ex, node, 1.0, &ld->f));
+  *p = ld->p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every dense load pattern -> its non-zero entries (the products s p are then added in the same order per dof). */
+PetscErrorCode SKExplicitCompressLoads(SKExplicit ex)
+{
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < ex->nloads; l++) {
+    SKExplicitLoad *ld = &ex->loads[l];
+    PetscReal *dense   = ld->p;
+    PetscInt n         = 0;
+
+    if (ld->n >= 0) continue;
+    for (PetscInt i = 0; i < ex->ndof; i++) n += dense[i] != 0.0;
+    PetscCall(PetscMalloc1(n, &ld->idx));
+    PetscCall(PetscMalloc1(n, &ld->p));
+    ld->n = 0;
+    for (PetscInt i = 0; i < ex->ndof; i++)
+      if (dense[i] != 0.0) ld->idx[ld->n] = i, ld->p[ld->n++] = dense[i];
+    PetscCall(PetscFree(dense));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AddSprings(SKExplicit ex, SKNode node, PetscInt n, const PetscInt nodes[], const PetscReal k[])
+{
+  PetscInt mask;
+  PetscReal vel[3] = {0, 0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(SKExplicitReadComponents(ex, node, "components", &mask));
+  PetscCall(SKExplicitReadVector(ex, node, "velocity", 0, vel, NULL));
+  PetscCall(PetscRealloc(sizeof(SKExplicitSpring) * (ex->nsprings + n), &ex->springs));
+  for (PetscInt i = 0; i < n; i++) {
+    SKExplicitSpring *s = &ex->springs[ex->nsprings++];
+    PetscCall(PetscMemzero(s, sizeof(*s)));
+    s->node = nodes[i];
+    s->k    = k[i];
+    s->mask = mask;
+    for (PetscInt d = 0; d < 3; d++) s->velocity[d] = vel[d];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Loads, boundary conditions, springs, initial velocity. */
+PetscErrorCode SKExplicitReadLoadsAndConditions(SKExplicit ex, SKNode root)
+{
+  SKNode *items;
+  PetscInt n;
+  const PetscInt dim = ex->dim;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(ex->ndof, &ex->dof_bc));
+  for (PetscInt i = 0; i < ex->ndof; i++) ex->dof_bc[i] = -1;
+  PetscCall(SKNodeGetChildren(root, NULL, &n, &items));
+  for (PetscInt i = 0; i < n; i++) {
+    const char *tag = SKNodeName(items[i]);
+    PetscInt ns, gs;
+    const PetscInt *nodes;
+
+    if (!strcmp(tag, "displacement"))
+      PetscCall(AddBC(ex, items[i], SK_EXPLICIT_BC_DISPLACEMENT));
+    else if (!strcmp(tag, "velocity"))
+      PetscCall(AddBC(ex, items[i], SK_EXPLICIT_BC_VELOCITY));
+    else if (!strcmp(tag, "rotation"))
+      PetscCall(AddBC(ex, items[i], SK_EXPLICIT_BC_ROTATION));
+    else if (!strcmp(tag, "point_load") || !strcmp(tag, "gravity")) {
+      PetscReal val[3]     = {0, 0, 0}, *p;
+      const PetscBool grav = (PetscBool)!strcmp(tag, "gravity");
+      PetscCall(SKExplicitReadVector(ex, items[i], grav ? "acceleration" : "force", 0, val, NULL));
+      if (grav) {
+        nodes = NULL;
+        ns    = ex->nlocal;
+      } else
+        PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &ns, &nodes, &gs));
+      PetscCall(AddLoad(ex, items[i], &p));
+      for (PetscInt j = 0; j < ns; j++) {
+        const PetscInt node = nodes ? nodes[j] : j;
+        for (PetscInt d = 0; d < dim; d++) p[node * dim + d] += grav ? ex->mass[node] * val[d] : val[d];
+      }
+    } else if (!strcmp(tag, "traction") || !strcmp(tag, "distributed_spring")) {
+      const PetscInt *elements, *faces;
+      PetscReal *w, *p, val[3] = {0, 0, 0}, k;
+      PetscInt *list, nl = 0;
+      PetscCall(SKExplicitSideSetFromInput(ex, items[i], "sideset", &ns, &elements, &faces));
+      PetscCall(PetscCalloc1(ex->nlocal, &w));
+      PetscCall(SKExplicitFaceWeights(ex, ns, elements, faces, w));
+      PetscCall(SKExplicitAssembleNodal(ex, w, 1));
+      if (!strcmp(tag, "traction")) {
+        PetscCall(SKExplicitReadVector(ex, items[i], "value", 0, val, NULL));
+        PetscCall(AddLoad(ex, items[i], &p));
+        for (PetscInt j = 0; j < ex->nlocal; j++)
+          for (PetscInt d = 0; d < dim; d++) p[j * dim + d] = w[j] * val[d];
+      } else {
+        PetscCall(SKInputRequireReal(ex->input, items[i], "stiffness", &k));
+        PetscCall(SKInputCheckPositive(ex->input, items[i], "stiffness", k));
+        PetscCall(PetscMalloc1(ex->nlocal, &list));
+        for (PetscInt j = 0; j < ex->nlocal; j++)
+          if (w[j] != 0.0) list[nl] = j, w[nl++] = k * w[j];
+        PetscCall(AddSprings(ex, items[i], nl, list, w));
+        PetscCall(PetscFree(list));
+      }
+      PetscCall(PetscFree(w));
+    } else if (!strcmp(tag, "spring")) {
+      PetscReal k, *kk;
+      PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &ns, &nodes, &gs));
+      PetscCall(SKInputRequireReal(ex->input, items[i], "stiffness", &k));
+      PetscCall(SKInputCheckPositive(ex->input, items[i], "stiffness", k));
+      PetscCall(PetscMalloc1(ns, &kk));
+      for (PetscInt j = 0; j < ns; j++) kk[j] = k;
+      PetscCall(AddSprings(ex, items[i], ns, nodes, kk));
+      PetscCall(PetscFree(kk));
+    } else if (!strcmp(tag, "initial_velocity")) {
+      PetscReal val[3] = {0, 0, 0}, omega[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+      PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &ns, &nodes, &gs));
+      PetscCall(SKExplicitReadVector(ex, items[i], "value", 0, val, NULL));
+      PetscCall(SKExplicitReadVector(ex, items[i], "angular_velocity", dim == 2 ? 1 : 3, dim == 2 ? omega + 2 : omega, NULL));
+      PetscCall(SKExplicitReadVector(ex, items[i], "center", 0, c, NULL));
+      for (PetscInt j = 0; j < ns; j++) {
+        PetscReal r[3] = {0, 0, 0};
+        for (PetscInt d = 0; d < dim; d++) r[d] = ex->X[nodes[j] * dim + d] - c[d];
+        {
+          const PetscReal w_r[3] = {omega[1] * r[2] - omega[2] * r[1], omega[2] * r[0] - omega[0] * r[2],
+                                    omega[0] * r[1] - omega[1] * r[0]};
+          for (PetscInt d = 0; d < dim; d++) ex->v[nodes[j] * dim + d] = val[d] + w_r[d];
+        }
+      }
+    }
+  }
+  PetscCall(PetscFree(items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,254 @@
+/* Explicit solver set-up on the mesh: the input's own node and side sets, the bodies (connected components), the
+   reference-configuration check, watch points and the blocks (material and element type per block). */
+#include "explicitimpl.h"
+#include <string.h>
+
+/* Root-level <nodeset name lower upper> (nodes in a box) and <sideset name axis value> (boundary faces on a plane),
+   added to the replicated mesh before it is distributed; plus the implicit node set "all". */
+PetscErrorCode SKExplicitAddInputSets(SKExplicit ex, SKNode root, SKMesh mesh)
+{
+  SKNode *items;
+  PetscInt n, nn, idx;
+  const PetscReal *X;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNodes(mesh, &nn, &X));
+  PetscCall(SKNodeGetChildren(root, "nodeset", &n, &items));
+  for (PetscInt i = 0; i < n; i++) {
+    char name[SK_MESH_NAME_LEN];
+    PetscReal lo[3], hi[3];
+    PetscInt *sel, ns = 0;
+
+    PetscCall(SKInputRequireString(ex->input, items[i], "name", name, sizeof(name)));
+    PetscCall(SKExplicitReadVector(ex, items[i], "lower", 0, lo, NULL));
+    PetscCall(SKExplicitReadVector(ex, items[i], "upper", 0, hi, NULL));
+    PetscCall(SKMeshFindNodeSet(mesh, name, &idx));
+    PetscCall(SKInputCheck(ex->input, items[i], idx < 0, "node set '%s' is already defined", name));
+    PetscCall(PetscMalloc1(nn, &sel));
+    for (PetscInt p = 0; p < nn; p++) {
+      PetscBool in = PETSC_TRUE;
+      for (PetscInt d = 0; d < ex->dim; d++) in = (PetscBool)(in && X[p * ex->dim + d] >= lo[d] && X[p * ex->dim + d] <= hi[d]);
+      if (in) sel[ns++] = p;
+    }
+    /* an empty set is refused where a condition uses it, with that condition's line */
+    PetscCall(SKMeshAddNodeSet(mesh, name, ns, sel));
+    PetscCall(PetscFree(sel));
+  }
+  PetscCall(PetscFree(items));
+  PetscCall(SKNodeGetChildren(root, "sideset", &n, &items));
+  for (PetscInt i = 0; i < n; i++) {
+    char name[SK_MESH_NAME_LEN], axis[4];
+    PetscReal value;
+
+    PetscCall(SKInputRequireString(ex->input, items[i], "name", name, sizeof(name)));
+    PetscCall(SKInputRequireString(ex->input, items[i], "axis", axis, sizeof(axis)));
+    PetscCall(SKInputRequireReal(ex->input, items[i], "value", &value));
+    PetscCall(SKInputCheck(ex->input, items[i], axis[0] >= 'x' && axis[0] < 'x' + ex->dim && !axis[1], "axis = '%s' is not x, y%s", axis,
+                           ex->dim == 3 ? " or z" : ""));
+    PetscCall(SKMeshFindSideSet(mesh, name, &idx));
+    PetscCall(SKInputCheck(ex->input, items[i], idx < 0, "side set '%s' is already defined", name));
+    { /* the mesh refuses an empty set without knowing the input: say where it was asked for */
+      PetscErrorCode ierr;
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = SKMeshAddPlaneSets(mesh, name, axis[0] - 'x', value);
+      PetscCall(PetscPopErrorHandler());
+      PetscCall(SKInputCheck(ex->input, items[i], ierr != SK_ERR_INPUT,
+                             "side set '%s' is empty: no boundary face lies on the plane %c = %g", name, axis[0], (double)value));
+      PetscCall(ierr);
+    }
+  }
+  PetscCall(PetscFree(items));
+  PetscCall(SKMeshFindNodeSet(mesh, "all", &idx));
+  if (idx < 0) {
+    PetscInt *all;
+    PetscCall(PetscMalloc1(nn, &all));
+    for (PetscInt p = 0; p < nn; p++) all[p] = p;
+    PetscCall(SKMeshAddNodeSet(mesh, "all", nn, all));
+    PetscCall(PetscFree(all));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Representative node of X's class in the union-find forest PARENT, with path halving. */
+static PetscInt FindRoot(PetscInt parent[], PetscInt x)
+{
+  while (parent[x] != x) x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+/* The bodies of the (replicated) mesh: ex->body[natural element] = the smallest node number of its connected group of
+   elements (elements sharing a node are connected). O(nodes + element nodes). */
+PetscErrorCode SKExplicitFindBodies(SKExplicit ex, SKMesh mesh)
+{
+  PetscInt nn, ne, *parent;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNodes(mesh, &nn, NULL));
+  PetscCall(SKMeshGetNumElements(mesh, &ne));
+  PetscCall(PetscMalloc1(nn, &parent));
+  PetscCall(PetscMalloc1(ne, &ex->body));
+  for (PetscInt i = 0; i < nn; i++) parent[i] = i;
+  for (PetscInt e = 0; e < ne; e++) {
+    SKElementType type;
+    const SKElementTypeInfo *info;
+    const PetscInt *conn;
+    PetscCall(SKMeshGetElement(mesh, e, NULL, &type, &conn));
+    PetscCall(SKElementTypeGetInfo(type, &info));
+    for (PetscInt a = 1; a < info->num_nodes; a++) {
+      const PetscInt r0 = FindRoot(parent, conn[0]), r1 = FindRoot(parent, conn[a]);
+      if (r0 != r1) parent[PetscMax(r0, r1)] = PetscMin(r0, r1);
+    }
+  }
+  for (PetscInt e = 0; e < ne; e++) {
+    const PetscInt *conn;
+    PetscCall(SKMeshGetElement(mesh, e, NULL, NULL, &conn));
+    ex->body[e] = FindRoot(parent, conn[0]);
+  }
+  PetscCall(PetscFree(parent));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every element of the reference mesh must have det(dX/dxi) > 0 at every quadrature point. */
+PetscErrorCode SKExplicitCheckReference(SKExplicit ex, SKNode mesh_node, SKMesh mesh)
+{
+  PetscInt nb;
+  const PetscReal *X;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNumBlocks(mesh, &nb));
+  PetscCall(SKMeshGetNodes(mesh, NULL, &X));
+  for (PetscInt b = 0; b < nb; b++) {
+    const char *name;
+    PetscInt ne, first;
+    const PetscInt *conn;
+    SKBasis basis;
+    SKFEMFailure fail;
+
+    PetscCall(SKMeshGetBlock(mesh, b, &name, NULL, NULL, &ne, &first, &conn));
+    PetscCall(SKBasisCreateForBlock(mesh, b, &basis));
+    PetscCall(SKFEMCheckReference(basis, ne, conn, X, NULL, &fail));
+    PetscCall(SKBasisDestroy(&basis));
+    PetscCall(
+        SKInputCheck(ex->input, mesh_node, fail.kind == SK_FEM_OK,
+                     "element %" PetscInt_FMT
+                     " (block '%s') is inverted or degenerate in the reference mesh: det(dX/dxi) = %g at quadrature point %" PetscInt_FMT
+                     "; check its node order (VTK convention, counter-clockwise in 2D) and its shape",
+                     first + fail.element, name, (double)fail.det, fail.qp));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* <watch name point>: the node nearest to the point in the replicated mesh; watch[i].node holds its natural number
+   until the mesh is distributed. */
+PetscErrorCode SKExplicitReadWatchPoints(SKExplicit ex, SKNode root, SKMesh mesh)
+{
+  SKNode *items;
+  PetscInt nn;
+  const PetscReal *X;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNodes(mesh, &nn, &X));
+  PetscCall(SKNodeGetChildren(root, "watch", &ex->nwatch, &items));
+  PetscCall(PetscCalloc1(ex->nwatch, &ex->watch));
+  for (PetscInt i = 0; i < ex->nwatch; i++) {
+    PetscReal p[3], best = PETSC_MAX_REAL;
+    PetscCall(SKInputRequireString(ex->input, items[i], "name", ex->watch[i].name, sizeof(ex->watch[i].name)));
+    for (PetscInt j = 0; j < i; j++)
+      PetscCall(SKInputCheck(ex->input, items[i], strcmp(ex->watch[i].name, ex->watch[j].name), "watch point '%s' is defined twice",
+                             ex->watch[i].name));
+    PetscCall(SKExplicitReadVector(ex, items[i], "point", 0, p, NULL));
+    ex->watch[i].node = -1;
+    PetscCall(SKMeshLocatePatchPoint(mesh, p, &ex->watch[i].n, ex->watch[i].nodes, ex->watch[i].R, &best));
+    if (ex->watch[i].n) continue; /* meshes of NURBS patches: the patch point nearest to the given one */
+    best = PETSC_MAX_REAL;
+    for (PetscInt q = 0; q < nn; q++) {
+      PetscReal d2 = 0;
+      for (PetscInt d = 0; d < ex->dim; d++) d2 += PetscSqr(X[q * ex->dim + d] - p[d]);
+      if (d2 < best) best = d2, ex->watch[i].node = q;
+    }
+  }
+  PetscCall(PetscFree(items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
+{
+  SKNode *items;
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNumBlocks(ex->mesh, &ex->nblocks));
+  PetscCall(PetscCalloc1(ex->nblocks, &ex->blocks));
+  PetscCall(SKNodeGetChildren(root, "block", &n, &items));
+  for (PetscInt i = 0; i < n; i++) {
+    char name[SK_MESH_NAME_LEN], type[64], state[32] = "", lumping[16] = "auto", list[1024];
+    PetscReal E, nu, rho;
+    PetscInt b;
+    SKStressState ss = ex->dim == 3 ? SK_STRESS_STATE_3D : SK_STRESS_STATE_PLANE_STRAIN;
+    PetscBool exists, found;
+    SKElementType et;
+    const SKElementTypeInfo *info;
+    SKExplicitBlock *blk;
+    SKFEMFailure fail;
+
+    PetscCall(SKInputRequireString(ex->input, items[i], "name", name, sizeof(name)));
+    PetscCall(SKMeshFindBlock(ex->mesh, name, &b));
+    if (b < 0) {
+      list[0] = 0;
+      for (PetscInt k = 0; k < ex->nblocks; k++) {
+        const char *bn;
+        PetscCall(SKMeshGetBlock(ex->mesh, k, &bn, NULL, NULL, NULL, NULL, NULL));
+        if (k) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
+        PetscCall(PetscStrlcat(list, bn, sizeof(list)));
+      }
+      PetscCall(SKInputError(ex->input, items[i], "unknown element block '%s' (the mesh has: %s)", name, list));
+    }
+    blk = &ex->blocks[b];
+    PetscCall(SKInputCheck(ex->input, items[i], !blk->basis, "block '%s' has two materials", name));
+    PetscCall(SKInputRequireString(ex->input, items[i], "material", type, sizeof(type)));
+    PetscCall(SKMaterialTypeExists(type, &exists));
+    if (!exists) {
+      PetscCall(SKMaterialTypeList(list, sizeof(list)));
+      PetscCall(SKInputError(ex->input, items[i], "unknown material '%s' (known: %s)", type, list));
+    }
+    PetscCall(SKInputRequireReal(ex->input, items[i], "E", &E));
+    PetscCall(SKInputCheckPositive(ex->input, items[i], "E", E));
+    PetscCall(SKInputRequireReal(ex->input, items[i], "nu", &nu));
+    PetscCall(SKInputCheck(ex->input, items[i], nu > -1.0 && nu < 0.5, "Poisson's ratio nu = %g is outside (-1, 0.5)", (double)nu));
+    PetscCall(SKInputRequireReal(ex->input, items[i], "rho", &rho));
+    PetscCall(SKInputCheckPositive(ex->input, items[i], "rho", rho));
+    PetscCall(SKInputGetString(ex->input, items[i], "stress_state", state, sizeof(state), &found));
+    if (found) {
+      PetscInt k;
+      for (k = 0; SKStressStateNames[k]; k++)
+        if (!strcmp(state, SKStressStateNames[k])) break;
+      PetscCall(SKInputCheck(ex->input, items[i], SKStressStateNames[k] != NULL,
+                             "unknown stress_state '%s' (3d, plane_strain, plane_stress)", state));
+      ss = (SKStressState)k;
+      PetscCall(SKInputCheck(ex->input, items[i], (ss == SK_STRESS_STATE_3D) == (ex->dim == 3),
+                             "stress_state '%s' does not fit a %" PetscInt_FMT "D mesh", state, ex->dim));
+    }
+    PetscCall(SKInputGetString(ex->input, items[i], "lumping", lumping, sizeof(lumping), NULL));
+    PetscCall(SKMaterialCreate(type, ss, E, nu, rho, &blk->mat));
+    PetscCall(SKMeshGetBlock(ex->mesh, b, NULL, &blk->id, &et, &blk->nelem, &blk->first, &blk->conn));
+    PetscCall(SKElementTypeGetInfo(et, &info));
+    blk->nodes = info->num_nodes;
+    PetscCall(SKBasisCreateForBlock(ex->mesh, b, &blk->basis));
+    {
+      const SKLumping lump = !strcmp(lumping, "rowsum") ? SK_LUMPING_ROWSUM : !strcmp(lumping, "hrz") ? SK_LUMPING_HRZ : SK_LUMPING_AUTO;
+      PetscCall(SKFEMLumpedMass(blk->basis, rho, lump, blk->nelem, blk->conn, ex->X, ex->mass, &fail));
+      if (fail.kind != SK_FEM_OK)
+        PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
+    }
+  }
+  PetscCall(PetscFree(items));
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const char *bn;
+    PetscInt ne;
+    PetscCall(SKMeshGetBlock(ex->mesh, b, &bn, NULL, NULL, &ne, NULL, NULL));
+    PetscCall(SKInputCheck(ex->input, root, ex->blocks[b].basis != NULL,
+                           "element block '%s' of the mesh has no material: add <block name=\"%s\" material=... E=... nu=... rho=.../>", bn,
+                           bn));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

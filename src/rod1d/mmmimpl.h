@@ -1,0 +1,110 @@
+/* rod1d: private data of the mode-matching method (rodpair_mmm*.c): segments of rod 1 and their cached eigenpairs, the
+   per-interval closed-form coefficients and the fast event evaluation. Only the rodpair_mmm*.c files include it. */
+#ifndef STICKSLIP_MMMIMPL_H
+#define STICKSLIP_MMMIMPL_H
+
+#include "rodpairimpl.h"
+#include "shared/sincos.h"
+#include <petscblaslapack.h>
+
+typedef enum { SEG_FREE_FREE, SEG_FREE_FIXED, SEG_FIXED_FREE, SEG_FIXED_FIXED } SegKind;
+
+typedef struct {
+  PetscInt a, n, left, right; /* first node, node count, sticking neighbours (-1: free rod end) */
+  SegKind kind;
+  PetscReal theta0, dtheta; /* theta_p = theta0 + p dtheta */
+  PetscReal mass;           /* modal mass (kg), the same for all p except the free-free end modes */
+  const PetscReal *phi;     /* n x n mode matrix, row j = phi_p(j): from the cache below */
+  PetscBool general;        /* no closed form: mass-normalised eigenpairs (modal mass 1) of the tridiagonal solve */
+  PetscReal ks, ms;         /* uniform: spring (N/m) and interior node mass (kg) */
+  const PetscReal *wg;      /* general: the n frequencies (rad/s), stored after the mode matrix */
+} Seg;
+
+/* Mode matrices of uniform segments depend only on (end types, length), those of non-uniform ones on (first node,
+   length): a small cache of them keyed so (key SEG_GENERAL + first node for non-uniform ones), preallocated, reused
+   across intervals (the same few segments recur as nodes near the tip switch), least recently used slot replaced. A
+   non-uniform segment seen before thus costs no new eigen-solve. */
+#define SEG_GENERAL 4
+typedef struct {
+  PetscInt nslot, cap, clock;
+  PetscInt *kind, *n, *used;
+  PetscReal *data; /* nslot x cap: mode matrix (n x n), then the n frequencies of a non-uniform segment */
+} PhiCache;
+
+typedef struct {
+  SKRodPair rp;
+  PetscInt N, Nm, nseg;
+  Seg *seg;
+  PetscReal wmax, P0, W, phase, Pc; /* wmax: bound of the rod-1 frequencies (rad/s) */
+  /* per rod-1 mode (indexed a + p): frequency and closed-form coefficients of q_p(tau) */
+  PetscReal *w, *c0, *c1, *pa, *A, *B, *q0, *qd0, *g0, *g1, *gP;
+  PetscReal *phi;                     /* work: one node's mode values */
+  PetscReal *us0, *vs, *eta0, *etad0; /* start of the coupling step: sticking nodes, rod 2 */
+  PetscReal *eA, *eB, *eQ0, *eS;      /* rod-2 closed form: eta = eQ0/w^2 + eS tau/w^2 + eA cos + eB sin */
+  PetscReal *Ffric;                   /* slip friction of each node over the interval (N) */
+  PetscReal *gF;                      /* modal projection of the slip friction, phi_p . F / M_p (N) */
+  PetscReal *Qslip;                   /* rod-2 modal load of the slip friction over the interval (Nm) */
+  PetscReal *alag;                    /* acceleration of each sticking node, lagged by one coupling step (N) */
+  PetscReal W0, D0;                   /* work and dissipation at the start of the coupling step */
+  PetscReal dt_sample;
+  PhiCache cache;
+  PetscReal *scratch;                             /* N x N + N: mode matrices of non-uniform segments when the cache is full */
+  PetscReal *eigd, *eige, *eigz, *eigw, *eigwork; /* tridiagonal eigen-solve: diagonal, off-diagonal, vectors, values, work */
+  PetscBLASInt *eigiwork;                         /* its integer work and support of the vectors */
+  /* fast event evaluation: per-segment modal values cached at one tau, rod 2 at one tau, Lipschitz bounds */
+  PetscInt *segof;                   /* segment of each node, -1 if sticking */
+  PetscReal *segtau, *qv, *qdv;      /* tau of the cached modal values of each segment; q, qdot (N) */
+  PetscReal *cwv, *swv;              /* cos, sin (w_p tau) of the cached modal values (N) */
+  PetscReal *arg;                    /* work: w_p tau (N) */
+  PetscReal r2tau, *et, *etd, *etdd; /* rod 2 at r2tau */
+  PetscReal *cw2, *sw2;              /* cos, sin (omega_n r2tau) (Nm) */
+  PetscReal *gstart, *lenS;          /* coupling (N x Nm) and clipped length of each node at the step start */
+  PetscReal *capS;                   /* static capacity mu_s N_F (clipped length) of each node at the interval start (N) */
+  PetscReal *bv, *ba;                /* per segment: bounds of |velocity| and |acceleration| of its nodes */
+  PetscReal b2v, b2a, b2j;           /* rod 2: bounds of |velocity|, |acceleration|, |jerk| under any node */
+  PetscReal *rate;                   /* bound of |d e_j / d tau| per event function (2N) */
+  PetscReal *noise;                  /* round-off level of each event function: a just-switched node is "going the
+                                        wrong way" only beyond it (with mu_s = mu_k a release is marginal) */
+} MMM;
+
+#define ETA_OFF(mm) (2 * (mm)->N)
+#define ETAD_OFF(mm) (2 * (mm)->N + (mm)->Nm)
+
+/* sin and cos of x: the modal closed forms need them for every mode at every evaluation time (core.h) */
+static inline void SinCos(PetscReal x, PetscReal *s, PetscReal *c)
+{
+  SKSinCos(x, s, c);
+}
+
+/* sin and cos of the load phase W (t0 + tau) + phase at tau and at the step start */
+typedef struct {
+  PetscReal s, c, s0, c0;
+} LoadPhase;
+
+/* rodpair_mmm_segments.c */
+/* row j of the mode matrix (phi_p(j), p = 0..n-1); valid until the next call */
+PETSC_INTERN const PetscReal *SKMMMSegRow(MMM *mm, const Seg *sg, PetscInt j);
+PETSC_INTERN PetscErrorCode SKMMMBuildSegments(MMM *mm);
+PETSC_INTERN PetscReal SKMMMModalMass(const Seg *s, PetscInt p);
+/* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state, O(n^2) per
+   segment, and the modal projection of the (constant) slip friction. Later coupling steps of the same interval carry
+   the modal coordinates over in closed form and only re-project the sparse end loads. */
+PETSC_INTERN void SKMMMProjectInterval(MMM *mm, const PetscReal y[]);
+
+/* rodpair_mmm_closed.c */
+/* Closed-form coefficients of every mode for a coupling step from t0, given q0, qd0: constant friction and Pc, the
+   ramps k (us0 + vs tau) of the sticking end neighbours, and P0 sin(W t + phase) at node 0 */
+PETSC_INTERN void SKMMMSetupCoefficients(MMM *mm, PetscReal t0);
+/* modal values of segment s at tau (q, qdot, cos and sin of w tau), cached until the tau or the coefficients change:
+   one sin/cos per mode and evaluation time (a vectorised batch), shared by the nodal values, the events, the energy
+   terms and EndStep. Flexible modes: q = c0 + c1 tau + pa sin(W t + phase) + A cos(w tau) + B sin(w tau). */
+PETSC_INTERN void SKMMMSegModes(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau);
+/* rod 2 in closed form at tau of the coupling step (cached) */
+PETSC_INTERN void SKMMMRod2At(MMM *mm, PetscReal tau);
+/* Full state at tau of the current coupling step: rod 1 (segments in closed form, sticking nodes following rod 2),
+   rod 2 in closed form, work of P and dissipation (constant slip forces), all exact for the closed forms. */
+PETSC_INTERN void SKMMMStateAt(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscBool rod1);
+/* displacement and velocity of node i at tau from the closed forms */
+PETSC_INTERN void SKMMMNodeUV(MMM *mm, PetscReal t0, PetscReal tau, PetscInt i, PetscReal *u, PetscReal *v);
+
+#endif

@@ -1,0 +1,221 @@
+/* Mode-matching method: the segments of rod 1 within an interval and their modes (closed form for uniform segments,
+   the tridiagonal eigen-solve with a cache for the others), and the projection of the state onto them. */
+#include "mmmimpl.h"
+
+/* phi_p(j) for p = 0..n-1 at local node j, by rotation (no trigonometric call per mode) */
+static void SegPhi(const Seg *s, PetscInt j, PetscReal phi[])
+{
+  PetscInt J  = s->kind == SEG_FIXED_FREE ? s->n - 1 - j : (s->kind == SEG_FIXED_FIXED ? j + 1 : j);
+  PetscReal x = J * s->theta0, y = J * s->dtheta;
+  PetscReal c = PetscCosReal(x), sn = PetscSinReal(x), cy = PetscCosReal(y), sy = PetscSinReal(y), t;
+  PetscBool use_sin = s->kind == SEG_FIXED_FIXED ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt p = 0; p < s->n; p++) {
+    phi[p] = use_sin ? sn : c;
+    t      = c * cy - sn * sy;
+    sn     = sn * cy + c * sy;
+    c      = t;
+  }
+}
+
+/* Mass-normalised eigenpairs of the non-uniform segment SG (springs to sticking neighbours included, their ends held):
+   K phi = w^2 M phi as the symmetric tridiagonal M^-1/2 K M^-1/2 solved by LAPACK's stegr (through PETSc; relatively
+   robust representations, O(n^2) for all pairs where the QL of steqr costs O(n^3)). Writes the
+   mode matrix, row j = phi_p(j), to PHI (n x n) and the frequencies (rad/s, ascending) to W. A free-free segment's
+   first mode is set to the exact rigid-body mode (w = 0, phi = 1 / sqrt(total mass)). */
+static PetscErrorCode SegEigenSolve(MMM *mm, const Seg *sg, PetscReal phi[], PetscReal w[])
+{
+  const SKRodPairModel *md = &mm->rp->model;
+  PetscInt n = sg->n, a = sg->a;
+  PetscBLASInt bn, m = 0, lwork, liwork, il = 0, iu = 0, info = 0;
+  PetscReal vl = 0, vu = 0, abstol = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscBLASIntCast(n, &bn));
+  PetscCall(PetscBLASIntCast(18 * n, &lwork));
+  PetscCall(PetscBLASIntCast(10 * n, &liwork));
+  for (PetscInt j = 0; j < n; j++) {
+    PetscReal kl = (j > 0 || sg->left >= 0) ? md->spring[a + j - 1] : 0, kr = (j < n - 1 || sg->right >= 0) ? md->spring[a + j] : 0;
+    mm->eigd[j] = (kl + kr) / md->mass[a + j];
+    if (j < n - 1) mm->eige[j] = -md->spring[a + j] / PetscSqrtReal(md->mass[a + j] * md->mass[a + j + 1]);
+  }
+  mm->eige[n - 1] = 0;
+  PetscCallBLAS("LAPACKstegr", LAPACKstegr_("V", "A", &bn, mm->eigd, mm->eige, &vl, &vu, &il, &iu, &abstol, &m, mm->eigw, mm->eigz, &bn,
+                                            mm->eigiwork + 10 * n, mm->eigwork, &lwork, mm->eigiwork, &liwork, &info));
+  PetscCheck(info == 0 && m == bn, PETSC_COMM_SELF, PETSC_ERR_LIB,
+             "LAPACK stegr failed with info %d (%d of %" PetscInt_FMT " pairs) on a rod-1 segment", (int)info, (int)m, n);
+  for (PetscInt p = 0; p < n; p++) {
+    w[p] = PetscSqrtReal(PetscMax(mm->eigw[p], 0));
+    for (PetscInt j = 0; j < n; j++) phi[j * n + p] = mm->eigz[j + p * n] / PetscSqrtReal(md->mass[a + j]);
+  }
+  if (sg->kind == SEG_FREE_FREE) {
+    PetscReal M = 0;
+    for (PetscInt j = 0; j < n; j++) M += md->mass[a + j];
+    w[0] = 0;
+    for (PetscInt j = 0; j < n; j++) phi[j * n] = 1 / PetscSqrtReal(M);
+  }
+  mm->rp->mmm_eig_solves++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The mode matrix of SG from the cache. When every slot holds a matrix of the current segmentation, NULL for a uniform
+   segment (it then evaluates its modes on the fly) and the segment's own part of the scratch for a non-uniform one.
+   PASS is the clock value when the current segmentation started. Sets sg->phi (and sg->wg). */
+static PetscErrorCode SegMatrix(MMM *mm, Seg *sg, PetscInt pass)
+{
+  PhiCache *c  = &mm->cache;
+  PetscInt key = sg->general ? SEG_GENERAL + sg->a : (PetscInt)sg->kind, k, lru = -1;
+  PetscReal *d;
+
+  PetscFunctionBegin;
+  for (k = 0; k < c->nslot; k++)
+    if (c->kind[k] == key && c->n[k] == sg->n) break;
+  if (k < c->nslot) {
+    if (sg->general) mm->rp->mmm_eig_hits++;
+  } else {
+    for (PetscInt q = 0; q < c->nslot; q++)
+      if (c->used[q] <= pass && (lru < 0 || c->used[q] < c->used[lru])) lru = q;
+    if (lru < 0) {
+      sg->phi = NULL;
+      if (sg->general) { /* segments of a segmentation are disjoint: [a N, (a + n) N) holds n x n */
+        sg->phi = mm->scratch + (size_t)sg->a * mm->N;
+        sg->wg  = mm->scratch + (size_t)mm->N * mm->N + sg->a;
+        PetscCall(SegEigenSolve(mm, sg, (PetscReal *)sg->phi, (PetscReal *)sg->wg));
+      }
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    k          = lru;
+    c->kind[k] = key;
+    c->n[k]    = sg->n;
+    d          = c->data + (size_t)k * c->cap;
+    if (sg->general)
+      PetscCall(SegEigenSolve(mm, sg, d, d + (size_t)sg->n * sg->n));
+    else
+      for (PetscInt j = 0; j < sg->n; j++) SegPhi(sg, j, d + (size_t)j * sg->n);
+  }
+  c->used[k] = ++c->clock;
+  sg->phi    = c->data + (size_t)k * c->cap;
+  sg->wg     = sg->general ? sg->phi + (size_t)sg->n * sg->n : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Is the segment SG uniform (closed-form eigenpairs)? Then its spring and interior node mass in ks, ms. All its springs
+   (to sticking neighbours included) and its node masses (doubled at the free rod ends) must be equal. */
+static PetscBool SegUniform(const MMM *mm, Seg *sg)
+{
+  const SKRodPairModel *md = &mm->rp->model;
+  PetscInt k0 = sg->left >= 0 ? sg->a - 1 : sg->a, k1 = sg->right >= 0 ? sg->a + sg->n - 1 : sg->a + sg->n - 2;
+
+  if (mm->rp->mmm_eigen_always) return PETSC_FALSE;
+  if (md->uniform1) {
+    sg->ks = md->spring[0];
+    sg->ms = md->mass[1];
+    return PETSC_TRUE;
+  }
+  sg->ks = md->spring[PetscMax(k0, 0)];
+  sg->ms = 0;
+  for (PetscInt k = k0; k <= k1; k++)
+    if (md->spring[k] != sg->ks) return PETSC_FALSE;
+  for (PetscInt j = sg->a; j < sg->a + sg->n; j++) {
+    PetscReal mj = (j == 0 || j == mm->N - 1) ? 2 * md->mass[j] : md->mass[j];
+    if (j == sg->a)
+      sg->ms = mj;
+    else if (mj != sg->ms)
+      return PETSC_FALSE;
+  }
+  return PETSC_TRUE;
+}
+
+/* row j of the mode matrix (phi_p(j), p = 0..n-1); valid until the next call */
+const PetscReal *SKMMMSegRow(MMM *mm, const Seg *sg, PetscInt j)
+{
+  if (sg->phi) return sg->phi + (size_t)j * sg->n;
+  SegPhi(sg, j, mm->phi);
+  return mm->phi;
+}
+
+static PetscReal NodeMass(const MMM *mm, PetscInt i)
+{
+  return mm->rp->model.mass[i];
+}
+
+PetscErrorCode SKMMMBuildSegments(MMM *mm)
+{
+  const SKRodNodeState *st = mm->rp->state;
+  PetscInt N               = mm->N;
+
+  PetscInt pass = mm->cache.clock;
+
+  PetscFunctionBegin;
+  mm->nseg = 0;
+  for (PetscInt i = 0; i < N; i++) mm->segof[i] = -1;
+  for (PetscInt i = 0; i < N;) {
+    if (st[i] == SK_ROD_STICK) {
+      i++;
+      continue;
+    }
+    Seg *s = &mm->seg[mm->nseg++];
+    s->a   = i;
+    while (i < N && st[i] != SK_ROD_STICK) i++;
+    s->n = i - s->a;
+    for (PetscInt j = s->a; j < i; j++) mm->segof[j] = mm->nseg - 1;
+    s->left    = s->a == 0 ? -1 : s->a - 1;
+    s->right   = i == N ? -1 : i;
+    s->general = SegUniform(mm, s) ? PETSC_FALSE : PETSC_TRUE;
+    if (s->left < 0 && s->right < 0) {
+      s->kind   = SEG_FREE_FREE;
+      s->theta0 = 0;
+      s->dtheta = PETSC_PI / (s->n - 1);
+      s->mass   = s->ms * (s->n - 1) / 2;
+    } else if (s->left < 0 || s->right < 0) {
+      s->kind   = s->left < 0 ? SEG_FREE_FIXED : SEG_FIXED_FREE;
+      s->theta0 = PETSC_PI / (2 * s->n);
+      s->dtheta = PETSC_PI / s->n;
+      s->mass   = s->ms * s->n / 2;
+    } else {
+      s->kind   = SEG_FIXED_FIXED;
+      s->theta0 = PETSC_PI / (s->n + 1);
+      s->dtheta = PETSC_PI / (s->n + 1);
+      s->mass   = s->ms * (s->n + 1) / 2;
+    }
+    PetscCall(SegMatrix(mm, s, pass));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscReal SKMMMModalMass(const Seg *s, PetscInt p)
+{
+  if (s->general) return 1;
+  if (s->kind == SEG_FREE_FREE && (p == 0 || p == s->n - 1)) return 2 * s->mass;
+  return s->mass;
+}
+
+/* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state, O(n^2) per
+   segment, and the modal projection of the (constant) slip friction. Later coupling steps of the same interval carry
+   the modal coordinates over in closed form and only re-project the sparse end loads. */
+void SKMMMProjectInterval(MMM *mm, const PetscReal y[])
+{
+  PetscInt N         = mm->N;
+  const PetscReal *u = y, *v = y + N;
+
+  for (PetscInt s = 0; s < mm->nseg; s++) {
+    const Seg *sg = &mm->seg[s];
+    for (PetscInt p = 0; p < sg->n; p++) mm->q0[sg->a + p] = mm->qd0[sg->a + p] = mm->gF[sg->a + p] = 0;
+    for (PetscInt j = 0; j < sg->n; j++) {
+      PetscInt i           = sg->a + j;
+      PetscReal mi         = NodeMass(mm, i);
+      const PetscReal *row = SKMMMSegRow(mm, sg, j);
+      for (PetscInt p = 0; p < sg->n; p++) {
+        PetscReal ph = row[p];
+        mm->q0[sg->a + p] += ph * mi * u[i];
+        mm->qd0[sg->a + p] += ph * mi * v[i];
+        mm->gF[sg->a + p] += ph * mm->Ffric[i];
+      }
+    }
+    for (PetscInt p = 0; p < sg->n; p++) {
+      PetscReal Mp = SKMMMModalMass(sg, p);
+      mm->q0[sg->a + p] /= Mp;
+      mm->qd0[sg->a + p] /= Mp;
+      mm->gF[sg->a + p] /= Mp;
+    }
+  }
+}
