@@ -34,7 +34,8 @@
      step   (required) the discrete update over one time step dt with v constant over the step (explicit dynamics)
      rate   (optional) the continuous form for ODE integrators: state rate, force and their derivatives, DIM = 1
      moduli (required) tangential stiffness and damping at normal force N, for critical time step estimates
-   and a create function that checks the parameters it uses. */
+   its own context (what the kernels read, built from the parameter record), the checks of the parameters it uses,
+   and a set-type function that fills the ops (frictionimpl.h; the recipe is in docs/developing.md). */
 #ifndef STICKSLIP_CONTACT_H
 #define STICKSLIP_CONTACT_H
 

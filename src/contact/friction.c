@@ -98,78 +98,61 @@ PetscErrorCode SKFrictionParamsSetDefaults(SKFrictionParams *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One parameter check: the attribute it concerns (for messages) and whether it holds. */
-typedef struct {
-  const char *attr;
-  PetscBool ok;
-  char msg[160];
-} ParamCheck;
-
-/* The checks of P for law NAME, in a fixed order; the first failing one is reported. Shared by SKFrictionLawCreate()
-   (PETSc error) and SKFrictionLawCreateFromXML() (file:line input error) so both refuse exactly the same values. */
-static PetscErrorCode FrictionParamsCheck(const char name[], const SKFrictionParams *p, ParamCheck *fail)
+/* The checks every law shares (properties of friction itself), then the law's own (ops.check), in a fixed order; the
+   first failing one is reported. Shared by SKFrictionLawCreate() (PETSc error) and SKFrictionLawCreateFromXML()
+   (FILE:LINE input error) so both refuse exactly the same values. */
+static PetscErrorCode FrictionParamsCheck(SKFrictionLaw law, SKFrictionCheck *fail)
 {
-  PetscBool lugre, classical, ok = PETSC_TRUE;
-  ParamCheck c[16];
-  PetscInt n = 0;
+  const SKFrictionParams *p = &law->params;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrcmp(name, "lugre", &lugre));
-  PetscCall(PetscStrcmp(name, "coulomb", &classical));
-#define SK_CHECK(a, cond, ...)                                         \
-  do {                                                                 \
-    c[n].attr = a;                                                     \
-    c[n].ok   = (cond) ? PETSC_TRUE : PETSC_FALSE;                     \
-    PetscCall(PetscSNPrintf(c[n].msg, sizeof(c[n].msg), __VA_ARGS__)); \
-    n++;                                                               \
-  } while (0)
-  SK_CHECK("mu_k", p->mu_k >= 0 && PetscIsNormalReal(p->mu_k + 1), "friction mu_k = %g must be >= 0", (double)p->mu_k);
-  SK_CHECK("mu_k", p->mu_k <= p->mu_s, "friction mu_k = %g must not exceed mu_s = %g", (double)p->mu_k, (double)p->mu_s);
-  SK_CHECK("mu_k", !lugre || p->mu_k > 0, "friction law lugre needs mu_k > 0 (G(v) >= mu_k divides sigma0 |v|), got %g", (double)p->mu_k);
-  SK_CHECK("mu_s", !classical || p->mu_s == p->mu_k,
-           "classical Coulomb friction has one coefficient: mu_s = %g differs from mu_k = %g (use law coulomb-modified)", (double)p->mu_s,
-           (double)p->mu_k);
-  SK_CHECK("v_s", p->v_s >= 0, "friction v_s = %g m/s must be >= 0 (0: G = mu_k away from v = 0)", (double)p->v_s);
-  SK_CHECK("theta", p->theta > 0, "friction theta = %g must be > 0", (double)p->theta);
-  SK_CHECK("sigma0", p->sigma0 > 0, "friction sigma0 = %g 1/m must be > 0", (double)p->sigma0);
-  SK_CHECK("sigma1", p->sigma1 >= 0, "friction sigma1 = %g s/m must be >= 0", (double)p->sigma1);
-  SK_CHECK("sigma2", p->sigma2 >= 0, "friction sigma2 = %g s/m must be >= 0", (double)p->sigma2);
-  SK_CHECK("eps_t", p->eps_t > 0, "friction eps_t = %g must be > 0", (double)p->eps_t);
-  SK_CHECK("v_reg", p->v_reg > 0, "friction v_reg = %g m/s must be > 0", (double)p->v_reg);
-  SK_CHECK("k_threlfall", p->k_threlfall > 0, "friction k_threlfall = %g must be > 0", (double)p->k_threlfall);
-  SK_CHECK("stick_velocity", p->stick_velocity >= 0, "friction stick_velocity = %g m/s must be >= 0", (double)p->stick_velocity);
-#undef SK_CHECK
   fail->ok = PETSC_TRUE;
-  for (PetscInt i = 0; i < n && ok; i++)
-    if (!c[i].ok) {
-      *fail = c[i];
-      ok    = PETSC_FALSE;
-    }
+  SKFrictionCheckThat(fail, "mu_k", p->mu_k >= 0 && PetscIsNormalReal(p->mu_k + 1), "friction mu_k = %g must be >= 0", (double)p->mu_k);
+  SKFrictionCheckThat(fail, "mu_k", p->mu_k <= p->mu_s, "friction mu_k = %g must not exceed mu_s = %g", (double)p->mu_k, (double)p->mu_s);
+  if (law->ops.check) PetscCall(law->ops.check(p, fail));
+  SKFrictionCheckThat(fail, "stick_velocity", p->stick_velocity >= 0, "friction stick_velocity = %g m/s must be >= 0",
+                      (double)p->stick_velocity);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKFrictionLawCreate(MPI_Comm comm, const char name[], const SKFrictionParams *p, SKFrictionLaw *law)
+/* A law of registered type NAME with parameter record P and its ops (not yet checked or set up); NULL when NAME is not
+   registered. */
+static PetscErrorCode FrictionLawNew(MPI_Comm comm, const char name[], const SKFrictionParams *p, SKFrictionLaw *law)
 {
   PetscErrorCode (*create)(SKFrictionLaw) = NULL;
   SKFrictionLaw l;
-  ParamCheck fail;
-  char known[256] = "";
 
   PetscFunctionBegin;
   *law = NULL;
-  PetscCall(SKContactInitializePackage());
   PetscCall(FrictionLawFind(name, &create));
-  if (!create) PetscCall(SKFrictionLawList(known, sizeof(known)));
-  PetscCheck(create, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown friction law '%s'; known: %s", name, known);
-  PetscCall(FrictionParamsCheck(name, p, &fail));
-  PetscCheck(fail.ok, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s", fail.msg);
+  if (!create) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscNew(&l));
   l->comm   = comm;
   l->params = *p;
   PetscCall(PetscStrncpy(l->name, name, sizeof(l->name)));
   PetscCall((*create)(l));
-  PetscCheck(l->ops.step && l->ops.state_size && l->ops.moduli, comm, PETSC_ERR_PLIB,
-             "friction law '%s' did not set its step, state_size and moduli ops", name);
+  PetscCheck(l->ops.step && l->ops.state_size && l->ops.moduli && l->ops.setup, comm, PETSC_ERR_PLIB,
+             "friction law '%s' did not set its step, state_size, moduli and setup ops", name);
+  *law = l;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFrictionLawCreate(MPI_Comm comm, const char name[], const SKFrictionParams *p, SKFrictionLaw *law)
+{
+  SKFrictionLaw l;
+  SKFrictionCheck fail;
+  char known[256] = "";
+
+  PetscFunctionBegin;
+  *law = NULL;
+  PetscCall(SKContactInitializePackage());
+  PetscCall(FrictionLawNew(comm, name, p, &l));
+  if (!l) PetscCall(SKFrictionLawList(known, sizeof(known)));
+  PetscCheck(l, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown friction law '%s'; known: %s", name, known);
+  PetscCall(FrictionParamsCheck(l, &fail));
+  if (!fail.ok) PetscCall(SKFrictionLawDestroy(&l));
+  PetscCheck(fail.ok, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s", fail.msg);
+  PetscCall(l->ops.setup(l));
   *law = l;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -193,28 +176,32 @@ PetscErrorCode SKFrictionLawCreateFromXML(SKInput input, SKNode node, SKFriction
       {"stick_velocity", offsetof(SKFrictionParams, stick_velocity)},
   };
   SKFrictionParams p;
-  PetscErrorCode (*create)(SKFrictionLaw) = NULL;
-  ParamCheck fail;
+  SKFrictionLaw l;
+  SKFrictionCheck fail;
   MPI_Comm comm;
   char name[64], known[256] = "";
   PetscBool has_mu_s;
 
   PetscFunctionBegin;
+  *law = NULL;
   PetscCall(SKContactInitializePackage());
   PetscCall(SKInputGetComm(input, &comm));
   PetscCall(SKFrictionParamsSetDefaults(&p));
   PetscCall(SKInputRequireString(input, node, "law", name, sizeof(name)));
-  PetscCall(FrictionLawFind(name, &create));
-  if (!create) PetscCall(SKFrictionLawList(known, sizeof(known)));
-  PetscCall(SKInputCheck(input, node, create != NULL, "unknown friction law '%s'; known: %s", name, known));
   for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
     PetscCall(SKInputGetReal(input, node, attrs[i].attr, (PetscReal *)((char *)&p + attrs[i].offset), NULL));
   /* classical Coulomb has one coefficient: mu_k alone means mu_s = mu_k */
   PetscCall(SKInputGetReal(input, node, "mu_s", &p.mu_s, &has_mu_s));
   if (!has_mu_s) p.mu_s = p.mu_k;
-  PetscCall(FrictionParamsCheck(name, &p, &fail));
+  PetscCall(FrictionLawNew(comm, name, &p, &l));
+  if (!l) PetscCall(SKFrictionLawList(known, sizeof(known)));
+  PetscCall(SKInputCheck(input, node, l != NULL, "unknown friction law '%s'; known: %s", name, known));
+  PetscCall(FrictionParamsCheck(l, &fail));
+  if (!fail.ok) PetscCall(SKFrictionLawDestroy(&l));
   PetscCall(SKInputCheck(input, node, fail.ok, "%s", fail.msg));
-  PetscCall(SKFrictionLawCreate(comm, name, &p, law));
+  if (l->ops.setfromxml) PetscCall(l->ops.setfromxml(l, input, node));
+  PetscCall(l->ops.setup(l));
+  *law = l;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -222,6 +209,7 @@ PetscErrorCode SKFrictionLawDestroy(SKFrictionLaw *law)
 {
   PetscFunctionBegin;
   if (!law || !*law) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree((*law)->data));
   PetscCall(PetscFree(*law));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -254,7 +242,7 @@ PetscErrorCode SKFrictionLawGetKernels(SKFrictionLaw law, SKFrictionStepFn *step
   PetscFunctionBegin;
   if (step) *step = law->ops.step;
   if (rate) *rate = law->ops.rate;
-  if (ctx) *ctx = &law->params;
+  if (ctx) *ctx = law->data;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -263,7 +251,7 @@ PetscErrorCode SKFrictionLawGetTangentModuli(SKFrictionLaw law, PetscReal N, Pet
   PetscReal k = 0, c = 0;
 
   PetscFunctionBegin;
-  law->ops.moduli(&law->params, N, &k, &c);
+  law->ops.moduli(law->data, N, &k, &c);
   if (stiffness) *stiffness = k;
   if (damping) *damping = c;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -277,21 +265,21 @@ PetscErrorCode SKFrictionLawStep(SKFrictionLaw law, PetscInt dim, PetscReal dt, 
              "friction laws take 1 or 2 tangential components, not %" PetscInt_FMT, dim);
   PetscCheck(dt >= 0 && N >= 0, law->comm, PETSC_ERR_ARG_OUTOFRANGE, "friction step needs dt >= 0 and N >= 0 (got dt = %g s, N = %g)",
              (double)dt, (double)N);
-  law->ops.step(&law->params, dim, dt, N, v, state, F, info);
+  law->ops.step(law->data, dim, dt, N, v, state, F, info);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscReal SKFrictionStribeck(const SKFrictionParams *p, PetscReal speed)
 {
-  if (p->v_s <= 0) return speed > 0 ? p->mu_k : p->mu_s;
-  return p->mu_k + (p->mu_s - p->mu_k) * PetscExpReal(-PetscPowReal(speed / p->v_s, p->theta));
+  const SKStribeckCurve c = SKStribeckCurveFromParams(p);
+  return SKStribeckValue(&c, speed);
 }
 
-void SKFrictionStribeckDerivative(const SKFrictionParams *p, PetscReal speed, PetscReal *G, PetscReal *dG)
+void SKStribeckDerivative(const SKStribeckCurve *p, PetscReal speed, PetscReal *G, PetscReal *dG)
 {
   PetscReal r, e;
 
-  *G  = SKFrictionStribeck(p, speed);
+  *G  = SKStribeckValue(p, speed);
   *dG = 0;
   if (p->v_s <= 0) return;
   r = speed / p->v_s;
@@ -307,6 +295,5 @@ PetscReal SKFrictionStickThreshold(const SKFrictionParams *p)
 
 PetscBool SKFrictionIsSticking(const SKFrictionParams *p, PetscReal speed)
 {
-  PetscReal vt = SKFrictionStickThreshold(p);
-  return (vt > 0 ? speed < vt : speed == 0) ? PETSC_TRUE : PETSC_FALSE;
+  return SKFrictionBelowThreshold(SKFrictionStickThreshold(p), speed);
 }

@@ -2,12 +2,17 @@
    law is defined by its update, so it has no continuous form for ODE integrators). */
 #include "frictionimpl.h"
 
+/* The context of the Coulomb laws: what the return mapping reads. */
+typedef struct {
+  PetscReal mu_s, mu_k, eps_t;
+} CoulombCtx;
+
 /* Eqs. 16-19: elastic trial t = t_n + eps_t v dt; if |t| <= mu_s N it sticks, else it is returned to mu_k N along the
    trial direction (delta xi = Phi + (mu_s - mu_k) N). Classical Coulomb is the same with mu_s = mu_k. */
 static void CoulombStep(const void *vctx, PetscInt dim, PetscReal dt, PetscReal N, const PetscReal v[], PetscReal t[], PetscReal F[],
                         SKFrictionInfo *info)
 {
-  const SKFrictionParams *p = (const SKFrictionParams *)vctx;
+  const CoulombCtx *p = (const CoulombCtx *)vctx;
   PetscReal norm, scale = 1;
   PetscBool slip;
 
@@ -32,36 +37,56 @@ static PetscInt CoulombStateSize(PetscInt dim)
   return dim;
 }
 
-static void CoulombModuli(const SKFrictionParams *p, PetscReal N, PetscReal *stiffness, PetscReal *damping)
+static void CoulombModuli(const void *ctx, PetscReal N, PetscReal *stiffness, PetscReal *damping)
 {
+  const CoulombCtx *p = (const CoulombCtx *)ctx;
   (void)N;
   *stiffness = p->eps_t;
   *damping   = 0;
 }
 
-static PetscErrorCode CoulombSetOps(SKFrictionLaw law)
+static PetscErrorCode CoulombCheckModified(const SKFrictionParams *p, SKFrictionCheck *fail)
 {
   PetscFunctionBegin;
-  law->ops.step       = CoulombStep;
-  law->ops.rate       = NULL;
-  law->ops.state_size = CoulombStateSize;
-  law->ops.moduli     = CoulombModuli;
+  SKFrictionCheckThat(fail, "eps_t", p->eps_t > 0, "friction eps_t = %g must be > 0", (double)p->eps_t);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CoulombCheckClassical(const SKFrictionParams *p, SKFrictionCheck *fail)
+{
+  PetscFunctionBegin;
+  SKFrictionCheckThat(fail, "mu_s", p->mu_s == p->mu_k,
+                      "classical Coulomb friction has one coefficient: mu_s = %g differs from mu_k = %g (use law coulomb-modified)",
+                      (double)p->mu_s, (double)p->mu_k);
+  PetscCall(CoulombCheckModified(p, fail));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CoulombSetUp(SKFrictionLaw law)
+{
+  CoulombCtx *c;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&c));
+  c->mu_s   = law->params.mu_s;
+  c->mu_k   = law->params.mu_k;
+  c->eps_t  = law->params.eps_t;
+  law->data = c;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKFrictionLawCreate_Coulomb(SKFrictionLaw law)
 {
   PetscFunctionBegin;
-  PetscCheck(law->params.mu_s == law->params.mu_k, law->comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "classical Coulomb friction has one coefficient (mu_s = mu_k), got mu_s = %g, mu_k = %g; use coulomb-modified",
-             (double)law->params.mu_s, (double)law->params.mu_k);
-  PetscCall(CoulombSetOps(law));
+  law->ops = (SKFrictionLawOps){
+      .step = CoulombStep, .state_size = CoulombStateSize, .moduli = CoulombModuli, .check = CoulombCheckClassical, .setup = CoulombSetUp};
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKFrictionLawCreate_CoulombModified(SKFrictionLaw law)
 {
   PetscFunctionBegin;
-  PetscCall(CoulombSetOps(law));
+  law->ops = (SKFrictionLawOps){
+      .step = CoulombStep, .state_size = CoulombStateSize, .moduli = CoulombModuli, .check = CoulombCheckModified, .setup = CoulombSetUp};
   PetscFunctionReturn(PETSC_SUCCESS);
 }
