@@ -11,6 +11,7 @@
 #define STICKSLIP_MATERIAL_H
 
 #include <stickslip/core.h>
+#include <stickslip/input.h>
 
 /* Material points (or elements) processed together by the batched kernels; 8 doubles = one AVX-512 register. */
 #define SK_LANES 8
@@ -58,6 +59,13 @@ PETSC_EXTERN PetscErrorCode SKMaterialLameFromYoung(PetscReal E, PetscReal nu, P
    ones), out-of-range parameters, a stress state the type does not support. Caller destroys with SKMaterialDestroy(). */
 PETSC_EXTERN PetscErrorCode SKMaterialCreate(const char type[], SKStressState state, PetscReal E, PetscReal nu, PetscReal rho,
                                              SKMaterial *mat);
+/* A material type: its kernels and optional context and input hooks (src/material/materialimpl.h). */
+typedef struct _n_SKMaterialOps SKMaterialOps;
+/* Adds a material type (OPS must outlive every material of that type; its name must be new). The built-in types are
+   registered in material.c; a new type is one file with its SKMaterialOps and one line there (docs/developing.md). */
+PETSC_EXTERN PetscErrorCode SKMaterialRegister(const SKMaterialOps *ops);
+/* Reads the type's own attributes (if it has any) from its <block> element NODE: FILE:LINE errors for bad values. */
+PETSC_EXTERN PetscErrorCode SKMaterialSetFromXML(SKMaterial mat, SKInput input, SKNode node);
 /* Frees a material and sets *mat = NULL. */
 PETSC_EXTERN PetscErrorCode SKMaterialDestroy(SKMaterial *mat);
 /* The material's parameters (pointer owned by the material). */

@@ -230,6 +230,7 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
     }
     PetscCall(SKInputGetString(ex->input, items[i], "lumping", lumping, sizeof(lumping), NULL));
     PetscCall(SKMaterialCreate(type, ss, E, nu, rho, &blk->mat));
+    PetscCall(SKMaterialSetFromXML(blk->mat, ex->input, items[i]));
     PetscCall(SKMeshGetBlock(ex->mesh, b, NULL, &blk->id, &et, &blk->nelem, &blk->first, &blk->conn));
     PetscCall(SKElementTypeGetInfo(et, &info));
     blk->nodes = info->num_nodes;

@@ -3,8 +3,9 @@
 #include "materialimpl.h"
 
 /* Plane stress: sigma33 = lambda (tr2 eps + eps33) + 2 mu eps33 = 0. */
-static void LinearElasticPlaneStressF33(const SKMaterialParams *p, SKMaterialBatch *b)
+static void LinearElasticPlaneStressF33(const void *ctx, SKMaterialBatch *b)
 {
+  const SKMaterialParams *p = (const SKMaterialParams *)ctx; /* these types' context is the elastic record */
   for (PetscInt l = 0; l < SK_L; l++) {
     const PetscReal tr2 = b->F[0 * SK_L + l] + b->F[3 * SK_L + l] - 2.0;
     b->F33[l]           = 1.0 - p->lambda * tr2 / (p->lambda + 2.0 * p->mu);
@@ -41,10 +42,14 @@ static inline unsigned LinearElasticKernel(const SKMaterialParams *p, const Pets
   return 0;
 }
 
-static unsigned LinearElasticStress(const SKMaterialParams *p, SKMaterialBatch *b, PetscBool want_energy)
+static unsigned LinearElasticStress(const void *ctx, SKMaterialBatch *b, PetscBool want_energy)
 {
+  const SKMaterialParams *p = (const SKMaterialParams *)ctx; /* these types' context is the elastic record */
   return p->dim == 3 ? LinearElasticKernel(p, 3, b, want_energy) : LinearElasticKernel(p, 2, b, want_energy);
 }
 
-const SKMaterialOps SKMaterialLinearElastic = {"linear_elastic", "linear elastic (small strain), sigma = lambda tr(eps) I + 2 mu eps",
-                                               PETSC_TRUE, LinearElasticPlaneStressF33, LinearElasticStress};
+const SKMaterialOps SKMaterialLinearElastic = {.name             = "linear_elastic",
+                                               .description      = "linear elastic (small strain), sigma = lambda tr(eps) I + 2 mu eps",
+                                               .small_strain     = PETSC_TRUE,
+                                               .plane_stress_f33 = LinearElasticPlaneStressF33,
+                                               .stress           = LinearElasticStress};

@@ -5,9 +5,11 @@
 
 const char *const SKStressStateNames[] = {"3d", "plane_strain", "plane_stress", NULL};
 
-/* Adding a material: one new file with a const SKMaterialOps and one line here. */
-static const SKMaterialOps *const material_types[] = {&SKMaterialLinearElastic, &SKMaterialSaintVenantKirchhoff, &SKMaterialNeoHookean};
-#define SK_NUM_MATERIAL_TYPES ((PetscInt)(sizeof(material_types) / sizeof(material_types[0])))
+/* Adding a material: one new file with a const SKMaterialOps and one line here (or SKMaterialRegister()). */
+#define SK_MAX_MATERIAL_TYPES 32
+static const SKMaterialOps *material_types[SK_MAX_MATERIAL_TYPES] = {&SKMaterialLinearElastic, &SKMaterialSaintVenantKirchhoff,
+                                                                     &SKMaterialNeoHookean};
+static PetscInt SK_NUM_MATERIAL_TYPES                             = 3;
 
 PetscErrorCode SKMaterialTypeList(char buf[], size_t len)
 {
@@ -30,6 +32,20 @@ static PetscErrorCode SKMaterialTypeFind(const char type[], const SKMaterialOps 
     PetscCall(PetscStrcmp(type, material_types[i]->name, &match));
     if (match) *ops = material_types[i];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMaterialRegister(const SKMaterialOps *ops)
+{
+  const SKMaterialOps *old;
+
+  PetscFunctionBegin;
+  PetscCheck(ops && ops->name && ops->stress, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "A material type needs a name and a stress kernel");
+  PetscCall(SKMaterialTypeFind(ops->name, &old));
+  PetscCheck(!old, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Material type %s is already registered", ops->name);
+  PetscCheck(SK_NUM_MATERIAL_TYPES < SK_MAX_MATERIAL_TYPES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "At most %d material types",
+             SK_MAX_MATERIAL_TYPES);
+  material_types[SK_NUM_MATERIAL_TYPES++] = ops;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -83,13 +99,23 @@ PetscErrorCode SKMaterialCreate(const char type[], SKStressState state, PetscRea
   m->params.state  = state;
   m->params.lambda = lambda;
   m->params.mu     = mu;
-  *mat             = m;
+  if (ops->setup) PetscCall(ops->setup(m));
+  *mat = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMaterialSetFromXML(SKMaterial mat, SKInput input, SKNode node)
+{
+  PetscFunctionBegin;
+  if (mat->ops->setfromxml) PetscCall(mat->ops->setfromxml(mat, input, node));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKMaterialDestroy(SKMaterial *mat)
 {
   PetscFunctionBegin;
+  if (!mat || !*mat) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree((*mat)->data));
   PetscCall(PetscFree(*mat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -126,7 +152,7 @@ PetscErrorCode SKMaterialGetWaveSpeed(SKMaterial mat, PetscReal *c)
 static void SKMaterialOutOfPlaneStretch(SKMaterial mat, SKMaterialBatch *b)
 {
   if (mat->params.state == SK_STRESS_STATE_PLANE_STRESS)
-    mat->ops->plane_stress_f33(&mat->params, b);
+    mat->ops->plane_stress_f33(SKMaterialContext(mat), b);
   else
     for (PetscInt l = 0; l < SK_LANES; l++) b->F33[l] = 1.0;
 }
@@ -135,7 +161,7 @@ PetscErrorCode SKMaterialStressBatch(SKMaterial mat, SKMaterialBatch *b, PetscBo
 {
   PetscFunctionBegin;
   if (mat->params.dim == 2) SKMaterialOutOfPlaneStretch(mat, b);
-  *inverted = mat->ops->stress(&mat->params, b, want_energy);
+  *inverted = mat->ops->stress(SKMaterialContext(mat), b, want_energy);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,25 +7,39 @@
 #include <string.h>
 #include <stickslip/material.h>
 
-/* What a material type provides (all functions are pure: no globals, no allocation):
+/* What a material type provides (the kernels are pure: no globals, no allocation):
      name, description   registry name and one line for --help
      small_strain        PETSC_TRUE when P, S and sigma coincide (linear elasticity): no push-forward is done
      plane_stress_f33    from the in-plane b->F, the out-of-plane stretch b->F33 per lane with S33 = 0;
                          NULL when the type has no plane stress version
      stress              from b->F and, in 2D, b->F33, computes b->P, b->J, in 2D b->P33, and b->psi when want_energy;
-                         returns the bit mask of lanes with J <= 0 (0 for laws that do not need J > 0) */
-typedef struct {
+                         returns the bit mask of lanes with J <= 0 (0 for laws that do not need J > 0)
+     setup               optional: builds the type's own context in mat->data from the elastic record mat->params
+                         (every type has the small-strain E, nu, rho: the critical time step uses them); without it the
+                         kernels' context is the record itself
+     setfromxml          optional: reads the type's own attributes of its <block> element into mat->data (after setup)
+   The kernels receive the context (mat->data, or &mat->params) as const void *. */
+struct _n_SKMaterialOps {
   const char *name;
   const char *description;
   PetscBool small_strain;
-  void (*plane_stress_f33)(const SKMaterialParams *p, SKMaterialBatch *b);
-  unsigned (*stress)(const SKMaterialParams *p, SKMaterialBatch *b, PetscBool want_energy);
-} SKMaterialOps;
+  void (*plane_stress_f33)(const void *ctx, SKMaterialBatch *b);
+  unsigned (*stress)(const void *ctx, SKMaterialBatch *b, PetscBool want_energy);
+  PetscErrorCode (*setup)(SKMaterial mat);
+  PetscErrorCode (*setfromxml)(SKMaterial mat, SKInput input, SKNode node);
+};
 
 struct _n_SKMaterial {
   const SKMaterialOps *ops;
-  SKMaterialParams params;
+  SKMaterialParams params; /* the elastic record every type has */
+  void *data;              /* the type's own context (setup), freed with PetscFree(); NULL: the kernels read params */
 };
+
+/* The kernels' context of MAT. */
+static inline const void *SKMaterialContext(SKMaterial mat)
+{
+  return mat->data ? (const void *)mat->data : (const void *)&mat->params;
+}
 
 /* Natural logarithm, lane-wise, written so that the lane loop vectorises (glibc's log is a scalar call): x = m 2^e
    with m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(s) = 2 (s + s^3/3 + ...), s = (m - 1)/(m + 1), |s| < 0.172, so

@@ -6,8 +6,9 @@
 /* Plane stress: S33 = mu (1 - 1/c) + lambda ln J / c = 0 with c = F33^2 and J = J2 sqrt(c), i.e.
    g(s) = mu (e^s - 1) + lambda (ln J2 + s/2) = 0 in s = ln c. g is increasing and convex, so Newton's iterates
    are monotone after the first step and converge from s = 0. */
-static void NeoHookeanPlaneStressF33(const SKMaterialParams *p, SKMaterialBatch *b)
+static void NeoHookeanPlaneStressF33(const void *ctx, SKMaterialBatch *b)
 {
+  const SKMaterialParams *p = (const SKMaterialParams *)ctx; /* these types' context is the elastic record */
   for (PetscInt l = 0; l < SK_L; l++) {
     const PetscReal J2 = b->F[0 * SK_L + l] * b->F[3 * SK_L + l] - b->F[1 * SK_L + l] * b->F[2 * SK_L + l];
     PetscReal s        = 0.0;
@@ -49,11 +50,15 @@ static inline unsigned NeoHookeanKernel(const SKMaterialParams *p, const PetscIn
   return SKLanesNonPositive(b->J);
 }
 
-static unsigned NeoHookeanStress(const SKMaterialParams *p, SKMaterialBatch *b, PetscBool want_energy)
+static unsigned NeoHookeanStress(const void *ctx, SKMaterialBatch *b, PetscBool want_energy)
 {
+  const SKMaterialParams *p = (const SKMaterialParams *)ctx; /* these types' context is the elastic record */
   /* constant dim per call lets the compiler unroll the tensor loops */
   return p->dim == 3 ? NeoHookeanKernel(p, 3, b, want_energy) : NeoHookeanKernel(p, 2, b, want_energy);
 }
 
-const SKMaterialOps SKMaterialNeoHookean = {"neo_hookean", "compressible Neo-Hookean, psi = mu/2 (I1-3) - mu ln J + lambda/2 (ln J)^2",
-                                            PETSC_FALSE, NeoHookeanPlaneStressF33, NeoHookeanStress};
+const SKMaterialOps SKMaterialNeoHookean = {.name             = "neo_hookean",
+                                            .description      = "compressible Neo-Hookean, psi = mu/2 (I1-3) - mu ln J + lambda/2 (ln J)^2",
+                                            .small_strain     = PETSC_FALSE,
+                                            .plane_stress_f33 = NeoHookeanPlaneStressF33,
+                                            .stress           = NeoHookeanStress};

@@ -4,8 +4,9 @@
 #include "materialimpl.h"
 
 /* Plane stress: S33 = lambda (tr2 E + E33) + 2 mu E33 = 0 is linear in E33. */
-static void SaintVenantKirchhoffPlaneStressF33(const SKMaterialParams *p, SKMaterialBatch *b)
+static void SaintVenantKirchhoffPlaneStressF33(const void *ctx, SKMaterialBatch *b)
 {
+  const SKMaterialParams *p = (const SKMaterialParams *)ctx; /* these types' context is the elastic record */
   for (PetscInt l = 0; l < SK_L; l++) {
     PetscReal tr2 = 0.0;
     for (PetscInt k = 0; k < 4; k++) tr2 += b->F[k * SK_L + l] * b->F[k * SK_L + l];
@@ -59,10 +60,14 @@ static inline unsigned SaintVenantKirchhoffKernel(const SKMaterialParams *p, con
   return SKLanesNonPositive(b->J);
 }
 
-static unsigned SaintVenantKirchhoffStress(const SKMaterialParams *p, SKMaterialBatch *b, PetscBool want_energy)
+static unsigned SaintVenantKirchhoffStress(const void *ctx, SKMaterialBatch *b, PetscBool want_energy)
 {
+  const SKMaterialParams *p = (const SKMaterialParams *)ctx; /* these types' context is the elastic record */
   return p->dim == 3 ? SaintVenantKirchhoffKernel(p, 3, b, want_energy) : SaintVenantKirchhoffKernel(p, 2, b, want_energy);
 }
 
-const SKMaterialOps SKMaterialSaintVenantKirchhoff = {"saint_venant_kirchhoff", "St Venant-Kirchhoff, S = lambda tr(E) I + 2 mu E",
-                                                      PETSC_FALSE, SaintVenantKirchhoffPlaneStressF33, SaintVenantKirchhoffStress};
+const SKMaterialOps SKMaterialSaintVenantKirchhoff = {.name             = "saint_venant_kirchhoff",
+                                                      .description      = "St Venant-Kirchhoff, S = lambda tr(E) I + 2 mu E",
+                                                      .small_strain     = PETSC_FALSE,
+                                                      .plane_stress_f33 = SaintVenantKirchhoffPlaneStressF33,
+                                                      .stress           = SaintVenantKirchhoffStress};
