@@ -25,6 +25,9 @@ enum {
   SC_FIELD_COUNT,
   SC_NDOF,
   SC_NTERMS,
+  SC_ENERGY_SCALE,
+  SC_ENERGY_REL_PREV,
+  SC_ENERGY_OVER,
   SC_TERM_WORK,
   SC_COUNT = SC_TERM_WORK + SK_EXPLICIT_MAX_TERMS
 };
@@ -305,15 +308,18 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
     PetscCheck(mkdir(dir, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create checkpoint directory %s: %s",
                dir, strerror(errno));
     PetscCall(PetscMemzero(scalars, sizeof(scalars)));
-    scalars[SC_STEP]         = (PetscReal)ex->step;
-    scalars[SC_TIME]         = ex->t;
-    scalars[SC_DT]           = ex->dt;
-    scalars[SC_EXT_WORK]     = ex->external_work;
-    scalars[SC_ENERGY0]      = ex->energy0;
-    scalars[SC_HAVE_ENERGY0] = ex->have_energy0 ? 1.0 : 0.0;
-    scalars[SC_FIELD_COUNT]  = (PetscReal)ex->field_count;
-    scalars[SC_NDOF]         = (PetscReal)(gsize * ex->dim);
-    scalars[SC_NTERMS]       = (PetscReal)ex->nterms;
+    scalars[SC_STEP]            = (PetscReal)ex->step;
+    scalars[SC_TIME]            = ex->t;
+    scalars[SC_DT]              = ex->dt;
+    scalars[SC_EXT_WORK]        = ex->external_work;
+    scalars[SC_ENERGY0]         = ex->energy0;
+    scalars[SC_HAVE_ENERGY0]    = ex->have_energy0 ? 1.0 : 0.0;
+    scalars[SC_FIELD_COUNT]     = (PetscReal)ex->field_count;
+    scalars[SC_NDOF]            = (PetscReal)(gsize * ex->dim);
+    scalars[SC_NTERMS]          = (PetscReal)ex->nterms;
+    scalars[SC_ENERGY_SCALE]    = ex->energy_scale;
+    scalars[SC_ENERGY_REL_PREV] = ex->energy_rel_prev;
+    scalars[SC_ENERGY_OVER]     = ex->energy_over ? 1.0 : 0.0;
     for (PetscInt k = 0; k < ex->nterms; k++) scalars[SC_TERM_WORK + k] = ex->terms[k].work;
     PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s/.checkpoint.tmp", dir));
     PetscCall(PetscSNPrintf(final, sizeof(final), "%s/" SK_CKPT_PREFIX "%010" PetscInt_FMT ".h5", dir, ex->step));
@@ -649,12 +655,15 @@ PetscErrorCode SKExplicitLoadCheckpoint(SKExplicit ex, const char path[])
     PetscCall(PetscFree(state[k]));
   }
   PetscCall(LoadContact(ex, path, gsize, &contact));
-  ex->step          = (PetscInt)scalars[SC_STEP];
-  ex->t             = scalars[SC_TIME];
-  ex->external_work = scalars[SC_EXT_WORK];
-  ex->energy0       = scalars[SC_ENERGY0];
-  ex->have_energy0  = scalars[SC_HAVE_ENERGY0] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
-  ex->field_count   = (PetscInt)scalars[SC_FIELD_COUNT];
+  ex->step            = (PetscInt)scalars[SC_STEP];
+  ex->t               = scalars[SC_TIME];
+  ex->external_work   = scalars[SC_EXT_WORK];
+  ex->energy0         = scalars[SC_ENERGY0];
+  ex->have_energy0    = scalars[SC_HAVE_ENERGY0] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  ex->energy_scale    = scalars[SC_ENERGY_SCALE];
+  ex->energy_rel_prev = scalars[SC_ENERGY_REL_PREV];
+  ex->energy_over     = scalars[SC_ENERGY_OVER] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  ex->field_count     = (PetscInt)scalars[SC_FIELD_COUNT];
   for (PetscInt k = 0; k < ex->nterms; k++) ex->terms[k].work = scalars[SC_TERM_WORK + k];
   PetscCall(SKExplicitRestoreForces(ex));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -83,7 +83,9 @@ PetscErrorCode SKExplicitRestoreState(SKExplicit ex, PetscReal *u[], PetscReal *
   if (v) *v = NULL;
   PetscCall(PetscArraycpy(ex->vh, ex->v, ex->ndof));
   PetscCall(SKExplicitFinishStep(ex, PETSC_TRUE));
-  ex->have_energy0 = PETSC_FALSE;
+  ex->have_energy0 = PETSC_FALSE; /* a new reference state for the energy check */
+  ex->energy_scale = ex->energy_rel_prev = 0;
+  ex->energy_over                        = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

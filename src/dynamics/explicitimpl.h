@@ -145,6 +145,9 @@ struct _p_SKExplicit {
   PetscReal external_work, energy0;
   PetscBool have_energy0;
   PetscReal energy_tolerance;
+  PetscReal energy_scale;    /* the run-time energy check: largest energy in play so far (J) */
+  PetscReal energy_rel_prev; /* |balance - energy0| / energy_scale at the previous history sample */
+  PetscBool energy_over;     /* that sample exceeded the tolerance */
 
   /* output settings */
   PetscInt field_interval, history_interval, checkpoint_interval, checkpoint_keep;
