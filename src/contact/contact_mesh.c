@@ -8,6 +8,7 @@
 #include <stickslip/fem.h>
 
 static void FaceBoxes(SKContactMeshSurface);
+static PetscErrorCode NodeFaces(SKContactMeshSurface);
 
 /* Face (local node numbers FN[nfn]) of natural element EL, local face F, sorted by (EL, F): the gathered record. */
 typedef struct {
@@ -137,6 +138,7 @@ PetscErrorCode SKContactMeshSurfaceCreate(MPI_Comm comm, PetscInt dim, PetscInt 
     for (PetscInt d = 0; d < dim; d++) ms->xv[m * 2 * dim + d] = ms->X0[m * dim + d], ms->xv[m * 2 * dim + dim + d] = 0;
   FaceBoxes(ms);
   PetscCall(SKContactMeshSurfaceBuildGrid(ms));
+  PetscCall(NodeFaces(ms)); /* the projection tells the surface's own boundary from a shared edge with it */
   *msp = ms;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -427,6 +429,37 @@ static inline PetscReal FaceBoxDistance2(const struct _p_SKContactMeshSurface *m
   return d2;
 }
 
+/* Whether master nodes A and B (surface numbers) are both nodes of a face other than F. */
+static PetscBool SharedWithAnotherFace(const struct _p_SKContactMeshSurface *ms, PetscInt f, PetscInt a, PetscInt b)
+{
+  for (PetscInt k = ms->nstart[a]; k < ms->nstart[a + 1]; k++) {
+    const PetscInt g = ms->nfaces_of[k];
+    if (g == f) continue;
+    for (PetscInt c = 0; c < ms->nfn; c++)
+      if (ms->faces[g * ms->nfn + c] == b) return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+/* A point whose projection onto face F was clamped to the face's boundary, with shape values N there: does that
+   boundary point lie on the boundary of the whole master surface (an end node in 2D, an edge of one face only in 3D)?
+   Then the point is past the end of the surface, not over it. */
+static PetscBool ClampedToSurfaceBoundary(const struct _p_SKContactMeshSurface *ms, PetscInt f, const PetscReal N[])
+{
+  const PetscInt nfn = ms->nfn, *fn = ms->faces + f * nfn;
+  PetscInt on[4], n                 = 0;
+
+  for (PetscInt a = 0; a < nfn; a++)
+    if (N[a] > 1e-12) on[n++] = a;
+  if (ms->dim == 2) return (PetscBool)(n == 1 && ms->nstart[fn[on[0]] + 1] - ms->nstart[fn[on[0]]] == 1);
+  if (n == 2) return (PetscBool)!SharedWithAnotherFace(ms, f, fn[on[0]], fn[on[1]]); /* on an edge of the face */
+  if (n == 1) { /* at a corner: on the boundary when one of the face's two edges through it is */
+    const PetscInt a = on[0], prev = fn[(a + nfn - 1) % nfn], next = fn[(a + 1) % nfn];
+    return (PetscBool)(!SharedWithAnotherFace(ms, f, fn[a], prev) || !SharedWithAnotherFace(ms, f, fn[a], next));
+  }
+  return PETSC_FALSE;
+}
+
 PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s)
 {
   const PetscInt dim = ms->dim, nfn = ms->nfn;
@@ -472,6 +505,16 @@ PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x
     p->distance += (x[d] - p->point[d]) * p->normal[d];
     p->velocity[d] = 0;
     for (PetscInt a = 0; a < nfn; a++) p->velocity[d] += s->N[a] * ms->xv[s->node[a] * 2 * dim + dim + d];
+  }
+  /* past the end of the master surface (the nearest point is on its boundary and the point projects onto no face): its
+     distance is the true one, not the distance to the plane of the last face, which would press a slave node that
+     has slid off the end as if the surface went on (docs/theory.md, "Contact between deformable bodies") */
+  if (!best_inside && ClampedToSurfaceBoundary(ms, best, s->N)) {
+    /* beyond the boundary along the surface by more than 1 % of the smallest face: slave and master ends that coincide
+       (a patch test, bars meeting face to face) stay in contact through round-off */
+    PetscReal along2 = 0;
+    for (PetscInt d = 0; d < dim; d++) along2 += PetscSqr((x[d] - p->point[d]) - p->distance * p->normal[d]);
+    if (along2 > PetscSqr(1e-2 * ms->hmin)) p->distance = PetscSqrtReal(best_d2);
   }
   p->exact = PETSC_TRUE;
   {

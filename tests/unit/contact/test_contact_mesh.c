@@ -1,7 +1,8 @@
 /* Unit tests of the deformable master surface (src/contact/contact_mesh.c) on one rank: closest-point projection onto
    L2, T3 and Q4 faces against closed forms, the bucket-grid search against a search over every face (no face within
    the guaranteed depth is missed, also after the surface has moved and the grid was rebuilt), and the mortar shares
-   of non-matching flat surfaces (int N_a N_b sums to the master weights: the property behind the patch test). */
+   of non-matching flat surfaces (int N_a N_b sums to the master weights: the property behind the patch test), and
+   slave points past the end of an open master surface (no contact). */
 #include <stickslip/contact.h>
 #include "../../../src/contact/contactimpl.h" /* white box: projection, grid, mortar shares */
 
@@ -185,6 +186,61 @@ static PetscErrorCode TestMortar(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A slave point past the end of an open master surface is not in contact: its distance is the true distance to the
+   surface's boundary, not the distance to the plane of the last face. Before, (2.5, 0.01) past the end of the 2D line
+   y = 0, x in [0, 2] (body above, normal -y) got -0.01, a penetration, and was pushed as if the line went on; the same
+   for a point past the edge or the corner of a 3D surface of two Q4. Points over the surface, or past its end by less
+   than 1 % of the smallest face, keep their normal distance; a point at a shared node or edge is not at the boundary. */
+static PetscErrorCode TestPastTheEnd(void)
+{
+  SKContactMeshSurface ms;
+  SKSurfaceProjection p;
+  SKContactSupport s;
+
+  PetscFunctionBeginUser;
+  { /* 2D: two L2 faces (0,0)-(1,0)-(2,0) */
+    const PetscReal X[] = {0, 0, 1, 0, 2, 0}, past[2] = {2.5, 0.01}, over[2] = {1.5, 0.01}, back[2] = {-0.3, 0.02};
+    const PetscInt faces[] = {0, 1, 1, 2};
+    PetscCall(MakeSurface(2, 2, 3, X, 2, faces, &ms));
+    (void)SKContactMeshSurfaceProject(ms, past, &p, &s);
+    PetscCheck(s.face == 1 && PetscAbsReal(p.distance - PetscSqrtReal(0.25 + 1e-4)) < 1e-14, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "2D past the end: distance %g, expected %g (the true distance)", (double)p.distance, (double)PetscSqrtReal(0.25 + 1e-4));
+    (void)SKContactMeshSurfaceProject(ms, back, &p, &s);
+    PetscCheck(s.face == 0 && PetscAbsReal(p.distance - PetscSqrtReal(0.09 + 4e-4)) < 1e-14, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "2D before the start: distance %g", (double)p.distance);
+    (void)SKContactMeshSurfaceProject(ms, over, &p, &s);
+    PetscCheck(PetscAbsReal(p.distance + 0.01) < 1e-14, PETSC_COMM_SELF, PETSC_ERR_PLIB, "2D over the surface: distance %g, expected -0.01",
+               (double)p.distance);
+    { /* within 1 % of the smallest face past the end (0.5 % here): still in contact, so coinciding ends do not flicker */
+      const PetscReal near_end[2] = {2.005, 0.01};
+      (void)SKContactMeshSurfaceProject(ms, near_end, &p, &s);
+      PetscCheck(PetscAbsReal(p.distance + 0.01) < 1e-14, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "2D just past the end: distance %g, expected -0.01", (double)p.distance);
+    }
+    PetscCall(SKContactMeshSurfaceDestroy(&ms));
+  }
+  { /* 3D: two Q4 in z = 0, [0,1]x[0,1] and [1,2]x[0,1], numbered so that the normal is +z */
+    const PetscReal X[]     = {0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 1, 0, 1, 1, 0, 2, 1, 0};
+    const PetscInt faces[]  = {0, 1, 4, 3, 1, 2, 5, 4};
+    const PetscReal edge[3] = {2.4, 0.5, -0.01}, corner[3] = {2.3, 1.4, -0.01}, over[3] = {1.2, 0.7, -0.01}, seam[3] = {1.0, 0.5, -0.01};
+    PetscCall(MakeSurface(3, 4, 6, X, 2, faces, &ms));
+    (void)SKContactMeshSurfaceProject(ms, over, &p, &s);
+    PetscCheck(PetscAbsReal(p.normal[2] - 1) < 1e-14 && PetscAbsReal(p.distance + 0.01) < 1e-14, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "3D over the surface: distance %g, normal z %g", (double)p.distance, (double)p.normal[2]);
+    (void)SKContactMeshSurfaceProject(ms, seam, &p, &s);
+    PetscCheck(PetscAbsReal(p.distance + 0.01) < 1e-14, PETSC_COMM_SELF, PETSC_ERR_PLIB, "3D over the shared edge: distance %g",
+               (double)p.distance);
+    (void)SKContactMeshSurfaceProject(ms, edge, &p, &s);
+    PetscCheck(PetscAbsReal(p.distance - PetscSqrtReal(0.16 + 1e-4)) < 1e-13, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "3D past the boundary edge: distance %g, expected %g", (double)p.distance, (double)PetscSqrtReal(0.16 + 1e-4));
+    (void)SKContactMeshSurfaceProject(ms, corner, &p, &s);
+    PetscCheck(PetscAbsReal(p.distance - PetscSqrtReal(0.09 + 0.16 + 1e-4)) < 1e-13, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "3D past the corner: distance %g, expected %g", (double)p.distance, (double)PetscSqrtReal(0.09 + 0.16 + 1e-4));
+    PetscCall(SKContactMeshSurfaceDestroy(&ms));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscFunctionBeginUser;
@@ -193,6 +249,7 @@ int main(int argc, char **argv)
   PetscCall(TestProjection());
   PetscCall(TestSearch());
   PetscCall(TestMortar());
+  PetscCall(TestPastTheEnd());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "contact mesh surface: projection, search and mortar shares ok\n"));
   PetscCall(PetscFinalize());
   return 0;
