@@ -131,7 +131,7 @@ PetscErrorCode SKContactMeshSurfaceCreate(MPI_Comm comm, PetscInt dim, PetscInt 
   /* search: a point penetrating a face by at most depth still finds it while the master nodes have moved less than
      margin - depth since the grid was built */
   ms->depth  = 0.5 * ms->hmin;
-  ms->margin = ms->hmin; /* a small margin keeps few faces per cell; the grid is rebuilt after moves of hmin / 2 */
+  ms->margin = 0.75 * ms->hmin; /* a small margin keeps few faces per cell; the grid is rebuilt after moves of hmin / 4 */
   PetscCall(PetscMalloc5(ms->nnodes * 2 * dim, &ms->xv, ms->nnodes * dim, &ms->react, ms->nnodes * dim, &ms->xgrid, ms->nnodes * 2 * dim,
                          &ms->sendbuf, ms->nfaces * 2 * dim, &ms->fbox));
   for (PetscInt m = 0; m < ms->nnodes; m++) /* the reference configuration at rest until the first update */
@@ -157,6 +157,7 @@ PetscErrorCode SKContactMeshSurfaceDestroy(SKContactMeshSurface *msp)
   PetscCall(PetscFree5(ms->xv, ms->react, ms->xgrid, ms->sendbuf, ms->fbox));
   PetscCall(PetscFree(ms->cstart)); /* two separate allocations */
   PetscCall(PetscFree(ms->cfaces));
+  PetscCall(PetscFree(ms->cand_d2));
   PetscCall(PetscFree(ms->slave_natural));
   PetscCall(PetscFree(ms->slave_buf));
   PetscCall(PetscFree(ms->nstart));
@@ -198,7 +199,7 @@ static void FaceBoxes(SKContactMeshSurface ms)
 /* Cell index of coordinate X along direction D, clamped to the grid. */
 static PetscInt GridCell(const struct _p_SKContactMeshSurface *ms, PetscInt d, PetscReal x)
 {
-  const PetscReal c = PetscFloorReal((x - ms->lo[d]) / ms->cell);
+  const PetscReal c = PetscFloorReal((x - ms->lo[d]) * ms->inv_cell);
   return c < 0 ? 0 : c >= ms->ncell[d] ? ms->ncell[d] - 1 : (PetscInt)c;
 }
 
@@ -217,7 +218,7 @@ PetscErrorCode SKContactMeshSurfaceBuildGrid(SKContactMeshSurface ms)
 {
   const PetscInt dim = ms->dim;
   PetscReal hi[3]    = {0, 0, 0};
-  PetscInt total     = 1, c0[3], c1[3];
+  PetscInt total = 1, c0[3], c1[3], fullest = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_CONTACT_Grid, 0, 0, 0, 0));
@@ -229,8 +230,8 @@ PetscErrorCode SKContactMeshSurfaceBuildGrid(SKContactMeshSurface ms)
       hi[d]                  = PetscMax(hi[d], x + ms->margin);
       ms->xgrid[m * dim + d] = x;
     }
-  /* cells of about the largest face, at most about 4 per face so that the grid stays O(n) */
-  ms->cell = ms->hmax;
+  /* cells of half the longest edge, at most about 16 per face so that the grid stays O(n) */
+  ms->cell = 0.5 * ms->hmax;
   for (;;) {
     total = 1;
     for (PetscInt d = 0; d < dim; d++) {
@@ -238,9 +239,10 @@ PetscErrorCode SKContactMeshSurfaceBuildGrid(SKContactMeshSurface ms)
       if (ms->ncell[d] < 1) ms->ncell[d] = 1;
       total *= ms->ncell[d];
     }
-    if (total <= 4 * ms->nfaces + 64) break;
+    if (total <= 16 * ms->nfaces + 64) break;
     ms->cell *= 2;
   }
+  ms->inv_cell = 1 / ms->cell; /* the cell of a point: a product, not a division, in the search */
   for (PetscInt d = dim; d < 3; d++) ms->ncell[d] = 1;
   PetscCall(PetscFree(ms->cstart)); /* two separate allocations */
   PetscCall(PetscFree(ms->cfaces));
@@ -267,6 +269,12 @@ PetscErrorCode SKContactMeshSurfaceBuildGrid(SKContactMeshSurface ms)
       for (PetscInt c = total; c > 0; c--) ms->cstart[c] = ms->cstart[c - 1];
       ms->cstart[0] = 0;
     }
+  }
+  for (PetscInt c = 0; c < total; c++) fullest = PetscMax(fullest, ms->cstart[c + 1] - ms->cstart[c]);
+  if (fullest > ms->ncand) { /* room for the box distances of the candidates of any cell (the search's scratch) */
+    PetscCall(PetscFree(ms->cand_d2));
+    PetscCall(PetscMalloc1(fullest, &ms->cand_d2));
+    ms->ncand = fullest;
   }
   ms->nrebuild++;
   PetscCall(PetscLogEventEnd(SK_CONTACT_Grid, 0, 0, 0, 0));
@@ -296,7 +304,11 @@ PetscErrorCode SKContactMeshSurfaceUpdate(SKContactMeshSurface ms, const PetscRe
   else
     PetscCall(PetscArraycpy(ms->xv, ms->sendbuf, ms->nnodes * 2 * dim));
   FaceBoxes(ms);
-  PetscCall(PetscArrayzero(ms->slave_buf, ms->nslave * ms->slave_width));
+  /* no slave node in contact yet: its row's count is zero; on several ranks the rows are summed, so all of them */
+  if (ms->size > 1)
+    PetscCall(PetscArrayzero(ms->slave_buf, ms->nslave * ms->slave_width));
+  else
+    for (PetscInt i = 0; i < ms->nslave; i++) ms->slave_buf[i * ms->slave_width] = 0;
   for (PetscInt m = 0; m < ms->nnodes; m++) {
     PetscReal d2 = 0;
     for (PetscInt d = 0; d < dim; d++) d2 += PetscSqr(ms->xv[m * 2 * dim + d] - ms->xgrid[m * dim + d]);
@@ -336,10 +348,10 @@ PetscErrorCode SKContactMeshSurfaceUnpackGrid(SKContactMeshSurface ms, PetscInt 
 
 /* Closest point of X on face F: parameters XI[dim - 1] of the face, shape values N[nfn] there, point XB, unit outward
    normal NRM (of the face's plane, or of the segment in 2D; Q4 at the point). Returns the squared distance. Pure. */
-static PetscReal ProjectFace(const struct _p_SKContactMeshSurface *ms, PetscInt f, const PetscReal x[], PetscReal N[], PetscReal xb[],
-                             PetscReal nrm[], PetscBool *inside)
+static inline PetscReal ProjectFace(const struct _p_SKContactMeshSurface *ms, PetscInt f, const PetscReal x[], PetscReal N[],
+                                    PetscReal xb[], PetscReal nrm[], PetscBool *inside, const PetscInt dim, const PetscInt nfn)
 {
-  const PetscInt dim = ms->dim, nfn = ms->nfn, *fn = ms->faces + f * nfn;
+  const PetscInt *fn  = ms->faces + f * nfn;
   const PetscReal *xv = ms->xv;
   PetscReal d2        = 0, len;
 
@@ -369,42 +381,59 @@ static PetscReal ProjectFace(const struct _p_SKContactMeshSurface *ms, PetscInt 
     nrm[0] = e1[1] * e2[2] - e1[2] * e2[1], nrm[1] = e1[2] * e2[0] - e1[0] * e2[2], nrm[2] = e1[0] * e2[1] - e1[1] * e2[0];
     len = PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
     for (PetscInt d = 0; d < 3; d++) nrm[d] /= len;
-  } else { /* bilinear Q4: Newton on the parameters from the centre, clamped to [-1, 1]^2 */
-    PetscReal xi[2] = {0, 0}, t1[3], t2[3];
+  } else { /* bilinear Q4, x(xi) = a + b xi1 + c xi2 + e xi1 xi2: Gauss-Newton on the parameters from the centre, clamped
+              to [-1, 1]^2 (the coefficients once per face, so an iteration is a few dozen flops) */
+    PetscReal a[3], b[3], c[3], e[3], xi[2] = {0, 0}, t1[3], t2[3];
+    for (PetscInt d = 0; d < 3; d++) {
+      const PetscReal x0 = XN(0, d), x1 = XN(1, d), x2 = XN(2, d), x3 = XN(3, d);
+      a[d] = 0.25 * (x0 + x1 + x2 + x3), b[d] = 0.25 * (x1 + x2 - x0 - x3), c[d] = 0.25 * (x2 + x3 - x0 - x1),
+      e[d] = 0.25 * (x0 + x2 - x1 - x3);
+    }
+    PetscReal prev = 0; /* the size of the last step (none yet) */
     for (PetscInt it = 0; it < SK_SURFACE_MAX_IT; it++) {
-      const PetscReal sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
-      PetscReal p[3] = {0, 0, 0}, g1 = 0, g2 = 0, h11 = 0, h12 = 0, h22 = 0, det, dx, dy;
-      for (PetscInt d = 0; d < 3; d++) t1[d] = t2[d] = 0;
-      for (PetscInt a = 0; a < 4; a++) {
-        N[a]                = 0.25 * (1 + sx[a] * xi[0]) * (1 + sy[a] * xi[1]);
-        const PetscReal dNx = 0.25 * sx[a] * (1 + sy[a] * xi[1]), dNy = 0.25 * sy[a] * (1 + sx[a] * xi[0]);
-        for (PetscInt d = 0; d < 3; d++) p[d] += N[a] * XN(a, d), t1[d] += dNx * XN(a, d), t2[d] += dNy * XN(a, d);
-      }
+      PetscReal g1 = 0, g2 = 0, h11 = 0, h12 = 0, h22 = 0, det, dx, dy, step, tolxi;
       for (PetscInt d = 0; d < 3; d++) {
-        const PetscReal r = x[d] - p[d];
+        const PetscReal r = x[d] - (a[d] + b[d] * xi[0] + (c[d] + e[d] * xi[0]) * xi[1]);
+        t1[d] = b[d] + e[d] * xi[1], t2[d] = c[d] + e[d] * xi[0];
         g1 += r * t1[d], g2 += r * t2[d], h11 += t1[d] * t1[d], h12 += t1[d] * t2[d], h22 += t2[d] * t2[d];
       }
-      det = h11 * h22 - h12 * h12;
-      dx  = (h22 * g1 - h12 * g2) / det;
-      dy  = (h11 * g2 - h12 * g1) / det;
+      det = 1 / (h11 * h22 - h12 * h12);
+      dx  = (h22 * g1 - h12 * g2) * det;
+      dy  = (h11 * g2 - h12 * g1) * det;
       xi[0] += dx, xi[1] += dy;
-      if (PetscAbsReal(dx) + PetscAbsReal(dy) < 1e-13 * (1 + PetscAbsReal(xi[0]) + PetscAbsReal(xi[1])))
-        break; /* relative: far points have |xi| >> 1 */
+      /* converged when this step, or the next one predicted from the last two, is below 1e-13 of the parameters
+         (relative: far points have |xi| >> 1). The prediction step^2 / prev bounds the next step of a linearly converging
+         iteration (ratio step / prev) and of a quadratically converging one (step^3 / prev^2), so it saves the
+         iteration that would only confirm convergence */
+      step  = PetscAbsReal(dx) + PetscAbsReal(dy);
+      tolxi = 1e-13 * (1 + PetscAbsReal(xi[0]) + PetscAbsReal(xi[1]));
+      if (step < tolxi || step * step < tolxi * prev) break; /* (no division on the iteration's critical path; prev = 0 at first) */
+      prev = step;
     }
     *inside = (PetscBool)(PetscAbsReal(xi[0]) <= 1 && PetscAbsReal(xi[1]) <= 1);
-    xi[0] = PetscMin(PetscMax(xi[0], -1.0), 1.0), xi[1] = PetscMin(PetscMax(xi[1], -1.0), 1.0);
-    {
-      const PetscReal sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
-      for (PetscInt d = 0; d < 3; d++) t1[d] = t2[d] = 0;
-      for (PetscInt a = 0; a < 4; a++) {
-        N[a] = 0.25 * (1 + sx[a] * xi[0]) * (1 + sy[a] * xi[1]);
-        for (PetscInt d = 0; d < 3; d++)
-          t1[d] += 0.25 * sx[a] * (1 + sy[a] * xi[1]) * XN(a, d), t2[d] += 0.25 * sy[a] * (1 + sx[a] * xi[0]) * XN(a, d);
+    if (!*inside) { /* the nearest point of the face is on its boundary: the nearest of the four straight edges */
+      const PetscReal cx[4] = {-1, 1, 1, -1}, cy[4] = {-1, -1, 1, 1};
+      PetscReal emin = PETSC_MAX_REAL;
+      for (PetscInt k = 0; k < 4; k++) {
+        const PetscInt l = (k + 1) % 4;
+        PetscReal ee = 0, re = 0, t, de = 0;
+        for (PetscInt d = 0; d < 3; d++) ee += PetscSqr(XN(l, d) - XN(k, d)), re += (x[d] - XN(k, d)) * (XN(l, d) - XN(k, d));
+        t = PetscMin(PetscMax(re / ee, 0.0), 1.0);
+        for (PetscInt d = 0; d < 3; d++) de += PetscSqr(x[d] - XN(k, d) - t * (XN(l, d) - XN(k, d)));
+        if (de < emin) emin = de, xi[0] = cx[k] + t * (cx[l] - cx[k]), xi[1] = cy[k] + t * (cy[l] - cy[k]);
       }
     }
+    N[0] = 0.25 * (1 - xi[0]) * (1 - xi[1]), N[1] = 0.25 * (1 + xi[0]) * (1 - xi[1]);
+    N[2] = 0.25 * (1 + xi[0]) * (1 + xi[1]), N[3] = 0.25 * (1 - xi[0]) * (1 + xi[1]);
+    for (PetscInt d = 0; d < 3; d++) t1[d] = b[d] + e[d] * xi[1], t2[d] = c[d] + e[d] * xi[0];
     nrm[0] = t1[1] * t2[2] - t1[2] * t2[1], nrm[1] = t1[2] * t2[0] - t1[0] * t2[2], nrm[2] = t1[0] * t2[1] - t1[1] * t2[0];
-    len = PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-    for (PetscInt d = 0; d < 3; d++) nrm[d] /= len;
+    len = 1 / PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+    for (PetscInt d = 0; d < 3; d++) {
+      nrm[d] *= len;
+      xb[d] = a[d] + b[d] * xi[0] + (c[d] + e[d] * xi[0]) * xi[1];
+      d2 += PetscSqr(x[d] - xb[d]);
+    }
+    return d2;
   }
   for (PetscInt d = 0; d < dim; d++) {
     xb[d] = 0;
@@ -415,18 +444,30 @@ static PetscReal ProjectFace(const struct _p_SKContactMeshSurface *ms, PetscInt 
   return d2;
 }
 
-/* Squared distance from X to the bounding box of face F (0 inside it). Pure. */
-static inline PetscReal FaceBoxDistance2(const struct _p_SKContactMeshSurface *ms, PetscInt f, const PetscReal x[])
+/* Squared distance from X to the bounding box of face F (0 inside it), in DIM (2 or 3) dimensions. Pure; branch-free
+   (the search calls it for every candidate face of a cell, and the outcome of a comparison there is hard to predict);
+   called with a constant DIM so that the loop unrolls. */
+static inline PetscReal FaceBoxDistance2(const PetscReal fbox[], PetscInt dim, PetscInt f, const PetscReal x[])
 {
-  PetscReal d2 = 0;
-  for (PetscInt d = 0; d < ms->dim; d++) {
-    const PetscReal lo = ms->fbox[(f * ms->dim + d) * 2], hi = ms->fbox[(f * ms->dim + d) * 2 + 1];
-    if (x[d] < lo)
-      d2 += PetscSqr(lo - x[d]);
-    else if (x[d] > hi)
-      d2 += PetscSqr(x[d] - hi);
+  const PetscReal *box = fbox + f * dim * 2;
+  PetscReal d2         = 0;
+  for (PetscInt d = 0; d < dim; d++) {
+    const PetscReal below = box[2 * d] - x[d], above = x[d] - box[2 * d + 1], t = below > above ? below : above, out = t > 0 ? t : 0;
+    d2 += out * out;
   }
   return d2;
+}
+
+/* The box distances of the candidates CAND[0 .. n) of a cell into D2, and the index of the nearest (-1 if n = 0). */
+static inline PetscInt CandidateBoxDistances(const PetscReal fbox[], const PetscInt dim, PetscInt n, const PetscInt cand[],
+                                             const PetscReal x[], PetscReal d2[])
+{
+  PetscInt first = -1;
+  PetscReal min  = PETSC_MAX_REAL;
+  for (PetscInt k = 0; k < n; k++) d2[k] = FaceBoxDistance2(fbox, dim, cand[k], x);
+  for (PetscInt k = 0; k < n; k++)
+    if (d2[k] < min) first = k, min = d2[k];
+  return first;
 }
 
 /* Whether master nodes A and B (surface numbers) are both nodes of a face other than F. */
@@ -460,38 +501,41 @@ static PetscBool ClampedToSurfaceBoundary(const struct _p_SKContactMeshSurface *
   return PETSC_FALSE;
 }
 
-PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s)
+/* SKContactMeshSurfaceProject for faces of NFN nodes in DIM dimensions, both constants where it is called (so that the
+   loops over them unroll). */
+static inline PetscBool Project(SKContactMeshSurface ms, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s,
+                                const PetscInt dim, const PetscInt nfn)
 {
-  const PetscInt dim = ms->dim, nfn = ms->nfn;
-  PetscInt c = 0, best = -1, first = -1;
-  PetscReal best_d2 = PETSC_MAX_REAL, first_d2 = PETSC_MAX_REAL, N[4], xb[3], nrm[3], tol;
+  PetscInt c = 0, best = -1, first, n;
+  const PetscInt *cand;
+  PetscReal best_d2     = PETSC_MAX_REAL, N[4], xb[3], nrm[3], tol;
   PetscBool best_inside = PETSC_FALSE, inside;
 
   *p      = (SKSurfaceProjection){.distance = PETSC_MAX_REAL, .exact = PETSC_FALSE}; /* no face near: no force, a finite frame */
   s->face = -1;
-  for (PetscInt d = 0; d < dim; d++) {
-    const PetscReal r = (x[d] - ms->lo[d]) / ms->cell;
-    if (r < 0 || r >= ms->ncell[d]) return PETSC_TRUE; /* outside the grid: farther than the margin from every face */
+  for (PetscInt d = dim - 1; d >= 0; d--) {
+    const PetscReal r = PetscFloorReal((x[d] - ms->lo[d]) * ms->inv_cell); /* as GridCell, unclamped */
+    if (r < 0 || r >= ms->ncell[d]) return PETSC_TRUE;                     /* outside the grid: farther than the margin from every face */
+    c = c * ms->ncell[d] + (PetscInt)r;
   }
-  for (PetscInt d = dim - 1; d >= 0; d--) c = c * ms->ncell[d] + GridCell(ms, d, x[d]);
   tol = 1e-20 * ms->hmax * ms->hmax;
-  /* the face whose bounding box is nearest first: its distance then skips the projection of most other candidates */
-  for (PetscInt k = ms->cstart[c]; k < ms->cstart[c + 1]; k++) {
-    const PetscReal d2 = FaceBoxDistance2(ms, ms->cfaces[k], x);
-    if (d2 < first_d2) first = k, first_d2 = d2;
-  }
-  /* j = cstart[c] - 1 is that face, then every other candidate in the cell's order */
-  for (PetscInt j = first < 0 ? ms->cstart[c] : ms->cstart[c] - 1; j < ms->cstart[c + 1]; j++) {
-    const PetscInt f = ms->cfaces[j < ms->cstart[c] ? first : j];
+  /* the face whose bounding box is nearest first: its distance then skips the projection of most other candidates
+     (the box distances go to ms->cand_d2, sized by the grid build to the fullest cell) */
+  cand  = ms->cfaces + ms->cstart[c];
+  n     = ms->cstart[c + 1] - ms->cstart[c];
+  first = CandidateBoxDistances(ms->fbox, dim, n, cand, x, ms->cand_d2);
+  /* j = -1 is that face, then every other candidate in the cell's order */
+  for (PetscInt j = first < 0 ? 0 : -1; j < n; j++) {
+    const PetscInt k = j < 0 ? first : j;
     PetscReal d2;
 
     if (j == first) continue;
     /* a face whose bounding box is farther than the best face so far cannot be nearer: skip its projection */
-    if (FaceBoxDistance2(ms, f, x) > best_d2 + tol) continue;
-    d2 = ProjectFace(ms, f, x, N, xb, nrm, &inside);
+    if (ms->cand_d2[k] > best_d2 + tol) continue;
+    d2 = ProjectFace(ms, cand[k], x, N, xb, nrm, &inside, dim, nfn);
     /* the nearest face; among equally near ones (a shared node) the one the point projects inside */
     if (d2 < best_d2 - tol || (d2 <= best_d2 + tol && inside && !best_inside)) {
-      best = f, best_d2 = d2, best_inside = inside;
+      best = cand[k], best_d2 = d2, best_inside = inside;
       for (PetscInt a = 0; a < nfn; a++) s->N[a] = N[a];
       for (PetscInt d = 0; d < dim; d++) p->point[d] = xb[d], p->normal[d] = nrm[d];
     }
@@ -524,7 +568,14 @@ PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x
   return PETSC_TRUE;
 }
 
-PetscErrorCode SKContactMeshSurfaceSetSlaves(SKContactMeshSurface ms, PetscInt n, const PetscInt natural[], PetscInt slot[])
+PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s)
+{
+  if (ms->dim == 2) return Project(ms, x, p, s, 2, 2);
+  return ms->nfn == 4 ? Project(ms, x, p, s, 3, 4) : Project(ms, x, p, s, 3, 3);
+}
+
+PetscErrorCode SKContactMeshSurfaceSetSlaves(SKContactMeshSurface ms, PetscInt n, const PetscInt natural[], PetscInt max_support,
+                                             PetscInt slot[])
 {
   PetscMPIInt size, mycount, *counts, *displs;
   PetscInt total;
@@ -546,23 +597,44 @@ PetscErrorCode SKContactMeshSurfaceSetSlaves(SKContactMeshSurface ms, PetscInt n
   PetscCall(PetscSortRemoveDupsInt(&ms->nslave, ms->slave_natural));
   PetscCheck(ms->nslave == total, ms->comm, PETSC_ERR_PLIB, "A slave node is owned twice");
   for (PetscInt i = 0; i < n; i++) PetscCall(PetscFindInt(natural[i], ms->nslave, ms->slave_natural, &slot[i]));
-  ms->slave_width = 1 + 2 * SK_CONTACT_MAX_SUPPORT + ms->dim;
+  PetscCheck(max_support >= ms->nfn && max_support <= SK_CONTACT_MAX_SUPPORT, ms->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "A slave node's support of %" PetscInt_FMT " master nodes, not between %" PetscInt_FMT " and %d", max_support, ms->nfn,
+             SK_CONTACT_MAX_SUPPORT);
+  /* rows as narrow as the support allows: the rows are written and read back at every evaluation */
+  ms->row_support = max_support;
+  ms->slave_width = 1 + 2 * max_support + ms->dim;
   PetscCall(PetscMalloc1(ms->nslave * ms->slave_width, &ms->slave_buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 void SKContactMeshSurfaceReact(SKContactMeshSurface ms, PetscInt slot, const SKContactSupport *s, const PetscReal force[])
 {
-  PetscReal *row = ms->slave_buf + slot * ms->slave_width;
+  const PetscInt M = ms->row_support;
+  PetscReal *row   = ms->slave_buf + slot * ms->slave_width;
 
+  /* s->n <= M: a face's nodes (point distribution) or at most SK_CONTACT_MAX_SUPPORT (mortar, SupportAdd) */
   row[0] = (PetscReal)s->n;
-  for (PetscInt k = 0; k < s->n; k++) row[1 + k] = (PetscReal)s->node[k], row[1 + SK_CONTACT_MAX_SUPPORT + k] = s->N[k];
-  for (PetscInt d = 0; d < ms->dim; d++) row[1 + 2 * SK_CONTACT_MAX_SUPPORT + d] = force[d];
+  for (PetscInt k = 0; k < s->n; k++) row[1 + k] = (PetscReal)s->node[k], row[1 + M + k] = s->N[k];
+  for (PetscInt d = 0; d < ms->dim; d++) row[1 + 2 * M + d] = force[d];
+}
+
+/* The reactions -share * force of the NSLAVE rows of ROWS (WIDTH values each, supports of at most M nodes) summed into
+   REACT in the order of the rows; DIM a constant where it is called, so that the loop over it unrolls. */
+static inline void SumReactions(PetscInt nslave, PetscInt width, PetscInt M, const PetscReal rows[], const PetscInt dim, PetscReal react[])
+{
+  for (PetscInt i = 0; i < nslave; i++) {
+    const PetscReal *row = rows + i * width, *force = row + 1 + 2 * M;
+    const PetscInt n = (PetscInt)row[0];
+    for (PetscInt k = 0; k < n; k++) {
+      PetscReal *r = react + (PetscInt)row[1 + k] * dim;
+      for (PetscInt d = 0; d < dim; d++) r[d] -= row[1 + M + k] * force[d];
+    }
+  }
 }
 
 PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurface ms, PetscReal f[])
 {
-  const PetscInt dim = ms->dim, width = ms->slave_width, M = SK_CONTACT_MAX_SUPPORT;
+  const PetscInt dim = ms->dim, width = ms->slave_width, M = ms->row_support;
 
   PetscFunctionBegin;
   /* every slave node's row comes from its owner (a sum with zeros elsewhere is exact); the reactions are then summed
@@ -570,11 +642,10 @@ PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurface ms, PetscRe
   if (ms->size > 1)
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ms->slave_buf, (PetscMPIInt)(ms->nslave * width), MPIU_REAL, MPIU_SUM, ms->comm));
   PetscCall(PetscArrayzero(ms->react, ms->nnodes * dim));
-  for (PetscInt i = 0; i < ms->nslave; i++) {
-    const PetscReal *row = ms->slave_buf + i * width;
-    for (PetscInt k = 0; k < (PetscInt)row[0]; k++)
-      for (PetscInt d = 0; d < dim; d++) ms->react[(PetscInt)row[1 + k] * dim + d] -= row[1 + M + k] * row[1 + 2 * M + d];
-  }
+  if (dim == 3)
+    SumReactions(ms->nslave, width, M, ms->slave_buf, 3, ms->react);
+  else
+    SumReactions(ms->nslave, width, M, ms->slave_buf, 2, ms->react);
   for (PetscInt m = 0; m < ms->nnodes; m++) {
     const PetscInt p = ms->local[m];
     if (p < 0) continue;
@@ -646,11 +717,11 @@ PetscErrorCode SKContactMeshSurfaceMortar(SKContactMeshSurface master, SKContact
     /* breakpoints: the projections onto the slave face of the nodes of the master faces near its Gauss points and ends */
     cut[ncut++] = 0;
     for (PetscInt q = 0; q <= 4; q++) {
-      const PetscReal z = 0.25 * q, x[2] = {x0[0] + z * t[0], x0[1] + z * t[1]};
+      const PetscReal z = 0.25 * q, x[3] = {x0[0] + z * t[0], x0[1] + z * t[1], 0};
       SKSurfaceProjection p;
       SKContactSupport ps;
       (void)SKContactMeshSurfaceProject(master, x, &p, &ps);
-      for (PetscInt j = 0; j < ps.n && ps.face >= 0; j++) {
+      for (PetscInt j = 0; ps.face >= 0 && j < ps.n; j++) {
         const PetscReal *xb = master->xv + ps.node[j] * 4, zb = ((xb[0] - x0[0]) * t[0] + (xb[1] - x0[1]) * t[1]) / L2;
         PetscBool seen = PETSC_FALSE;
         if (zb <= 0 || zb >= 1) continue;
@@ -662,7 +733,7 @@ PetscErrorCode SKContactMeshSurfaceMortar(SKContactMeshSurface master, SKContact
     PetscCall(PetscSortReal(ncut, cut));
     for (PetscInt c = 0; c + 1 < ncut && ok; c++)
       for (PetscInt q = 0; q < 2 && ok; q++) {
-        const PetscReal z = cut[c] + gx[q] * (cut[c + 1] - cut[c]), x[2] = {x0[0] + z * t[0], x0[1] + z * t[1]};
+        const PetscReal z = cut[c] + gx[q] * (cut[c + 1] - cut[c]), x[3] = {x0[0] + z * t[0], x0[1] + z * t[1], 0};
         const PetscReal Na = la == 0 ? 1 - z : z, wq = 0.5 * (cut[c + 1] - cut[c]) * len * Na;
         SKSurfaceProjection p;
         SKContactSupport ps;

@@ -110,7 +110,8 @@ PetscErrorCode SKContactPlaneCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscIn
   PetscCall(PetscMalloc1((*cpp)->n, &nat));
   PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slot));
   for (PetscInt i = 0; i < (*cpp)->n; i++) nat[i] = natural[(*cpp)->nodes[i]];
-  PetscCall(SKContactMeshSurfaceSetSlaves(ms, (*cpp)->n, nat, (*cpp)->slot));
+  /* a slave node's reaction goes to one master face (point distribution) or to the faces under its own (mortar) */
+  PetscCall(SKContactMeshSurfaceSetSlaves(ms, (*cpp)->n, nat, slave ? SK_CONTACT_MAX_SUPPORT : ms->nfn, (*cpp)->slot));
   if (slave) {
     (*cpp)->slave_surface = slave;
     PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slave_index));
@@ -177,23 +178,6 @@ static PetscReal ContactPlaneSlipSpeed(SKContactPlane cp, PetscInt i, const Pets
   return PetscSqrtReal(speed2);
 }
 
-/* Trial sticking-time statistics over the step of length DT that ends at the current force evaluation: a node counts
-   as in contact when it carries a normal force at the end of the step, and as sticking when, in addition, its slip
-   speed over the step (the half-step velocities V, the ones the friction law saw) is below the stick threshold. */
-static PetscErrorCode ContactPlaneStickTrial(SKContactPlane cp, const PetscReal v[], PetscReal dt)
-{
-  const SKFrictionParams *p;
-
-  PetscFunctionBegin;
-  PetscCall(SKFrictionLawGetParams(cp->law, &p));
-  for (PetscInt i = 0; i < cp->n; i++) {
-    const PetscBool in        = (PetscBool)(cp->fn[i] > 0);
-    cp->contact_time_trial[i] = cp->contact_time[i] + (in ? dt : 0.0);
-    cp->stick_time_trial[i]   = cp->stick_time[i] + (in && SKFrictionIsSticking(p, ContactPlaneSlipSpeed(cp, i, v)) ? dt : 0.0);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The worst node of the run-time stability check of one force evaluation. */
 typedef struct {
   PetscReal ratio;                        /* dt^2 omega_a^2 + 2 dt c_a / m_a, stable while <= 4 */
@@ -257,16 +241,15 @@ static PetscReal ContactDampingSlope(SKContactPlane cp, PetscInt i, PetscReal dt
   return PetscMin(PetscMax(c, 0.0), cmax);
 }
 
-PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[], const PetscReal v[],
-                                   PetscReal f[])
+/* The forces of the contact nodes of CP at time T (step DT since the committed state) into F, the trial friction states
+   and statistics, the dissipation of the step into DISS; projection failures and unstable nodes counted in FAILED[2]
+   (the last such node in BAD_NODE, the worst stability ratio in WORST). DIM is a constant where it is called. */
+static inline PetscErrorCode ContactPlaneNodes(SKContactPlane cp, PetscReal t, PetscReal dt, const PetscReal X[], const PetscReal u[],
+                                               const PetscReal v[], PetscReal f[], const SKFrictionParams *params, PetscInt failed[],
+                                               PetscInt *bad_node, ContactStability *worst, PetscReal *diss_out, const PetscInt dim)
 {
-  SKContactPlane cp  = (SKContactPlane)ctx;
-  const PetscInt dim = cp->dim, nt = dim - 1, ns = cp->nstate;
-  PetscReal dt, diss = 0;
-  PetscInt failed[2]     = {0, 0}; /* projection failures, unstable nodes */
-  PetscInt bad_node      = -1;
-  ContactStability worst = {4 * (1 + 1e-12), {0, 0, 0}, 0, 0, 0, 0, 0, 0};
-  char msg[1024];           /* written only on failure */
+  const PetscInt nt = dim - 1, ns = cp->nstate;
+  PetscReal diss = 0;
   SKSurfaceProjection proj; /* filled by every projection of a curved or deformable surface */
   SKContactSupport support           = {-1, 0, {0}, {0}};
   const struct _p_SKRigidSurface *sf = cp->surface;
@@ -275,8 +258,89 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   const PetscReal zero[3] = {0, 0, 0}, zt[2][3] = {{0, 0, 0}, {0, 0, 0}};
 
   PetscFunctionBegin;
+  for (PetscInt i = 0; i < cp->n; i++) {
+    const PetscInt a    = cp->nodes[i];
+    const PetscReal *va = v + a * dim;
+    PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3], wgap = 0;
+    const PetscReal *normal = sf ? sf->direction : zero, *velocity = sf ? sf->velocity : zero, (*tangent)[3] = sf ? sf->tangent : zt;
+    SKFrictionInfo info = {PETSC_FALSE, 0, 0};
+
+    for (PetscInt d = 0; d < dim; d++) x[d] = X[a * dim + d] + u[a * dim + d];
+    if (cp->pface) SKContactPatchFaceGetPoint(cp->pface, cp->pface_index[i], &wgap, x, &va); /* a control point: weighted */
+    if (flat) {
+      for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->direction[d];
+    } else { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
+      if (cp->mesh)
+        (void)SKContactMeshSurfaceProject(cp->mesh, x, &proj, &support);
+      else if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj))
+        failed[0]++, *bad_node = i;
+      dist = proj.distance, normal = proj.normal, velocity = proj.velocity, tangent = proj.tangent;
+      for (PetscInt d = 0; d < dim; d++) {
+        for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = tangent[k][d];
+        frame[nt * dim + d] = velocity[d];
+      }
+    }
+    if (cp->pface) dist = wgap;
+    N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
+    for (PetscInt k = 0; k < nt; k++) {
+      PetscReal s = 0; /* accumulated in a register: the law reads vt[] right after */
+      for (PetscInt d = 0; d < dim; d++) s += (va[d] - velocity[d]) * tangent[k][d];
+      vt[k] = s;
+    }
+    if (N > 0 && cp->check_dt > 0) ContactCheckNode(cp, i, x, N, worst);
+    /* a few values per node: loops, not library calls */
+    for (PetscInt k = 0; k < ns; k++)
+      cp->trial[i * ns + k] = N > 0 ? cp->state[i * ns + k] : 0.0; /* out of contact: the bristles / stick point relax */
+    if (N > 0) cp->step(cp->law_ctx, nt, dt, N, vt, cp->trial + i * ns, F, &info);
+    if (cp->c_damp) {
+      cp->c_damp[i] = N > 0 ? ContactDampingSlope(cp, i, dt, N, vt, F) : 0.0;
+      for (PetscInt d = 0; d < dim; d++) cp->normal[i * dim + d] = normal[d];
+      for (PetscInt k = 0; k < nt; k++) cp->vt[i * 2 + k] = vt[k], cp->F[i * 2 + k] = F[k];
+    }
+    cp->stored_trial[i] = N > 0 ? info.stored_energy : 0.0;
+    for (PetscInt k = 0; k < nt; k++) diss += F[k] * vt[k] * dt;
+    diss -= cp->stored_trial[i] - cp->stored[i];
+    cp->fn[i] = N;
+    { /* trial sticking-time statistics over the step of length dt that ends here: the node counts as in contact when
+         it carries a normal force, and as sticking when, in addition, its slip speed over the step (from the half-step
+         velocities v, the ones the friction law saw) is below the stick threshold */
+      PetscReal speed2 = 0;
+      for (PetscInt k = 0; k < nt; k++) speed2 += vt[k] * vt[k];
+      cp->contact_time_trial[i] = cp->contact_time[i] + (N > 0 ? dt : 0.0);
+      cp->stick_time_trial[i]   = cp->stick_time[i] + (N > 0 && SKFrictionIsSticking(params, PetscSqrtReal(speed2)) ? dt : 0.0);
+    }
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscReal ftd = 0;
+      for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * tangent[k][d]; /* the body feels -F */
+      cp->ft[i * dim + d] = ftd;
+      fa[d]               = N * normal[d] + ftd;
+      f[a * dim + d] += fa[d];
+    }
+    if (cp->mesh && N > 0) { /* action and reaction */
+      if (cp->slave_surface) PetscCall(SKContactMeshSurfaceMortar(cp->mesh, cp->slave_surface, cp->slave_index[i], &support));
+      SKContactMeshSurfaceReact(cp->mesh, cp->slot[i], &support, fa);
+    }
+  }
+  *diss_out = diss;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[], const PetscReal v[],
+                                   PetscReal f[])
+{
+  SKContactPlane cp  = (SKContactPlane)ctx;
+  const PetscInt dim = cp->dim, ns = cp->nstate;
+  PetscReal dt, diss               = 0;
+  PetscInt failed[2]     = {0, 0}; /* projection failures, unstable nodes */
+  PetscInt bad_node      = -1;
+  ContactStability worst = {4 * (1 + 1e-12), {0, 0, 0}, 0, 0, 0, 0, 0, 0};
+  char msg[1024]; /* written only on failure */
+  const SKFrictionParams *params;
+
+  PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_CONTACT_Force, 0, 0, 0, 0));
   (void)nlocal;
+  PetscCall(SKFrictionLawGetParams(cp->law, &params));
   if (cp->called && t > cp->t_last) { /* a new step: the last trial becomes the committed state */
     PetscCall(PetscArraycpy(cp->state, cp->trial, cp->n * ns));
     PetscCall(PetscArraycpy(cp->stored, cp->stored_trial, cp->n));
@@ -293,65 +357,13 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   if (cp->mesh) PetscCall(SKContactMeshSurfaceUpdate(cp->mesh, X, u, v));
   if (cp->slave_surface) PetscCall(SKContactMeshSurfaceUpdate(cp->slave_surface, X, u, v));
   if (cp->pface) PetscCall(SKContactPatchFaceUpdate(cp->pface, X, u, v, cp->surface, t));
-  for (PetscInt i = 0; i < cp->n; i++) {
-    const PetscInt a    = cp->nodes[i];
-    const PetscReal *va = v + a * dim;
-    PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3], wgap = 0;
-    const PetscReal *normal = sf ? sf->direction : zero, *velocity = sf ? sf->velocity : zero, (*tangent)[3] = sf ? sf->tangent : zt;
-    SKFrictionInfo info = {PETSC_FALSE, 0, 0};
-
-    for (PetscInt d = 0; d < dim; d++) x[d] = X[a * dim + d] + u[a * dim + d];
-    if (cp->pface) SKContactPatchFaceGetPoint(cp->pface, cp->pface_index[i], &wgap, x, &va); /* a control point: weighted */
-    if (flat) {
-      for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->direction[d];
-    } else { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
-      if (cp->mesh)
-        (void)SKContactMeshSurfaceProject(cp->mesh, x, &proj, &support);
-      else if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj))
-        failed[0]++, bad_node = i;
-      dist = proj.distance, normal = proj.normal, velocity = proj.velocity, tangent = proj.tangent;
-      for (PetscInt d = 0; d < dim; d++) {
-        for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = tangent[k][d];
-        frame[nt * dim + d] = velocity[d];
-      }
-    }
-    if (cp->pface) dist = wgap;
-    N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
-    for (PetscInt k = 0; k < nt; k++) {
-      PetscReal s = 0; /* accumulated in a register: the law reads vt[] right after */
-      for (PetscInt d = 0; d < dim; d++) s += (va[d] - velocity[d]) * tangent[k][d];
-      vt[k] = s;
-    }
-    if (N > 0 && cp->check_dt > 0) ContactCheckNode(cp, i, x, N, &worst);
-    PetscCall(PetscArraycpy(cp->trial + i * ns, cp->state + i * ns, ns));
-    if (N > 0)
-      cp->step(cp->law_ctx, nt, dt, N, vt, cp->trial + i * ns, F, &info);
-    else
-      PetscCall(PetscArrayzero(cp->trial + i * ns, ns)); /* out of contact: the bristles / stick point relax */
-    if (cp->c_damp) {
-      cp->c_damp[i] = N > 0 ? ContactDampingSlope(cp, i, dt, N, vt, F) : 0.0;
-      for (PetscInt d = 0; d < dim; d++) cp->normal[i * dim + d] = normal[d];
-      for (PetscInt k = 0; k < nt; k++) cp->vt[i * 2 + k] = vt[k], cp->F[i * 2 + k] = F[k];
-    }
-    cp->stored_trial[i] = N > 0 ? info.stored_energy : 0.0;
-    for (PetscInt k = 0; k < nt; k++) diss += F[k] * vt[k] * dt;
-    diss -= cp->stored_trial[i] - cp->stored[i];
-    cp->fn[i] = N;
-    for (PetscInt d = 0; d < dim; d++) {
-      PetscReal ftd = 0;
-      for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * tangent[k][d]; /* the body feels -F */
-      cp->ft[i * dim + d] = ftd;
-      fa[d]               = N * normal[d] + ftd;
-      f[a * dim + d] += fa[d];
-    }
-    if (cp->mesh && N > 0) { /* action and reaction */
-      if (cp->slave_surface) PetscCall(SKContactMeshSurfaceMortar(cp->mesh, cp->slave_surface, cp->slave_index[i], &support));
-      SKContactMeshSurfaceReact(cp->mesh, cp->slot[i], &support, fa);
-    }
-  }
+  /* the nodes' loop with the dimension a constant (its small loops unroll) */
+  if (dim == 3)
+    PetscCall(ContactPlaneNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &diss, 3));
+  else
+    PetscCall(ContactPlaneNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &diss, 2));
   if (cp->mesh) PetscCall(SKContactMeshSurfaceAddReactions(cp->mesh, f));
   cp->dissipation_trial = cp->dissipation + diss;
-  PetscCall(ContactPlaneStickTrial(cp, v, dt));
   PetscCall(PetscLogEventEnd(SK_CONTACT_Force, 0, 0, 0, 0));
   /* every rank stops together, the one with the problem says what it is */
   failed[1] = worst.N > 0 ? 1 : 0;

@@ -37,12 +37,15 @@ struct _p_SKContactMeshSurface {
   PetscReal *react;        /* reactions on the master nodes of this evaluation (nnodes * dim, N) */
   PetscInt nslave;         /* slave nodes of the pair (global) and their natural numbers, sorted */
   PetscInt *slave_natural;
-  PetscInt slave_width; /* per slave node in slave_buf: n, master nodes (SK_CONTACT_MAX_SUPPORT), shares (same), force on the slave (dim) */
+  PetscInt row_support; /* master nodes per slave row: the face's nodes (point distribution), SK_CONTACT_MAX_SUPPORT (mortar) */
+  PetscInt slave_width; /* per slave node in slave_buf: n, master nodes (row_support), shares (same), force on the slave (dim) */
   PetscReal *slave_buf;
   /* bucket grid: cells of size cell from lo, ncell per direction; cell c holds the faces cfaces[cstart[c] .. cstart[c+1]) whose
      bounding box grown by margin touches it, at the positions xgrid of the last build */
-  PetscReal *xgrid, lo[3], cell, margin, depth;
+  PetscReal *xgrid, lo[3], cell, inv_cell, margin, depth;
   PetscInt ncell[3], *cstart, *cfaces, nrebuild;
+  PetscReal *cand_d2; /* scratch of the search: box distances of one cell's candidates (ncand) */
+  PetscInt ncand;
   PetscInt refct;               /* pairs holding the surface (two passes share both sides) */
   PetscInt *nstart, *nfaces_of; /* faces of each node (CSR over nodes), built on first use */
 };
@@ -56,8 +59,10 @@ PETSC_INTERN PetscErrorCode SKContactMeshSurfaceUpdate(SKContactMeshSurface, con
 /* Projection of x onto the nearest candidate face: distance, point, normal, tangents, velocity (interpolated) into P,
    the face's nodes and shape values into S (S->face = -1 and P->distance = PETSC_MAX_REAL when no face is near). */
 PETSC_INTERN PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s);
-/* The pair's N owned slave nodes by their NATURAL numbers: their places SLOT[n] in the global list. Collective. */
-PETSC_INTERN PetscErrorCode SKContactMeshSurfaceSetSlaves(SKContactMeshSurface, PetscInt n, const PetscInt natural[], PetscInt slot[]);
+/* The pair's N owned slave nodes by their NATURAL numbers: their places SLOT[n] in the global list. A slave node's
+   reaction goes to at most MAX_SUPPORT master nodes (nfn <= MAX_SUPPORT <= SK_CONTACT_MAX_SUPPORT). Collective. */
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceSetSlaves(SKContactMeshSurface, PetscInt n, const PetscInt natural[], PetscInt max_support,
+                                                          PetscInt slot[]);
 /* Records the FORCE[dim] (N) on the slave node at SLOT and its support: its reaction -N_b FORCE goes to the support's nodes. */
 PETSC_INTERN void SKContactMeshSurfaceReact(SKContactMeshSurface, PetscInt slot, const SKContactSupport *s, const PetscReal force[]);
 /* Gathers the recorded slave forces, sums their reactions in the global slave order (the same on every partition) and

@@ -1,31 +1,6 @@
 /* contact: closest-point projections with closed forms: plane, circle (2D) / cylinder (3D), sphere (3D). */
 #include "surfaceimpl.h"
 
-void SKSurfaceTangents(PetscInt dim, const PetscReal n[], const PetscReal e[], PetscReal t[2][3])
-{
-  PetscReal dot = 0, s = 0, ref[3] = {0, 0, 0};
-
-  if (dim == 2) {
-    t[0][0] = -n[1], t[0][1] = n[0], t[0][2] = 0;
-    return;
-  }
-  for (PetscInt d = 0; d < 3; d++) dot += e[d] * n[d];
-  for (PetscInt d = 0; d < 3; d++) t[0][d] = e[d] - dot * n[d], s += PetscSqr(t[0][d]);
-  if (s < 1e-16) { /* E (nearly) parallel to N: the pole of the basis, where no continuous choice exists */
-    PetscInt k = 0;
-    for (PetscInt d = 1; d < 3; d++)
-      if (PetscAbsReal(n[d]) < PetscAbsReal(n[k])) k = d;
-    ref[k] = 1;
-    s      = 0;
-    for (PetscInt d = 0; d < 3; d++) t[0][d] = ref[d] - n[k] * n[d], s += PetscSqr(t[0][d]);
-  }
-  s = PetscSqrtReal(s);
-  for (PetscInt d = 0; d < 3; d++) t[0][d] /= s;
-  t[1][0] = n[1] * t[0][2] - n[2] * t[0][1];
-  t[1][1] = n[2] * t[0][0] - n[0] * t[0][2];
-  t[1][2] = n[0] * t[0][1] - n[1] * t[0][0];
-}
-
 PetscBool SKSurfaceProject_Plane(const struct _p_SKRigidSurface *s, const PetscReal y[], PetscReal cutoff, SKSurfaceProjection *p)
 {
   const PetscInt dim = s->dim;

@@ -32,8 +32,32 @@ PETSC_INTERN PetscBool SKSurfaceProject_Sine(const struct _p_SKRigidSurface *, c
 
 /* Tangent basis at a point with unit normal N (DIM 2: T[0] = N turned by +90 degrees; DIM 3: T[0] = the part of the
    unit reference E orthogonal to N, normalised, T[1] = N x T[0]). In 3D the basis is continuous wherever E is not
-   parallel to N; within 1e-8 of parallel it switches to the coordinate axis least aligned with N (no NaN). Pure. */
-PETSC_INTERN void SKSurfaceTangents(PetscInt dim, const PetscReal n[], const PetscReal e[], PetscReal t[2][3]);
+   parallel to N; within 1e-8 of parallel it switches to the coordinate axis least aligned with N (no NaN). Pure.
+   Inline: every contact node calls it at every evaluation. */
+static inline void SKSurfaceTangents(PetscInt dim, const PetscReal n[], const PetscReal e[], PetscReal t[2][3])
+{
+  PetscReal dot = 0, s = 0, ref[3] = {0, 0, 0};
+
+  if (dim == 2) {
+    t[0][0] = -n[1], t[0][1] = n[0], t[0][2] = 0;
+    return;
+  }
+  for (PetscInt d = 0; d < 3; d++) dot += e[d] * n[d];
+  for (PetscInt d = 0; d < 3; d++) t[0][d] = e[d] - dot * n[d], s += PetscSqr(t[0][d]);
+  if (s < 1e-16) { /* E (nearly) parallel to N: the pole of the basis, where no continuous choice exists */
+    PetscInt k = 0;
+    for (PetscInt d = 1; d < 3; d++)
+      if (PetscAbsReal(n[d]) < PetscAbsReal(n[k])) k = d;
+    ref[k] = 1;
+    s      = 0;
+    for (PetscInt d = 0; d < 3; d++) t[0][d] = ref[d] - n[k] * n[d], s += PetscSqr(t[0][d]);
+  }
+  s = 1 / PetscSqrtReal(s);
+  for (PetscInt d = 0; d < 3; d++) t[0][d] *= s;
+  t[1][0] = n[1] * t[0][2] - n[2] * t[0][1];
+  t[1][1] = n[2] * t[0][0] - n[0] * t[0][2];
+  t[1][2] = n[0] * t[0][1] - n[1] * t[0][0];
+}
 
 /* Newton iterations allowed to a projection before it counts as failed */
 #define SK_SURFACE_MAX_IT 60

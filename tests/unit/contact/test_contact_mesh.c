@@ -1,6 +1,7 @@
 /* Unit tests of the deformable master surface (src/contact/contact_mesh.c) on one rank: closest-point projection onto
    L2, T3 and Q4 faces against closed forms, the bucket-grid search against a search over every face (no face within
-   the guaranteed depth is missed, also after the surface has moved and the grid was rebuilt), and the mortar shares
+   the guaranteed depth is missed, also after the surface has moved and the grid was rebuilt; a 2D chain and a warped 3D
+   Q4 sheet, whose projections are also checked against their optimality conditions and a dense sample of the face), and the mortar shares
    of non-matching flat surfaces (int N_a N_b sums to the master weights: the property behind the patch test), and
    slave points past the end of an open master surface (no contact). */
 #include <stickslip/contact.h>
@@ -33,7 +34,7 @@ static PetscReal BruteForce(SKContactMeshSurface ms, const PetscReal x[])
     SKSurfaceProjection p;
     SKContactSupport s;
     struct _p_SKContactMeshSurface tmp = *ms;
-    tmp.cstart = start, tmp.cfaces = one, tmp.cell = 1e31;
+    tmp.cstart = start, tmp.cfaces = one, tmp.cell = 1e31, tmp.inv_cell = 1 / tmp.cell;
     for (PetscInt d = 0; d < 3; d++) tmp.lo[d] = -1e30, tmp.ncell[d] = 1;
     (void)SKContactMeshSurfaceProject(&tmp, x, &p, &s);
     for (PetscInt d = 0; d < ms->dim; d++) d2 += PetscSqr(x[d] - p.point[d]);
@@ -149,6 +150,107 @@ static PetscErrorCode TestSearch(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A warped 3D surface of N x N Q4 faces (jittered nodes on a wavy sheet, so no face is a parallelogram), moved twice so
+   that the grid is rebuilt: random points within the depth find the nearest face as a search over every face does, and
+   each projection onto a face is its closest point: for a point over the inside of the face the residual is
+   orthogonal to both tangents (1e-12 of the face size, the Newton stop at 1e-13 of the parameters), and no point of a
+   dense sample of the face (41 x 41 parameters) is nearer. */
+static PetscErrorCode TestSearchQ4(void)
+{
+  const PetscInt N = 12, nn = (N + 1) * (N + 1);
+  const PetscReal h = 1.0 / N;
+  SKContactMeshSurface ms;
+  PetscReal *X, *u, *v;
+  PetscInt *faces, rebuilds, inside = 0;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(3 * nn, &X, 3 * nn, &u, 3 * nn, &v));
+  PetscCall(PetscMalloc1(4 * N * N, &faces));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1, 1));
+  for (PetscInt j = 0; j <= N; j++)
+    for (PetscInt i = 0; i <= N; i++) {
+      const PetscInt m = j * (N + 1) + i;
+      PetscReal r[3];
+      for (PetscInt d = 0; d < 3; d++) PetscCall(PetscRandomGetValueReal(rnd, &r[d]));
+      X[3 * m]     = h * (i + 0.2 * r[0]);
+      X[3 * m + 1] = h * (j + 0.2 * r[1]);
+      X[3 * m + 2] = 0.1 * PetscSinReal(3.0 * X[3 * m]) * PetscCosReal(2.0 * X[3 * m + 1]) + 0.1 * h * r[2];
+      for (PetscInt d = 0; d < 3; d++) u[3 * m + d] = v[3 * m + d] = 0;
+    }
+  for (PetscInt j = 0; j < N; j++)
+    for (PetscInt i = 0; i < N; i++) {
+      const PetscInt f = j * N + i, m = j * (N + 1) + i;
+      faces[4 * f] = m, faces[4 * f + 1] = m + 1, faces[4 * f + 2] = m + N + 2, faces[4 * f + 3] = m + N + 1; /* normal +z */
+    }
+  PetscCall(MakeSurface(3, 4, nn, X, N * N, faces, &ms));
+  for (PetscInt round = 0; round < 3; round++) {
+    if (round > 0) { /* a rigid shift and a bending wave of a few face sizes */
+      for (PetscInt m = 0; m < nn; m++)
+        u[3 * m] = 0.3 * h * round, u[3 * m + 1] = -0.2 * h * round, u[3 * m + 2] = 0.05 * round * PetscSinReal(5.0 * X[3 * m + 1]);
+      PetscCall(SKContactMeshSurfaceUpdate(ms, X, u, v));
+    }
+    for (PetscInt k = 0; k < 1500; k++) {
+      const PetscInt f = k % (N * N), *fn = faces + 4 * f;
+      const PetscReal sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
+      PetscReal r[3], x[3] = {0, 0, 0}, d2, xf[4][3], t1[3] = {0, 0, 0}, t2[3] = {0, 0, 0}, xi[2] = {0, 0}, g1 = 0, g2 = 0,
+                      dmin = PETSC_MAX_REAL;
+      SKSurfaceProjection p;
+      SKContactSupport s;
+      for (PetscInt d = 0; d < 3; d++) PetscCall(PetscRandomGetValueReal(rnd, &r[d]));
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt d = 0; d < 3; d++) xf[a][d] = X[3 * fn[a] + d] + u[3 * fn[a] + d];
+      /* a point over face f, within the depth above or below it */
+      for (PetscInt a = 0; a < 4; a++)
+        for (PetscInt d = 0; d < 3; d++) x[d] += 0.25 * (1 + sx[a] * r[0]) * (1 + sy[a] * r[1]) * xf[a][d];
+      x[2] += r[2] * ms->depth;
+      (void)SKContactMeshSurfaceProject(ms, x, &p, &s);
+      d2 = BruteForce(ms, x);
+      PetscCheck(s.face >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "round %" PetscInt_FMT ": the grid missed the faces near (%g, %g, %g)",
+                 round, (double)x[0], (double)x[1], (double)x[2]);
+      PetscCheck(PetscAbsReal(PetscSqr(x[0] - p.point[0]) + PetscSqr(x[1] - p.point[1]) + PetscSqr(x[2] - p.point[2]) - d2) <= 1e-14,
+                 PETSC_COMM_SELF, PETSC_ERR_PLIB, "round %" PetscInt_FMT ": the grid's nearest face is not the nearest", round);
+      /* the closest point on the face found: its parameters from the shape values (N_1 + N_2 - N_0 - N_3 = xi_1, ...) */
+      xi[0] = s.N[1] + s.N[2] - s.N[0] - s.N[3], xi[1] = s.N[2] + s.N[3] - s.N[0] - s.N[1];
+      {
+        const PetscInt *bn = faces + 4 * s.face;
+        for (PetscInt a = 0; a < 4; a++)
+          for (PetscInt d = 0; d < 3; d++) {
+            xf[a][d] = X[3 * bn[a] + d] + u[3 * bn[a] + d];
+            t1[d] += 0.25 * sx[a] * (1 + sy[a] * xi[1]) * xf[a][d], t2[d] += 0.25 * sy[a] * (1 + sx[a] * xi[0]) * xf[a][d];
+          }
+      }
+      if (PetscAbsReal(xi[0]) < 1 - 1e-9 && PetscAbsReal(xi[1]) < 1 - 1e-9) {
+        for (PetscInt d = 0; d < 3; d++) g1 += (x[d] - p.point[d]) * t1[d], g2 += (x[d] - p.point[d]) * t2[d];
+        PetscCheck(PetscAbsReal(g1) < 1e-12 * h * h && PetscAbsReal(g2) < 1e-12 * h * h, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                   "Q4 projection not orthogonal: residual . tangents %g %g (face size %g)", (double)g1, (double)g2, (double)h);
+        inside++;
+      }
+      for (PetscInt i = 0; i <= 40; i++)
+        for (PetscInt j = 0; j <= 40; j++) {
+          const PetscReal a0 = -1 + 0.05 * i, a1 = -1 + 0.05 * j;
+          PetscReal q[3] = {0, 0, 0}, dd = 0;
+          for (PetscInt a = 0; a < 4; a++)
+            for (PetscInt d = 0; d < 3; d++) q[d] += 0.25 * (1 + sx[a] * a0) * (1 + sy[a] * a1) * xf[a][d];
+          for (PetscInt d = 0; d < 3; d++) dd += PetscSqr(x[d] - q[d]);
+          dmin = PetscMin(dmin, dd);
+        }
+      PetscCheck(d2 <= dmin * (1 + 1e-12), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "Q4 projection: a sampled point of the face is nearer (%g < %g)", (double)dmin, (double)d2);
+    }
+  }
+  PetscCall(SKContactMeshSurfaceGetInfo(ms, NULL, NULL, NULL, &rebuilds));
+  PetscCheck(rebuilds >= 2 && inside > 2000, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "the grid was built %" PetscInt_FMT " times (the moves needed a rebuild), %" PetscInt_FMT " points inside a face", rebuilds,
+             inside);
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(SKContactMeshSurfaceDestroy(&ms));
+  PetscCall(PetscFree3(X, u, v));
+  PetscCall(PetscFree(faces));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Mortar shares of a slave chain of 7 faces over a master chain of 10 on the same line y = 0 (facing each other):
    sum_a w_a share_ab = w_b, the consistent load of a uniform pressure, to round-off. */
 static PetscErrorCode TestMortar(void)
@@ -248,6 +350,7 @@ int main(int argc, char **argv)
   PetscCall(SKContactInitializePackage());
   PetscCall(TestProjection());
   PetscCall(TestSearch());
+  PetscCall(TestSearchQ4());
   PetscCall(TestMortar());
   PetscCall(TestPastTheEnd());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "contact mesh surface: projection, search and mortar shares ok\n"));
