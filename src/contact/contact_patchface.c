@@ -179,7 +179,7 @@ PetscErrorCode SKContactPatchFaceGetWeights(SKContactPatchFace pf, PetscInt *n, 
 }
 
 PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X[], const PetscReal u[], const PetscReal v[],
-                                        SKRigidSurface surface, PetscReal t)
+                                        SKContactSurface surface, PetscReal t)
 {
   const PetscInt dim = pf->dim, w = 1 + 2 * dim, nfn = pf->nfn;
   PetscInt failed = 0;
@@ -204,9 +204,10 @@ PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X
       const PetscReal *R = pf->R + (f * pf->nq + q) * nfn, *W = pf->W + (f * pf->nq + q) * nfn;
       PetscReal xq[3] = {0, 0, 0}, vq[3] = {0, 0, 0};
       SKSurfaceProjection proj;
+      SKContactSupport support;
       for (PetscInt a = 0; a < nfn; a++)
         for (PetscInt d = 0; d < dim; d++) xq[d] += R[a] * pf->xv[fn[a] * 2 * dim + d], vq[d] += R[a] * pf->xv[fn[a] * 2 * dim + dim + d];
-      if (!SKRigidSurfaceProjectPoint(surface, xq, t, PETSC_MAX_REAL, &proj)) failed++;
+      if (!surface->ops->project(surface->data, xq, t, PETSC_MAX_REAL, &proj, &support)) failed++;
       for (PetscInt a = 0; a < nfn; a++) {
         PetscReal *avg = pf->avg + fn[a] * w;
         avg[0] += W[a] * proj.distance;
@@ -216,9 +217,9 @@ PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X
   }
   PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
              "Closest-point projection of %" PetscInt_FMT
-             " quadrature points of a contact patch face onto the rigid surface did not converge at t = %g s: "
+             " quadrature points of a contact patch face onto the %s surface did not converge at t = %g s: "
              "lower the time step or raise the penalty",
-             failed, (double)t);
+             failed, surface->ops->type, (double)t);
   for (PetscInt m = 0; m < pf->nnodes; m++)
     for (PetscInt k = 0; k < w; k++) pf->avg[m * w + k] /= pf->A[m];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -244,7 +245,8 @@ void SKContactPatchFaceGetPoint(SKContactPatchFace pf, PetscInt m, PetscReal *ga
 PetscErrorCode SKContactPlaneSetPatchFace(SKContactPlane cp, SKContactPatchFace pf)
 {
   PetscFunctionBegin;
-  PetscCheck(cp->surface, cp->comm, PETSC_ERR_SUP, "contact on a NURBS patch face takes a rigid surface, not a deformable master");
+  PetscCheck(!cp->surface->ops->react, cp->comm, PETSC_ERR_SUP, "contact on a NURBS patch face takes a rigid surface, not a %s master",
+             cp->surface->ops->type);
   PetscCheck(cp->damping == SK_CONTACT_DAMPING_EXPLICIT, cp->comm, PETSC_ERR_SUP,
              "contact on a NURBS patch face takes the explicit friction damping (the implicit one acts on a node's own velocity)");
   PetscCheck(pf->dim == cp->dim, cp->comm, PETSC_ERR_ARG_INCOMP,

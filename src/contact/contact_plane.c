@@ -1,5 +1,6 @@
-/* contact: a body's side set against a rigid surface (plane or curved, surface*.c), mortar nodal weighted penalty (eqs. 29-34 of the paper)
-   with one friction state per contact node; used by the explicit solver as a registered force term. */
+/* contact: the contact pair, a body's side set against a master surface (contact_surface.c: a rigid analytic surface,
+   surface*.c, or the side set of another body, contact_mesh.c), mortar nodal weighted penalty (eqs. 29-34 of the
+   paper) with one friction state per contact node; used by the explicit solver as a registered force term. */
 #include "contactimpl.h"
 #include "surfaceimpl.h"
 #include "patchfaceimpl.h"
@@ -20,10 +21,10 @@ PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal
    the force loop skips it. */
 static void ContactFillFlatFrame(SKContactPlane cp)
 {
-  const struct _p_SKRigidSurface *sf = cp->surface;
-  const PetscInt dim                 = cp->dim;
+  const struct _p_SKContactSurface *sf = cp->surface;
+  const PetscInt dim                   = cp->dim;
 
-  if (!sf || sf->project != SKSurfaceProject_Plane) return;
+  if (!sf->flat) return;
   for (PetscInt i = 0; i < cp->n; i++)
     for (PetscInt d = 0; d < dim; d++) {
       for (PetscInt k = 0; k < dim - 1; k++) cp->frame[i * dim * dim + k * dim + d] = sf->tangent[k][d];
@@ -85,11 +86,26 @@ PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, Pets
                                                SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
 {
   PetscInt sdim;
+  SKContactSurface cs;
 
   PetscFunctionBegin;
   PetscCall(SKRigidSurfaceGetType(surface, NULL, &sdim));
   PetscCheck(sdim == dim, comm, PETSC_ERR_ARG_INCOMP, "Rigid surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D",
              sdim, dim);
+  PetscCall(SKContactSurfaceCreateRigid(surface, &cs));
+  PetscCall(SKContactPlaneCreateWithContactSurface(comm, dim, nlocal, nowned, w, cs, eps_n, law, cpp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPlaneCreateWithContactSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
+                                                      SKContactSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
+{
+  PetscFunctionBegin;
+  PetscCheck(surface->dim == dim, comm, PETSC_ERR_ARG_INCOMP,
+             "A %s surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D", surface->ops->type, surface->dim, dim);
+  PetscCheck(!surface->ops->react, comm, PETSC_ERR_SUP,
+             "A %s surface takes reactions: create the pair with the slave nodes' natural numbers (SKContactPlaneCreateWithMesh())",
+             surface->ops->type);
   PetscCall(ContactPlaneCreate(comm, dim, nlocal, nowned, w, eps_n, law, cpp));
   (*cpp)->surface = surface;
   ContactFillFlatFrame(*cpp);
@@ -106,13 +122,15 @@ PetscErrorCode SKContactPlaneCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscIn
   PetscCheck(ms->dim == dim, comm, PETSC_ERR_ARG_INCOMP,
              "Master surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D", ms->dim, dim);
   PetscCall(ContactPlaneCreate(comm, dim, nlocal, nowned, w, eps_n, law, cpp));
-  (*cpp)->mesh = ms;
+  PetscCall(SKContactSurfaceCreateMesh(ms, &(*cpp)->surface));
   PetscCall(PetscMalloc1((*cpp)->n, &nat));
   PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slot));
   for (PetscInt i = 0; i < (*cpp)->n; i++) nat[i] = natural[(*cpp)->nodes[i]];
   /* a slave node's reaction goes to one master face (point distribution) or to the faces under its own (mortar) */
   PetscCall(SKContactMeshSurfaceSetSlaves(ms, (*cpp)->n, nat, slave ? SK_CONTACT_MAX_SUPPORT : ms->nfn, (*cpp)->slot));
   if (slave) {
+    PetscCheck((*cpp)->surface->ops->distribute, comm, PETSC_ERR_SUP, "A %s master surface has no mortar distribution",
+               (*cpp)->surface->ops->type);
     (*cpp)->slave_surface = slave;
     PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slave_index));
     for (PetscInt i = 0; i < (*cpp)->n; i++) {
@@ -139,8 +157,7 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscCall(PetscFree(cp->frame));
   PetscCall(PetscFree(cp->check_minv));
   PetscCall(PetscFree4(cp->c_damp, cp->normal, cp->vt, cp->F));
-  PetscCall(SKRigidSurfaceDestroy(&cp->surface));
-  PetscCall(SKContactMeshSurfaceDestroy(&cp->mesh));
+  PetscCall(SKContactSurfaceDestroy(&cp->surface));
   PetscCall(SKContactMeshSurfaceDestroy(&cp->slave_surface));
   PetscCall(PetscFree(cp->slot));
   PetscCall(PetscFree(cp->slave_index));
@@ -154,8 +171,7 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
 PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velocity[])
 {
   PetscFunctionBegin;
-  PetscCheck(cp->surface, cp->comm, PETSC_ERR_SUP, "A deformable contact surface moves with its body, it takes no velocity");
-  PetscCall(SKRigidSurfaceSetVelocity(cp->surface, velocity));
+  PetscCall(SKContactSurfaceSetVelocity(cp->surface, velocity));
   ContactFillFlatFrame(cp);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -251,29 +267,26 @@ static inline PetscErrorCode ContactPlaneNodes(SKContactPlane cp, PetscReal t, P
   const PetscInt nt = dim - 1, ns = cp->nstate;
   PetscReal diss = 0;
   SKSurfaceProjection proj; /* filled by every projection of a curved or deformable surface */
-  SKContactSupport support           = {-1, 0, {0}, {0}};
-  const struct _p_SKRigidSurface *sf = cp->surface;
+  SKContactSupport support             = {-1, 0, {0}, {0}};
+  const struct _p_SKContactSurface *sf = cp->surface;
+  const SKContactSurfaceOps *sops      = sf->ops;
   /* a plane's frame is constant: its nodes skip the projection call and the copy of the frame */
-  const PetscBool flat    = (PetscBool)(sf && sf->project == SKSurfaceProject_Plane);
-  const PetscReal zero[3] = {0, 0, 0}, zt[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  const PetscBool flat = sf->flat;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscInt a    = cp->nodes[i];
     const PetscReal *va = v + a * dim;
     PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3], wgap = 0;
-    const PetscReal *normal = sf ? sf->direction : zero, *velocity = sf ? sf->velocity : zero, (*tangent)[3] = sf ? sf->tangent : zt;
+    const PetscReal *normal = sf->normal, *velocity = sf->velocity, (*tangent)[3] = sf->tangent;
     SKFrictionInfo info = {PETSC_FALSE, 0, 0};
 
     for (PetscInt d = 0; d < dim; d++) x[d] = X[a * dim + d] + u[a * dim + d];
     if (cp->pface) SKContactPatchFaceGetPoint(cp->pface, cp->pface_index[i], &wgap, x, &va); /* a control point: weighted */
     if (flat) {
-      for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->direction[d];
+      for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->normal[d];
     } else { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
-      if (cp->mesh)
-        (void)SKContactMeshSurfaceProject(cp->mesh, x, &proj, &support);
-      else if (!SKRigidSurfaceProjectPoint(cp->surface, x, t, 0.0, &proj))
-        failed[0]++, *bad_node = i;
+      if (!sops->project(sf->data, x, t, 0.0, &proj, &support)) failed[0]++, *bad_node = i;
       dist = proj.distance, normal = proj.normal, velocity = proj.velocity, tangent = proj.tangent;
       for (PetscInt d = 0; d < dim; d++) {
         for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = tangent[k][d];
@@ -316,9 +329,9 @@ static inline PetscErrorCode ContactPlaneNodes(SKContactPlane cp, PetscReal t, P
       fa[d]               = N * normal[d] + ftd;
       f[a * dim + d] += fa[d];
     }
-    if (cp->mesh && N > 0) { /* action and reaction */
-      if (cp->slave_surface) PetscCall(SKContactMeshSurfaceMortar(cp->mesh, cp->slave_surface, cp->slave_index[i], &support));
-      SKContactMeshSurfaceReact(cp->mesh, cp->slot[i], &support, fa);
+    if (sops->react && N > 0) { /* action and reaction */
+      if (cp->slave_surface) PetscCall(sops->distribute(sf->data, cp->slave_surface, cp->slave_index[i], &support));
+      sops->react(sf->data, cp->slot[i], &support, fa);
     }
   }
   *diss_out = diss;
@@ -354,7 +367,7 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   cp->t_last  = t;
   dt          = t - cp->t_commit;
   cp->dt_last = dt;
-  if (cp->mesh) PetscCall(SKContactMeshSurfaceUpdate(cp->mesh, X, u, v));
+  if (cp->surface->ops->update) PetscCall(cp->surface->ops->update(cp->surface->data, t, X, u, v));
   if (cp->slave_surface) PetscCall(SKContactMeshSurfaceUpdate(cp->slave_surface, X, u, v));
   if (cp->pface) PetscCall(SKContactPatchFaceUpdate(cp->pface, X, u, v, cp->surface, t));
   /* the nodes' loop with the dimension a constant (its small loops unroll) */
@@ -362,7 +375,7 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
     PetscCall(ContactPlaneNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &diss, 3));
   else
     PetscCall(ContactPlaneNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &diss, 2));
-  if (cp->mesh) PetscCall(SKContactMeshSurfaceAddReactions(cp->mesh, f));
+  if (cp->surface->ops->addreactions) PetscCall(cp->surface->ops->addreactions(cp->surface->data, f));
   cp->dissipation_trial = cp->dissipation + diss;
   PetscCall(PetscLogEventEnd(SK_CONTACT_Force, 0, 0, 0, 0));
   /* every rank stops together, the one with the problem says what it is */
@@ -371,11 +384,11 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
     const PetscInt a = cp->nodes[bad_node];
     PetscCall(
         PetscSNPrintf(msg, sizeof(msg),
-                      "Closest-point projection of a contact node at (%g, %g, %g) m onto the rigid surface did not converge at t = %g s "
+                      "Closest-point projection of a contact node at (%g, %g, %g) m onto the %s surface did not converge at t = %g s "
                       "(%d Newton iterations): the node is far inside the surface or at a point equally close to several parts of it; "
                       "lower the time step or raise the penalty",
                       (double)(X[a * dim] + u[a * dim]), (double)(X[a * dim + 1] + u[a * dim + 1]),
-                      (double)(dim == 3 ? X[a * dim + 2] + u[a * dim + 2] : 0), (double)t, SK_SURFACE_MAX_IT));
+                      (double)(dim == 3 ? X[a * dim + 2] + u[a * dim + 2] : 0), cp->surface->ops->type, (double)t, SK_SURFACE_MAX_IT));
   } else if (failed[1]) {
     PetscCall(PetscSNPrintf(
         msg, sizeof(msg),
@@ -427,11 +440,11 @@ PetscErrorCode SKContactPlaneGetStepBound(SKContactPlane cp, const PetscReal mas
              "Step bound needs omega^2 >= 0 and a normal load >= 0, got %g 1/s^2 and %g N", (double)omega2, (double)normal_load);
   for (PetscInt i = 0; i < cp->n; i++) wsum += cp->w[i];
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &wsum, 1, MPIU_REAL, MPIU_SUM, cp->comm));
-  if (cp->mesh) { /* both sides move: the master's omega^2 (replicated, the same on every rank) adds to every slave node's */
+  if (cp->surface->ops->omega2) { /* both sides move: the master's omega^2 (the same on every rank) adds to every slave node's */
     PetscReal wmax = 0;
     for (PetscInt i = 0; i < cp->n; i++) wmax = PetscMax(wmax, cp->w[i]);
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &wmax, 1, MPIU_REAL, MPIU_MAX, cp->comm));
-    PetscCall(SKContactMeshSurfaceGetOmega2(cp->mesh, cp->eps_n, wmax, cp->kt0, &wm, &cp->master_minv));
+    PetscCall(cp->surface->ops->omega2(cp->surface->data, cp->eps_n, wmax, cp->kt0, &wm, &cp->master_minv));
   }
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscReal m = mass[cp->nodes[i]], N = wsum > 0 ? normal_load * cp->w[i] / wsum : 0.0;
@@ -534,7 +547,7 @@ PetscErrorCode SKContactPlaneHistoryAppend(SKContactPlane cp, SKHistory hist, Pe
 PetscErrorCode SKContactPlaneGetRestartSize(SKContactPlane cp, PetscInt *width)
 {
   PetscFunctionBegin;
-  *width = SK_CONTACT_RESTART_NODE(cp) + (cp->mesh ? cp->dim : 0) + (cp->slave_surface ? cp->dim : 0);
+  *width = SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width + (cp->slave_surface ? cp->dim : 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -573,8 +586,9 @@ PetscErrorCode SKContactPlanePackRestart(SKContactPlane cp, PetscInt nowned, Pet
   PetscCall(SKContactPlaneGetRestartSize(cp, &width));
   PetscCall(PetscArrayzero(nodal, nowned * width));
   PetscCall(ContactPlaneCopyRestart(cp, nowned, nodal, PETSC_TRUE));
-  if (cp->mesh) SKContactMeshSurfacePackGrid(cp->mesh, width, SK_CONTACT_RESTART_NODE(cp), nodal);
-  if (cp->slave_surface) SKContactMeshSurfacePackGrid(cp->slave_surface, width, SK_CONTACT_RESTART_NODE(cp) + cp->dim, nodal);
+  if (cp->surface->ops->packrestart) cp->surface->ops->packrestart(cp->surface->data, width, SK_CONTACT_RESTART_NODE(cp), nodal);
+  if (cp->slave_surface)
+    SKContactMeshSurfacePackGrid(cp->slave_surface, width, SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width, nodal);
   scalars[0] = cp->t_commit;
   scalars[1] = cp->t_last;
   scalars[2] = cp->called ? 1.0 : 0.0;
@@ -590,8 +604,10 @@ PetscErrorCode SKContactPlaneUnpackRestart(SKContactPlane cp, PetscInt nowned, c
   PetscFunctionBegin;
   PetscCall(SKContactPlaneGetRestartSize(cp, &width));
   PetscCall(ContactPlaneCopyRestart(cp, nowned, (PetscReal *)nodal, PETSC_FALSE));
-  if (cp->mesh) PetscCall(SKContactMeshSurfaceUnpackGrid(cp->mesh, width, SK_CONTACT_RESTART_NODE(cp), nodal));
-  if (cp->slave_surface) PetscCall(SKContactMeshSurfaceUnpackGrid(cp->slave_surface, width, SK_CONTACT_RESTART_NODE(cp) + cp->dim, nodal));
+  if (cp->surface->ops->unpackrestart)
+    PetscCall(cp->surface->ops->unpackrestart(cp->surface->data, width, SK_CONTACT_RESTART_NODE(cp), nodal));
+  if (cp->slave_surface)
+    PetscCall(SKContactMeshSurfaceUnpackGrid(cp->slave_surface, width, SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width, nodal));
   cp->t_commit          = scalars[0];
   cp->t_last            = scalars[1];
   cp->called            = scalars[2] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
@@ -677,7 +693,7 @@ PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damp
              "Unknown contact damping treatment %d", (int)damping);
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || !cp->pface, cp->comm, PETSC_ERR_SUP,
              "Implicit contact damping acts on a node's own velocity: not available on a NURBS patch face");
-  PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || !cp->mesh, cp->comm, PETSC_ERR_SUP,
+  PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || !cp->surface->ops->react, cp->comm, PETSC_ERR_SUP,
              "Implicit contact damping acts on the slave nodes only: not available against a deformable surface");
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || cp->affine, cp->comm, PETSC_ERR_SUP,
              "Implicit contact damping needs tangent moduli affine in the normal force; this friction law's are not");

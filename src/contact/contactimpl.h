@@ -91,15 +91,71 @@ PETSC_INTERN PetscErrorCode SKContactMeshSurfaceGetOmega2(SKContactMeshSurface, 
    the node's place in the face. */
 PETSC_INTERN PetscErrorCode SKContactFaceWeights(PetscInt dim, PetscInt nfn, const PetscReal X[], const PetscInt fn[], PetscReal w[]);
 
+/* ---- the master surface of a pair (contact_surface.c; docs/developing.md, "Adding a contact surface") ---- */
+typedef struct _p_SKContactSurface *SKContactSurface;
+
+/* What a master surface does for its pair. DATA is the surface's own context. Required: project, destroy. A surface
+   that belongs to a body (it moves with it and feels the reactions) also has update, react and addreactions, and
+   usually omega2 and the restart pair. */
+typedef struct {
+  const char *type; /* for messages */
+  /* before the projections of a force evaluation at time T, from the local X, u, v (collective; optional) */
+  PetscErrorCode (*update)(void *data, PetscReal t, const PetscReal X[], const PetscReal u[], const PetscReal v[]);
+  /* projection of the point X at time T: distance, point, normal, tangents, velocity into P; the master nodes and shares
+     of the point into S (S->n = 0 when the surface takes no reaction). Points farther than CUTOFF outside may skip the
+     exact projection. Returns PETSC_FALSE when it did not converge. */
+  PetscBool (*project)(void *data, const PetscReal x[], PetscReal t, PetscReal cutoff, SKSurfaceProjection *p, SKContactSupport *s);
+  /* mortar distribution: the support S of slave node A of the slave surface SLAVE instead of its point shares (optional) */
+  PetscErrorCode (*distribute)(void *data, SKContactMeshSurface slave, PetscInt a, SKContactSupport *s);
+  /* records FORCE (N) on the slave node at SLOT with support S; addreactions adds the recorded reactions to the local
+     force F (collective). Both or neither. */
+  void (*react)(void *data, PetscInt slot, const SKContactSupport *s, const PetscReal force[]);
+  PetscErrorCode (*addreactions)(void *data, PetscReal f[]);
+  /* the omega^2 (1/s^2) the surface's own nodes add for a penalty EPS_N on slave weights up to WMAX and a tangential
+     stiffness KT, and its largest inverse nodal mass MINV (1/kg) (optional: a rigid surface adds nothing) */
+  PetscErrorCode (*omega2)(void *data, PetscReal eps_n, PetscReal wmax, PetscReal kt, PetscReal *omega2, PetscReal *minv);
+  /* restart: restart_width values per owned node at columns OFFSET.. of NODAL (WIDTH per node) (optional) */
+  void (*packrestart)(void *data, PetscInt width, PetscInt offset, PetscReal nodal[]);
+  PetscErrorCode (*unpackrestart)(void *data, PetscInt width, PetscInt offset, const PetscReal nodal[]);
+  /* a prescribed rigid translation velocity (m/s) (optional) */
+  PetscErrorCode (*setvelocity)(SKContactSurface, const PetscReal velocity[]);
+  PetscErrorCode (*destroy)(void *data);
+} SKContactSurfaceOps;
+
+struct _p_SKContactSurface {
+  MPI_Comm comm;
+  PetscInt dim;
+  const SKContactSurfaceOps *ops;
+  void *data;             /* owned: destroyed by ops->destroy */
+  PetscInt restart_width; /* nodal restart values per node (0: none) */
+  /* a plane (flat): the same frame at every point, the gap (x - point - velocity t) . normal; the pair then skips the
+     projection. Kept current by the surface. */
+  PetscBool flat;
+  PetscReal point[3], normal[3], velocity[3], tangent[2][3];
+};
+
+/* A surface of DIM with OPS and DATA (owned). */
+PETSC_INTERN PetscErrorCode SKContactSurfaceCreate(MPI_Comm, PetscInt dim, const SKContactSurfaceOps *ops, void *data, SKContactSurface *);
+/* The built-in surfaces, taking ownership of the rigid surface / a reference to the mesh surface. */
+PETSC_INTERN PetscErrorCode SKContactSurfaceCreateRigid(SKRigidSurface, SKContactSurface *);
+PETSC_INTERN PetscErrorCode SKContactSurfaceCreateMesh(SKContactMeshSurface, SKContactSurface *);
+PETSC_INTERN PetscErrorCode SKContactSurfaceSetVelocity(SKContactSurface, const PetscReal velocity[]);
+PETSC_INTERN PetscErrorCode SKContactSurfaceDestroy(SKContactSurface *);
+/* A pair of the nodes with W > 0 against SURFACE (taken over), for surfaces that take no reaction; the rigid and the
+   deformable constructors of contact.h end here or in SKContactPlaneCreateWithMesh(). */
+PETSC_INTERN PetscErrorCode SKContactPlaneCreateWithContactSurface(MPI_Comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
+                                                                   const PetscReal w[], SKContactSurface surface, PetscReal eps_n,
+                                                                   SKFrictionLaw law, SKContactPlane *);
+
 struct _p_SKContactPlane {
   MPI_Comm comm;
   PetscInt dim, n;                    /* space dimension; owned contact nodes */
   PetscInt *nodes;                    /* local node numbers of the owned contact nodes */
   PetscReal *w;                       /* mortar nodal weights int N_a dA (m^2; m in 2D) */
-  SKRigidSurface surface;             /* owned: the obstacle, its projection gives each node's gap, normal and tangent basis; */
-  SKContactMeshSurface mesh;          /* or owned: the deformable master surface (then surface is NULL) */
-  PetscReal master_minv;              /* deformable: largest inverse lumped mass of a master node (1/kg) */
-  PetscInt *slot;                     /* deformable: each contact node's place in the surface's global slave list */
+  SKContactSurface surface;           /* owned: the master surface, its projection gives each node's gap, normal, tangent
+                                         basis and the master nodes that take the reaction */
+  PetscReal master_minv;              /* largest inverse lumped mass of a master node (1/kg), 0 for a rigid surface */
+  PetscInt *slot;                     /* each contact node's place in the surface's slave list (reactions), or NULL */
   SKContactMeshSurface slave_surface; /* deformable, 2D: the slave side set as a surface (mortar distribution), or NULL */
   PetscInt *slave_index;              /* each contact node's node index in slave_surface */
   PetscReal *frame;                   /* per node at the last force evaluation: tangent basis ((dim - 1) * dim, the friction law's

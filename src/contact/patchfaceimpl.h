@@ -3,14 +3,14 @@
 #ifndef STICKSLIP_PATCHFACEIMPL_H
 #define STICKSLIP_PATCHFACEIMPL_H
 
-#include <stickslip/contact.h>
+#include "contactimpl.h"
 
 /* Gathers the current positions X + u and velocities v (local arrays) of the face's control points and computes, for
    every control point A, the weighted gap g_A = int R_A g dgamma / A_A against SURFACE at time T (one projection per
    quadrature point of the physical face), the weighted position and the weighted velocity (eq. 30 and 32 of the
    paper). Collective. */
 PETSC_INTERN PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X[], const PetscReal u[], const PetscReal v[],
-                                                     SKRigidSurface surface, PetscReal t);
+                                                     SKContactSurface surface, PetscReal t);
 /* Index of the control point of local node NODE in PF (-1 if it has none). */
 PETSC_INTERN PetscInt SKContactPatchFaceFindLocal(SKContactPatchFace pf, PetscInt node);
 /* The weighted quantities of control point M of the last update: gap (m), position x[dim] (m) and a pointer to the
