@@ -37,7 +37,7 @@ static const char *const state_names[] = {"u", "v", "a", "vh"};
 
 /* Contact pairs' state (format version 2 of the contact part): "contact_meta" = [version, npairs, nranks, width of
    each pair], then per pair "contact_nodal_<i>" (natural nodes x width) and "contact_scalars_<i>" (nranks x
-   SK_CONTACT_RESTART_NSCALAR, the per-rank values). Written only with contact; a checkpoint without it is the format
+   SK_EXPLICIT_TERM_RESTART_NSCALAR, the per-rank values). Written only with contact; a checkpoint without it is the format
    from before contact was checkpointed. Version 2 added the sticking-time statistics to the nodal part. */
 #define SK_CKPT_CONTACT_VERSION 2
 typedef struct {
@@ -57,6 +57,14 @@ static PetscErrorCode CheckpointContactFree(SKCheckpointContact *c)
   }
   c->n = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The force terms that checkpoint a state (ops->restartsize; the contact pairs), in their order: *N of them in IDX. */
+static void RestartTerms(SKExplicit ex, PetscInt *n, PetscInt idx[])
+{
+  *n = 0;
+  for (PetscInt k = 0; k < ex->nterms; k++)
+    if (ex->terms[k].ops && ex->terms[k].ops->restartsize) idx[(*n)++] = k;
 }
 
 static PetscReal *StateArray(SKExplicit ex, PetscInt k)
@@ -284,19 +292,23 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
   char tmp[PETSC_MAX_PATH_LEN], final[PETSC_MAX_PATH_LEN];
 
   SKCheckpointContact contact = {-1, 0, {0}, {0}, 0, {NULL}, {NULL}};
+  PetscInt nrt, rt[SK_EXPLICIT_MAX_TERMS];
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(SKExplicitGatherNatural(ex, StateArray(ex, k), &global[k]));
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
-  for (PetscInt i = 0; i < ex->ncontacts; i++) {
-    PetscReal *nodal, scal[SK_CONTACT_RESTART_NSCALAR], *all = NULL;
-    PetscCall(SKContactPlaneGetRestartSize(ex->contacts[i], &contact.width[i]));
+  RestartTerms(ex, &nrt, rt);
+  for (PetscInt i = 0; i < nrt; i++) {
+    const SKExplicitTerm *term = &ex->terms[rt[i]];
+    PetscReal *nodal, scal[SK_EXPLICIT_TERM_RESTART_NSCALAR], *all = NULL;
+    PetscCall(term->ops->restartsize(term->ctx, &contact.width[i]));
     PetscCall(PetscMalloc1(ex->nowned * contact.width[i], &nodal));
-    PetscCall(SKContactPlanePackRestart(ex->contacts[i], ex->nowned, nodal, scal));
+    PetscCall(term->ops->packrestart(term->ctx, ex->nowned, nodal, scal));
     PetscCall(SKExplicitGatherNaturalBlock(ex, nodal, contact.width[i], &contact.nodal[i]));
     PetscCall(PetscFree(nodal));
-    if (ex->rank == 0) PetscCall(PetscMalloc1(ex->size * SK_CONTACT_RESTART_NSCALAR, &all));
-    PetscCallMPI(MPI_Gather(scal, SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, all, SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, 0, ex->comm));
+    if (ex->rank == 0) PetscCall(PetscMalloc1(ex->size * SK_EXPLICIT_TERM_RESTART_NSCALAR, &all));
+    PetscCallMPI(
+        MPI_Gather(scal, SK_EXPLICIT_TERM_RESTART_NSCALAR, MPIU_REAL, all, SK_EXPLICIT_TERM_RESTART_NSCALAR, MPIU_REAL, 0, ex->comm));
     contact.scalars[i] = all;
   }
   if (ex->rank == 0) {
@@ -327,19 +339,19 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
     PetscCheck(file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create checkpoint file %s", tmp);
     PetscCall(WriteArray(file, "scalars", SC_COUNT, scalars, &hash));
     for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(WriteArray(file, state_names[k], (hsize_t)(gsize * ex->dim), global[k], &hash));
-    if (ex->ncontacts > 0) {
+    if (nrt > 0) {
       PetscReal meta[3 + SK_EXPLICIT_MAX_TERMS];
       meta[0] = SK_CKPT_CONTACT_VERSION;
-      meta[1] = (PetscReal)ex->ncontacts;
+      meta[1] = (PetscReal)nrt;
       meta[2] = (PetscReal)ex->size;
-      for (PetscInt i = 0; i < ex->ncontacts; i++) meta[3 + i] = (PetscReal)contact.width[i];
-      PetscCall(WriteArray(file, "contact_meta", (hsize_t)(3 + ex->ncontacts), meta, &hash));
-      for (PetscInt i = 0; i < ex->ncontacts; i++) {
+      for (PetscInt i = 0; i < nrt; i++) meta[3 + i] = (PetscReal)contact.width[i];
+      PetscCall(WriteArray(file, "contact_meta", (hsize_t)(3 + nrt), meta, &hash));
+      for (PetscInt i = 0; i < nrt; i++) {
         char name[64];
         PetscCall(PetscSNPrintf(name, sizeof(name), "contact_nodal_%" PetscInt_FMT, i));
         PetscCall(WriteArray(file, name, (hsize_t)(gsize * contact.width[i]), contact.nodal[i], &hash));
         PetscCall(PetscSNPrintf(name, sizeof(name), "contact_scalars_%" PetscInt_FMT, i));
-        PetscCall(WriteArray(file, name, (hsize_t)(ex->size * SK_CONTACT_RESTART_NSCALAR), contact.scalars[i], &hash));
+        PetscCall(WriteArray(file, name, (hsize_t)(ex->size * SK_EXPLICIT_TERM_RESTART_NSCALAR), contact.scalars[i], &hash));
       }
     }
     PetscCall(WriteIdentity(ex, file));
@@ -361,7 +373,7 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
     PetscCall(FreeNames(n, &names));
     for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(PetscFree(global[k]));
   }
-  for (PetscInt i = 0; i < ex->ncontacts; i++) {
+  for (PetscInt i = 0; i < nrt; i++) {
     PetscCall(PetscFree(contact.nodal[i]));
     PetscCall(PetscFree(contact.scalars[i]));
   }
@@ -439,7 +451,7 @@ static PetscErrorCode ReadContact(hid_t file, SKCheckpointContact *c, unsigned l
       PetscCall(ReadArray(file, name, c->nodal_len[i], &c->nodal[i], hash, ok));
       if (!*ok) break;
       PetscCall(PetscSNPrintf(name, sizeof(name), "contact_scalars_%" PetscInt_FMT, i));
-      PetscCall(ReadArray(file, name, (hsize_t)(c->nranks * SK_CONTACT_RESTART_NSCALAR), &c->scalars[i], hash, ok));
+      PetscCall(ReadArray(file, name, (hsize_t)(c->nranks * SK_EXPLICIT_TERM_RESTART_NSCALAR), &c->scalars[i], hash, ok));
       if (!*ok) {
         PetscCall(PetscFree(c->nodal[i]));
         break;
@@ -560,6 +572,8 @@ static PetscErrorCode LoadContact(SKExplicit ex, const char path[], PetscInt gsi
   PetscReal info[3 + 2 * SK_EXPLICIT_MAX_TERMS];
   PetscInt nranks;
 
+  PetscInt nrt, rt[SK_EXPLICIT_MAX_TERMS];
+
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(info, 3 + 2 * SK_EXPLICIT_MAX_TERMS));
   if (ex->rank == 0) {
@@ -569,29 +583,31 @@ static PetscErrorCode LoadContact(SKExplicit ex, const char path[], PetscInt gsi
     for (PetscInt i = 0; i < c->n; i++) info[2 + 2 * i] = (PetscReal)c->width[i], info[3 + 2 * i] = (PetscReal)c->nodal_len[i];
   }
   PetscCallMPI(MPI_Bcast(info, 3 + 2 * SK_EXPLICIT_MAX_TERMS, MPIU_REAL, 0, ex->comm));
-  if (ex->ncontacts == 0 && info[0] <= 0) {
+  RestartTerms(ex, &nrt, rt);
+  if (nrt == 0 && info[0] <= 0) {
     if (ex->rank == 0) PetscCall(CheckpointContactFree(c));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(info[0] >= 0, ex->comm, PETSC_ERR_ARG_INCOMP,
              "Checkpoint %s has no contact state (written before contact was checkpointed, or by a run without <contact>); "
              "this run has %" PetscInt_FMT " contact pair(s) and cannot restart from it",
-             path, ex->ncontacts);
-  PetscCheck((PetscInt)info[0] == ex->ncontacts, ex->comm, PETSC_ERR_ARG_INCOMP,
-             "Checkpoint %s holds %g contact pair(s); this run has %" PetscInt_FMT, path, (double)info[0], ex->ncontacts);
+             path, nrt);
+  PetscCheck((PetscInt)info[0] == nrt, ex->comm, PETSC_ERR_ARG_INCOMP,
+             "Checkpoint %s holds %g contact pair(s); this run has %" PetscInt_FMT, path, (double)info[0], nrt);
   PetscCheck(info[2 + 2 * SK_EXPLICIT_MAX_TERMS] == SK_CKPT_CONTACT_VERSION, ex->comm, PETSC_ERR_ARG_INCOMP,
              "Checkpoint %s: contact state format version %g, this program reads version %d", path,
              (double)info[2 + 2 * SK_EXPLICIT_MAX_TERMS], SK_CKPT_CONTACT_VERSION);
   nranks = (PetscInt)info[1];
-  for (PetscInt i = 0; i < ex->ncontacts; i++) {
+  for (PetscInt i = 0; i < nrt; i++) {
+    const SKExplicitTerm *term = &ex->terms[rt[i]];
     PetscInt width;
-    PetscReal *nodal, *local, scal[SK_CONTACT_RESTART_NSCALAR];
+    PetscReal *nodal, *local, scal[SK_EXPLICIT_TERM_RESTART_NSCALAR];
 
-    PetscCall(SKContactPlaneGetRestartSize(ex->contacts[i], &width));
+    PetscCall(term->ops->restartsize(term->ctx, &width));
     PetscCheck((PetscInt)info[2 + 2 * i] == width && (PetscInt)info[3 + 2 * i] == gsize * width, ex->comm, PETSC_ERR_ARG_INCOMP,
                "Checkpoint %s: contact pair %s has %g values per node for %g values, this run %" PetscInt_FMT " for %" PetscInt_FMT
                " nodes (another friction law or mesh?)",
-               path, ex->contact_names[i], (double)info[2 + 2 * i], (double)info[3 + 2 * i], width, gsize);
+               path, term->name, (double)info[2 + 2 * i], (double)info[3 + 2 * i], width, gsize);
     nodal = ex->rank == 0 ? c->nodal[i] : NULL;
     if (ex->rank) PetscCall(PetscMalloc1(gsize * width, &nodal));
     PetscCallMPI(MPI_Bcast(nodal, (PetscMPIInt)(gsize * width), MPIU_REAL, 0, ex->comm));
@@ -601,15 +617,17 @@ static PetscErrorCode LoadContact(SKExplicit ex, const char path[], PetscInt gsi
     if (ex->rank) PetscCall(PetscFree(nodal));
     if (ex->rank == 0) {
       if (nranks == ex->size) {
-        PetscCallMPI(
-            MPI_Scatter(c->scalars[i], SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, scal, SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, 0, ex->comm));
+        PetscCallMPI(MPI_Scatter(c->scalars[i], SK_EXPLICIT_TERM_RESTART_NSCALAR, MPIU_REAL, scal, SK_EXPLICIT_TERM_RESTART_NSCALAR,
+                                 MPIU_REAL, 0, ex->comm));
       } else {
-        PetscCall(PetscArraycpy(scal, c->scalars[i], SK_CONTACT_RESTART_NSCALAR));
+        PetscCall(PetscArraycpy(scal, c->scalars[i], SK_EXPLICIT_TERM_RESTART_NSCALAR));
         for (PetscInt r = 1; r < nranks; r++)
-          for (PetscInt k = 3; k < SK_CONTACT_RESTART_NSCALAR; k++) scal[k] += c->scalars[i][r * SK_CONTACT_RESTART_NSCALAR + k];
+          for (PetscInt k = 3; k < SK_EXPLICIT_TERM_RESTART_NSCALAR; k++)
+            scal[k] += c->scalars[i][r * SK_EXPLICIT_TERM_RESTART_NSCALAR + k];
       }
     } else if (nranks == ex->size) {
-      PetscCallMPI(MPI_Scatter(NULL, SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, scal, SK_CONTACT_RESTART_NSCALAR, MPIU_REAL, 0, ex->comm));
+      PetscCallMPI(
+          MPI_Scatter(NULL, SK_EXPLICIT_TERM_RESTART_NSCALAR, MPIU_REAL, scal, SK_EXPLICIT_TERM_RESTART_NSCALAR, MPIU_REAL, 0, ex->comm));
     }
     if (nranks != ex->size) {
       PetscReal times[3];
@@ -620,7 +638,7 @@ static PetscErrorCode LoadContact(SKExplicit ex, const char path[], PetscInt gsi
         scal[3] = scal[4] = 0; /* the dissipation is all on rank 0 */
       }
     }
-    PetscCall(SKContactPlaneUnpackRestart(ex->contacts[i], ex->nowned, local, scal));
+    PetscCall(term->ops->unpackrestart(term->ctx, ex->nowned, local, scal));
     PetscCall(PetscFree(local));
   }
   if (ex->rank == 0) PetscCall(CheckpointContactFree(c));

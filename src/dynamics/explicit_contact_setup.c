@@ -203,7 +203,7 @@ PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root)
   PetscFunctionBegin;
   PetscCall(SKNodeGetChildren(root, "contact", &n, &items));
   /* a two-pass pair is two pairs */
-  PetscCall(PetscCalloc4(2 * n, &ex->contacts, 2 * n, &ex->contact_names, 2 * n, &ex->contact_hist, 2 * n, &ex->contact_group));
+  PetscCall(PetscCalloc3(2 * n, &ex->contacts, 2 * n, &ex->contact_names, 2 * n, &ex->contact_group));
   for (PetscInt i = 0; i < n; i++) {
     PetscReal *w, eps_n;
     SKNode fnode;

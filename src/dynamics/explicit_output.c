@@ -103,9 +103,9 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
     PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/set/%s", ex->sethist[i].name));
     PetscCall(SKOutputHistoryCreate(out, path, nc, names, units, &ex->sethist[i].hist));
   }
-  for (PetscInt i = 0; i < ex->ncontacts; i++) {
-    PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/contact/%s", ex->contact_names[i]));
-    PetscCall(SKContactPlaneHistoryCreate(ex->contacts[i], out, path, &ex->contact_hist[i]));
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    SKExplicitTerm *term = &ex->terms[k];
+    if (term->ops && term->ops->historycreate) PetscCall(term->ops->historycreate(term->ctx, out, term->name, &term->hist));
   }
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
   PetscCall(SKMeshGetGlobalNumElements(ex->mesh, &gelem));
@@ -204,24 +204,12 @@ static PetscErrorCode WriteHistories(SKExplicit ex)
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, row + 1, (PetscMPIInt)(3 * dim), MPIU_REAL, MPIU_SUM, ex->comm));
     if (h->hist) PetscCall(SKHistoryAppend(h->hist, row));
   }
-  for (PetscInt i = 0; i < ex->ncontacts; i++) PetscCall(SKContactPlaneHistoryAppend(ex->contacts[i], ex->contact_hist[i], ex->t));
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    const SKExplicitTerm *term = &ex->terms[k];
+    if (term->ops && term->ops->historyappend) PetscCall(term->ops->historyappend(term->ctx, term->hist, ex->t));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/* The points of a field frame: the local nodes that some Lagrange cell uses or that no cell uses (in their local
-   order; all local nodes when there is no NURBS patch), then for every element of a NURBS patch block its own Bezier
-   points (the control points themselves are not shown: they are not on the body). A nodal field f becomes point
-   values through SKFramePointsMap(): copied at the nodes, sum_a coef[j][a] f(node a) at Bezier point j. */
-typedef struct {
-  PetscInt nkept, npoints, nbez;
-  PetscInt *kept;      /* [nkept] local node of each kept point */
-  PetscInt *point;     /* [nlocal] point of a kept node, -1 for a control point */
-  PetscInt *bez_ptr;   /* [nbez + 1] */
-  PetscInt *bez_node;  /* [bez_ptr[nbez]] local nodes */
-  PetscReal *bez_coef; /* [bez_ptr[nbez]] */
-  PetscReal *weight;   /* [npoints] RationalWeights: 1 at the nodes, the Bezier weight at the Bezier points */
-  PetscInt *degree;    /* [nelem] HigherOrderDegrees of each cell */
-} SKFramePoints;
 
 /* Whether block b holds the Bezier cells of a NURBS patch. */
 static PetscErrorCode SKExplicitBlockIsBezier(SKExplicit ex, PetscInt b, PetscBool *bezier)
@@ -327,7 +315,7 @@ static PetscErrorCode SKFramePointsDestroy(SKFramePoints *fp)
 }
 
 /* out[npoints*ncomp] = the nodal field in[nlocal*ncomp] at the frame's points. */
-static void SKFramePointsMap(const SKFramePoints *fp, PetscInt ncomp, const PetscReal in[], PetscReal out[])
+void SKFramePointsMap(const SKFramePoints *fp, PetscInt ncomp, const PetscReal in[], PetscReal out[])
 {
   for (PetscInt i = 0; i < fp->nkept; i++)
     for (PetscInt c = 0; c < ncomp; c++) out[i * ncomp + c] = in[fp->kept[i] * ncomp + c];
@@ -340,8 +328,8 @@ static void SKFramePointsMap(const SKFramePoints *fp, PetscInt ncomp, const Pets
 }
 
 /* Writes the nodal field VALUES[nlocal*ncomp] at the frame's points (vectors when VECTOR, else scalars). */
-static PetscErrorCode SKFramePointsWrite(const SKFramePoints *fp, SKVTK vtk, const char name[], PetscInt ncomp, PetscBool vector,
-                                         const PetscReal values[])
+PetscErrorCode SKFramePointsWrite(const SKFramePoints *fp, SKVTK vtk, const char name[], PetscInt ncomp, PetscBool vector,
+                                  const PetscReal values[])
 {
   PetscReal *out;
 
@@ -356,49 +344,22 @@ static PetscErrorCode SKFramePointsWrite(const SKFramePoints *fp, SKVTK vtk, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Contact point data (zero off the contact surfaces, summed over pairs): contact_pressure (Pa), contact_traction
-   (friction traction on the body, Pa), contact_stick (1 sticking, 0 otherwise), contact_state (friction state per
-   node, as many components as the largest law state, e.g. the LuGre bristle deflection in m) and
-   contact_sticking_time_ratio (time in contact and sticking up to now over the time elapsed, 1). */
-static PetscErrorCode WriteContactFields(SKExplicit ex, const SKFramePoints *fp, SKVTK vtk)
+/* The point data of the registered terms: once per kind (ops table), for all its terms together. */
+static PetscErrorCode WriteTermFields(SKExplicit ex, const SKFramePoints *fp, SKVTK vtk)
 {
-  const PetscInt n = ex->nlocal, dim = ex->dim;
-  PetscInt ncomp = 1, *stick;
-  PetscReal *pressure, *traction, *rstick, *state, *col, *ratio;
+  const SKExplicitTerm *same[SK_EXPLICIT_MAX_TERMS];
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < ex->ncontacts; i++) {
-    PetscInt ns;
-    PetscCall(SKContactPlaneGetStateSize(ex->contacts[i], &ns));
-    ncomp = PetscMax(ncomp, ns);
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    const SKExplicitTermOps *ops = ex->terms[k].ops;
+    PetscInt n = 0, seen = 0;
+    if (!ops || !ops->writefields) continue;
+    for (PetscInt j = 0; j < k; j++) seen += ex->terms[j].ops == ops;
+    if (seen) continue; /* written with the first term of its kind */
+    for (PetscInt j = k; j < ex->nterms; j++)
+      if (ex->terms[j].ops == ops) same[n++] = &ex->terms[j];
+    PetscCall(ops->writefields(ex, n, same, fp, vtk));
   }
-  PetscCall(PetscCalloc5(n, &pressure, n * dim, &traction, n, &rstick, n * ncomp, &state, PetscMax(n, fp->npoints), &col));
-  PetscCall(PetscMalloc1(fp->npoints, &stick));
-  PetscCall(PetscCalloc1(n, &ratio));
-  for (PetscInt i = 0; i < ex->ncontacts; i++) {
-    PetscCall(SKContactPlaneAddNodalFields(ex->contacts[i], ex->v, pressure, traction, rstick, ncomp, state));
-    PetscCall(SKContactPlaneAddNodalStickRatio(ex->contacts[i], ex->t, ratio));
-  }
-  /* owned values are complete and ghosts zero: assembling copies them to the ghosts */
-  PetscCall(SKExplicitAssembleNodal(ex, pressure, 1));
-  PetscCall(SKExplicitAssembleNodal(ex, traction, dim));
-  PetscCall(SKExplicitAssembleNodal(ex, rstick, 1));
-  PetscCall(SKExplicitAssembleNodal(ex, ratio, 1));
-  for (PetscInt k = 0; k < ncomp; k++) {
-    for (PetscInt a = 0; a < n; a++) col[a] = state[a * ncomp + k];
-    PetscCall(SKExplicitAssembleNodal(ex, col, 1));
-    for (PetscInt a = 0; a < n; a++) state[a * ncomp + k] = col[a];
-  }
-  SKFramePointsMap(fp, 1, rstick, col); /* at a Bezier point: sticking if its combination of the nodes' flags is */
-  for (PetscInt a = 0; a < fp->npoints; a++) stick[a] = col[a] > 0 ? 1 : 0;
-  PetscCall(SKFramePointsWrite(fp, vtk, "contact_pressure", 1, PETSC_FALSE, pressure));
-  PetscCall(SKFramePointsWrite(fp, vtk, "contact_traction", dim, PETSC_TRUE, traction));
-  PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_POINT_DATA, "contact_stick", fp->npoints, stick));
-  PetscCall(SKFramePointsWrite(fp, vtk, "contact_state", ncomp, PETSC_FALSE, state));
-  PetscCall(SKFramePointsWrite(fp, vtk, "contact_sticking_time_ratio", 1, PETSC_FALSE, ratio));
-  PetscCall(PetscFree5(pressure, traction, rstick, state, col));
-  PetscCall(PetscFree(stick));
-  PetscCall(PetscFree(ratio));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -435,7 +396,7 @@ static PetscErrorCode WriteFields(SKExplicit ex)
   PetscCall(SKFramePointsWrite(&fp, vtk, "displacement", ex->dim, PETSC_TRUE, ex->u));
   PetscCall(SKFramePointsWrite(&fp, vtk, "velocity", ex->dim, PETSC_TRUE, ex->v));
   if (fp.nbez) PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, "RationalWeights", 1, fp.npoints, fp.weight));
-  if (ex->ncontacts > 0) PetscCall(WriteContactFields(ex, &fp, vtk));
+  PetscCall(WriteTermFields(ex, &fp, vtk));
   PetscCall(SKVTKWriteTensors(vtk, SK_VTK_CELL_DATA, "cauchy_stress", 3, ex->nelem, sigma));
   PetscCall(SKVTKWriteScalars(vtk, SK_VTK_CELL_DATA, "von_mises", 1, ex->nelem, vm));
   PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_CELL_DATA, "block_id", ex->nelem, ids));
@@ -469,59 +430,13 @@ PetscErrorCode SKExplicitOutputStep(SKExplicit ex, SKOutput out, PetscBool final
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* End-of-run contact statistics (docs/output.md), per pair under /explicit/contact_nodes/<name>: the arrays weight (w_a,
-   m^2 or m), stick_time and contact_time (s) and sticking_time_ratio (stick_time over the elapsed time, 1), one value
-   per node in natural order and zero off the contact surface, and the attributes time (the elapsed time, s),
-   stick_threshold (m/s), sticking_time_ratio (weighted mean, SKContactPlaneGetStickingTimeRatio()) and
-   sticking_time_ratio_in_contact; the global ratio is also an attribute of the pair's history; on a NURBS patch face
-   also the ratio on the physical face (SKContactPlaneWriteSurfaceStickRatio()). Collective. */
+/* End-of-run results of the registered terms (docs/output.md; e.g. the contact statistics). Collective. */
 PetscErrorCode SKExplicitOutputFinish(SKExplicit ex, SKOutput out)
 {
-  static const char *const names[] = {"weight", "stick_time", "contact_time", "sticking_time_ratio"};
-  PetscInt gsize;
-
   PetscFunctionBegin;
-  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
-  for (PetscInt i = 0; i < ex->ncontacts; i++) {
-    const PetscInt *nodes;
-    const PetscReal *w, *stick, *contact;
-    PetscReal *local, *global, *column = NULL, ratio, ratio_contact, threshold;
-    PetscInt n;
-    char group[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
-
-    PetscCall(SKContactPlaneGetNodal(ex->contacts[i], &n, &nodes, &w, NULL, NULL));
-    PetscCall(SKContactPlaneGetStickTimes(ex->contacts[i], NULL, &stick, &contact));
-    PetscCall(PetscCalloc1(ex->nowned * 4, &local));
-    for (PetscInt j = 0; j < n; j++) {
-      PetscReal *row = local + nodes[j] * 4;
-      row[0]         = w[j];
-      row[1]         = stick[j];
-      row[2]         = contact[j];
-      row[3]         = ex->t > 0 ? stick[j] / ex->t : 0.0;
-    }
-    PetscCall(SKExplicitGatherNaturalBlock(ex, local, 4, &global));
-    PetscCall(PetscFree(local));
-    if (ex->rank == 0) PetscCall(PetscMalloc1(gsize, &column));
-    PetscCall(PetscSNPrintf(group, sizeof(group), "/explicit/contact_nodes/%s", ex->contact_names[i]));
-    for (PetscInt k = 0; k < 4; k++) {
-      if (ex->rank == 0)
-        for (PetscInt a = 0; a < gsize; a++) column[a] = global[a * 4 + k];
-      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", group, names[k]));
-      PetscCall(SKOutputWriteRealArray(out, path, 1, &gsize, column));
-    }
-    PetscCall(PetscFree(column));
-    PetscCall(PetscFree(global));
-    PetscCall(SKContactPlaneGetStickingTimeRatio(ex->contacts[i], ex->t, &ratio, &ratio_contact));
-    PetscCall(SKContactPlaneGetStickThreshold(ex->contacts[i], &threshold));
-    PetscCall(SKOutputWriteAttributeReal(out, group, "time", ex->t));
-    PetscCall(SKOutputWriteAttributeReal(out, group, "stick_threshold", threshold));
-    PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio", ratio));
-    PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio_in_contact", ratio_contact));
-    PetscCall(SKContactPlaneWriteSurfaceStickRatio(ex->contacts[i], ex->t, out, group)); /* NURBS patch faces */
-    PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/contact/%s", ex->contact_names[i]));
-    PetscCall(SKOutputWriteAttributeReal(out, path, "sticking_time_ratio", ratio));
-    PetscCall(SKOutputSummary(out, "sticking-time ratio", "%s: %.4g of the time (%.4g of the time in contact), threshold %g m/s",
-                              ex->contact_names[i], (double)ratio, (double)ratio_contact, (double)threshold));
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    const SKExplicitTerm *term = &ex->terms[k];
+    if (term->ops && term->ops->finish) PetscCall(term->ops->finish(ex, term, out));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

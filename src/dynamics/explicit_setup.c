@@ -286,12 +286,12 @@ PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapF
   PetscCall(PetscOptionsInt("-explicit_kill_at_step", "test hook: SIGKILL after this step", "", ex->kill_step, &ex->kill_step, NULL));
   PetscOptionsEnd();
   PetscCall(SKExplicitReadContacts(ex, root));
+  PetscCall(SKExplicitRegisterContactTerms(ex)); /* before the time step: the pairs bound it */
   PetscCall(ReadTimeAndOutput(ex, root));
   PetscCall(SKExplicitSetupView(ex, "critical step, output"));
-  for (PetscInt i = 0; i < ex->ncontacts; i++) {
-    PetscCall(SKExplicitAddForceTerm(ex, ex->contact_names[i], SKContactPlaneForce, ex->contacts[i]));
-    /* the friction moduli grow with the normal force, known only during the run: checked there against this step */
-    PetscCall(SKContactPlaneSetStabilityCheck(ex->contacts[i], ex->dt, 4 / PetscSqr(ex->dt_critical), ex->mass));
+  for (PetscInt k = 0; k < ex->nterms; k++) { /* e.g. the friction moduli, known only during the run: checked there */
+    SKExplicitTerm *term = &ex->terms[k];
+    if (term->ops && term->ops->setstep) PetscCall(term->ops->setstep(term->ctx, ex->dt, 4 / PetscSqr(ex->dt_critical), ex->mass));
   }
 
   /* accelerations at t = 0 */
@@ -319,11 +319,12 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
     PetscCall(PetscFree(ex->loads[i].idx));
   }
   for (PetscInt i = 0; i < ex->nterms; i++) {
+    if (ex->terms[i].ops && ex->terms[i].ops->destroy) PetscCall(ex->terms[i].ops->destroy(ex->terms[i].ctx)); /* the terms own theirs */
     PetscCall(PetscFree(ex->terms[i].f));
     PetscCall(PetscFree(ex->terms[i].f_old));
   }
-  for (PetscInt i = 0; i < ex->ncontacts; i++) PetscCall(SKContactPlaneDestroy(&ex->contacts[i]));
-  PetscCall(PetscFree4(ex->contacts, ex->contact_names, ex->contact_hist, ex->contact_group));
+  PetscCall(SKExplicitDestroyUnregisteredContacts(ex)); /* the others are the terms' contexts */
+  PetscCall(PetscFree3(ex->contacts, ex->contact_names, ex->contact_group));
   PetscCall(PetscFree(ex->body));
   PetscCall(PetscFree(ex->bc));
   PetscCall(PetscFree(ex->dof_bc));
@@ -347,18 +348,29 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKExplicitAddForceTerm(SKExplicit ex, const char name[], SKExplicitForceFn fn, void *ctx)
+PetscErrorCode SKExplicitAddTerm(SKExplicit ex, const char name[], SKExplicitForceFn fn, const SKExplicitTermOps *ops, void *ctx,
+                                 PetscInt group)
 {
   SKExplicitTerm *t;
 
   PetscFunctionBegin;
   PetscCheck(ex->nterms < SK_EXPLICIT_MAX_TERMS, ex->comm, PETSC_ERR_ARG_OUTOFRANGE, "At most %d force terms", SK_EXPLICIT_MAX_TERMS);
+  PetscCheck(fn, ex->comm, PETSC_ERR_ARG_NULL, "Force term %s without a force function", name);
   t = &ex->terms[ex->nterms++];
   PetscCall(PetscStrncpy(t->name, name, sizeof(t->name)));
-  t->fn  = fn;
-  t->ctx = ctx;
+  t->fn    = fn;
+  t->ctx   = ctx;
+  t->ops   = ops;
+  t->group = group;
   PetscCall(PetscCalloc1(ex->ndof, &t->f));
   PetscCall(PetscCalloc1(ex->ndof, &t->f_old));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitAddForceTerm(SKExplicit ex, const char name[], SKExplicitForceFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(SKExplicitAddTerm(ex, name, fn, NULL, ctx, -1));
   /* the term acts from the current step on: recompute the forces so that a_n includes it */
   PetscCall(SKExplicitFinishStep(ex, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -142,35 +142,25 @@ static void TermWork(SKExplicit ex, PetscReal dwork[])
   }
 }
 
-/* Whether a contact term takes its damping implicitly (the same on every rank: set from the input). */
+/* Whether a term takes its damping implicitly (the same on every rank: set from the input). */
 static PetscBool TermHasImplicitDamping(const SKExplicitTerm *term)
 {
-  SKContactDamping damping;
-
-  if (term->fn != SKContactPlaneForce) return PETSC_FALSE;
-  if (SKContactPlaneGetDamping((SKContactPlane)term->ctx, &damping)) return PETSC_FALSE; /* cannot fail */
-  return (PetscBool)(damping == SK_CONTACT_DAMPING_IMPLICIT);
+  return (PetscBool)(term->ops && term->ops->implicit && term->ops->damp && term->ops->implicit(term->ctx));
 }
 
-/* Implicit contact damping (docs/theory.md, "Stability of the contact forces in the explicit scheme"): at each owned
-   contact node, c_a and the acceleration from the effective tangential mass m_a + dt c_a instead of f / m_a
-   (prescribed dofs keep theirs); then the force -dt c_a a_t is added to the pair's force and to the total, so that
-   m a = f holds with the force actually applied (work, reactions); the ghost copies take their owner's acceleration.
-   Their f and reactions stay uncorrected, as only owned values are summed (energy, set histories). Deterministic in
-   (f, a at prescribed dofs, the pair's state): a restart redoes it bitwise. */
+/* Implicit damping of the terms that take it (contact: docs/theory.md, "Stability of the contact forces in the
+   explicit scheme"): each term sets the accelerations of its owned nodes and adds its damping force to its own and
+   to the total force, so that m a = f holds with the force actually applied (work, reactions); the ghost copies take
+   their owner's acceleration. Deterministic in (f, a at prescribed dofs, the terms' state): a restart redoes it
+   bitwise. */
 static PetscErrorCode ContactDamping(SKExplicit ex)
 {
   PetscFunctionBegin;
   for (PetscInt k = 0; k < ex->nterms; k++) {
     SKExplicitTerm *term = &ex->terms[k];
-    SKContactPlane cp;
-
-    if (!TermHasImplicitDamping(term)) continue;
-    cp = (SKContactPlane)term->ctx;
-    PetscCall(SKContactPlaneDampedAccelerations(cp, ex->dt, ex->mass, ex->f, ex->dof_bc, ex->a));
-    PetscCall(SKContactPlaneAddDampingForce(cp, ex->dt, ex->a, ex->vh, term->f, ex->f));
+    if (TermHasImplicitDamping(term)) PetscCall(term->ops->damp(term->ctx, ex->dt, ex->mass, ex->f, ex->dof_bc, ex->a, ex->vh, term->f));
   }
-  /* ghost copies of contact nodes do not know c_a: every copy takes its owner's acceleration */
+  /* ghost copies of damped nodes do not know their damping: every copy takes its owner's acceleration */
   if (ex->size > 1) PetscCall(ExchangeNodal(ex, ex->a, ex->dim, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -482,19 +472,21 @@ static PetscErrorCode ExplicitPeakLoad(SKExplicit ex, PetscReal *peak)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* *DT (s: the body's own critical step, or PETSC_MAX_REAL) lowered to what every contact pair allows when each pair
-   carries the normal load NORMAL_LOAD (N). The passes of one <contact> (contact_group) act on the same nodes together:
-   the omega^2 each adds to the body's are summed. */
+/* *DT (s: the body's own critical step, or PETSC_MAX_REAL) lowered to what every term with a step bound allows when
+   each carries the normal load NORMAL_LOAD (N) (contact pairs). Consecutive terms of one group (the passes of one
+   <contact>) act on the same nodes together: the omega^2 each adds to the body's are summed. */
 static PetscErrorCode ExplicitContactStep(SKExplicit ex, PetscReal normal_load, PetscReal *dt)
 {
   const PetscReal omega2 = *dt < PETSC_MAX_REAL ? 4 / PetscSqr(*dt) : 0.0;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0, j; i < ex->ncontacts; i = j) {
-    PetscReal bound, extra = 0;
+  for (PetscInt i = 0, j; i < ex->nterms; i = j) {
+    PetscReal bound = PETSC_MAX_REAL, extra = 0;
 
-    for (j = i; j < ex->ncontacts && ex->contact_group[j] == ex->contact_group[i]; j++) {
-      PetscCall(SKContactPlaneGetStepBound(ex->contacts[j], ex->mass, omega2, normal_load, &bound));
+    for (j = i; j < ex->nterms && (j == i || (ex->terms[i].group >= 0 && ex->terms[j].group == ex->terms[i].group)); j++) {
+      const SKExplicitTerm *term = &ex->terms[j];
+      if (!term->ops || !term->ops->stepbound) continue;
+      PetscCall(term->ops->stepbound(term->ctx, ex->mass, omega2, normal_load, &bound));
       if (bound < PETSC_MAX_REAL) extra += 4 / PetscSqr(bound) - omega2;
     }
     if (j == i + 1)

@@ -56,13 +56,73 @@ typedef struct {
   PetscReal force[3];    /* spring force on the node at the current step (N), for the driver's work */
 } SKExplicitSpring;
 
+typedef struct _SKExplicitTermOps SKExplicitTermOps;
+typedef struct _SKFramePoints SKFramePoints;
+
 typedef struct {
   char name[SK_MESH_NAME_LEN];
   SKExplicitForceFn fn;
   void *ctx;
-  PetscReal *f, *f_old; /* this term's local partial force at the current and the previous step */
-  PetscReal work;       /* work done on the body (J), summed over ranks */
+  const SKExplicitTermOps *ops; /* what else the term does (NULL: a force only) */
+  PetscInt group;               /* terms of one group act on the same nodes together (their omega^2 add in the step bound) */
+  SKHistory hist;               /* its history, owned by the output (ops->historycreate), or NULL */
+  PetscReal *f, *f_old;         /* this term's local partial force at the current and the previous step */
+  PetscReal work;               /* work done on the body (J), summed over ranks */
 } SKExplicitTerm;
+
+#define SK_EXPLICIT_TERM_RESTART_NSCALAR \
+  5 /* scalars per rank a term checkpoints: the first 3 the same on every rank, the others summed over ranks */
+
+/* What a registered force term does besides its force (docs/developing.md, "A force term"). Every hook is optional;
+   CTX is the term's context. The explicit loop, the time step, checkpoints and output reach a term only through
+   these. */
+struct _SKExplicitTermOps {
+  const char *type; /* for messages */
+  /* the step (s) the body's omega^2 OMEGA2 (1/s^2) allows with the term, under a normal load LOAD (N) */
+  PetscErrorCode (*stepbound)(void *ctx, const PetscReal mass[], PetscReal omega2, PetscReal load, PetscReal *dt);
+  /* the run-time stability check of the step DT chosen for OMEGA2 */
+  PetscErrorCode (*setstep)(void *ctx, PetscReal dt, PetscReal omega2, const PetscReal mass[]);
+  /* implicit damping: whether the term takes it (the same on every rank), and then the accelerations A of its nodes
+     from the total force F (prescribed dofs DOF_BC keep theirs) and the damping force added to FTERM and F */
+  PetscBool (*implicit)(void *ctx);
+  PetscErrorCode (*damp)(void *ctx, PetscReal dt, const PetscReal mass[], PetscReal f[], const PetscInt dof_bc[], PetscReal a[],
+                         const PetscReal vh[], PetscReal fterm[]);
+  /* restart: WIDTH values per owned node and SK_EXPLICIT_TERM_RESTART_NSCALAR scalars per rank */
+  PetscErrorCode (*restartsize)(void *ctx, PetscInt *width);
+  PetscErrorCode (*packrestart)(void *ctx, PetscInt nowned, PetscReal nodal[], PetscReal scalars[]);
+  PetscErrorCode (*unpackrestart)(void *ctx, PetscInt nowned, const PetscReal nodal[], const PetscReal scalars[]);
+  /* its history at PATH of OUT, and a row of it at time T */
+  PetscErrorCode (*historycreate)(void *ctx, SKOutput out, const char path[], SKHistory *hist);
+  PetscErrorCode (*historyappend)(void *ctx, SKHistory hist, PetscReal t);
+  /* the point data of a field frame of the N terms with these ops together (arrays summed over them) */
+  PetscErrorCode (*writefields)(SKExplicit ex, PetscInt n, const SKExplicitTerm *const terms[], const SKFramePoints *fp, SKVTK vtk);
+  /* end-of-run results of TERM into OUT */
+  PetscErrorCode (*finish)(SKExplicit ex, const SKExplicitTerm *term, SKOutput out);
+  PetscErrorCode (*destroy)(void *ctx);
+};
+
+/* The points of a field frame (explicit_output.c): the local nodes that some Lagrange cell uses or that no cell uses
+   (in their local order; all local nodes when there is no NURBS patch), then for every element of a NURBS patch block
+   its own Bezier points (the control points themselves are not shown: they are not on the body). A nodal field f
+   becomes point values through SKFramePointsMap(): copied at the nodes, sum_a coef[j][a] f(node a) at Bezier point j. */
+struct _SKFramePoints {
+  PetscInt nkept, npoints, nbez;
+  PetscInt *kept;      /* [nkept] local node of each kept point */
+  PetscInt *point;     /* [nlocal] point of a kept node, -1 for a control point */
+  PetscInt *bez_ptr;   /* [nbez + 1] */
+  PetscInt *bez_node;  /* [bez_ptr[nbez]] local nodes */
+  PetscReal *bez_coef; /* [bez_ptr[nbez]] */
+  PetscReal *weight;   /* [npoints] RationalWeights: 1 at the nodes, the Bezier weight at the Bezier points */
+  PetscInt *degree;    /* [nelem] HigherOrderDegrees of each cell */
+};
+/* A nodal field IN (ncomp per local node) at the points of FP into OUT (ncomp per point). */
+PETSC_INTERN void SKFramePointsMap(const SKFramePoints *fp, PetscInt ncomp, const PetscReal in[], PetscReal out[]);
+/* Writes the nodal field VALUES (ncomp per local node) as point data NAME of the frame (a vector when VECTOR). */
+PETSC_INTERN PetscErrorCode SKFramePointsWrite(const SKFramePoints *fp, SKVTK vtk, const char name[], PetscInt ncomp, PetscBool vector,
+                                               const PetscReal values[]);
+/* Registers a force term with OPS (NULL: SKExplicitAddForceTerm()) and GROUP (-1: its own). */
+PETSC_INTERN PetscErrorCode SKExplicitAddTerm(SKExplicit ex, const char name[], SKExplicitForceFn fn, const SKExplicitTermOps *ops,
+                                              void *ctx, PetscInt group);
 
 /* Watch point (nearest node, or a point of a NURBS patch) and node-set histories. */
 typedef struct {
@@ -125,8 +185,8 @@ struct _p_SKExplicit {
   PetscInt ncontacts;
   SKContactPlane *contacts;
   char (*contact_names)[SK_MESH_NAME_LEN]; /* also the names of their work columns */
-  SKHistory *contact_hist;                 /* /explicit/contact/<name>, owned by the output */
   PetscInt *contact_group;                 /* per pair: the index of its <contact> (the passes of one pair share it) */
+  PetscInt contacts_registered;            /* pairs handed to force terms (the first ones), which own them */
   PetscInt *body;                          /* per natural element: its body (connected group of elements), for contact checks */
 
   /* time step */
@@ -218,6 +278,10 @@ PETSC_INTERN PetscErrorCode SKExplicitFaceWeights(SKExplicit ex, PetscInt nsides
    with master="SIDESET" against the side set of another body (module contact). The side set must lie on the boundary;
    the weights are those of a unit traction on it. */
 PETSC_INTERN PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root);
+/* explicit_contact_term.c: the pairs read (ex->contacts) registered as force terms, which then own them; and the
+   destruction of pairs that were read but not registered (an input error stopped the set-up between the two). */
+PETSC_INTERN PetscErrorCode SKExplicitRegisterContactTerms(SKExplicit ex);
+PETSC_INTERN PetscErrorCode SKExplicitDestroyUnregisteredContacts(SKExplicit ex);
 
 /* explicit_loads.c */
 /* Every dense load pattern -> its non-zero entries (the products s p are then added in the same order per dof). */
