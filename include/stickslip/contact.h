@@ -12,8 +12,9 @@
      surface_analytic.c     closed-form projections: plane, circle/cylinder, sphere
      surface_sine.c         the sine surface: safeguarded Newton projection
      surfaceimpl.h          the rigid surface's private structure and projection kernels
-     contact_plane.c        the contact pair (slave side: weights, friction states, statistics, stability check,
-                            implicit damping, restart, fields, histories) against a rigid or a deformable surface
+     contact_pair.c         the contact pair (slave side: weights, friction states, statistics, stability check,
+                            implicit damping, restart, fields, histories) against a master surface
+     contact_surface.c      the master surface of a pair behind an ops table: rigid analytic or deformable
      contact_mesh.c         the deformable master surface: gathering, bucket-grid search, projection onto L2/T3/Q4
                             faces, point and mortar distribution of the reactions, partition-independent sums
      contactimpl.h          the pair's and the deformable surface's private structures
@@ -85,7 +86,7 @@ typedef struct _p_SKFrictionLaw *SKFrictionLaw;
 /* Registers the built-in laws and the contact log events. Idempotent; SKFrictionLawCreate() calls it. */
 PETSC_EXTERN PetscErrorCode SKContactInitializePackage(void);
 /* Log event "ContactForce": one contact force evaluation of a pair (search: gaps and slip velocities; enforcement:
-   penalty and friction law), i.e. the whole of SKContactPlaneForce(). */
+   penalty and friction law), i.e. the whole of SKContactPairForce(). */
 PETSC_EXTERN PetscLogEvent SK_CONTACT_Force;
 /* Log event "ContactSearch" (inside ContactForce for deformable pairs): gathering the master surface's nodes and
    checking how far they moved. */
@@ -203,7 +204,7 @@ PETSC_EXTERN PetscErrorCode SKRigidSurfaceProject(SKRigidSurface surface, const 
 
 /* ------------------------------------------------------------------------------------------------------------------
    Contact of a body's side set against a rigid surface (mortar nodal weighted penalty, eqs. 29-34 of the paper); the
-   type keeps the name SKContactPlane from when the plane was the only surface.
+   type keeps the name SKContactPair from when the plane was the only surface.
 
    Each contact node a carries the weight w_a = int_Gamma N_a dA over the contact side set (m^2 in 3D, m per unit
    thickness in 2D), the weighted gap g_a = w_a ((x_a - x_bar_a) . n_a) (x_a current position, x_bar_a its closest
@@ -215,7 +216,7 @@ PETSC_EXTERN PetscErrorCode SKRigidSurfaceProject(SKRigidSurface surface, const 
    ------------------------------------------------------------------------------------------------------------------ */
 #include <stickslip/output.h>
 
-typedef struct _p_SKContactPlane *SKContactPlane;
+typedef struct _p_SKContactPair *SKContactPair;
 
 /* Totals over the contact surface at the last force evaluation, summed over ranks. */
 typedef struct {
@@ -226,21 +227,21 @@ typedef struct {
   PetscInt nnodes;             /* contact nodes (w_a > 0) */
   PetscReal penalty_energy;    /* sum_a eps_N g_a^2 / (2 w_a) over penetrating nodes (J) */
   PetscReal dissipation;       /* frictional dissipation accumulated since the start (J): sum F . v dt - stored energy */
-} SKContactPlaneStats;
+} SKContactPairStats;
 
 /* Creates the contact of the local nodes with weight w[a] > 0 (w: nlocal values, complete on every copy of a node;
    only the first nowned nodes, the owned ones, carry forces and states) against the plane through POINT[dim] (m) with
    normal NORMAL[dim] (normalised here; zero is PETSC_ERR_ARG_OUTOFRANGE), penalty EPS_N (Pa/m, > 0). Takes ownership
-   of LAW. Destroy with SKContactPlaneDestroy(). */
-PETSC_EXTERN PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
-                                                 const PetscReal point[], const PetscReal normal[], PetscReal eps_n, SKFrictionLaw law,
-                                                 SKContactPlane *cp);
+   of LAW. Destroy with SKContactPairDestroy(). */
+PETSC_EXTERN PetscErrorCode SKContactPairCreatePlane(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
+                                                     const PetscReal point[], const PetscReal normal[], PetscReal eps_n, SKFrictionLaw law,
+                                                     SKContactPair *cp);
 /* The same against any rigid SURFACE of dimension DIM (takes ownership of SURFACE and LAW): each node's gap, normal
    and tangent basis come from the closest-point projection of its current position. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
-                                                            const PetscReal w[], SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law,
-                                                            SKContactPlane *cp);
-PETSC_EXTERN PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cp);
+PETSC_EXTERN PetscErrorCode SKContactPairCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
+                                                           const PetscReal w[], SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law,
+                                                           SKContactPair *cp);
+PETSC_EXTERN PetscErrorCode SKContactPairDestroy(SKContactPair *cp);
 
 /* ------------------------------------------------------------------------------------------------------------------
    Contact points of a NURBS patch face (contact_patchface.c): the control points of the face are the contact nodes
@@ -257,7 +258,7 @@ typedef struct _p_SKContactPatchFace *SKContactPatchFace;
 /* Collective. The face elements of every NURBS patch face that this rank's NSIDES sides (ELEMENTS[], FACES[]: local
    elements of MESH, Bezier cells, and their local faces) lie on, tabulated from the patches (the same on every
    rank). MESH must be made by SKMeshCreateFromNURBSPatches() (control points numbered patch after patch), possibly
-   distributed. Destroy with SKContactPatchFaceDestroy(), or hand it to SKContactPlaneSetPatchFace(). */
+   distributed. Destroy with SKContactPatchFaceDestroy(), or hand it to SKContactPairSetPatchFace(). */
 PETSC_EXTERN PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[],
                                                      const PetscInt faces[], SKContactPatchFace *pf);
 PETSC_EXTERN PetscErrorCode SKContactPatchFaceDestroy(SKContactPatchFace *pf);
@@ -266,11 +267,11 @@ PETSC_EXTERN PetscErrorCode SKContactPatchFaceGetWeights(SKContactPatchFace pf, 
                                                          const PetscReal *A[]);
 /* Makes the contact nodes of CP (a pair against a rigid surface with explicit damping, whose nodes are control points
    of PF) use the weighted gaps and velocities of PF. Takes ownership of PF. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneSetPatchFace(SKContactPlane cp, SKContactPatchFace pf);
+PETSC_EXTERN PetscErrorCode SKContactPairSetPatchFace(SKContactPair cp, SKContactPatchFace pf);
 /* For a pair on a patch face (nothing otherwise): the sticking-time ratio on the physical face, sum_A R_A r_A of the
    control points' ratios r_A = stick time / ELAPSED (s), at the face's Gauss points, written as GROUP/surface_points
    ([n][dim], reference coordinates, m) and GROUP/surface_sticking_time_ratio ([n], 1) of OUT. Collective. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneWriteSurfaceStickRatio(SKContactPlane cp, PetscReal elapsed, SKOutput out, const char group[]);
+PETSC_EXTERN PetscErrorCode SKContactPairWriteSurfaceStickRatio(SKContactPair cp, PetscReal elapsed, SKOutput out, const char group[]);
 
 /* ------------------------------------------------------------------------------------------------------------------
    Deformable master surface (contact_mesh.c): the side set of another body, replicated on every rank (faces over the
@@ -286,7 +287,7 @@ typedef struct _p_SKContactMeshSurface *SKContactMeshSurface;
    order key), SIDE_NODES[s * nfn + a] their NFN local nodes in the face order of mesh.h (outward normal by the right-hand
    rule). NATURAL[nlocal] the natural numbers of the local nodes (the first NOWNED owned), X[nlocal * dim] the reference
    coordinates (m), MASS[nlocal] the assembled lumped masses (kg). Faces other than L2 (2D), T3, Q4 (3D) are
-   PETSC_ERR_SUP. The caller owns *ms (SKContactMeshSurfaceDestroy(), or hand it to SKContactPlaneCreateWithMesh()). */
+   PETSC_ERR_SUP. The caller owns *ms (SKContactMeshSurfaceDestroy(), or hand it to SKContactPairCreateWithMesh()). */
 PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceCreate(MPI_Comm comm, PetscInt dim, PetscInt nfn, PetscInt nsides,
                                                        const PetscInt side_key[], const PetscInt side_nodes[], PetscInt nlocal,
                                                        PetscInt nowned, const PetscInt natural[], const PetscReal X[],
@@ -304,70 +305,69 @@ PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceGetFaceKeys(SKContactMeshSurface
 /* Signed distance (m) of each point PTS[n * dim] to the surface in its reference configuration into DIST[n]
    (PETSC_MAX_REAL where no face is within the search margin). Not collective. */
 PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceDistance(SKContactMeshSurface ms, PetscInt n, const PetscReal pts[], PetscReal dist[]);
-/* The pair of the slave nodes with weight w[a] > 0 (as SKContactPlaneCreate()) against the deformable surface MS, with
+/* The pair of the slave nodes with weight w[a] > 0 (as SKContactPairCreatePlane()) against the deformable surface MS, with
    SLAVE the slave side set as a surface (2D: the reactions are distributed by the mortar integrals int N_a N_b over the
    slave faces, which passes the contact patch test; NULL, or 3D: by the shape values at each slave node's projection).
    Takes a reference to each surface (SKContactMeshSurfaceReference() to keep one) and ownership of LAW. NATURAL[nlocal]
    the natural node numbers, which order the sums of the reactions so that they do not depend on the partition.
-   Collective, also in SKContactPlaneForce() (reductions over the nodes of both surfaces and the slave nodes per
+   Collective, also in SKContactPairForce() (reductions over the nodes of both surfaces and the slave nodes per
    evaluation). The implicit contact damping is not available with a deformable surface (PETSC_ERR_SUP from
-   SKContactPlaneSetDamping()). */
-PETSC_EXTERN PetscErrorCode SKContactPlaneCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
-                                                         const PetscInt natural[], const PetscReal w[], SKContactMeshSurface ms,
-                                                         SKContactMeshSurface slave, PetscReal eps_n, SKFrictionLaw law,
-                                                         SKContactPlane *cp);
+   SKContactPairSetDamping()). */
+PETSC_EXTERN PetscErrorCode SKContactPairCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
+                                                        const PetscInt natural[], const PetscReal w[], SKContactMeshSurface ms,
+                                                        SKContactMeshSurface slave, PetscReal eps_n, SKFrictionLaw law, SKContactPair *cp);
 /* Moves the plane rigidly with the constant velocity VELOCITY[dim] (m/s): its point is point + velocity t, and the
    friction laws see the node's velocity relative to it. Default zero. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velocity[]);
-/* Force term with the signature of SKExplicitForceFn (include/stickslip/dynamics.h), ctx = the SKContactPlane: ADDS the
+PETSC_EXTERN PetscErrorCode SKContactPairSetVelocity(SKContactPair cp, const PetscReal velocity[]);
+/* Force term with the signature of SKExplicitForceFn (include/stickslip/dynamics.h), ctx = the SKContactPair: ADDS the
    contact forces (N) of the owned contact nodes at time t (s) to f, from reference coordinates X, displacements u and the
    half-step velocities v. The friction states advance by dt = t - (previous time); repeated calls at the same t
    recompute from the same committed state, so the update is idempotent. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[],
-                                                const PetscReal v[], PetscReal f[]);
+PETSC_EXTERN PetscErrorCode SKContactPairForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[],
+                                               const PetscReal v[], PetscReal f[]);
 /* Largest stable time step (s) of central differences for a body whose own largest omega^2 is OMEGA2 (1/s^2) in contact
    through CP, node by node: dt_a = 4 / (c_a/m_a + sqrt((c_a/m_a)^2 + 4 omega_a^2)), the root of
    dt^2 omega_a^2 + 2 dt c_a / m_a = 4, with omega_a^2 = OMEGA2 + (eps_N w_a + k_t(N_a)) / m_a and (k_t, c_t) the friction
    law's tangent moduli at the node's share N_a = NORMAL_LOAD w_a / sum_b w_b of the normal load NORMAL_LOAD (N) on the
-   pair; c_a = c_t(N_a) with explicit damping, 0 with implicit damping (SKContactPlaneSetDamping(), stable for any
+   pair; c_a = c_t(N_a) with explicit damping, 0 with implicit damping (SKContactPairSetDamping(), stable for any
    damping). *DT is the smallest dt_a, PETSC_MAX_REAL when nothing bounds it. NORMAL_LOAD = 0 gives the bound of the
    penalty and of the law at rest (Coulomb eps_t): adding eps_N w_a / m_a to the body's largest omega^2 bounds the
    coupled one from above (lambda_max(A + B) <= lambda_max(A) + lambda_max(B)). The LuGre stiffness sigma0 N and every
-   law's damping grow with the nodal normal force, known only during the run: SKContactPlaneSetStabilityCheck() checks
+   law's damping grow with the nodal normal force, known only during the run: SKContactPairSetStabilityCheck() checks
    them at every force evaluation. MASS: lumped nodal masses (kg), nlocal values. Collective. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneGetStepBound(SKContactPlane cp, const PetscReal mass[], PetscReal omega2, PetscReal normal_load,
-                                                       PetscReal *dt);
-/* Arms the run-time stability check of SKContactPlaneForce() for the time step DT (s) chosen for OMEGA2 (1/s^2, the
+PETSC_EXTERN PetscErrorCode SKContactPairGetStepBound(SKContactPair cp, const PetscReal mass[], PetscReal omega2, PetscReal normal_load,
+                                                      PetscReal *dt);
+/* Arms the run-time stability check of SKContactPairForce() for the time step DT (s) chosen for OMEGA2 (1/s^2, the
    omega_max^2 of body and contact, e.g. 4 / dt_critical^2), MASS the lumped nodal masses (kg, nlocal values, copied).
    At every force evaluation each node in contact must satisfy dt^2 omega_a^2 + 2 dt c_a / m_a <= 4 with
    omega_a^2 = OMEGA2 + (k_t(N_a) - k_t(0)) / m_a and (k_t, c_t) the law's tangent moduli at its normal force N_a (the
    exact stability limit of central differences for one degree of freedom with velocity-proportional damping from the
-   previous half step; with implicit damping, SKContactPlaneSetDamping(), the c_a term is left out since that scheme is
+   previous half step; with implicit damping, SKContactPairSetDamping(), the c_a term is left out since that scheme is
    stable for any damping); otherwise the evaluation fails on every rank (PETSC_ERR_NOT_CONVERGED) with the node, its
-   normal force, the moduli, the time step it needs and what to change. Collective in SKContactPlaneForce() on more
+   normal force, the moduli, the time step it needs and what to change. Collective in SKContactPairForce() on more
    than one rank (one reduction per evaluation). */
-PETSC_EXTERN PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, PetscReal omega2, const PetscReal mass[]);
+PETSC_EXTERN PetscErrorCode SKContactPairSetStabilityCheck(SKContactPair cp, PetscReal dt, PetscReal omega2, const PetscReal mass[]);
 /* How the integrator treats the velocity-proportional (damping) part of the friction force of a pair:
    SK_CONTACT_DAMPING_EXPLICIT: as the rest of the force, from the previous half-step velocity; central differences then
-   need dt^2 omega^2 + 2 dt c / m <= 4 per contact node (SKContactPlaneSetStabilityCheck() checks it).
+   need dt^2 omega^2 + 2 dt c / m <= 4 per contact node (SKContactPairSetStabilityCheck() checks it).
    SK_CONTACT_DAMPING_IMPLICIT: linearly implicit per contact node: the integrator converts force to acceleration with
    the tangential mass m_a + dt c_a (SKContactDampedAcceleration()) and applies the force f - dt c_a a_t
-   (SKContactPlaneAddDampingForce()); stable for any c_a dt / m_a, so only dt^2 omega^2 <= 4 remains (docs/theory.md,
+   (SKContactPairAddDampingForce()); stable for any c_a dt / m_a, so only dt^2 omega^2 <= 4 remains (docs/theory.md,
    "Stability of the contact forces in the explicit scheme"). */
 typedef enum { SK_CONTACT_DAMPING_EXPLICIT, SK_CONTACT_DAMPING_IMPLICIT } SKContactDamping;
 /* Selects the damping treatment of CP (default SK_CONTACT_DAMPING_EXPLICIT: the pair's force alone is then the law's
    force at the given velocities; the input's <contact damping> defaults to implicit). Implicit needs a law whose
    tangent moduli are affine in the normal force (every built-in law): PETSC_ERR_SUP otherwise. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damping);
-PETSC_EXTERN PetscErrorCode SKContactPlaneGetDamping(SKContactPlane cp, SKContactDamping *damping);
+PETSC_EXTERN PetscErrorCode SKContactPairSetDamping(SKContactPair cp, SKContactDamping damping);
+PETSC_EXTERN PetscErrorCode SKContactPairGetDamping(SKContactPair cp, SKContactDamping *damping);
 /* Per owned contact node, for the implicit damping: *n nodes, their local numbers, the tangential damping coefficient
    c_a >= 0 (N s/m) and the unit surface normal n_a (dim per node), whose orthogonal complement is the tangent plane c_a
-   acts in. After SKContactPlaneForce() c_a is the local slope dF/dv of the law's step, clamped to [0, c_t(N_a)] with
+   acts in. After SKContactPairForce() c_a is the local slope dF/dv of the law's step, clamped to [0, c_t(N_a)] with
    c_t the law's damping modulus (LuGre (sigma1 + sigma2) N_a at rest, sigma2 N_a in steady sliding; Coulomb 0; 0 out
-   of contact); SKContactPlaneDampedAccelerations() replaces it with the secant it solves for. *n is 0 when the damping
+   of contact); SKContactPairDampedAccelerations() replaces it with the secant it solves for. *n is 0 when the damping
    is explicit. Arrays owned by CP. Not collective. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneGetNodalDamping(SKContactPlane cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *c[],
-                                                          const PetscReal *normal[]);
+PETSC_EXTERN PetscErrorCode SKContactPairGetNodalDamping(SKContactPair cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *c[],
+                                                         const PetscReal *normal[]);
 /* Acceleration A[dim] (m/s^2) of one node of lumped mass M (kg) under the force F[dim] (N) with the damping C (N s/m)
    taken implicitly over the step DT (s) in the plane normal to the unit vector N[dim]: the solution of
    (m I + dt c (I - n n^T)) a = f on the dofs whose bit is clear in PRESCRIBED, the others keeping the given A[d]
@@ -381,65 +381,64 @@ PETSC_EXTERN void SKContactDampedAcceleration(PetscInt dim, PetscReal m, PetscRe
    to c_t(N_a), until it no longer grows (at most SK_CONTACT_DAMPING_MAX_IT times): the damping force is then the law's
    force at the new velocity, which is stable across the kink of |v| at zero and adds no drag in sliding. Other
    nodes' A are not touched. Not collective. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneDampedAccelerations(SKContactPlane cp, PetscReal dt, const PetscReal mass[], const PetscReal f[],
-                                                              const PetscInt dof_prescribed[], PetscReal a[]);
+PETSC_EXTERN PetscErrorCode SKContactPairDampedAccelerations(SKContactPair cp, PetscReal dt, const PetscReal mass[], const PetscReal f[],
+                                                             const PetscInt dof_prescribed[], PetscReal a[]);
 /* Implicit damping: adds to F[] (and to G[] when not NULL; local dof arrays) the force -dt c_a (I - n_a n_a^T) a_a of each
    owned contact node from the accelerations A[] (m/s^2, local dofs) of the step just finished, DT (s) the time step,
    so that the force the body feels is the law's force f minus dt c_a a_t. The pair's friction force (statistics,
    nodal traction) and its dissipation (with the tangential velocities V[] relative to the surface, as in
-   SKContactPlaneForce()) include it. Call it once after each SKContactPlaneForce(). Not collective. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneAddDampingForce(SKContactPlane cp, PetscReal dt, const PetscReal a[], const PetscReal v[],
-                                                          PetscReal f[], PetscReal g[]);
+   SKContactPairForce()) include it. Call it once after each SKContactPairForce(). Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPairAddDampingForce(SKContactPair cp, PetscReal dt, const PetscReal a[], const PetscReal v[],
+                                                         PetscReal f[], PetscReal g[]);
 /* Totals at the last force evaluation (collective). */
-PETSC_EXTERN PetscErrorCode SKContactPlaneGetStats(SKContactPlane cp, SKContactPlaneStats *stats);
+PETSC_EXTERN PetscErrorCode SKContactPairGetStats(SKContactPair cp, SKContactPairStats *stats);
 /* Per owned contact node at the last force evaluation: *n nodes, their local numbers, weights w_a, normal force |f_a|
    (N) and friction force components (dim per node, global axes, force on the body). Arrays owned by CP. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneGetNodal(SKContactPlane cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *w[],
-                                                   const PetscReal *fn[], const PetscReal *ft[]);
-/* Values of the pair's restart state (SKContactPlanePackRestart): per node and per rank (not per node). */
+PETSC_EXTERN PetscErrorCode SKContactPairGetNodal(SKContactPair cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *w[],
+                                                  const PetscReal *fn[], const PetscReal *ft[]);
+/* Values of the pair's restart state (SKContactPairPackRestart): per node and per rank (not per node). */
 #define SK_CONTACT_RESTART_NSCALAR 5
 /* Number of restart values the pair stores per node (friction state and trial, stored energy, forces; deformable pairs
    also the positions of the search grids' last build on the nodes of their surfaces). */
-PETSC_EXTERN PetscErrorCode SKContactPlaneGetRestartSize(SKContactPlane cp, PetscInt *width);
+PETSC_EXTERN PetscErrorCode SKContactPairGetRestartSize(SKContactPair cp, PetscInt *width);
 /* Packs everything the pair carries across steps: nodal[nowned * width] (caller-allocated, node a of the owned nodes
    at a * width, zero off the contact surface) and scalars[SK_CONTACT_RESTART_NSCALAR] (this rank's times (s), call
    flag and accumulated dissipation (J)). Not collective. */
-PETSC_EXTERN PetscErrorCode SKContactPlanePackRestart(SKContactPlane cp, PetscInt nowned, PetscReal nodal[], PetscReal scalars[]);
-/* Inverse of SKContactPlanePackRestart: restores the pair bitwise from the packed arrays (not owned). Collective (a
+PETSC_EXTERN PetscErrorCode SKContactPairPackRestart(SKContactPair cp, PetscInt nowned, PetscReal nodal[], PetscReal scalars[]);
+/* Inverse of SKContactPairPackRestart: restores the pair bitwise from the packed arrays (not owned). Collective (a
    deformable pair rebuilds its search grid). */
-PETSC_EXTERN PetscErrorCode SKContactPlaneUnpackRestart(SKContactPlane cp, PetscInt nowned, const PetscReal nodal[],
-                                                        const PetscReal scalars[]);
+PETSC_EXTERN PetscErrorCode SKContactPairUnpackRestart(SKContactPair cp, PetscInt nowned, const PetscReal nodal[],
+                                                       const PetscReal scalars[]);
 /* Number of friction state values per contact node (LuGre: bristle deflection z, m; Coulomb: elastic slip, m). */
-PETSC_EXTERN PetscErrorCode SKContactPlaneGetStateSize(SKContactPlane cp, PetscInt *nstate);
+PETSC_EXTERN PetscErrorCode SKContactPairGetStateSize(SKContactPair cp, PetscInt *nstate);
 /* Adds the pair's nodal fields at the last force evaluation into arrays over local nodes (only the owned contact
    nodes are touched; callers zero them and fill ghosts): pressure[] = |f_a| / w_a (Pa), traction[dim per node] =
    friction force / w_a (Pa, global axes, on the body), stick[] = 1 where the node is in contact and |v_t| (relative
    to the plane, from V, local velocities in m/s) is below the law's stick threshold, else 0, state[ncomp per node]
    = the friction state (its first min(ncomp, nstate) values). Not collective. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneAddNodalFields(SKContactPlane cp, const PetscReal v[], PetscReal pressure[], PetscReal traction[],
-                                                         PetscReal stick[], PetscInt ncomp, PetscReal state[]);
+PETSC_EXTERN PetscErrorCode SKContactPairAddNodalFields(SKContactPair cp, const PetscReal v[], PetscReal pressure[], PetscReal traction[],
+                                                        PetscReal stick[], PetscInt ncomp, PetscReal state[]);
 /* Sticking-time statistics (paper section 3.2) per owned contact node, accumulated over the steps since the
    start (s): STICK[i], the time in contact and sticking (normal force > 0 at the end of the step and the slip speed
    relative to the plane over the step below the law's stick threshold, SKFrictionIsSticking()), and CONTACT[i], the
-   time in contact. Same node order as SKContactPlaneGetNodal(); arrays owned by CP; kept across checkpoint/restart. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneGetStickTimes(SKContactPlane cp, PetscInt *n, const PetscReal *stick[],
-                                                        const PetscReal *contact[]);
+   time in contact. Same node order as SKContactPairGetNodal(); arrays owned by CP; kept across checkpoint/restart. */
+PETSC_EXTERN PetscErrorCode SKContactPairGetStickTimes(SKContactPair cp, PetscInt *n, const PetscReal *stick[], const PetscReal *contact[]);
 /* Global sticking-time ratio over ELAPSED seconds: the weighted mean of the nodal ratios, *ratio = sum_a w_a
    T_stick,a / (ELAPSED sum_a w_a), i.e. the time-averaged share of the contact surface that sticks (1); and
    *contact_ratio = sum_a w_a T_stick,a / sum_a w_a T_contact,a, the same over the time in contact only (0 without
    contact). Either may be NULL. Collective. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneGetStickingTimeRatio(SKContactPlane cp, PetscReal elapsed, PetscReal *ratio,
-                                                               PetscReal *contact_ratio);
+PETSC_EXTERN PetscErrorCode SKContactPairGetStickingTimeRatio(SKContactPair cp, PetscReal elapsed, PetscReal *ratio,
+                                                              PetscReal *contact_ratio);
 /* The pair's stick threshold for statistics, SKFrictionStickThreshold() of its law (m/s). */
-PETSC_EXTERN PetscErrorCode SKContactPlaneGetStickThreshold(SKContactPlane cp, PetscReal *threshold);
+PETSC_EXTERN PetscErrorCode SKContactPairGetStickThreshold(SKContactPair cp, PetscReal *threshold);
 /* Adds the nodal sticking-time ratio T_stick,a / ELAPSED (1) of the owned contact nodes into ratio[] over local nodes
    (callers zero it and fill ghosts). Not collective. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneAddNodalStickRatio(SKContactPlane cp, PetscReal elapsed, PetscReal ratio[]);
+PETSC_EXTERN PetscErrorCode SKContactPairAddNodalStickRatio(SKContactPair cp, PetscReal elapsed, PetscReal ratio[]);
 /* History of the pair at PATH in OUT (e.g. /explicit/contact/NAME), columns: time (s), normal_force (N), friction_x,
    friction_y[, friction_z] (N, on the body), cof (1), nodes_in_contact (1), contact_fraction (1, of the contact nodes),
    dissipation (J). The history is owned by OUT. Collective. */
-PETSC_EXTERN PetscErrorCode SKContactPlaneHistoryCreate(SKContactPlane cp, SKOutput out, const char path[], SKHistory *hist);
+PETSC_EXTERN PetscErrorCode SKContactPairHistoryCreate(SKContactPair cp, SKOutput out, const char path[], SKHistory *hist);
 /* Appends the row at time t (s) from the last force evaluation (collective; HIST may be NULL on ranks without output). */
-PETSC_EXTERN PetscErrorCode SKContactPlaneHistoryAppend(SKContactPlane cp, SKHistory hist, PetscReal t);
+PETSC_EXTERN PetscErrorCode SKContactPairHistoryAppend(SKContactPair cp, SKHistory hist, PetscReal t);
 
 #endif

@@ -242,7 +242,7 @@ void SKContactPatchFaceGetPoint(SKContactPatchFace pf, PetscInt m, PetscReal *ga
   *v = avg + 1 + dim;
 }
 
-PetscErrorCode SKContactPlaneSetPatchFace(SKContactPlane cp, SKContactPatchFace pf)
+PetscErrorCode SKContactPairSetPatchFace(SKContactPair cp, SKContactPatchFace pf)
 {
   PetscFunctionBegin;
   PetscCheck(!cp->surface->ops->react, cp->comm, PETSC_ERR_SUP, "contact on a NURBS patch face takes a rigid surface, not a %s master",
@@ -261,7 +261,7 @@ PetscErrorCode SKContactPlaneSetPatchFace(SKContactPlane cp, SKContactPatchFace 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneWriteSurfaceStickRatio(SKContactPlane cp, PetscReal elapsed, SKOutput out, const char group[])
+PetscErrorCode SKContactPairWriteSurfaceStickRatio(SKContactPair cp, PetscReal elapsed, SKOutput out, const char group[])
 {
   SKContactPatchFace pf = cp->pface;
   PetscReal *ratio, *rq;

@@ -1,5 +1,5 @@
 /* contact: the master surface of a contact pair behind an ops table (docs/developing.md, "Adding a contact surface").
-   The pair (contact_plane.c) sees only SKContactSurface: a projection, and for a surface that belongs to a body the
+   The pair (contact_pair.c) sees only SKContactSurface: a projection, and for a surface that belongs to a body the
    reactions, its share of the step bound and its restart data. Two kinds are built in: a rigid analytic surface
    (surface*.c) and the deformable side set of another body (contact_mesh.c). */
 #include "contactimpl.h"

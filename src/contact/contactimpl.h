@@ -1,12 +1,12 @@
-/* contact: private structure of the contact of a side set against a rigid surface (contact_plane.c); only src/contact and white-box tests
- * include it. */
+/* contact: private structures of the contact pair (contact_pair.c), its master surfaces (contact_surface.c) and the deformable surface
+ * (contact_mesh.c); only src/contact and white-box tests include it. */
 #ifndef STICKSLIP_CONTACTIMPL_H
 #define STICKSLIP_CONTACTIMPL_H
 
 #include <stickslip/contact.h>
 
 #define SK_CONTACT_MAX_STATE 8       /* friction state values per node the implicit damping's difference quotient takes */
-#define SK_CONTACT_DAMPING_MAX_IT 8  /* regula falsi steps for a node's implicit damping per step (SKContactPlaneDampedAccelerations()) */
+#define SK_CONTACT_DAMPING_MAX_IT 8  /* regula falsi steps for a node's implicit damping per step (SKContactPairDampedAccelerations()) */
 #define SK_CONTACT_DAMPING_RTOL 1e-3 /* and their tolerance on c, relative to c_max */
 
 #define SK_CONTACT_MAX_SUPPORT 16 /* master nodes one slave node's reaction may go to (mortar distribution) */
@@ -142,12 +142,12 @@ PETSC_INTERN PetscErrorCode SKContactSurfaceCreateMesh(SKContactMeshSurface, SKC
 PETSC_INTERN PetscErrorCode SKContactSurfaceSetVelocity(SKContactSurface, const PetscReal velocity[]);
 PETSC_INTERN PetscErrorCode SKContactSurfaceDestroy(SKContactSurface *);
 /* A pair of the nodes with W > 0 against SURFACE (taken over), for surfaces that take no reaction; the rigid and the
-   deformable constructors of contact.h end here or in SKContactPlaneCreateWithMesh(). */
-PETSC_INTERN PetscErrorCode SKContactPlaneCreateWithContactSurface(MPI_Comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
-                                                                   const PetscReal w[], SKContactSurface surface, PetscReal eps_n,
-                                                                   SKFrictionLaw law, SKContactPlane *);
+   deformable constructors of contact.h end here or in SKContactPairCreateWithMesh(). */
+PETSC_INTERN PetscErrorCode SKContactPairCreateWithContactSurface(MPI_Comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
+                                                                  const PetscReal w[], SKContactSurface surface, PetscReal eps_n,
+                                                                  SKFrictionLaw law, SKContactPair *);
 
-struct _p_SKContactPlane {
+struct _p_SKContactPair {
   MPI_Comm comm;
   PetscInt dim, n;                    /* space dimension; owned contact nodes */
   PetscInt *nodes;                    /* local node numbers of the owned contact nodes */
@@ -167,7 +167,7 @@ struct _p_SKContactPlane {
   PetscBool affine;                   /* the law's tangent moduli are affine in N (probed at creation): */
   PetscReal kt0, kt1;                 /* the law's tangential stiffness kt0 + kt1 N (kt0 already in omega_max^2; N per m, 1/m) */
   PetscReal ct0, ct1;                 /* and damping ct0 + ct1 N (N s/m, s/m) */
-  SKContactDamping damping;           /* explicit or linearly implicit damping (SKContactPlaneSetDamping()) */
+  SKContactDamping damping;           /* explicit or linearly implicit damping (SKContactPairSetDamping()) */
   PetscReal *c_damp;                  /* implicit damping: c_a per node at the last force evaluation (N s/m, 0 out of contact), */
   PetscReal *normal;                  /* and the unit normal there (n * dim); all four NULL while the damping is explicit; */
   PetscReal *vt, *F;                  /* the tangential velocity the law saw and its force (2 per node, in the frame) */

@@ -1,5 +1,5 @@
 /* contact: private interface of the contact points of a NURBS patch face (contact_patchface.c) that the contact pair
-   (contact_plane.c) calls in its force loop. */
+   (contact_pair.c) calls in its force loop. */
 #ifndef STICKSLIP_PATCHFACEIMPL_H
 #define STICKSLIP_PATCHFACEIMPL_H
 

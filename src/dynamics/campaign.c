@@ -269,7 +269,7 @@ static PetscErrorCode RealisationReset(Realisation *r)
 }
 
 /* Area fraction of the contact surface in contact: sum of the weights of the nodes with a normal force over all. */
-static PetscErrorCode ContactAreaFraction(SKExplicit ex, SKContactPlane cp, PetscReal *fraction)
+static PetscErrorCode ContactAreaFraction(SKExplicit ex, SKContactPair cp, PetscReal *fraction)
 {
   PetscInt n;
   const PetscInt *nodes;
@@ -277,7 +277,7 @@ static PetscErrorCode ContactAreaFraction(SKExplicit ex, SKContactPlane cp, Pets
   PetscReal s[2] = {0, 0}, g[2];
 
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneGetNodal(cp, &n, &nodes, &w, &fn, &ft));
+  PetscCall(SKContactPairGetNodal(cp, &n, &nodes, &w, &fn, &ft));
   for (PetscInt i = 0; i < n; i++) {
     s[0] += fn[i] > 0 ? w[i] : 0;
     s[1] += w[i];
@@ -295,7 +295,7 @@ static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt
   RoughMap map;
   SKInput sin;
   SKExplicit ex;
-  SKContactPlane cp;
+  SKContactPair cp;
   PetscInt nsteps, gsize, row = 0;
   PetscReal *local, *stick = NULL, *mask = NULL, *X = NULL;
   PetscMPIInt grank;
@@ -326,9 +326,9 @@ static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt
   r->nrec = (nsteps + c->every - 1) / c->every;
   PetscCall(PetscMalloc3(r->nrec, &r->time, r->nrec, &r->cof, r->nrec, &r->area));
   while (ex->step < nsteps) {
-    SKContactPlaneStats st;
+    SKContactPairStats st;
     PetscCall(SKExplicitAdvance(ex, PetscMin(c->every, nsteps - ex->step)));
-    PetscCall(SKContactPlaneGetStats(cp, &st));
+    PetscCall(SKContactPairGetStats(cp, &st));
     r->time[row] = ex->t;
     r->cof[row]  = st.cof;
     PetscCall(ContactAreaFraction(ex, cp, &r->area[row]));
@@ -340,15 +340,15 @@ static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt
     const PetscInt *nodes;
     const PetscReal *w, *fn, *ft;
     PetscCall(PetscCalloc1(2 * ex->nlocal, &local));
-    PetscCall(SKContactPlaneAddNodalStickRatio(cp, ex->t, local));
-    PetscCall(SKContactPlaneGetNodal(cp, &n, &nodes, &w, &fn, &ft));
+    PetscCall(SKContactPairAddNodalStickRatio(cp, ex->t, local));
+    PetscCall(SKContactPairGetNodal(cp, &n, &nodes, &w, &fn, &ft));
     for (PetscInt i = 0; i < n; i++) local[ex->nlocal + nodes[i]] = 1;
     PetscCall(SKExplicitGatherNaturalBlock(ex, local, 1, &stick));
     PetscCall(SKExplicitGatherNaturalBlock(ex, local + ex->nlocal, 1, &mask));
     PetscCall(SKExplicitGatherNaturalBlock(ex, ex->X, 3, &X));
     PetscCall(PetscFree(local));
   }
-  PetscCall(SKContactPlaneGetStickingTimeRatio(cp, ex->t, &r->ratio, NULL));
+  PetscCall(SKContactPairGetStickingTimeRatio(cp, ex->t, &r->ratio, NULL));
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
   r->steps = ex->step;
   r->dofs  = 3 * gsize;

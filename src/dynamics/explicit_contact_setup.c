@@ -151,12 +151,12 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
     /* each pair holds a reference to the surfaces it uses: the first pass takes the creation's, the second its own */
     if (pass == 1) PetscCall(SKContactMeshSurfaceReference(slave_ms));
     if (pass == 1 && mortar) PetscCall(SKContactMeshSurfaceReference(master_ms));
-    PetscCall(SKContactPlaneCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, pass == 0 ? ws : wm,
-                                           pass == 0 ? master_ms : slave_ms,
-                                           !mortar     ? NULL
-                                           : pass == 0 ? slave_ms
-                                                       : master_ms,
-                                           eps, law, &ex->contacts[ex->ncontacts++]));
+    PetscCall(SKContactPairCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, pass == 0 ? ws : wm,
+                                          pass == 0 ? master_ms : slave_ms,
+                                          !mortar     ? NULL
+                                          : pass == 0 ? slave_ms
+                                                      : master_ms,
+                                          eps, law, &ex->contacts[ex->ncontacts++]));
   }
   if (!mortar) PetscCall(SKContactMeshSurfaceDestroy(&slave_ms)); /* the creation's reference, unused */
   PetscCall(PetscFree(ws));
@@ -261,12 +261,12 @@ PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root)
         explicit_damping = PETSC_TRUE;
       }
       PetscCall(
-          SKContactPlaneCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
-      if (pf) PetscCall(SKContactPlaneSetPatchFace(ex->contacts[ex->ncontacts - 1], pf));
+          SKContactPairCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
+      if (pf) PetscCall(SKContactPairSetPatchFace(ex->contacts[ex->ncontacts - 1], pf));
       PetscCall(PetscFree(w));
     }
     for (PetscInt k = first; k < ex->ncontacts; k++) { /* the passes of one <contact> act together (ExplicitContactStep) */
-      PetscCall(SKContactPlaneSetDamping(ex->contacts[k], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
+      PetscCall(SKContactPairSetDamping(ex->contacts[k], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
       ex->contact_group[k] = i;
     }
   }

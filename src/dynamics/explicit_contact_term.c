@@ -8,14 +8,14 @@
 static PetscErrorCode ContactTermStepBound(void *ctx, const PetscReal mass[], PetscReal omega2, PetscReal load, PetscReal *dt)
 {
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneGetStepBound((SKContactPlane)ctx, mass, omega2, load, dt));
+  PetscCall(SKContactPairGetStepBound((SKContactPair)ctx, mass, omega2, load, dt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode ContactTermSetStep(void *ctx, PetscReal dt, PetscReal omega2, const PetscReal mass[])
 {
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneSetStabilityCheck((SKContactPlane)ctx, dt, omega2, mass));
+  PetscCall(SKContactPairSetStabilityCheck((SKContactPair)ctx, dt, omega2, mass));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -23,7 +23,7 @@ static PetscBool ContactTermImplicit(void *ctx)
 {
   SKContactDamping damping;
 
-  if (SKContactPlaneGetDamping((SKContactPlane)ctx, &damping)) return PETSC_FALSE; /* cannot fail */
+  if (SKContactPairGetDamping((SKContactPair)ctx, &damping)) return PETSC_FALSE; /* cannot fail */
   return (PetscBool)(damping == SK_CONTACT_DAMPING_IMPLICIT);
 }
 
@@ -35,29 +35,29 @@ static PetscErrorCode ContactTermDamp(void *ctx, PetscReal dt, const PetscReal m
                                       PetscReal a[], const PetscReal vh[], PetscReal fterm[])
 {
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneDampedAccelerations((SKContactPlane)ctx, dt, mass, f, dof_bc, a));
-  PetscCall(SKContactPlaneAddDampingForce((SKContactPlane)ctx, dt, a, vh, fterm, f));
+  PetscCall(SKContactPairDampedAccelerations((SKContactPair)ctx, dt, mass, f, dof_bc, a));
+  PetscCall(SKContactPairAddDampingForce((SKContactPair)ctx, dt, a, vh, fterm, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode ContactTermRestartSize(void *ctx, PetscInt *width)
 {
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneGetRestartSize((SKContactPlane)ctx, width));
+  PetscCall(SKContactPairGetRestartSize((SKContactPair)ctx, width));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode ContactTermPack(void *ctx, PetscInt nowned, PetscReal nodal[], PetscReal scalars[])
 {
   PetscFunctionBegin;
-  PetscCall(SKContactPlanePackRestart((SKContactPlane)ctx, nowned, nodal, scalars));
+  PetscCall(SKContactPairPackRestart((SKContactPair)ctx, nowned, nodal, scalars));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode ContactTermUnpack(void *ctx, PetscInt nowned, const PetscReal nodal[], const PetscReal scalars[])
 {
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneUnpackRestart((SKContactPlane)ctx, nowned, nodal, scalars));
+  PetscCall(SKContactPairUnpackRestart((SKContactPair)ctx, nowned, nodal, scalars));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -68,14 +68,14 @@ static PetscErrorCode ContactTermHistoryCreate(void *ctx, SKOutput out, const ch
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/contact/%s", name));
-  PetscCall(SKContactPlaneHistoryCreate((SKContactPlane)ctx, out, path, hist));
+  PetscCall(SKContactPairHistoryCreate((SKContactPair)ctx, out, path, hist));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode ContactTermHistoryAppend(void *ctx, SKHistory hist, PetscReal t)
 {
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneHistoryAppend((SKContactPlane)ctx, hist, t));
+  PetscCall(SKContactPairHistoryAppend((SKContactPair)ctx, hist, t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -93,15 +93,15 @@ static PetscErrorCode ContactTermWriteFields(SKExplicit ex, PetscInt nterms, con
   PetscFunctionBegin;
   for (PetscInt i = 0; i < nterms; i++) {
     PetscInt ns;
-    PetscCall(SKContactPlaneGetStateSize((SKContactPlane)terms[i]->ctx, &ns));
+    PetscCall(SKContactPairGetStateSize((SKContactPair)terms[i]->ctx, &ns));
     ncomp = PetscMax(ncomp, ns);
   }
   PetscCall(PetscCalloc5(n, &pressure, n * dim, &traction, n, &rstick, n * ncomp, &state, PetscMax(n, fp->npoints), &col));
   PetscCall(PetscMalloc1(fp->npoints, &stick));
   PetscCall(PetscCalloc1(n, &ratio));
   for (PetscInt i = 0; i < nterms; i++) {
-    PetscCall(SKContactPlaneAddNodalFields((SKContactPlane)terms[i]->ctx, ex->v, pressure, traction, rstick, ncomp, state));
-    PetscCall(SKContactPlaneAddNodalStickRatio((SKContactPlane)terms[i]->ctx, ex->t, ratio));
+    PetscCall(SKContactPairAddNodalFields((SKContactPair)terms[i]->ctx, ex->v, pressure, traction, rstick, ncomp, state));
+    PetscCall(SKContactPairAddNodalStickRatio((SKContactPair)terms[i]->ctx, ex->t, ratio));
   }
   /* owned values are complete and ghosts zero: assembling copies them to the ghosts */
   PetscCall(SKExplicitAssembleNodal(ex, pressure, 1));
@@ -129,9 +129,9 @@ static PetscErrorCode ContactTermWriteFields(SKExplicit ex, PetscInt nterms, con
 /* End-of-run contact statistics (docs/output.md), per pair under /explicit/contact_nodes/<name>: the arrays weight (w_a,
    m^2 or m), stick_time and contact_time (s) and sticking_time_ratio (stick_time over the elapsed time, 1), one value
    per node in natural order and zero off the contact surface, and the attributes time (the elapsed time, s),
-   stick_threshold (m/s), sticking_time_ratio (weighted mean, SKContactPlaneGetStickingTimeRatio()) and
+   stick_threshold (m/s), sticking_time_ratio (weighted mean, SKContactPairGetStickingTimeRatio()) and
    sticking_time_ratio_in_contact; the global ratio is also an attribute of the pair's history; on a NURBS patch face
-   also the ratio on the physical face (SKContactPlaneWriteSurfaceStickRatio()). Collective. */
+   also the ratio on the physical face (SKContactPairWriteSurfaceStickRatio()). Collective. */
 static PetscErrorCode ContactTermFinish(SKExplicit ex, const SKExplicitTerm *term, SKOutput out)
 {
   static const char *const names[] = {"weight", "stick_time", "contact_time", "sticking_time_ratio"};
@@ -140,15 +140,15 @@ static PetscErrorCode ContactTermFinish(SKExplicit ex, const SKExplicitTerm *ter
   PetscFunctionBegin;
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
   {
-    const SKContactPlane cp = (SKContactPlane)term->ctx;
+    const SKContactPair cp = (SKContactPair)term->ctx;
     const PetscInt *nodes;
     const PetscReal *w, *stick, *contact;
     PetscReal *local, *global, *column = NULL, ratio, ratio_contact, threshold;
     PetscInt n;
     char group[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
 
-    PetscCall(SKContactPlaneGetNodal(cp, &n, &nodes, &w, NULL, NULL));
-    PetscCall(SKContactPlaneGetStickTimes(cp, NULL, &stick, &contact));
+    PetscCall(SKContactPairGetNodal(cp, &n, &nodes, &w, NULL, NULL));
+    PetscCall(SKContactPairGetStickTimes(cp, NULL, &stick, &contact));
     PetscCall(PetscCalloc1(ex->nowned * 4, &local));
     for (PetscInt j = 0; j < n; j++) {
       PetscReal *row = local + nodes[j] * 4;
@@ -169,13 +169,13 @@ static PetscErrorCode ContactTermFinish(SKExplicit ex, const SKExplicitTerm *ter
     }
     PetscCall(PetscFree(column));
     PetscCall(PetscFree(global));
-    PetscCall(SKContactPlaneGetStickingTimeRatio(cp, ex->t, &ratio, &ratio_contact));
-    PetscCall(SKContactPlaneGetStickThreshold(cp, &threshold));
+    PetscCall(SKContactPairGetStickingTimeRatio(cp, ex->t, &ratio, &ratio_contact));
+    PetscCall(SKContactPairGetStickThreshold(cp, &threshold));
     PetscCall(SKOutputWriteAttributeReal(out, group, "time", ex->t));
     PetscCall(SKOutputWriteAttributeReal(out, group, "stick_threshold", threshold));
     PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio", ratio));
     PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio_in_contact", ratio_contact));
-    PetscCall(SKContactPlaneWriteSurfaceStickRatio(cp, ex->t, out, group)); /* NURBS patch faces */
+    PetscCall(SKContactPairWriteSurfaceStickRatio(cp, ex->t, out, group)); /* NURBS patch faces */
     PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/contact/%s", term->name));
     PetscCall(SKOutputWriteAttributeReal(out, path, "sticking_time_ratio", ratio));
     PetscCall(SKOutputSummary(out, "sticking-time ratio", "%s: %.4g of the time (%.4g of the time in contact), threshold %g m/s",
@@ -186,10 +186,10 @@ static PetscErrorCode ContactTermFinish(SKExplicit ex, const SKExplicitTerm *ter
 
 static PetscErrorCode ContactTermDestroy(void *ctx)
 {
-  SKContactPlane cp = (SKContactPlane)ctx;
+  SKContactPair cp = (SKContactPair)ctx;
 
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneDestroy(&cp));
+  PetscCall(SKContactPairDestroy(&cp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -213,7 +213,7 @@ PetscErrorCode SKExplicitRegisterContactTerms(SKExplicit ex)
   PetscCheck(SK_CONTACT_RESTART_NSCALAR == SK_EXPLICIT_TERM_RESTART_NSCALAR, ex->comm, PETSC_ERR_PLIB,
              "Contact restart scalars %d, terms take %d", SK_CONTACT_RESTART_NSCALAR, SK_EXPLICIT_TERM_RESTART_NSCALAR);
   for (PetscInt i = 0; i < ex->ncontacts; i++) {
-    PetscCall(SKExplicitAddTerm(ex, ex->contact_names[i], SKContactPlaneForce, &ContactTermOps, ex->contacts[i], ex->contact_group[i]));
+    PetscCall(SKExplicitAddTerm(ex, ex->contact_names[i], SKContactPairForce, &ContactTermOps, ex->contacts[i], ex->contact_group[i]));
     ex->contacts_registered = i + 1;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -222,6 +222,6 @@ PetscErrorCode SKExplicitRegisterContactTerms(SKExplicit ex)
 PetscErrorCode SKExplicitDestroyUnregisteredContacts(SKExplicit ex)
 {
   PetscFunctionBegin;
-  for (PetscInt i = ex->contacts_registered; i < ex->ncontacts; i++) PetscCall(SKContactPlaneDestroy(&ex->contacts[i]));
+  for (PetscInt i = ex->contacts_registered; i < ex->ncontacts; i++) PetscCall(SKContactPairDestroy(&ex->contacts[i]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -183,7 +183,7 @@ struct _p_SKExplicit {
   /* <contact> pairs against rigid surfaces or the side set of another body (module contact), registered as force terms
      named after them (a two-pass pair is two pairs, <name> and <name>_2) */
   PetscInt ncontacts;
-  SKContactPlane *contacts;
+  SKContactPair *contacts;
   char (*contact_names)[SK_MESH_NAME_LEN]; /* also the names of their work columns */
   PetscInt *contact_group;                 /* per pair: the index of its <contact> (the passes of one pair share it) */
   PetscInt contacts_registered;            /* pairs handed to force terms (the first ones), which own them */

@@ -55,7 +55,7 @@ def main():
     # so the friction dissipates the kinetic energy lost (1/2 v^T M v, from the velocities, and held to the closed-form
     # braking law above), but for the elastic, penalty and stick-spring energy at the end (~1e-8 J). Measured 1.3e-5
     # (2D) and 8.5e-6 (3D) relative; bound 1e-3. Mutation tried: the pair's dissipation increment 1 % too large
-    # (src/contact/contact_plane.c): fails; reverted.
+    # (src/contact/contact_pair.c): fails; reverted.
     lost = kin[0] - kin[-1]
     if abs(diss[-1] - diss[0] - lost) > 1e-3 * lost:
         fails.append(f"dissipation {diss[-1] - diss[0]:.6g} J vs kinetic energy lost {lost:.6g} J")

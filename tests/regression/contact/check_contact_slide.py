@@ -44,7 +44,7 @@ def main():
     # friction is mu N and the mass centre moves at v(t) = 0.1 + (5 - 0.3 * 10) t, so the dissipation is
     # int mu N v dt with N the recorded normal force (trapezoid over the 10-step samples). Measured 5.8e-5 relative at
     # the end (the contact layer vibrates about the mass centre); bound 1e-3. Mutation tried: the pair's dissipation
-    # increment 1 % too large (src/contact/contact_plane.c): fails (1e-2), while the balance still closed; reverted.
+    # increment 1 % too large (src/contact/contact_pair.c): fails (1e-2), while the balance still closed; reverted.
     rate = 0.3 * n * (0.1 + 2.0 * t)
     dref = np.sum(0.5 * (rate[1:] + rate[:-1]) * np.diff(t))
     if abs(diss[-1] - diss[0] - dref) > 1e-3 * dref:

@@ -149,7 +149,7 @@ def steady_sliding(prog, text, tmp):
     mu(V) V int N dt. Over 0.2-1 s: friction over normal force equals mu(V) to 1e-12 (round-off; measured 4e-15), and the
     dissipation increment the closed form with int N dt from the sampled normal force to 1e-4 (the trapezoid of N sampled
     every 100 steps, which varies by 2.5 %; measured 1.1e-5). sigma2 V is 1.3 % of mu(V), so a 10 % error in sigma2
-    fails both. Mutation tried: the contact's dissipation increment (src/contact/contact_plane.c) 1 % too large: fails
+    fails both. Mutation tried: the contact's dissipation increment (src/contact/contact_pair.c) 1 % too large: fails
     (1e-2 > 1e-4); reverted."""
     f = re.search(r"<friction[^>]*>", text).group(0)
     par = {k: float(re.search(r'\b%s="([^"]*)"' % k, f).group(1)) for k in ("mu_s", "mu_k", "v_s", "theta", "sigma2")}

@@ -1,4 +1,4 @@
-/* Unit tests of the implicit contact damping (src/contact/contact_plane.c; docs/theory.md, "Stability of the contact
+/* Unit tests of the implicit contact damping (src/contact/contact_pair.c; docs/theory.md, "Stability of the contact
    forces in the explicit scheme"): the effective-mass kernel SKContactDampedAcceleration() against the linear system
    it solves, the stability that motivates it on the library's explicit solver (stable for any dt c / m with the
    damping implicit, stopped by the check beyond 2 dt c / m = 4 - dt^2 omega^2 with it explicit), and the damping coefficient a pair reports
@@ -186,7 +186,7 @@ static PetscErrorCode PairDamping(const char law[], PetscReal v, SKContactDampin
   PetscReal vel[4] = {v, 0, 0, 0}, f[4] = {0, 0, 0, 0};
   SKFrictionParams p;
   SKFrictionLaw fl;
-  SKContactPlane cp;
+  SKContactPair cp;
   PetscInt n;
   const PetscReal *cc, *fn;
 
@@ -194,16 +194,16 @@ static PetscErrorCode PairDamping(const char law[], PetscReal v, SKContactDampin
   PetscCall(SKFrictionParamsSetDefaults(&p));
   p.mu_s = 0.45, p.mu_k = 0.3;
   PetscCall(SKFrictionLawCreate(PETSC_COMM_SELF, law, &p, &fl));
-  PetscCall(SKContactPlaneCreate(PETSC_COMM_SELF, 2, 2, 2, w, point, normal, 1e6, fl, &cp));
-  PetscCall(SKContactPlaneSetDamping(cp, mode));
-  PetscCall(SKContactPlaneForce(cp, 0.0, 2, X, u, vel, f));
-  PetscCall(SKContactPlaneForce(cp, dt, 2, X, u, vel, f));
-  PetscCall(SKContactPlaneGetNodalDamping(cp, &n, NULL, &cc, NULL));
-  PetscCall(SKContactPlaneGetNodal(cp, NULL, NULL, NULL, &fn, NULL));
+  PetscCall(SKContactPairCreatePlane(PETSC_COMM_SELF, 2, 2, 2, w, point, normal, 1e6, fl, &cp));
+  PetscCall(SKContactPairSetDamping(cp, mode));
+  PetscCall(SKContactPairForce(cp, 0.0, 2, X, u, vel, f));
+  PetscCall(SKContactPairForce(cp, dt, 2, X, u, vel, f));
+  PetscCall(SKContactPairGetNodalDamping(cp, &n, NULL, &cc, NULL));
+  PetscCall(SKContactPairGetNodal(cp, NULL, NULL, NULL, &fn, NULL));
   *c = n > 0 ? cc[0] : -1;
   *N = fn[0];
   if (n > 0) PetscCheck(cc[1] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a node out of contact reports damping %g", (double)cc[1]);
-  PetscCall(SKContactPlaneDestroy(&cp));
+  PetscCall(SKContactPairDestroy(&cp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -235,7 +235,7 @@ static PetscErrorCode PairTest(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* SKContactPlaneDampedAccelerations() solves c = s(c), the secant of the law's force over the velocity change dt a_t
+/* SKContactPairDampedAccelerations() solves c = s(c), the secant of the law's force over the velocity change dt a_t
    that c gives, to SK_CONTACT_DAMPING_RTOL = 1e-3 of c_max in c: node 0 of PairDamping()'s pair (N = 1e3 N, LuGre)
    creeping at 1e-4 m/s, mass 0.01 kg, pushed by 700 N: the law's force at the new velocity (its own step from the same
    state) equals F(v) + c dv to 1e-3 c_max |dv| (measured 4e-6 of that), and the acceleration is the kernel's with that
@@ -249,7 +249,7 @@ static PetscErrorCode SecantTest(void)
   PetscReal vel[4] = {v0, 0, 0, 0}, f[4] = {0, 0, 0, 0}, a[4] = {0, 0, 0, 0}, F0, F1, z = 0, cmax, aref[2];
   SKFrictionParams p;
   SKFrictionLaw fl, fl2;
-  SKContactPlane cp;
+  SKContactPair cp;
   PetscInt n;
   const PetscReal *cc, *ft, *fn;
 
@@ -258,14 +258,14 @@ static PetscErrorCode SecantTest(void)
   p.mu_s = 0.45, p.mu_k = 0.3;
   PetscCall(SKFrictionLawCreate(PETSC_COMM_SELF, "lugre", &p, &fl));
   PetscCall(SKFrictionLawCreate(PETSC_COMM_SELF, "lugre", &p, &fl2));
-  PetscCall(SKContactPlaneCreate(PETSC_COMM_SELF, 2, 2, 2, w, point, normal, 1e6, fl, &cp));
-  PetscCall(SKContactPlaneSetDamping(cp, SK_CONTACT_DAMPING_IMPLICIT));
-  PetscCall(SKContactPlaneForce(cp, 0.0, 2, X, u, vel, f));
-  PetscCall(SKContactPlaneForce(cp, dt, 2, X, u, vel, f));
-  PetscCall(SKContactPlaneGetNodal(cp, NULL, NULL, NULL, &fn, &ft));
+  PetscCall(SKContactPairCreatePlane(PETSC_COMM_SELF, 2, 2, 2, w, point, normal, 1e6, fl, &cp));
+  PetscCall(SKContactPairSetDamping(cp, SK_CONTACT_DAMPING_IMPLICIT));
+  PetscCall(SKContactPairForce(cp, 0.0, 2, X, u, vel, f));
+  PetscCall(SKContactPairForce(cp, dt, 2, X, u, vel, f));
+  PetscCall(SKContactPairGetNodal(cp, NULL, NULL, NULL, &fn, &ft));
   F0 = -ft[0]; /* the law's force on the surface: the body feels -F */
-  PetscCall(SKContactPlaneDampedAccelerations(cp, dt, mass, ftot, prescribed, a));
-  PetscCall(SKContactPlaneGetNodalDamping(cp, &n, NULL, &cc, NULL));
+  PetscCall(SKContactPairDampedAccelerations(cp, dt, mass, ftot, prescribed, a));
+  PetscCall(SKContactPairGetNodalDamping(cp, &n, NULL, &cc, NULL));
   cmax = (p.sigma1 + p.sigma2) * fn[0];
   {
     const PetscReal dv = dt * a[0], v1 = v0 + dv;
@@ -280,7 +280,7 @@ static PetscErrorCode SecantTest(void)
   SKContactDampedAcceleration(2, mass[0], dt, cc[0], normal, ftot, 0, aref);
   PetscCheck(aref[0] == a[0] && aref[1] == a[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "acceleration is not the kernel's with the final c");
   PetscCall(SKFrictionLawDestroy(&fl2));
-  PetscCall(SKContactPlaneDestroy(&cp));
+  PetscCall(SKContactPairDestroy(&cp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

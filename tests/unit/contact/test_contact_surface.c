@@ -48,7 +48,7 @@ int main(int argc, char **argv)
   PetscReal X[15], u[15], v[15], fa[15], fb[15], nn = 0, worst = 0, scale = 0;
   SKFrictionParams fp = {0};
   SKFrictionLaw law_a, law_b;
-  SKContactPlane pa, pb;
+  SKContactPair pa, pb;
   SKContactSurface cs;
   SKRigidSurface plane;
   TestPlane *tp;
@@ -60,8 +60,8 @@ int main(int argc, char **argv)
   PetscCall(SKFrictionLawCreate(PETSC_COMM_SELF, "coulomb-modified", &fp, &law_b));
   /* the built-in plane (it normalises the normal and picks the tangent basis), and the test's copy of it */
   PetscCall(SKRigidSurfaceCreatePlane(PETSC_COMM_SELF, 3, point, normal, &plane));
-  PetscCall(SKContactPlaneCreateWithSurface(PETSC_COMM_SELF, 3, n, n, w, plane, eps_n, law_a, &pa));
-  PetscCall(SKContactPlaneSetVelocity(pa, velocity));
+  PetscCall(SKContactPairCreateWithSurface(PETSC_COMM_SELF, 3, n, n, w, plane, eps_n, law_a, &pa));
+  PetscCall(SKContactPairSetVelocity(pa, velocity));
   PetscCall(PetscNew(&tp));
   for (PetscInt d = 0; d < 3; d++) nn += normal[d] * normal[d];
   for (PetscInt d = 0; d < 3; d++) {
@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     tp->t[0][d] = plane->tangent[0][d], tp->t[1][d] = plane->tangent[1][d];
   }
   PetscCall(SKContactSurfaceCreate(PETSC_COMM_SELF, 3, &TestPlaneOps, tp, &cs));
-  PetscCall(SKContactPlaneCreateWithContactSurface(PETSC_COMM_SELF, 3, n, n, w, cs, eps_n, law_b, &pb));
+  PetscCall(SKContactPairCreateWithContactSurface(PETSC_COMM_SELF, 3, n, n, w, cs, eps_n, law_b, &pb));
   /* nodes around the plane: three below it by 1e-5 .. 3e-5 m (in contact), two above */
   for (PetscInt a = 0; a < n; a++) {
     const PetscReal off = a < 3 ? -1e-5 * (a + 1) : 1e-4;
@@ -82,16 +82,16 @@ int main(int argc, char **argv)
   for (PetscInt step = 0; step < 6; step++) {
     const PetscReal t = 1e-4 * step;
     for (PetscInt k = 0; k < 3 * n; k++) fa[k] = fb[k] = 0, u[k] += 1e-4 * v[k];
-    PetscCall(SKContactPlaneForce(pa, t, n, X, u, v, fa));
-    PetscCall(SKContactPlaneForce(pb, t, n, X, u, v, fb));
+    PetscCall(SKContactPairForce(pa, t, n, X, u, v, fa));
+    PetscCall(SKContactPairForce(pb, t, n, X, u, v, fb));
     for (PetscInt k = 0; k < 3 * n; k++) scale = PetscMax(scale, PetscAbsReal(fa[k])), worst = PetscMax(worst, PetscAbsReal(fa[k] - fb[k]));
   }
   PetscCheck(scale > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no contact force: the test's nodes do not touch the plane");
   PetscCheck(worst <= 1e-14 * scale, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "a surface type registered outside the library gives forces %g N away from the built-in plane's (largest %g N)", (double)worst,
              (double)scale);
-  PetscCall(SKContactPlaneDestroy(&pa));
-  PetscCall(SKContactPlaneDestroy(&pb));
+  PetscCall(SKContactPairDestroy(&pa));
+  PetscCall(SKContactPairDestroy(&pb));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                         "contact surface seam: a test-local surface type gives the built-in plane's forces (%g N of %g N)\n", (double)worst,
                         (double)scale));

@@ -10,7 +10,7 @@
 
 /* The pair of side set NAME of the (distributed) MESH against the plane through POINT with normal +y, its weights
    assembled onto the owners. */
-static PetscErrorCode MakePair(SKMesh mesh, const char name[], PetscReal y0, PetscReal eps, SKContactPlane *cp)
+static PetscErrorCode MakePair(SKMesh mesh, const char name[], PetscReal y0, PetscReal eps, SKContactPair *cp)
 {
   PetscInt i, ns, nn, nowned;
   const PetscInt *elements, *faces;
@@ -44,15 +44,15 @@ static PetscErrorCode MakePair(SKMesh mesh, const char name[], PetscReal y0, Pet
   fp.mu_s = fp.mu_k = 0.3;
   PetscCall(SKFrictionLawCreate(PETSC_COMM_WORLD, "coulomb", &fp, &law));
   PetscCall(SKRigidSurfaceCreatePlane(PETSC_COMM_WORLD, 2, point, normal, &plane));
-  PetscCall(SKContactPlaneCreateWithSurface(PETSC_COMM_WORLD, 2, nn, nowned, w, plane, eps, law, cp));
+  PetscCall(SKContactPairCreateWithSurface(PETSC_COMM_WORLD, 2, nn, nowned, w, plane, eps, law, cp));
   PetscCall(SKContactPatchFaceCreate(PETSC_COMM_WORLD, mesh, ns, elements, faces, &pf));
-  PetscCall(SKContactPlaneSetPatchFace(*cp, pf));
+  PetscCall(SKContactPairSetPatchFace(*cp, pf));
   PetscCall(PetscFree(w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* One force evaluation at displacement (0, uy) of every node, at rest. */
-static PetscErrorCode Evaluate(SKMesh mesh, SKContactPlane cp, PetscReal uy, SKContactPlaneStats *st)
+static PetscErrorCode Evaluate(SKMesh mesh, SKContactPair cp, PetscReal uy, SKContactPairStats *st)
 {
   PetscInt nn;
   const PetscReal *X;
@@ -62,8 +62,8 @@ static PetscErrorCode Evaluate(SKMesh mesh, SKContactPlane cp, PetscReal uy, SKC
   PetscCall(SKMeshGetNodes(mesh, &nn, &X));
   PetscCall(PetscCalloc3(2 * nn, &u, 2 * nn, &v, 2 * nn, &f));
   for (PetscInt a = 0; a < nn; a++) u[2 * a + 1] = uy;
-  PetscCall(SKContactPlaneForce(cp, 0.0, nn, X, u, v, f));
-  PetscCall(SKContactPlaneGetStats(cp, st));
+  PetscCall(SKContactPairForce(cp, 0.0, nn, X, u, v, f));
+  PetscCall(SKContactPairGetStats(cp, st));
   PetscCall(PetscFree3(u, v, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -88,8 +88,8 @@ int main(int argc, char **argv)
   const PetscReal eps = 1e6;
   SKNURBSPatch patch;
   SKMesh rep, mesh;
-  SKContactPlane cp;
-  SKContactPlaneStats st;
+  SKContactPair cp;
+  SKContactPairStats st;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   /* 1. the annulus: quadratic (exact circles), 3 x 8 elements */
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
           Yw[idx[a]] += R[a] * x[1] * ds;
         }
       }
-    PetscCall(SKContactPlaneGetNodal(cp, &n, &nodes, &w, &fn, NULL));
+    PetscCall(SKContactPairGetNodal(cp, &n, &nodes, &w, &fn, NULL));
     PetscCall(SKMeshGetNaturalNodes(mesh, &natural));
     for (PetscInt i = 0; i < n; i++) {
       const PetscInt A    = natural ? natural[nodes[i]] : nodes[i];
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
                (double)dev[0], (double)dev[1]);
     PetscCall(PetscFree3(Xc, Iw, Yw));
   }
-  PetscCall(SKContactPlaneDestroy(&cp));
+  PetscCall(SKContactPairDestroy(&cp));
   PetscCall(SKMeshDestroy(&mesh));
   PetscCall(SKMeshDestroy(&rep));
   PetscCall(SKNURBSPatchDestroy(&patch));
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
     PetscCall(MakeMesh(patch, elev, parts, &rep, &mesh));
     PetscCall(MakePair(mesh, "bottom", 0.0, eps, &cp));
     PetscCall(Evaluate(mesh, cp, -d, &st));
-    PetscCall(SKContactPlaneGetNodal(cp, &n, NULL, &w, &fn, NULL));
+    PetscCall(SKContactPairGetNodal(cp, &n, NULL, &w, &fn, NULL));
     for (PetscInt i = 0; i < n; i++) dev = PetscMax(dev, PetscAbsReal(fn[i] / (eps * w[i]) - d));
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &dev, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "flat face lowered by %g m: %" PetscInt_FMT " control points, largest |g_A + d| = %.2e m\n",
@@ -178,7 +178,7 @@ int main(int argc, char **argv)
     /* round-off of a few sums of products of values ~1 times d: 1e-14 relative to d */
     PetscCheck(st.nnodes == 9 && dev < 1e-14 * d, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "weighted gaps off by %g m (%" PetscInt_FMT " points)",
                (double)dev, st.nnodes);
-    PetscCall(SKContactPlaneDestroy(&cp));
+    PetscCall(SKContactPairDestroy(&cp));
     PetscCall(SKMeshDestroy(&mesh));
     PetscCall(SKMeshDestroy(&rep));
     PetscCall(SKNURBSPatchDestroy(&patch));

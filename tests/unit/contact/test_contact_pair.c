@@ -1,4 +1,4 @@
-/* Unit tests of the rigid-plane contact on the explicit solver (src/contact/contact_plane.c): the contact patch test
+/* Unit tests of the rigid-plane contact on the explicit solver (src/contact/contact_pair.c): the contact patch test
    with every element type, a block sliding under a constant tangential force with Coulomb friction, the
    sticking-time statistics (all sticking, all sliding, and a known sticking fraction), and the friction moduli in the
    automatic time step. */
@@ -7,7 +7,7 @@
 #include "../../../src/dynamics/explicitimpl.h" /* white box: the solver's contact pairs */
 
 /* The I-th contact pair of the solver. */
-static SKContactPlane SKTestExplicitContact(SKExplicit ex, PetscInt i)
+static SKContactPair SKTestExplicitContact(SKExplicit ex, PetscInt i)
 {
   return ex->contacts[i];
 }
@@ -32,7 +32,7 @@ static const char patch3d[] = "<explicit>"
                               "<time end=\"1\" safety=\"0.9\"/></explicit>";
 
 /* Sticking-time statistics of pair 0 after T seconds: the largest |T_stick,a / T - STICK| and |T_contact,a / T - 1|
-   over the contact nodes, and the global ratio (SKContactPlaneGetStickingTimeRatio()). */
+   over the contact nodes, and the global ratio (SKContactPairGetStickingTimeRatio()). */
 static PetscErrorCode StickTimeDeviation(SKExplicit ex, PetscReal T, PetscReal stick, PetscReal *dev_stick, PetscReal *dev_contact,
                                          PetscReal *global)
 {
@@ -40,13 +40,13 @@ static PetscErrorCode StickTimeDeviation(SKExplicit ex, PetscReal T, PetscReal s
   PetscInt n;
 
   PetscFunctionBeginUser;
-  PetscCall(SKContactPlaneGetStickTimes(SKTestExplicitContact(ex, 0), &n, &ts, &tc));
+  PetscCall(SKContactPairGetStickTimes(SKTestExplicitContact(ex, 0), &n, &ts, &tc));
   *dev_stick = *dev_contact = 0;
   for (PetscInt i = 0; i < n; i++) {
     *dev_stick   = PetscMax(*dev_stick, PetscAbsReal(ts[i] / T - stick));
     *dev_contact = PetscMax(*dev_contact, PetscAbsReal(tc[i] / T - 1));
   }
-  PetscCall(SKContactPlaneGetStickingTimeRatio(SKTestExplicitContact(ex, 0), T, global, NULL));
+  PetscCall(SKContactPairGetStickingTimeRatio(SKTestExplicitContact(ex, 0), T, global, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -66,7 +66,7 @@ static PetscErrorCode PatchTest(const char type[], PetscInt dim)
   PetscInt nl, n;
   SKMesh mesh;
   const PetscReal *X;
-  SKContactPlaneStats st;
+  SKContactPairStats st;
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(text, sizeof(text), dim == 2 ? patch2d : patch3d, type));
@@ -77,8 +77,8 @@ static PetscErrorCode PatchTest(const char type[], PetscInt dim)
   for (PetscInt a = 0; a < nl; a++) u[a * dim + dim - 1] = -d - P / E * X[a * dim + dim - 1];
   PetscCall(SKExplicitRestoreState(ex, &u, &v));
   PetscCall(SKExplicitAdvance(ex, 200));
-  PetscCall(SKContactPlaneGetNodal(SKTestExplicitContact(ex, 0), &n, &nodes, &w, &fn, &ft));
-  PetscCall(SKContactPlaneGetStats(SKTestExplicitContact(ex, 0), &st));
+  PetscCall(SKContactPairGetNodal(SKTestExplicitContact(ex, 0), &n, &nodes, &w, &fn, &ft));
+  PetscCall(SKContactPairGetStats(SKTestExplicitContact(ex, 0), &st));
   { /* the penalty enters the critical step: dt_critical <= 2 / sqrt(max_a eps_N w_a / m_a) (it dominates here) */
     const PetscReal *mass;
     PetscReal dt, dtc, dte, w2 = 0;
@@ -178,11 +178,11 @@ static PetscErrorCode SlideTest(PetscReal fx, PetscReal v0, PetscReal vp)
   const PetscReal *mass, *uu, *vv, *aa;
   PetscInt nl, step;
   SKExplicitEnergy e1;
-  SKContactPlaneStats st, st0;
+  SKContactPairStats st, st0;
 
   PetscFunctionBeginUser;
   PetscCall(SlideCreate(fx, v0, vp, "", &input, &ex, &m, &vyc, &ebal0));
-  PetscCall(SKContactPlaneGetStats(SKTestExplicitContact(ex, 0), &st0));
+  PetscCall(SKContactPairGetStats(SKTestExplicitContact(ex, 0), &st0));
   {
     PetscReal dt, dtc, dte;
     PetscCall(SKExplicitGetTimeStep(ex, &dt, &dtc, &dte));
@@ -200,7 +200,7 @@ static PetscErrorCode SlideTest(PetscReal fx, PetscReal v0, PetscReal vp)
   rel      = PetscAbsReal(vc - expected) / PetscAbsReal((fx + sgn * mu * g) * t);
   PetscCall(SKExplicitGetEnergy(ex, &e1));
   ebal = PetscAbsReal(e1.balance - ebal0) / PetscMax(PetscAbsReal(e1.external_work), PetscAbsReal(e1.work_terms[0]));
-  PetscCall(SKContactPlaneGetStats(SKTestExplicitContact(ex, 0), &st));
+  PetscCall(SKContactPairGetStats(SKTestExplicitContact(ex, 0), &st));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
                         "slide: t = %g s (%" PetscInt_FMT
                         " steps), v_c = %.8g m/s, expected %.8g (rel. error of the gain %.3g, mu dv_y = %.3g), "
@@ -271,7 +271,7 @@ static const char lugre_block[] = "<explicit>"
                                   "<friction law=\"lugre\" mu_s=\"0.45\" mu_k=\"0.3\"/></contact>"
                                   "<time end=\"0.1\" safety=\"0.9\"/></explicit>";
 
-/* The friction moduli in the automatic step (SKContactPlaneGetStepBound(), docs/theory.md "Critical time step"): the
+/* The friction moduli in the automatic step (SKContactPairGetStepBound(), docs/theory.md "Critical time step"): the
    estimated normal load is twice the peak load resultant, 2 * 40 kg * 5 N/kg = 400 N; the bound is the smallest
    dt_a = 4 / (c_a/m_a + sqrt((c_a/m_a)^2 + 4 (omega2 + (eps_N w_a + sigma0 N_a)/m_a))) with N_a = 400 N w_a / sum w and
    c_a = (sigma1 + sigma2) N_a when the damping is explicit, 0 when implicit (closed form evaluated here; the two differ
@@ -283,7 +283,7 @@ static PetscErrorCode StepBoundTest(const char damping[])
   char text[2048];
   SKInput input;
   SKExplicit ex;
-  SKContactPlane cp;
+  SKContactPair cp;
   const PetscReal *w, *fn, *ft, *mass;
   const PetscInt *nodes;
   PetscInt n;
@@ -293,14 +293,14 @@ static PetscErrorCode StepBoundTest(const char damping[])
   PetscCall(PetscSNPrintf(text, sizeof(text), lugre_block, damping));
   PetscCall(SKTestExplicitCreate("lugre", text, &input, &ex));
   cp = SKTestExplicitContact(ex, 0);
-  PetscCall(SKContactPlaneGetNodal(cp, &n, &nodes, &w, &fn, &ft));
+  PetscCall(SKContactPairGetNodal(cp, &n, &nodes, &w, &fn, &ft));
   PetscCall(SKExplicitGetState(ex, NULL, NULL, NULL, NULL, &mass));
   for (PetscInt i = 0; i < n; i++) wsum += w[i];
   for (PetscInt i = 0; i < n; i++) {
     const PetscReal m = mass[nodes[i]], N = load * w[i] / wsum, cm = explicit_damping ? sigma12 * N / m : 0;
     want = PetscMin(want, 4 / (cm + PetscSqrtReal(cm * cm + 4 * (omega2 + (eps_n * w[i] + sigma0 * N) / m))));
   }
-  PetscCall(SKContactPlaneGetStepBound(cp, mass, omega2, load, &got));
+  PetscCall(SKContactPairGetStepBound(cp, mass, omega2, load, &got));
   PetscCall(SKExplicitGetTimeStep(ex, &dt, &dtc, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "step bound (%s damping): %.15g s, closed form %.15g s; normal load estimate %g N\n", damping,
                         (double)got, (double)want, (double)ex->normal_load));

@@ -5,21 +5,21 @@
 #include "surfaceimpl.h"
 #include "patchfaceimpl.h"
 
-PetscErrorCode SKContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
-                                    const PetscReal point[], const PetscReal normal[], PetscReal eps_n, SKFrictionLaw law,
-                                    SKContactPlane *cpp)
+PetscErrorCode SKContactPairCreatePlane(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
+                                        const PetscReal point[], const PetscReal normal[], PetscReal eps_n, SKFrictionLaw law,
+                                        SKContactPair *cpp)
 {
   SKRigidSurface plane;
 
   PetscFunctionBegin;
   PetscCall(SKRigidSurfaceCreatePlane(comm, dim, point, normal, &plane));
-  PetscCall(SKContactPlaneCreateWithSurface(comm, dim, nlocal, nowned, w, plane, eps_n, law, cpp));
+  PetscCall(SKContactPairCreateWithSurface(comm, dim, nlocal, nowned, w, plane, eps_n, law, cpp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A plane's frame is the same at every node: written here once (at creation and when its velocity changes), so that
    the force loop skips it. */
-static void ContactFillFlatFrame(SKContactPlane cp)
+static void ContactFillFlatFrame(SKContactPair cp)
 {
   const struct _p_SKContactSurface *sf = cp->surface;
   const PetscInt dim                   = cp->dim;
@@ -34,7 +34,7 @@ static void ContactFillFlatFrame(SKContactPlane cp)
 
 /* The law's tangent moduli as k0 + k1 N and c0 + c1 N (exact for every built-in law; checked at N = 2 into
    cp->affine), so that the force loop needs no call per node. */
-static PetscErrorCode ContactProbeModuli(SKContactPlane cp)
+static PetscErrorCode ContactProbeModuli(SKContactPair cp)
 {
   PetscReal k1, c1, k2, c2;
 
@@ -50,10 +50,10 @@ static PetscErrorCode ContactProbeModuli(SKContactPlane cp)
 }
 
 /* The pair of the nodes with w[a] > 0 without its surface (set by the callers). */
-static PetscErrorCode ContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
-                                         PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
+static PetscErrorCode ContactPairCreate(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[], PetscReal eps_n,
+                                        SKFrictionLaw law, SKContactPair *cpp)
 {
-  SKContactPlane cp;
+  SKContactPair cp;
   SKFrictionRateFn rate;
 
   PetscFunctionBegin;
@@ -82,8 +82,8 @@ static PetscErrorCode ContactPlaneCreate(MPI_Comm comm, PetscInt dim, PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
-                                               SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
+PetscErrorCode SKContactPairCreateWithSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
+                                              SKRigidSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPair *cpp)
 {
   PetscInt sdim;
   SKContactSurface cs;
@@ -93,35 +93,35 @@ PetscErrorCode SKContactPlaneCreateWithSurface(MPI_Comm comm, PetscInt dim, Pets
   PetscCheck(sdim == dim, comm, PETSC_ERR_ARG_INCOMP, "Rigid surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D",
              sdim, dim);
   PetscCall(SKContactSurfaceCreateRigid(surface, &cs));
-  PetscCall(SKContactPlaneCreateWithContactSurface(comm, dim, nlocal, nowned, w, cs, eps_n, law, cpp));
+  PetscCall(SKContactPairCreateWithContactSurface(comm, dim, nlocal, nowned, w, cs, eps_n, law, cpp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneCreateWithContactSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
-                                                      SKContactSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPlane *cpp)
+PetscErrorCode SKContactPairCreateWithContactSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
+                                                     SKContactSurface surface, PetscReal eps_n, SKFrictionLaw law, SKContactPair *cpp)
 {
   PetscFunctionBegin;
   PetscCheck(surface->dim == dim, comm, PETSC_ERR_ARG_INCOMP,
              "A %s surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D", surface->ops->type, surface->dim, dim);
   PetscCheck(!surface->ops->react, comm, PETSC_ERR_SUP,
-             "A %s surface takes reactions: create the pair with the slave nodes' natural numbers (SKContactPlaneCreateWithMesh())",
+             "A %s surface takes reactions: create the pair with the slave nodes' natural numbers (SKContactPairCreateWithMesh())",
              surface->ops->type);
-  PetscCall(ContactPlaneCreate(comm, dim, nlocal, nowned, w, eps_n, law, cpp));
+  PetscCall(ContactPairCreate(comm, dim, nlocal, nowned, w, eps_n, law, cpp));
   (*cpp)->surface = surface;
   ContactFillFlatFrame(*cpp);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscInt natural[],
-                                            const PetscReal w[], SKContactMeshSurface ms, SKContactMeshSurface slave, PetscReal eps_n,
-                                            SKFrictionLaw law, SKContactPlane *cpp)
+PetscErrorCode SKContactPairCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscInt natural[],
+                                           const PetscReal w[], SKContactMeshSurface ms, SKContactMeshSurface slave, PetscReal eps_n,
+                                           SKFrictionLaw law, SKContactPair *cpp)
 {
   PetscInt *nat;
 
   PetscFunctionBegin;
   PetscCheck(ms->dim == dim, comm, PETSC_ERR_ARG_INCOMP,
              "Master surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D", ms->dim, dim);
-  PetscCall(ContactPlaneCreate(comm, dim, nlocal, nowned, w, eps_n, law, cpp));
+  PetscCall(ContactPairCreate(comm, dim, nlocal, nowned, w, eps_n, law, cpp));
   PetscCall(SKContactSurfaceCreateMesh(ms, &(*cpp)->surface));
   PetscCall(PetscMalloc1((*cpp)->n, &nat));
   PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slot));
@@ -143,9 +143,9 @@ PetscErrorCode SKContactPlaneCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
+PetscErrorCode SKContactPairDestroy(SKContactPair *cpp)
 {
-  SKContactPlane cp = *cpp;
+  SKContactPair cp = *cpp;
 
   PetscFunctionBegin;
   if (!cp) PetscFunctionReturn(PETSC_SUCCESS);
@@ -168,7 +168,7 @@ PetscErrorCode SKContactPlaneDestroy(SKContactPlane *cpp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velocity[])
+PetscErrorCode SKContactPairSetVelocity(SKContactPair cp, const PetscReal velocity[])
 {
   PetscFunctionBegin;
   PetscCall(SKContactSurfaceSetVelocity(cp->surface, velocity));
@@ -177,7 +177,7 @@ PetscErrorCode SKContactPlaneSetVelocity(SKContactPlane cp, const PetscReal velo
 }
 
 /* Speed (m/s) of contact node I tangentially to the surface, relative to it, from the local velocities V. */
-static PetscReal ContactPlaneSlipSpeed(SKContactPlane cp, PetscInt i, const PetscReal v[])
+static PetscReal ContactPairSlipSpeed(SKContactPair cp, PetscInt i, const PetscReal v[])
 {
   const PetscInt dim = cp->dim, a = cp->nodes[i];
   const PetscReal *frame = cp->frame + i * dim * dim; /* the node's frame of the last force evaluation */
@@ -207,7 +207,7 @@ typedef struct {
    (k_t(N_a) - k_t(0)) / m_a, the friction law's moduli at the node's actual normal force on top of what the critical step already holds;
    the moduli of the laws are affine in N (checked when the check is armed), so no call per node. Records the node in WORST when it is the
    worst so far. Pure. */
-static void ContactCheckNode(SKContactPlane cp, PetscInt i, const PetscReal x[], PetscReal N, ContactStability *worst)
+static void ContactCheckNode(SKContactPair cp, PetscInt i, const PetscReal x[], PetscReal N, ContactStability *worst)
 {
   /* a deformable master moves too: the relative motion of the pair sees 1 / m_a + 1 / m_b */
   const PetscReal dt = cp->check_dt, minv = cp->check_minv[i] + cp->master_minv, k = cp->kt0 + cp->kt1 * N, c_law = cp->ct0 + cp->ct1 * N;
@@ -228,7 +228,7 @@ static void ContactCheckNode(SKContactPlane cp, PetscInt i, const PetscReal x[],
 
 /* The law's force F[] (tangential components) of node I over the step DT at normal force N and tangential velocity W,
    from the node's committed state (the state itself is not touched). */
-static void ContactStepForce(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal N, const PetscReal w[], PetscReal F[])
+static void ContactStepForce(SKContactPair cp, PetscInt i, PetscReal dt, PetscReal N, const PetscReal w[], PetscReal F[])
 {
   PetscReal z[SK_CONTACT_MAX_STATE];
 
@@ -238,9 +238,9 @@ static void ContactStepForce(SKContactPlane cp, PetscInt i, PetscReal dt, PetscR
 
 /* First guess of the implicit damping of node I (N s/m): the local slope dF_k/dv_k of the law's step at the node's
    tangential velocity VT (force F), by a one-sided difference away from zero, averaged over the components and clamped
-   to [0, c_max], c_max = c_t(N) the law's damping modulus. SKContactPlaneDampedAccelerations() raises it to the secant
+   to [0, c_max], c_max = c_t(N) the law's damping modulus. SKContactPairDampedAccelerations() raises it to the secant
    over the velocity change of the step. Pure. */
-static PetscReal ContactDampingSlope(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal N, const PetscReal vt[], const PetscReal F[])
+static PetscReal ContactDampingSlope(SKContactPair cp, PetscInt i, PetscReal dt, PetscReal N, const PetscReal vt[], const PetscReal F[])
 {
   const PetscInt nt    = cp->dim - 1;
   const PetscReal cmax = cp->ct0 + cp->ct1 * N;
@@ -260,9 +260,9 @@ static PetscReal ContactDampingSlope(SKContactPlane cp, PetscInt i, PetscReal dt
 /* The forces of the contact nodes of CP at time T (step DT since the committed state) into F, the trial friction states
    and statistics, the dissipation of the step into DISS; projection failures and unstable nodes counted in FAILED[2]
    (the last such node in BAD_NODE, the worst stability ratio in WORST). DIM is a constant where it is called. */
-static inline PetscErrorCode ContactPlaneNodes(SKContactPlane cp, PetscReal t, PetscReal dt, const PetscReal X[], const PetscReal u[],
-                                               const PetscReal v[], PetscReal f[], const SKFrictionParams *params, PetscInt failed[],
-                                               PetscInt *bad_node, ContactStability *worst, PetscReal *diss_out, const PetscInt dim)
+static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, PetscReal dt, const PetscReal X[], const PetscReal u[],
+                                              const PetscReal v[], PetscReal f[], const SKFrictionParams *params, PetscInt failed[],
+                                              PetscInt *bad_node, ContactStability *worst, PetscReal *diss_out, const PetscInt dim)
 {
   const PetscInt nt = dim - 1, ns = cp->nstate;
   PetscReal diss = 0;
@@ -338,10 +338,10 @@ static inline PetscErrorCode ContactPlaneNodes(SKContactPlane cp, PetscReal t, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[], const PetscReal v[],
-                                   PetscReal f[])
+PetscErrorCode SKContactPairForce(void *ctx, PetscReal t, PetscInt nlocal, const PetscReal X[], const PetscReal u[], const PetscReal v[],
+                                  PetscReal f[])
 {
-  SKContactPlane cp  = (SKContactPlane)ctx;
+  SKContactPair cp   = (SKContactPair)ctx;
   const PetscInt dim = cp->dim, ns = cp->nstate;
   PetscReal dt, diss               = 0;
   PetscInt failed[2]     = {0, 0}; /* projection failures, unstable nodes */
@@ -372,9 +372,9 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   if (cp->pface) PetscCall(SKContactPatchFaceUpdate(cp->pface, X, u, v, cp->surface, t));
   /* the nodes' loop with the dimension a constant (its small loops unroll) */
   if (dim == 3)
-    PetscCall(ContactPlaneNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &diss, 3));
+    PetscCall(ContactPairNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &diss, 3));
   else
-    PetscCall(ContactPlaneNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &diss, 2));
+    PetscCall(ContactPairNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &diss, 2));
   if (cp->surface->ops->addreactions) PetscCall(cp->surface->ops->addreactions(cp->surface->data, f));
   cp->dissipation_trial = cp->dissipation + diss;
   PetscCall(PetscLogEventEnd(SK_CONTACT_Force, 0, 0, 0, 0));
@@ -413,7 +413,7 @@ PetscErrorCode SKContactPlaneForce(void *ctx, PetscReal t, PetscInt nlocal, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, PetscReal omega2, const PetscReal mass[])
+PetscErrorCode SKContactPairSetStabilityCheck(SKContactPair cp, PetscReal dt, PetscReal omega2, const PetscReal mass[])
 {
   PetscFunctionBegin;
   PetscCheck(dt > 0 && omega2 >= 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
@@ -431,7 +431,7 @@ PetscErrorCode SKContactPlaneSetStabilityCheck(SKContactPlane cp, PetscReal dt, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneGetStepBound(SKContactPlane cp, const PetscReal mass[], PetscReal omega2, PetscReal normal_load, PetscReal *dt)
+PetscErrorCode SKContactPairGetStepBound(SKContactPair cp, const PetscReal mass[], PetscReal omega2, PetscReal normal_load, PetscReal *dt)
 {
   PetscReal wsum = 0, bound = PETSC_MAX_REAL, wm = 0;
 
@@ -461,7 +461,7 @@ PetscErrorCode SKContactPlaneGetStepBound(SKContactPlane cp, const PetscReal mas
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneGetStats(SKContactPlane cp, SKContactPlaneStats *s)
+PetscErrorCode SKContactPairGetStats(SKContactPair cp, SKContactPairStats *s)
 {
   PetscReal sums[7] = {0, 0, 0, 0, 0, 0, 0}, fnorm;
 
@@ -492,8 +492,8 @@ PetscErrorCode SKContactPlaneGetStats(SKContactPlane cp, SKContactPlaneStats *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneGetNodal(SKContactPlane cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *w[], const PetscReal *fn[],
-                                      const PetscReal *ft[])
+PetscErrorCode SKContactPairGetNodal(SKContactPair cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *w[], const PetscReal *fn[],
+                                     const PetscReal *ft[])
 {
   PetscFunctionBegin;
   if (n) *n = cp->n;
@@ -504,7 +504,7 @@ PetscErrorCode SKContactPlaneGetNodal(SKContactPlane cp, PetscInt *n, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneHistoryCreate(SKContactPlane cp, SKOutput out, const char path[], SKHistory *hist)
+PetscErrorCode SKContactPairHistoryCreate(SKContactPair cp, SKOutput out, const char path[], SKHistory *hist)
 {
   const char *names[] = {"time", "normal_force",     "friction_x",       "friction_y", "friction_z",
                          "cof",  "nodes_in_contact", "contact_fraction", "dissipation"};
@@ -519,14 +519,14 @@ PetscErrorCode SKContactPlaneHistoryCreate(SKContactPlane cp, SKOutput out, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneHistoryAppend(SKContactPlane cp, SKHistory hist, PetscReal t)
+PetscErrorCode SKContactPairHistoryAppend(SKContactPair cp, SKHistory hist, PetscReal t)
 {
-  SKContactPlaneStats st;
+  SKContactPairStats st;
   PetscReal row[9];
   PetscInt nc = 0;
 
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneGetStats(cp, &st));
+  PetscCall(SKContactPairGetStats(cp, &st));
   row[nc++] = t;
   row[nc++] = st.normal_force;
   for (PetscInt d = 0; d < cp->dim; d++) row[nc++] = st.friction_force[d];
@@ -544,7 +544,7 @@ PetscErrorCode SKContactPlaneHistoryAppend(SKContactPlane cp, SKHistory hist, Pe
    its grid (dim). */
 #define SK_CONTACT_RESTART_NODE(cp) (2 * (cp)->nstate + 3 + (cp)->dim + 4)
 
-PetscErrorCode SKContactPlaneGetRestartSize(SKContactPlane cp, PetscInt *width)
+PetscErrorCode SKContactPairGetRestartSize(SKContactPair cp, PetscInt *width)
 {
   PetscFunctionBegin;
   *width = SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width + (cp->slave_surface ? cp->dim : 0);
@@ -552,13 +552,13 @@ PetscErrorCode SKContactPlaneGetRestartSize(SKContactPlane cp, PetscInt *width)
 }
 
 /* Copies the per-node arrays between the pair and the packed nodal array, in the direction given by PACK. */
-static PetscErrorCode ContactPlaneCopyRestart(SKContactPlane cp, PetscInt nowned, PetscReal nodal[], PetscBool pack)
+static PetscErrorCode ContactPairCopyRestart(SKContactPair cp, PetscInt nowned, PetscReal nodal[], PetscBool pack)
 {
   const PetscInt ns = cp->nstate, dim = cp->dim;
   PetscInt width;
 
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneGetRestartSize(cp, &width));
+  PetscCall(SKContactPairGetRestartSize(cp, &width));
   for (PetscInt i = 0; i < cp->n; i++) {
     PetscReal *row         = nodal + cp->nodes[i] * width;
     PetscReal *parts[10]   = {cp->state + i * ns,   cp->trial + i * ns,        cp->stored + i,     cp->stored_trial + i,
@@ -578,14 +578,14 @@ static PetscErrorCode ContactPlaneCopyRestart(SKContactPlane cp, PetscInt nowned
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlanePackRestart(SKContactPlane cp, PetscInt nowned, PetscReal nodal[], PetscReal scalars[])
+PetscErrorCode SKContactPairPackRestart(SKContactPair cp, PetscInt nowned, PetscReal nodal[], PetscReal scalars[])
 {
   PetscInt width;
 
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneGetRestartSize(cp, &width));
+  PetscCall(SKContactPairGetRestartSize(cp, &width));
   PetscCall(PetscArrayzero(nodal, nowned * width));
-  PetscCall(ContactPlaneCopyRestart(cp, nowned, nodal, PETSC_TRUE));
+  PetscCall(ContactPairCopyRestart(cp, nowned, nodal, PETSC_TRUE));
   if (cp->surface->ops->packrestart) cp->surface->ops->packrestart(cp->surface->data, width, SK_CONTACT_RESTART_NODE(cp), nodal);
   if (cp->slave_surface)
     SKContactMeshSurfacePackGrid(cp->slave_surface, width, SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width, nodal);
@@ -597,13 +597,13 @@ PetscErrorCode SKContactPlanePackRestart(SKContactPlane cp, PetscInt nowned, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneUnpackRestart(SKContactPlane cp, PetscInt nowned, const PetscReal nodal[], const PetscReal scalars[])
+PetscErrorCode SKContactPairUnpackRestart(SKContactPair cp, PetscInt nowned, const PetscReal nodal[], const PetscReal scalars[])
 {
   PetscInt width;
 
   PetscFunctionBegin;
-  PetscCall(SKContactPlaneGetRestartSize(cp, &width));
-  PetscCall(ContactPlaneCopyRestart(cp, nowned, (PetscReal *)nodal, PETSC_FALSE));
+  PetscCall(SKContactPairGetRestartSize(cp, &width));
+  PetscCall(ContactPairCopyRestart(cp, nowned, (PetscReal *)nodal, PETSC_FALSE));
   if (cp->surface->ops->unpackrestart)
     PetscCall(cp->surface->ops->unpackrestart(cp->surface->data, width, SK_CONTACT_RESTART_NODE(cp), nodal));
   if (cp->slave_surface)
@@ -616,15 +616,15 @@ PetscErrorCode SKContactPlaneUnpackRestart(SKContactPlane cp, PetscInt nowned, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneGetStateSize(SKContactPlane cp, PetscInt *nstate)
+PetscErrorCode SKContactPairGetStateSize(SKContactPair cp, PetscInt *nstate)
 {
   PetscFunctionBegin;
   *nstate = cp->nstate;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneAddNodalFields(SKContactPlane cp, const PetscReal v[], PetscReal pressure[], PetscReal traction[],
-                                            PetscReal stick[], PetscInt ncomp, PetscReal state[])
+PetscErrorCode SKContactPairAddNodalFields(SKContactPair cp, const PetscReal v[], PetscReal pressure[], PetscReal traction[],
+                                           PetscReal stick[], PetscInt ncomp, PetscReal state[])
 {
   const PetscInt dim = cp->dim, nc = PetscMin(ncomp, cp->nstate);
   const SKFrictionParams *p;
@@ -636,14 +636,14 @@ PetscErrorCode SKContactPlaneAddNodalFields(SKContactPlane cp, const PetscReal v
 
     pressure[a] += cp->fn[i] / cp->w[i];
     for (PetscInt d = 0; d < dim; d++) traction[a * dim + d] += cp->ft[i * dim + d] / cp->w[i];
-    stick[a] += (cp->fn[i] > 0 && SKFrictionIsSticking(p, ContactPlaneSlipSpeed(cp, i, v))) ? 1.0 : 0.0;
+    stick[a] += (cp->fn[i] > 0 && SKFrictionIsSticking(p, ContactPairSlipSpeed(cp, i, v))) ? 1.0 : 0.0;
     /* the trial state is the one at the last force evaluation, i.e. at the time of the output */
     for (PetscInt k = 0; k < nc; k++) state[a * ncomp + k] += cp->trial[i * cp->nstate + k];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneGetStickTimes(SKContactPlane cp, PetscInt *n, const PetscReal *stick[], const PetscReal *contact[])
+PetscErrorCode SKContactPairGetStickTimes(SKContactPair cp, PetscInt *n, const PetscReal *stick[], const PetscReal *contact[])
 {
   PetscFunctionBegin;
   if (n) *n = cp->n;
@@ -652,7 +652,7 @@ PetscErrorCode SKContactPlaneGetStickTimes(SKContactPlane cp, PetscInt *n, const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneGetStickingTimeRatio(SKContactPlane cp, PetscReal elapsed, PetscReal *ratio, PetscReal *contact_ratio)
+PetscErrorCode SKContactPairGetStickingTimeRatio(SKContactPair cp, PetscReal elapsed, PetscReal *ratio, PetscReal *contact_ratio)
 {
   PetscReal sums[3] = {0, 0, 0};
 
@@ -668,7 +668,7 @@ PetscErrorCode SKContactPlaneGetStickingTimeRatio(SKContactPlane cp, PetscReal e
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneAddNodalStickRatio(SKContactPlane cp, PetscReal elapsed, PetscReal ratio[])
+PetscErrorCode SKContactPairAddNodalStickRatio(SKContactPair cp, PetscReal elapsed, PetscReal ratio[])
 {
   PetscFunctionBegin;
   if (elapsed > 0)
@@ -676,7 +676,7 @@ PetscErrorCode SKContactPlaneAddNodalStickRatio(SKContactPlane cp, PetscReal ela
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneGetStickThreshold(SKContactPlane cp, PetscReal *threshold)
+PetscErrorCode SKContactPairGetStickThreshold(SKContactPair cp, PetscReal *threshold)
 {
   const SKFrictionParams *p;
 
@@ -686,7 +686,7 @@ PetscErrorCode SKContactPlaneGetStickThreshold(SKContactPlane cp, PetscReal *thr
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damping)
+PetscErrorCode SKContactPairSetDamping(SKContactPair cp, SKContactDamping damping)
 {
   PetscFunctionBegin;
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || damping == SK_CONTACT_DAMPING_IMPLICIT, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
@@ -714,15 +714,15 @@ PetscErrorCode SKContactPlaneSetDamping(SKContactPlane cp, SKContactDamping damp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneGetDamping(SKContactPlane cp, SKContactDamping *damping)
+PetscErrorCode SKContactPairGetDamping(SKContactPair cp, SKContactDamping *damping)
 {
   PetscFunctionBegin;
   *damping = cp->damping;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneGetNodalDamping(SKContactPlane cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *c[],
-                                             const PetscReal *normal[])
+PetscErrorCode SKContactPairGetNodalDamping(SKContactPair cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *c[],
+                                            const PetscReal *normal[])
 {
   PetscFunctionBegin;
   /* explicit damping: no node carries an implicit part */
@@ -757,7 +757,7 @@ void SKContactDampedAcceleration(PetscInt dim, PetscReal m, PetscReal dt, PetscR
 /* The acceleration of contact node I (into A[] at its dofs, PRESCRIBED its mask) with the implicit damping C, and the
    residual g(c) = s - c of the damping, s the secant (F(v_t + dv_t) - F(v_t)) . dv_t / |dv_t|^2 of the law's force over
    the velocity change dv_t = dt a_t this gives, clamped to [0, c_max]; g = 0 for a change too small to matter. */
-static PetscReal ContactDampingResidual(SKContactPlane cp, PetscInt i, PetscReal dt, PetscReal c, PetscReal m, const PetscReal f[],
+static PetscReal ContactDampingResidual(SKContactPair cp, PetscInt i, PetscReal dt, PetscReal c, PetscReal m, const PetscReal f[],
                                         PetscInt prescribed, PetscReal a[])
 {
   const PetscInt dim = cp->dim, nt = dim - 1;
@@ -777,8 +777,8 @@ static PetscReal ContactDampingResidual(SKContactPlane cp, PetscInt i, PetscReal
   return PetscMin(PetscMax(dFdv / dv2, 0.0), cmax) - c;
 }
 
-PetscErrorCode SKContactPlaneDampedAccelerations(SKContactPlane cp, PetscReal dt, const PetscReal mass[], const PetscReal f[],
-                                                 const PetscInt dof_prescribed[], PetscReal a[])
+PetscErrorCode SKContactPairDampedAccelerations(SKContactPair cp, PetscReal dt, const PetscReal mass[], const PetscReal f[],
+                                                const PetscInt dof_prescribed[], PetscReal a[])
 {
   const PetscInt dim = cp->dim;
 
@@ -825,8 +825,8 @@ PetscErrorCode SKContactPlaneDampedAccelerations(SKContactPlane cp, PetscReal dt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPlaneAddDampingForce(SKContactPlane cp, PetscReal dt, const PetscReal a[], const PetscReal v[], PetscReal f[],
-                                             PetscReal g[])
+PetscErrorCode SKContactPairAddDampingForce(SKContactPair cp, PetscReal dt, const PetscReal a[], const PetscReal v[], PetscReal f[],
+                                            PetscReal g[])
 {
   const PetscInt dim = cp->dim;
   PetscReal diss     = 0;
