@@ -271,9 +271,9 @@ PetscErrorCode SKContactMeshSurfaceBuildGrid(SKContactMeshSurface ms)
     }
   }
   for (PetscInt c = 0; c < total; c++) fullest = PetscMax(fullest, ms->cstart[c + 1] - ms->cstart[c]);
-  if (fullest > ms->ncand) { /* room for the box distances of the candidates of any cell (the search's scratch) */
+  if (fullest > ms->ncand) { /* room for the box distances of the candidates of any cell, for a block of points (the search's scratch) */
     PetscCall(PetscFree(ms->cand_d2));
-    PetscCall(PetscMalloc1(fullest, &ms->cand_d2));
+    PetscCall(PetscMalloc1(SK_CONTACT_PROJECT_BLOCK * fullest, &ms->cand_d2));
     ms->ncand = fullest;
   }
   ms->nrebuild++;
@@ -346,20 +346,116 @@ PetscErrorCode SKContactMeshSurfaceUnpackGrid(SKContactMeshSurface ms, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Closest point of X on face F: parameters XI[dim - 1] of the face, shape values N[nfn] there, point XB, unit outward
-   normal NRM (of the face's plane, or of the segment in 2D; Q4 at the point). Returns the squared distance. Pure. */
-static inline PetscReal ProjectFace(const struct _p_SKContactMeshSurface *ms, PetscInt f, const PetscReal x[], PetscReal N[],
-                                    PetscReal xb[], PetscReal nrm[], PetscBool *inside, const PetscInt dim, const PetscInt nfn)
+/* The projection of a point onto one face: squared distance, shape values N[nfn] there, point XB, unit outward normal
+   NRM (of the face's plane, or of the segment in 2D; Q4 at the point), whether the point projects inside the face */
+typedef struct {
+  PetscReal d2, N[4], xb[3], nrm[3];
+  PetscBool inside;
+} FaceProjection;
+
+/* ProjectFace() onto bilinear quadrilaterals (x(xi) = a + b xi1 + c xi2 + e xi1 xi2) of the WIDTH points X[WIDTH * 3]
+   onto their faces F[WIDTH], into FP[WIDTH]: Gauss-Newton on the parameters from the centre, clamped to [-1, 1]^2. The
+   points go lane by lane through loops of constant length WIDTH (1, or SK_CONTACT_PROJECT_BLOCK) that the compiler
+   vectorises; every lane does the same arithmetic as a single point, and a lane that has converged keeps its
+   parameters while the others iterate. Pure. */
+static inline void ProjectQ4(const struct _p_SKContactMeshSurface *ms, const PetscInt f[], const PetscReal x[], FaceProjection fp[],
+                             const PetscInt width)
+{
+  const PetscReal *xv = ms->xv;
+  PetscReal a[3][SK_CONTACT_PROJECT_BLOCK], b[3][SK_CONTACT_PROJECT_BLOCK], c[3][SK_CONTACT_PROJECT_BLOCK], e[3][SK_CONTACT_PROJECT_BLOCK];
+  PetscReal px[3][SK_CONTACT_PROJECT_BLOCK], xi[2][SK_CONTACT_PROJECT_BLOCK], prev[SK_CONTACT_PROJECT_BLOCK];
+  int active[SK_CONTACT_PROJECT_BLOCK], any = 1; /* int, not PetscBool: a lane mask the vectoriser takes */
+
+#define XN(l, a, d) xv[ms->faces[f[l] * 4 + (a)] * 6 + (d)]
+  for (PetscInt l = 0; l < width; l++) { /* the coefficients once per face, so an iteration is a few dozen flops */
+    for (PetscInt d = 0; d < 3; d++) {
+      const PetscReal x0 = XN(l, 0, d), x1 = XN(l, 1, d), x2 = XN(l, 2, d), x3 = XN(l, 3, d);
+      a[d][l] = 0.25 * (x0 + x1 + x2 + x3), b[d][l] = 0.25 * (x1 + x2 - x0 - x3), c[d][l] = 0.25 * (x2 + x3 - x0 - x1),
+      e[d][l]  = 0.25 * (x0 + x2 - x1 - x3);
+      px[d][l] = x[l * 3 + d];
+    }
+    xi[0][l] = xi[1][l] = 0, prev[l] = 0, active[l] = 1; /* prev: the size of the last step (none yet) */
+  }
+  for (PetscInt it = 0; it < SK_SURFACE_MAX_IT && any; it++) {
+    any = 0;
+    for (PetscInt l = 0; l < width; l++) {
+      PetscReal g1 = 0, g2 = 0, h11 = 0, h12 = 0, h22 = 0, det, dx, dy, step, tolxi, xi0, xi1;
+      int converged;
+      for (PetscInt d = 0; d < 3; d++) {
+        const PetscReal r  = px[d][l] - (a[d][l] + b[d][l] * xi[0][l] + (c[d][l] + e[d][l] * xi[0][l]) * xi[1][l]);
+        const PetscReal t1 = b[d][l] + e[d][l] * xi[1][l], t2 = c[d][l] + e[d][l] * xi[0][l];
+        g1 += r * t1, g2 += r * t2, h11 += t1 * t1, h12 += t1 * t2, h22 += t2 * t2;
+      }
+      det = 1 / (h11 * h22 - h12 * h12);
+      dx  = (h22 * g1 - h12 * g2) * det;
+      dy  = (h11 * g2 - h12 * g1) * det;
+      xi0 = xi[0][l] + dx, xi1 = xi[1][l] + dy;
+      /* converged when this step, or the next one predicted from the last two, is below 1e-13 of the parameters
+         (relative: far points have |xi| >> 1). The prediction step^2 / prev bounds the next step of a linearly converging
+         iteration (ratio step / prev) and of a quadratically converging one (step^3 / prev^2), so it saves the
+         iteration that would only confirm convergence (no division on the iteration's critical path; prev = 0 at first) */
+      step      = PetscAbsReal(dx) + PetscAbsReal(dy);
+      tolxi     = 1e-13 * (1 + PetscAbsReal(xi0) + PetscAbsReal(xi1));
+      converged = (step < tolxi) | (step * step < tolxi * prev[l]);
+      xi[0][l]  = active[l] ? xi0 : xi[0][l];
+      xi[1][l]  = active[l] ? xi1 : xi[1][l];
+      prev[l]   = step;
+      active[l] = active[l] & !converged;
+      any |= active[l];
+    }
+  }
+  for (PetscInt l = 0; l < width; l++) {
+    fp[l].inside = (PetscBool)(PetscAbsReal(xi[0][l]) <= 1 && PetscAbsReal(xi[1][l]) <= 1);
+    if (!fp[l].inside) { /* the nearest point of the face is on its boundary: the nearest of the four straight edges */
+      const PetscReal cx[4] = {-1, 1, 1, -1}, cy[4] = {-1, -1, 1, 1};
+      PetscReal emin = PETSC_MAX_REAL;
+      for (PetscInt k = 0; k < 4; k++) {
+        const PetscInt m = (k + 1) % 4;
+        PetscReal ee = 0, re = 0, t, de = 0;
+        for (PetscInt d = 0; d < 3; d++)
+          ee += PetscSqr(XN(l, m, d) - XN(l, k, d)), re += (px[d][l] - XN(l, k, d)) * (XN(l, m, d) - XN(l, k, d));
+        t = PetscMin(PetscMax(re / ee, 0.0), 1.0);
+        for (PetscInt d = 0; d < 3; d++) de += PetscSqr(px[d][l] - XN(l, k, d) - t * (XN(l, m, d) - XN(l, k, d)));
+        if (de < emin) emin = de, xi[0][l] = cx[k] + t * (cx[m] - cx[k]), xi[1][l] = cy[k] + t * (cy[m] - cy[k]);
+      }
+    }
+  }
+#undef XN
+  for (PetscInt l = 0; l < width; l++) {
+    const PetscReal s = xi[0][l], q = xi[1][l];
+    PetscReal t1[3], t2[3], nrm[3], len, d2 = 0;
+    fp[l].N[0] = 0.25 * (1 - s) * (1 - q), fp[l].N[1] = 0.25 * (1 + s) * (1 - q);
+    fp[l].N[2] = 0.25 * (1 + s) * (1 + q), fp[l].N[3] = 0.25 * (1 - s) * (1 + q);
+    for (PetscInt d = 0; d < 3; d++) t1[d] = b[d][l] + e[d][l] * q, t2[d] = c[d][l] + e[d][l] * s;
+    nrm[0] = t1[1] * t2[2] - t1[2] * t2[1], nrm[1] = t1[2] * t2[0] - t1[0] * t2[2], nrm[2] = t1[0] * t2[1] - t1[1] * t2[0];
+    len = 1 / PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+    for (PetscInt d = 0; d < 3; d++) {
+      const PetscReal xb = a[d][l] + b[d][l] * s + (c[d][l] + e[d][l] * s) * q;
+      fp[l].nrm[d]       = nrm[d] * len;
+      fp[l].xb[d]        = xb;
+      d2 += PetscSqr(px[d][l] - xb);
+    }
+    fp[l].d2 = d2;
+  }
+}
+
+/* Closest point of X on face F into FP (the Q4 case is ProjectQ4() of one point). Pure. */
+static inline void ProjectFace(const struct _p_SKContactMeshSurface *ms, PetscInt f, const PetscReal x[], FaceProjection *fp,
+                               const PetscInt dim, const PetscInt nfn)
 {
   const PetscInt *fn  = ms->faces + f * nfn;
   const PetscReal *xv = ms->xv;
-  PetscReal d2        = 0, len;
+  PetscReal d2 = 0, len, *N = fp->N, *nrm = fp->nrm, *xb = fp->xb;
 
+  if (dim == 3 && nfn == 4) {
+    ProjectQ4(ms, &f, x, fp, 1);
+    return;
+  }
 #define XN(a, d) xv[fn[a] * 2 * dim + (d)]
   if (dim == 2) {
     const PetscReal t[2] = {XN(1, 0) - XN(0, 0), XN(1, 1) - XN(0, 1)}, L2 = t[0] * t[0] + t[1] * t[1];
     PetscReal s = ((x[0] - XN(0, 0)) * t[0] + (x[1] - XN(0, 1)) * t[1]) / L2;
-    *inside     = (PetscBool)(s >= 0 && s <= 1);
+    fp->inside  = (PetscBool)(s >= 0 && s <= 1);
     s           = PetscMin(PetscMax(s, 0.0), 1.0);
     N[0] = 1 - s, N[1] = s;
     len    = PetscSqrtReal(L2);
@@ -371,69 +467,16 @@ static inline PetscReal ProjectFace(const struct _p_SKContactMeshSurface *ms, Pe
       e1[d] = XN(1, d) - XN(0, d), e2[d] = XN(2, d) - XN(0, d), r[d] = x[d] - XN(0, d);
       a11 += e1[d] * e1[d], a12 += e1[d] * e2[d], a22 += e2[d] * e2[d], b1 += r[d] * e1[d], b2 += r[d] * e2[d];
     }
-    det     = a11 * a22 - a12 * a12;
-    s       = (a22 * b1 - a12 * b2) / det;
-    q       = (a11 * b2 - a12 * b1) / det;
-    *inside = (PetscBool)(s >= 0 && q >= 0 && s + q <= 1);
+    det        = a11 * a22 - a12 * a12;
+    s          = (a22 * b1 - a12 * b2) / det;
+    q          = (a11 * b2 - a12 * b1) / det;
+    fp->inside = (PetscBool)(s >= 0 && q >= 0 && s + q <= 1);
     s = PetscMax(s, 0.0), q = PetscMax(q, 0.0);
     if (s + q > 1) s /= s + q, q = 1 - s;
     N[0] = 1 - s - q, N[1] = s, N[2] = q;
     nrm[0] = e1[1] * e2[2] - e1[2] * e2[1], nrm[1] = e1[2] * e2[0] - e1[0] * e2[2], nrm[2] = e1[0] * e2[1] - e1[1] * e2[0];
     len = PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
     for (PetscInt d = 0; d < 3; d++) nrm[d] /= len;
-  } else { /* bilinear Q4, x(xi) = a + b xi1 + c xi2 + e xi1 xi2: Gauss-Newton on the parameters from the centre, clamped
-              to [-1, 1]^2 (the coefficients once per face, so an iteration is a few dozen flops) */
-    PetscReal a[3], b[3], c[3], e[3], xi[2] = {0, 0}, t1[3], t2[3];
-    for (PetscInt d = 0; d < 3; d++) {
-      const PetscReal x0 = XN(0, d), x1 = XN(1, d), x2 = XN(2, d), x3 = XN(3, d);
-      a[d] = 0.25 * (x0 + x1 + x2 + x3), b[d] = 0.25 * (x1 + x2 - x0 - x3), c[d] = 0.25 * (x2 + x3 - x0 - x1),
-      e[d] = 0.25 * (x0 + x2 - x1 - x3);
-    }
-    PetscReal prev = 0; /* the size of the last step (none yet) */
-    for (PetscInt it = 0; it < SK_SURFACE_MAX_IT; it++) {
-      PetscReal g1 = 0, g2 = 0, h11 = 0, h12 = 0, h22 = 0, det, dx, dy, step, tolxi;
-      for (PetscInt d = 0; d < 3; d++) {
-        const PetscReal r = x[d] - (a[d] + b[d] * xi[0] + (c[d] + e[d] * xi[0]) * xi[1]);
-        t1[d] = b[d] + e[d] * xi[1], t2[d] = c[d] + e[d] * xi[0];
-        g1 += r * t1[d], g2 += r * t2[d], h11 += t1[d] * t1[d], h12 += t1[d] * t2[d], h22 += t2[d] * t2[d];
-      }
-      det = 1 / (h11 * h22 - h12 * h12);
-      dx  = (h22 * g1 - h12 * g2) * det;
-      dy  = (h11 * g2 - h12 * g1) * det;
-      xi[0] += dx, xi[1] += dy;
-      /* converged when this step, or the next one predicted from the last two, is below 1e-13 of the parameters
-         (relative: far points have |xi| >> 1). The prediction step^2 / prev bounds the next step of a linearly converging
-         iteration (ratio step / prev) and of a quadratically converging one (step^3 / prev^2), so it saves the
-         iteration that would only confirm convergence */
-      step  = PetscAbsReal(dx) + PetscAbsReal(dy);
-      tolxi = 1e-13 * (1 + PetscAbsReal(xi[0]) + PetscAbsReal(xi[1]));
-      if (step < tolxi || step * step < tolxi * prev) break; /* (no division on the iteration's critical path; prev = 0 at first) */
-      prev = step;
-    }
-    *inside = (PetscBool)(PetscAbsReal(xi[0]) <= 1 && PetscAbsReal(xi[1]) <= 1);
-    if (!*inside) { /* the nearest point of the face is on its boundary: the nearest of the four straight edges */
-      const PetscReal cx[4] = {-1, 1, 1, -1}, cy[4] = {-1, -1, 1, 1};
-      PetscReal emin = PETSC_MAX_REAL;
-      for (PetscInt k = 0; k < 4; k++) {
-        const PetscInt l = (k + 1) % 4;
-        PetscReal ee = 0, re = 0, t, de = 0;
-        for (PetscInt d = 0; d < 3; d++) ee += PetscSqr(XN(l, d) - XN(k, d)), re += (x[d] - XN(k, d)) * (XN(l, d) - XN(k, d));
-        t = PetscMin(PetscMax(re / ee, 0.0), 1.0);
-        for (PetscInt d = 0; d < 3; d++) de += PetscSqr(x[d] - XN(k, d) - t * (XN(l, d) - XN(k, d)));
-        if (de < emin) emin = de, xi[0] = cx[k] + t * (cx[l] - cx[k]), xi[1] = cy[k] + t * (cy[l] - cy[k]);
-      }
-    }
-    N[0] = 0.25 * (1 - xi[0]) * (1 - xi[1]), N[1] = 0.25 * (1 + xi[0]) * (1 - xi[1]);
-    N[2] = 0.25 * (1 + xi[0]) * (1 + xi[1]), N[3] = 0.25 * (1 - xi[0]) * (1 + xi[1]);
-    for (PetscInt d = 0; d < 3; d++) t1[d] = b[d] + e[d] * xi[1], t2[d] = c[d] + e[d] * xi[0];
-    nrm[0] = t1[1] * t2[2] - t1[2] * t2[1], nrm[1] = t1[2] * t2[0] - t1[0] * t2[2], nrm[2] = t1[0] * t2[1] - t1[1] * t2[0];
-    len = 1 / PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-    for (PetscInt d = 0; d < 3; d++) {
-      nrm[d] *= len;
-      xb[d] = a[d] + b[d] * xi[0] + (c[d] + e[d] * xi[0]) * xi[1];
-      d2 += PetscSqr(x[d] - xb[d]);
-    }
-    return d2;
   }
   for (PetscInt d = 0; d < dim; d++) {
     xb[d] = 0;
@@ -441,7 +484,7 @@ static inline PetscReal ProjectFace(const struct _p_SKContactMeshSurface *ms, Pe
     d2 += PetscSqr(x[d] - xb[d]);
   }
 #undef XN
-  return d2;
+  fp->d2 = d2;
 }
 
 /* Squared distance from X to the bounding box of face F (0 inside it), in DIM (2 or 3) dimensions. Pure; branch-free
@@ -452,7 +495,9 @@ static inline PetscReal FaceBoxDistance2(const PetscReal fbox[], PetscInt dim, P
   const PetscReal *box = fbox + f * dim * 2;
   PetscReal d2         = 0;
   for (PetscInt d = 0; d < dim; d++) {
-    const PetscReal below = box[2 * d] - x[d], above = x[d] - box[2 * d + 1], t = below > above ? below : above, out = t > 0 ? t : 0;
+    /* out = max(t, 0) written as (t + |t|) / 2 (exact): GCC compiles t > 0 ? t : 0 here to a branch */
+    const PetscReal below = box[2 * d] - x[d], above = x[d] - box[2 * d + 1], t = below > above ? below : above,
+                    out = 0.5 * (t + PetscAbsReal(t));
     d2 += out * out;
   }
   return d2;
@@ -501,50 +546,62 @@ static PetscBool ClampedToSurfaceBoundary(const struct _p_SKContactMeshSurface *
   return PETSC_FALSE;
 }
 
-/* SKContactMeshSurfaceProject for faces of NFN nodes in DIM dimensions, both constants where it is called (so that the
-   loops over them unroll). */
-static inline PetscBool Project(SKContactMeshSurface ms, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s,
-                                const PetscInt dim, const PetscInt nfn)
+/* The search of SKContactMeshSurfaceProject in three phases, so that SKContactMeshSurfaceProjectMany() can run each
+   phase over a block of points (the projections of different points are then independent work the processor overlaps,
+   instead of one chain of dependent Gauss-Newton steps after another). Every phase is the same arithmetic for one point
+   as for a block: the result of a point does not depend on its neighbours in the block. NFN and DIM are constants where
+   these are called (so that the loops over them unroll). */
+
+/* Phase 1: the cell of X and the box distances of its candidate faces into D2 (room for ms->ncand); returns the cell
+   (-1 outside the grid: farther than the margin from every face) and the candidate whose box is nearest in *FIRST (-1
+   for an empty cell). That face is projected first: its distance then skips the projection of most other candidates. */
+static inline PetscInt SearchCell(const struct _p_SKContactMeshSurface *ms, const PetscReal x[], PetscReal d2[], PetscInt *first,
+                                  const PetscInt dim)
 {
-  PetscInt c = 0, best = -1, first, n;
+  PetscInt c = 0;
+
+  *first = -1;
+  for (PetscInt d = dim - 1; d >= 0; d--) {
+    const PetscReal r = PetscFloorReal((x[d] - ms->lo[d]) * ms->inv_cell); /* as GridCell, unclamped */
+    if (r < 0 || r >= ms->ncell[d]) return -1;
+    c = c * ms->ncell[d] + (PetscInt)r;
+  }
+  *first = CandidateBoxDistances(ms->fbox, dim, ms->cstart[c + 1] - ms->cstart[c], ms->cfaces + ms->cstart[c], x, d2);
+  return c;
+}
+
+/* Phase 3: from the projection FP onto candidate FIRST of cell C (phase 2; none when FIRST < 0), the other candidates
+   whose box distance D2 could beat it, then the result of SKContactMeshSurfaceProject() into P and S. */
+static inline void ProjectFinish(const struct _p_SKContactMeshSurface *ms, const PetscReal x[], PetscInt c, PetscInt first,
+                                 const PetscReal d2box[], const FaceProjection *fp, SKSurfaceProjection *p, SKContactSupport *s,
+                                 const PetscInt dim, const PetscInt nfn)
+{
+  PetscInt best, n;
   const PetscInt *cand;
-  PetscReal best_d2     = PETSC_MAX_REAL, N[4], xb[3], nrm[3], tol;
-  PetscBool best_inside = PETSC_FALSE, inside;
+  FaceProjection bp, other; /* the best projection so far, and the one of another candidate */
+  PetscReal tol;
 
   *p      = (SKSurfaceProjection){.distance = PETSC_MAX_REAL, .exact = PETSC_FALSE}; /* no face near: no force, a finite frame */
   s->face = -1;
-  for (PetscInt d = dim - 1; d >= 0; d--) {
-    const PetscReal r = PetscFloorReal((x[d] - ms->lo[d]) * ms->inv_cell); /* as GridCell, unclamped */
-    if (r < 0 || r >= ms->ncell[d]) return PETSC_TRUE;                     /* outside the grid: farther than the margin from every face */
-    c = c * ms->ncell[d] + (PetscInt)r;
-  }
-  tol = 1e-20 * ms->hmax * ms->hmax;
-  /* the face whose bounding box is nearest first: its distance then skips the projection of most other candidates
-     (the box distances go to ms->cand_d2, sized by the grid build to the fullest cell) */
-  cand  = ms->cfaces + ms->cstart[c];
-  n     = ms->cstart[c + 1] - ms->cstart[c];
-  first = CandidateBoxDistances(ms->fbox, dim, n, cand, x, ms->cand_d2);
-  /* j = -1 is that face, then every other candidate in the cell's order */
-  for (PetscInt j = first < 0 ? 0 : -1; j < n; j++) {
-    const PetscInt k = j < 0 ? first : j;
-    PetscReal d2;
-
-    if (j == first) continue;
+  if (first < 0) return;
+  tol  = 1e-20 * ms->hmax * ms->hmax;
+  cand = ms->cfaces + ms->cstart[c];
+  n    = ms->cstart[c + 1] - ms->cstart[c];
+  best = cand[first];
+  bp   = *fp;
+  for (PetscInt k = 0; k < n; k++) {
+    if (k == first) continue;
     /* a face whose bounding box is farther than the best face so far cannot be nearer: skip its projection */
-    if (ms->cand_d2[k] > best_d2 + tol) continue;
-    d2 = ProjectFace(ms, cand[k], x, N, xb, nrm, &inside, dim, nfn);
+    if (d2box[k] > bp.d2 + tol) continue;
+    ProjectFace(ms, cand[k], x, &other, dim, nfn);
     /* the nearest face; among equally near ones (a shared node) the one the point projects inside */
-    if (d2 < best_d2 - tol || (d2 <= best_d2 + tol && inside && !best_inside)) {
-      best = cand[k], best_d2 = d2, best_inside = inside;
-      for (PetscInt a = 0; a < nfn; a++) s->N[a] = N[a];
-      for (PetscInt d = 0; d < dim; d++) p->point[d] = xb[d], p->normal[d] = nrm[d];
-    }
+    if (other.d2 < bp.d2 - tol || (other.d2 <= bp.d2 + tol && other.inside && !bp.inside)) best = cand[k], bp = other;
   }
-  if (best < 0) return PETSC_TRUE;
   s->face = best;
   s->n    = nfn;
-  for (PetscInt a = 0; a < nfn; a++) s->node[a] = ms->faces[best * nfn + a];
+  for (PetscInt a = 0; a < nfn; a++) s->node[a] = ms->faces[best * nfn + a], s->N[a] = bp.N[a];
   p->distance = 0;
+  for (PetscInt d = 0; d < dim; d++) p->point[d] = bp.xb[d], p->normal[d] = bp.nrm[d];
   for (PetscInt d = 0; d < dim; d++) {
     p->distance += (x[d] - p->point[d]) * p->normal[d];
     p->velocity[d] = 0;
@@ -553,25 +610,82 @@ static inline PetscBool Project(SKContactMeshSurface ms, const PetscReal x[], SK
   /* past the end of the master surface (the nearest point is on its boundary and the point projects onto no face): its
      distance is the true one, not the distance to the plane of the last face, which would press a slave node that
      has slid off the end as if the surface went on (docs/theory.md, "Contact between deformable bodies") */
-  if (!best_inside && ClampedToSurfaceBoundary(ms, best, s->N)) {
+  if (!bp.inside && ClampedToSurfaceBoundary(ms, best, s->N)) {
     /* beyond the boundary along the surface by more than 1 % of the smallest face: slave and master ends that coincide
        (a patch test, bars meeting face to face) stay in contact through round-off */
     PetscReal along2 = 0;
     for (PetscInt d = 0; d < dim; d++) along2 += PetscSqr((x[d] - p->point[d]) - p->distance * p->normal[d]);
-    if (along2 > PetscSqr(1e-2 * ms->hmin)) p->distance = PetscSqrtReal(best_d2);
+    if (along2 > PetscSqr(1e-2 * ms->hmin)) p->distance = PetscSqrtReal(bp.d2);
   }
   p->exact = PETSC_TRUE;
   {
     const PetscReal e[3] = {1, 0, 0};
     SKSurfaceTangents(dim, p->normal, e, p->tangent);
   }
-  return PETSC_TRUE;
+}
+/* SKContactMeshSurfaceProject(): the three phases for one point */
+static inline void Project(const struct _p_SKContactMeshSurface *ms, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s,
+                           const PetscInt dim, const PetscInt nfn)
+{
+  PetscInt first;
+  const PetscInt c  = SearchCell(ms, x, ms->cand_d2, &first, dim);
+  FaceProjection fp = {.d2 = PETSC_MAX_REAL}; /* (not read when there is no candidate) */
+
+  if (first >= 0) ProjectFace(ms, ms->cfaces[ms->cstart[c] + first], x, &fp, dim, nfn);
+  ProjectFinish(ms, x, c, first, ms->cand_d2, &fp, p, s, dim, nfn);
 }
 
 PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface ms, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s)
 {
-  if (ms->dim == 2) return Project(ms, x, p, s, 2, 2);
-  return ms->nfn == 4 ? Project(ms, x, p, s, 3, 4) : Project(ms, x, p, s, 3, 3);
+  if (ms->dim == 2)
+    Project(ms, x, p, s, 2, 2);
+  else if (ms->nfn == 4)
+    Project(ms, x, p, s, 3, 4);
+  else
+    Project(ms, x, p, s, 3, 3);
+  return PETSC_TRUE;
+}
+
+/* SKContactMeshSurfaceProjectMany(): each phase over the block */
+static inline void ProjectMany(const struct _p_SKContactMeshSurface *ms, PetscInt n, const PetscReal x[], SKSurfaceProjection p[],
+                               SKContactSupport s[], const PetscInt dim, const PetscInt nfn)
+{
+  PetscInt cell[SK_CONTACT_PROJECT_BLOCK], first[SK_CONTACT_PROJECT_BLOCK];
+  FaceProjection fp[SK_CONTACT_PROJECT_BLOCK];
+
+  for (PetscInt i = 0; i < n; i++) cell[i] = SearchCell(ms, x + i * dim, ms->cand_d2 + i * ms->ncand, &first[i], dim);
+  if (dim == 3 && nfn == 4) { /* all points at once, padded to the whole block with the first point that has a face */
+    PetscInt f[SK_CONTACT_PROJECT_BLOCK], pad = -1;
+    PetscReal xs[SK_CONTACT_PROJECT_BLOCK * 3];
+    for (PetscInt i = 0; i < n && pad < 0; i++)
+      if (first[i] >= 0) pad = i;
+    if (pad >= 0) {
+      for (PetscInt i = 0; i < SK_CONTACT_PROJECT_BLOCK; i++) {
+        const PetscInt j = i < n && first[i] >= 0 ? i : pad;
+        f[i]             = ms->cfaces[ms->cstart[cell[j]] + first[j]];
+        for (PetscInt d = 0; d < 3; d++) xs[i * 3 + d] = x[j * 3 + d];
+      }
+      ProjectQ4(ms, f, xs, fp, SK_CONTACT_PROJECT_BLOCK);
+    }
+  } else
+    for (PetscInt i = 0; i < n; i++)
+      if (first[i] >= 0) ProjectFace(ms, ms->cfaces[ms->cstart[cell[i]] + first[i]], x + i * dim, &fp[i], dim, nfn);
+  for (PetscInt i = 0; i < n; i++)
+    ProjectFinish(ms, x + i * dim, cell[i], first[i], ms->cand_d2 + i * ms->ncand, &fp[i], p + i, s + i, dim, nfn);
+}
+
+void SKContactMeshSurfaceProjectMany(SKContactMeshSurface ms, PetscInt n, const PetscReal x[], SKSurfaceProjection p[],
+                                     SKContactSupport s[])
+{
+  for (PetscInt i0 = 0; i0 < n; i0 += SK_CONTACT_PROJECT_BLOCK) {
+    const PetscInt nb = PetscMin(n - i0, SK_CONTACT_PROJECT_BLOCK);
+    if (ms->dim == 2)
+      ProjectMany(ms, nb, x + i0 * 2, p + i0, s + i0, 2, 2);
+    else if (ms->nfn == 4)
+      ProjectMany(ms, nb, x + i0 * 3, p + i0, s + i0, 3, 4);
+    else
+      ProjectMany(ms, nb, x + i0 * 3, p + i0, s + i0, 3, 3);
+  }
 }
 
 PetscErrorCode SKContactMeshSurfaceSetSlaves(SKContactMeshSurface ms, PetscInt n, const PetscInt natural[], PetscInt max_support,

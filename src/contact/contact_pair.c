@@ -266,8 +266,13 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
 {
   const PetscInt nt = dim - 1, ns = cp->nstate;
   PetscReal diss = 0;
-  SKSurfaceProjection proj; /* filled by every projection of a curved or deformable surface */
-  SKContactSupport support             = {-1, 0, {0}, {0}};
+  /* the nodes go a block at a time: positions, then the projections of the block (one call for a surface with
+     projectmany), then the friction of each node */
+  PetscReal xblk[SK_CONTACT_PROJECT_BLOCK * 3], wgap[SK_CONTACT_PROJECT_BLOCK] = {0}; /* positions: dim per node */
+  const PetscReal *vblk[SK_CONTACT_PROJECT_BLOCK];
+  SKSurfaceProjection proj[SK_CONTACT_PROJECT_BLOCK]; /* filled by every projection of a curved or deformable surface */
+  SKContactSupport support[SK_CONTACT_PROJECT_BLOCK];
+  PetscBool ok[SK_CONTACT_PROJECT_BLOCK];
   const struct _p_SKContactSurface *sf = cp->surface;
   const SKContactSurfaceOps *sops      = sf->ops;
   /* a plane's frame is constant: its nodes skip the projection call and the copy of the frame */
@@ -275,25 +280,41 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < cp->n; i++) {
-    const PetscInt a    = cp->nodes[i];
-    const PetscReal *va = v + a * dim;
-    PetscReal x[3], vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3], wgap = 0;
+    const PetscInt a = cp->nodes[i], b = i % SK_CONTACT_PROJECT_BLOCK;
+    const PetscReal *va;
+    PetscReal *x = xblk + b * dim, vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3];
     const PetscReal *normal = sf->normal, *velocity = sf->velocity, (*tangent)[3] = sf->tangent;
     SKFrictionInfo info = {PETSC_FALSE, 0, 0};
 
-    for (PetscInt d = 0; d < dim; d++) x[d] = X[a * dim + d] + u[a * dim + d];
-    if (cp->pface) SKContactPatchFaceGetPoint(cp->pface, cp->pface_index[i], &wgap, x, &va); /* a control point: weighted */
+    if (b == 0) { /* the next block */
+      const PetscInt nb = PetscMin(cp->n - i, SK_CONTACT_PROJECT_BLOCK);
+      for (PetscInt j = 0; j < nb; j++) {
+        const PetscInt aj = cp->nodes[i + j];
+        for (PetscInt d = 0; d < dim; d++) xblk[j * dim + d] = X[aj * dim + d] + u[aj * dim + d];
+        vblk[j] = v + aj * dim;
+        if (cp->pface)
+          SKContactPatchFaceGetPoint(cp->pface, cp->pface_index[i + j], &wgap[j], xblk + j * dim, &vblk[j]); /* a control point: weighted */
+      }
+      if (!flat) { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
+        if (sops->projectmany)
+          sops->projectmany(sf->data, nb, xblk, t, 0.0, proj, support, ok);
+        else
+          for (PetscInt j = 0; j < nb; j++) ok[j] = sops->project(sf->data, xblk + j * dim, t, 0.0, &proj[j], &support[j]);
+        for (PetscInt j = 0; j < nb; j++)
+          if (!ok[j]) failed[0]++, *bad_node = i + j;
+      }
+    }
+    va = vblk[b];
     if (flat) {
       for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->normal[d];
-    } else { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
-      if (!sops->project(sf->data, x, t, 0.0, &proj, &support)) failed[0]++, *bad_node = i;
-      dist = proj.distance, normal = proj.normal, velocity = proj.velocity, tangent = proj.tangent;
+    } else {
+      dist = proj[b].distance, normal = proj[b].normal, velocity = proj[b].velocity, tangent = proj[b].tangent;
       for (PetscInt d = 0; d < dim; d++) {
         for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = tangent[k][d];
         frame[nt * dim + d] = velocity[d];
       }
     }
-    if (cp->pface) dist = wgap;
+    if (cp->pface) dist = wgap[b];
     N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
     for (PetscInt k = 0; k < nt; k++) {
       PetscReal s = 0; /* accumulated in a register: the law reads vt[] right after */
@@ -330,8 +351,8 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
       f[a * dim + d] += fa[d];
     }
     if (sops->react && N > 0) { /* action and reaction */
-      if (cp->slave_surface) PetscCall(sops->distribute(sf->data, cp->slave_surface, cp->slave_index[i], &support));
-      sops->react(sf->data, cp->slot[i], &support, fa);
+      if (cp->slave_surface) PetscCall(sops->distribute(sf->data, cp->slave_surface, cp->slave_index[i], &support[b]));
+      sops->react(sf->data, cp->slot[i], &support[b], fa);
     }
   }
   *diss_out = diss;

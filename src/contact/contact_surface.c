@@ -103,6 +103,14 @@ static PetscBool MeshProject(void *data, const PetscReal x[], PetscReal t, Petsc
   return SKContactMeshSurfaceProject((SKContactMeshSurface)data, x, p, s);
 }
 
+static void MeshProjectMany(void *data, PetscInt n, const PetscReal x[], PetscReal t, PetscReal cutoff, SKSurfaceProjection p[],
+                            SKContactSupport s[], PetscBool ok[])
+{
+  (void)t, (void)cutoff;
+  SKContactMeshSurfaceProjectMany((SKContactMeshSurface)data, n, x, p, s);
+  for (PetscInt i = 0; i < n; i++) ok[i] = PETSC_TRUE;
+}
+
 static void MeshReact(void *data, PetscInt slot, const SKContactSupport *s, const PetscReal force[])
 {
   SKContactMeshSurfaceReact((SKContactMeshSurface)data, slot, s, force);
@@ -153,6 +161,7 @@ static PetscErrorCode MeshDestroy(void *data)
 static const SKContactSurfaceOps MeshOps = {.type          = "deformable",
                                             .update        = MeshUpdate,
                                             .project       = MeshProject,
+                                            .projectmany   = MeshProjectMany,
                                             .react         = MeshReact,
                                             .addreactions  = MeshAddReactions,
                                             .omega2        = MeshOmega2,

@@ -9,7 +9,8 @@
 #define SK_CONTACT_DAMPING_MAX_IT 8  /* regula falsi steps for a node's implicit damping per step (SKContactPairDampedAccelerations()) */
 #define SK_CONTACT_DAMPING_RTOL 1e-3 /* and their tolerance on c, relative to c_max */
 
-#define SK_CONTACT_MAX_SUPPORT 16 /* master nodes one slave node's reaction may go to (mortar distribution) */
+#define SK_CONTACT_MAX_SUPPORT 16   /* master nodes one slave node's reaction may go to (mortar distribution) */
+#define SK_CONTACT_PROJECT_BLOCK 16 /* slave nodes a pair projects at once (SKContactSurfaceOps projectmany) */
 
 /* The master nodes a slave node's reaction goes to and their shares: the face it projects onto with the shape values
    there, or (mortar distribution, 2D) the master nodes under its slave faces with int N_a N_b / int N_a. */
@@ -44,7 +45,7 @@ struct _p_SKContactMeshSurface {
      bounding box grown by margin touches it, at the positions xgrid of the last build */
   PetscReal *xgrid, lo[3], cell, inv_cell, margin, depth;
   PetscInt ncell[3], *cstart, *cfaces, nrebuild;
-  PetscReal *cand_d2; /* scratch of the search: box distances of one cell's candidates (ncand) */
+  PetscReal *cand_d2; /* scratch of the search: box distances of one cell's candidates (ncand per point of a block) */
   PetscInt ncand;
   PetscInt refct;               /* pairs holding the surface (two passes share both sides) */
   PetscInt *nstart, *nfaces_of; /* faces of each node (CSR over nodes), built on first use */
@@ -59,6 +60,10 @@ PETSC_INTERN PetscErrorCode SKContactMeshSurfaceUpdate(SKContactMeshSurface, con
 /* Projection of x onto the nearest candidate face: distance, point, normal, tangents, velocity (interpolated) into P,
    the face's nodes and shape values into S (S->face = -1 and P->distance = PETSC_MAX_REAL when no face is near). */
 PETSC_INTERN PetscBool SKContactMeshSurfaceProject(SKContactMeshSurface, const PetscReal x[], SKSurfaceProjection *p, SKContactSupport *s);
+/* SKContactMeshSurfaceProject() of the N points X[N * dim] into P[N] and S[N], the same result for each; faster than
+   one call per point (the projections of a block of points overlap). */
+PETSC_INTERN void SKContactMeshSurfaceProjectMany(SKContactMeshSurface, PetscInt n, const PetscReal x[], SKSurfaceProjection p[],
+                                                  SKContactSupport s[]);
 /* The pair's N owned slave nodes by their NATURAL numbers: their places SLOT[n] in the global list. A slave node's
    reaction goes to at most MAX_SUPPORT master nodes (nfn <= MAX_SUPPORT <= SK_CONTACT_MAX_SUPPORT). Collective. */
 PETSC_INTERN PetscErrorCode SKContactMeshSurfaceSetSlaves(SKContactMeshSurface, PetscInt n, const PetscInt natural[], PetscInt max_support,
@@ -105,6 +110,10 @@ typedef struct {
      of the point into S (S->n = 0 when the surface takes no reaction). Points farther than CUTOFF outside may skip the
      exact projection. Returns PETSC_FALSE when it did not converge. */
   PetscBool (*project)(void *data, const PetscReal x[], PetscReal t, PetscReal cutoff, SKSurfaceProjection *p, SKContactSupport *s);
+  /* project of the N points X[N * dim] into P[N], S[N] and OK[N], the same result for each point; for a surface whose
+     projections gain from being done a block at a time (optional: the pair calls project per point without it) */
+  void (*projectmany)(void *data, PetscInt n, const PetscReal x[], PetscReal t, PetscReal cutoff, SKSurfaceProjection p[],
+                      SKContactSupport s[], PetscBool ok[]);
   /* mortar distribution: the support S of slave node A of the slave surface SLAVE instead of its point shares (optional) */
   PetscErrorCode (*distribute)(void *data, SKContactMeshSurface slave, PetscInt a, SKContactSupport *s);
   /* records FORCE (N) on the slave node at SLOT with support S; addreactions adds the recorded reactions to the local

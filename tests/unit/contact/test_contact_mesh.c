@@ -3,7 +3,8 @@
    the guaranteed depth is missed, also after the surface has moved and the grid was rebuilt; a 2D chain and a warped 3D
    Q4 sheet, whose projections are also checked against their optimality conditions and a dense sample of the face), and the mortar shares
    of non-matching flat surfaces (int N_a N_b sums to the master weights: the property behind the patch test), and
-   slave points past the end of an open master surface (no contact). */
+   slave points past the end of an open master surface (no contact), and the projection of a block of points against
+   the projection of each. */
 #include <stickslip/contact.h>
 #include "../../../src/contact/contactimpl.h" /* white box: projection, grid, mortar shares */
 
@@ -155,6 +156,25 @@ static PetscErrorCode TestSearch(void)
    each projection onto a face is its closest point: for a point over the inside of the face the residual is
    orthogonal to both tangents (1e-12 of the face size, the Newton stop at 1e-13 of the parameters), and no point of a
    dense sample of the face (41 x 41 parameters) is nearer. */
+/* The nodes X[3 (N + 1)^2] of a warped N x N sheet over the unit square: jittered in the plane by 0.2 of the spacing, a
+   smooth bump of 0.1 plus a random 0.1 of the spacing out of it (RND draws in [-1, 1]). */
+static PetscErrorCode WarpedSheet(PetscInt N, PetscRandom rnd, PetscReal X[])
+{
+  const PetscReal h = 1.0 / N;
+
+  PetscFunctionBeginUser;
+  for (PetscInt j = 0; j <= N; j++)
+    for (PetscInt i = 0; i <= N; i++) {
+      const PetscInt m = j * (N + 1) + i;
+      PetscReal r[3];
+      for (PetscInt d = 0; d < 3; d++) PetscCall(PetscRandomGetValueReal(rnd, &r[d]));
+      X[3 * m]     = h * (i + 0.2 * r[0]);
+      X[3 * m + 1] = h * (j + 0.2 * r[1]);
+      X[3 * m + 2] = 0.1 * PetscSinReal(3.0 * X[3 * m]) * PetscCosReal(2.0 * X[3 * m + 1]) + 0.1 * h * r[2];
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestSearchQ4(void)
 {
   const PetscInt N = 12, nn = (N + 1) * (N + 1);
@@ -169,16 +189,8 @@ static PetscErrorCode TestSearchQ4(void)
   PetscCall(PetscMalloc1(4 * N * N, &faces));
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, -1, 1));
-  for (PetscInt j = 0; j <= N; j++)
-    for (PetscInt i = 0; i <= N; i++) {
-      const PetscInt m = j * (N + 1) + i;
-      PetscReal r[3];
-      for (PetscInt d = 0; d < 3; d++) PetscCall(PetscRandomGetValueReal(rnd, &r[d]));
-      X[3 * m]     = h * (i + 0.2 * r[0]);
-      X[3 * m + 1] = h * (j + 0.2 * r[1]);
-      X[3 * m + 2] = 0.1 * PetscSinReal(3.0 * X[3 * m]) * PetscCosReal(2.0 * X[3 * m + 1]) + 0.1 * h * r[2];
-      for (PetscInt d = 0; d < 3; d++) u[3 * m + d] = v[3 * m + d] = 0;
-    }
+  PetscCall(WarpedSheet(N, rnd, X));
+  for (PetscInt m = 0; m < 3 * nn; m++) u[m] = v[m] = 0;
   for (PetscInt j = 0; j < N; j++)
     for (PetscInt i = 0; i < N; i++) {
       const PetscInt f = j * N + i, m = j * (N + 1) + i;
@@ -343,6 +355,121 @@ static PetscErrorCode TestPastTheEnd(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* SKContactMeshSurfaceProjectMany() against SKContactMeshSurfaceProject() point by point on the surface MS, for N
+   random points in the box LO..HI (some over faces, some past the surface's edges, some outside the search grid), so
+   that every kind of result and a partly filled last block are met. The two agree to round-off: they do the same
+   arithmetic, bitwise equal unless the compiler fuses multiply-adds differently in the vectorised block projection
+   of bilinear faces than in the single one (-march=native builds); 1e-13 is far above that and far below any error
+   of the search. */
+static PetscErrorCode CheckProjectMany(SKContactMeshSurface ms, PetscRandom rnd, PetscInt n, const PetscReal lo[], const PetscReal hi[])
+{
+  const PetscInt dim = ms->dim;
+  PetscReal *x, *f0;
+  SKSurfaceProjection *p;
+  SKContactSupport *s;
+  PetscInt found = 0, none = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc4(n * dim, &x, n, &p, n, &s, n, &f0));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscReal r;
+      PetscCall(PetscRandomGetValueReal(rnd, &r));
+      x[i * dim + d] = lo[d] + 0.5 * (r + 1) * (hi[d] - lo[d]);
+    }
+  SKContactMeshSurfaceProjectMany(ms, n, x, p, s);
+  for (PetscInt i = 0; i < n; i++) {
+    SKSurfaceProjection q;
+    SKContactSupport t;
+    PetscReal err = 0;
+    (void)SKContactMeshSurfaceProject(ms, x + i * dim, &q, &t);
+    PetscCheck(s[i].face == t.face, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "point %" PetscInt_FMT ": the block projection chose face %" PetscInt_FMT ", the single one %" PetscInt_FMT, i, s[i].face,
+               t.face);
+    if (t.face < 0) {
+      PetscCheck(p[i].distance == PETSC_MAX_REAL && !p[i].exact, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "point %" PetscInt_FMT ": no face, yet a distance", i);
+      none++;
+      continue;
+    }
+    found++;
+    PetscCheck(s[i].n == t.n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "point %" PetscInt_FMT ": support sizes differ", i);
+    for (PetscInt a = 0; a < t.n; a++) {
+      PetscCheck(s[i].node[a] == t.node[a], PETSC_COMM_SELF, PETSC_ERR_PLIB, "point %" PetscInt_FMT ": support nodes differ", i);
+      err = PetscMax(err, PetscAbsReal(s[i].N[a] - t.N[a]));
+    }
+    err = PetscMax(err, PetscAbsReal(p[i].distance - q.distance) / ms->hmax);
+    for (PetscInt d = 0; d < dim; d++) {
+      err = PetscMax(err, PetscAbsReal(p[i].point[d] - q.point[d]) / ms->hmax);
+      err = PetscMax(err, PetscAbsReal(p[i].normal[d] - q.normal[d]));
+      err = PetscMax(err, PetscAbsReal(p[i].velocity[d] - q.velocity[d]));
+      for (PetscInt k = 0; k < dim - 1; k++) err = PetscMax(err, PetscAbsReal(p[i].tangent[k][d] - q.tangent[k][d]));
+    }
+    PetscCheck(err <= 1e-13, PETSC_COMM_SELF, PETSC_ERR_PLIB, "point %" PetscInt_FMT ": block and single projections differ by %g", i,
+               (double)err);
+  }
+  /* both kinds of point met (the box reaches well past the surface) */
+  PetscCheck(found > 0 && none > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "the check met %" PetscInt_FMT " points near a face and %" PetscInt_FMT " far from all", found, none);
+  PetscCall(PetscFree4(x, p, s, f0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The block projection on a moving 2D chain, a warped 3D Q4 sheet and the same sheet cut into triangles. */
+static PetscErrorCode TestProjectMany(void)
+{
+  const PetscInt N = 8, nn = (N + 1) * (N + 1), npts = 3 * SK_CONTACT_PROJECT_BLOCK + 5;
+  const PetscReal h = 1.0 / N;
+  SKContactMeshSurface ms;
+  PetscReal *X, *u, *v;
+  PetscInt *faces;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc3(3 * nn, &X, 3 * nn, &u, 3 * nn, &v));
+  PetscCall(PetscMalloc1(6 * N * N, &faces));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1, 1));
+  { /* 2D: a wavy chain of N * N segments, moved and with velocities */
+    const PetscInt M      = N * N;
+    const PetscReal lo[2] = {-0.3, -0.3}, hi[2] = {M * 0.01 + 0.3, 0.3};
+    for (PetscInt i = 0; i <= M; i++) {
+      X[2 * i] = 0.01 * i, X[2 * i + 1] = 0.05 * PetscSinReal(0.2 * i);
+      u[2 * i] = 0.002, u[2 * i + 1] = 0.001 * PetscCosReal(0.3 * i), v[2 * i] = 0.1 * i, v[2 * i + 1] = -0.05 * i;
+    }
+    for (PetscInt f = 0; f < M; f++) faces[2 * f] = f + 1, faces[2 * f + 1] = f;
+    PetscCall(MakeSurface(2, 2, M + 1, X, M, faces, &ms));
+    PetscCall(SKContactMeshSurfaceUpdate(ms, X, u, v));
+    PetscCall(CheckProjectMany(ms, rnd, npts, lo, hi));
+    PetscCall(SKContactMeshSurfaceDestroy(&ms));
+  }
+  PetscCall(WarpedSheet(N, rnd, X));
+  for (PetscInt m = 0; m < 3 * nn; m++) { /* a small random displacement, random velocities */
+    PetscCall(PetscRandomGetValueReal(rnd, &u[m]));
+    PetscCall(PetscRandomGetValueReal(rnd, &v[m]));
+    u[m] *= 0.01 * h;
+  }
+  for (PetscInt nfn = 4; nfn >= 3; nfn--) { /* the Q4 sheet, then its triangles */
+    const PetscReal lo[3] = {-0.3, -0.3, -0.4}, hi[3] = {1.3, 1.3, 0.4};
+    for (PetscInt j = 0; j < N; j++)
+      for (PetscInt i = 0; i < N; i++) {
+        const PetscInt f = j * N + i, m = j * (N + 1) + i, q[4] = {m, m + 1, m + N + 2, m + N + 1};
+        if (nfn == 4)
+          for (PetscInt a = 0; a < 4; a++) faces[4 * f + a] = q[a];
+        else
+          for (PetscInt a = 0; a < 3; a++) faces[6 * f + a] = q[a], faces[6 * f + 3 + a] = q[(a + 2) % 4];
+      }
+    PetscCall(MakeSurface(3, nfn, nn, X, nfn == 4 ? N * N : 2 * N * N, faces, &ms));
+    PetscCall(SKContactMeshSurfaceUpdate(ms, X, u, v));
+    PetscCall(CheckProjectMany(ms, rnd, npts, lo, hi));
+    PetscCall(SKContactMeshSurfaceDestroy(&ms));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFree3(X, u, v));
+  PetscCall(PetscFree(faces));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscFunctionBeginUser;
@@ -353,6 +480,7 @@ int main(int argc, char **argv)
   PetscCall(TestSearchQ4());
   PetscCall(TestMortar());
   PetscCall(TestPastTheEnd());
+  PetscCall(TestProjectMany());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "contact mesh surface: projection, search and mortar shares ok\n"));
   PetscCall(PetscFinalize());
   return 0;
