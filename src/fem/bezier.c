@@ -1,7 +1,7 @@
 /* Bezier cells: NURBS patches (module iga) as mesh blocks whose elements are knot spans, with the registered cell
    type that describes them and the shell basis that evaluates the rational basis by Bezier extraction inside the
    ordinary element loops. */
-#include "femimpl.h"
+#include "bezierimpl.h"
 #include <string.h>
 
 /* ---- the cell types (one per dimension and degree, registered on first use) ---- */
@@ -65,20 +65,6 @@ PetscErrorCode SKBezierCellType(PetscInt dim, PetscInt p, SKElementType *type)
 }
 
 /* ---- the basis ---- */
-
-/* Context of a Bezier basis: per local element its span per direction and its control point weights; the Bernstein
-   polynomials tabulated once at the 1D Gauss points. */
-typedef struct {
-  PetscInt dim, p, q, nen, nq;
-  const PetscReal *C[3]; /* 1D extraction operators of the patch (owned by the patch in the mesh) */
-  PetscInt *span;        /* [nelem][dim] */
-  PetscReal *w;          /* [nelem][nen] */
-  PetscReal B[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1], dB[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1]; /* [gauss pt][i] */
-  PetscReal wq[SK_ELEMENT_MAX_QP];
-  /* the 1D B-splines of each span at each Gauss point, N1t[d][(k*q + g)*q + a] and dN1t (tabulated once: they depend
-     on the span and the point, not on the element) */
-  PetscReal *N1t[3], *dN1t[3];
-} SKBezierBasis;
 
 static PetscErrorCode SKBezierBasisDestroy(void *ctx)
 {
@@ -205,6 +191,7 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   PetscCall(PetscFree3(natural, idx, weights));
   PetscCall(SKBasisCreateShell(info->name, pdim, bb->nen, bb->nq, info->vtk_type, SKBezierGeometry, bb, basis));
   PetscCall(SKBasisShellSetContextDestroy(*basis, SKBezierBasisDestroy));
+  (*basis)->internal_force    = SKBezierInternalForceKernel(pdim, bb->q); /* NULL: the generic loop */
   (*basis)->degree            = bb->p;
   (*basis)->reference_measure = pdim == 2 ? 4.0 : 8.0;
   PetscFunctionReturn(PETSC_SUCCESS);

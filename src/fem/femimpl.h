@@ -5,6 +5,11 @@
 
 #include <stickslip/fem.h>
 
+/* A basis' own internal-force loop (SKFEMInternalForce() with the same arguments), for a cell kind whose structure a
+   dedicated kernel exploits (the Bezier cells' sum factorisation); the clear failure is set by the caller. */
+typedef PetscErrorCode (*SKBasisInternalForceFn)(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                                                 const PetscReal u[], PetscReal f[], PetscReal *energy, SKFEMFailure *fail);
+
 struct _n_SKBasis {
   char name[32];
   PetscBool shell; /* PETSC_TRUE: geometry comes from the user's function; else a Lagrange basis of `type` */
@@ -17,6 +22,7 @@ struct _n_SKBasis {
   void *ctx;
   PetscErrorCode (*ctx_destroy)(void *); /* shell bases that own their context */
   PetscInt elem_offset;                  /* added to the element ids given to a shell geometry (one-element calls) */
+  SKBasisInternalForceFn internal_force; /* optional: replaces the generic element loop of SKFEMInternalForce() */
 };
 
 /* 1D Lagrange polynomial of degree p (nodes -1, [0,] 1) that is 1 at node coordinate c, and its derivative, at x. */

@@ -133,6 +133,10 @@ PetscErrorCode SKFEMInternalForce(SKBasis basis, SKMaterial mat, PetscInt nelem,
   PetscCheck(p->dim == basis->dim, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
              "Material of dimension %" PetscInt_FMT " on %s elements of dimension %" PetscInt_FMT, p->dim, basis->name, basis->dim);
   ClearFailure(fail);
+  if (basis->internal_force) {
+    PetscCall(basis->internal_force(basis, mat, nelem, conn, X, u, f, energy, fail));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* the Lagrange bases with their sizes as compile-time constants, so that the loops unroll and vectorise; shell
      bases (and any type added later) take the generic instantiation */
 #define SK_FORCE_CASE(t, d, n)                                                               \

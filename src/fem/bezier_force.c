@@ -1,0 +1,325 @@
+/* The internal force of Bezier cells (NURBS patches) by sum factorisation, SK_LANES elements at a time.
+
+   The rational basis of an element is R_A = w_A N_A / W with N_A = N_a0(xi0) N_a1(xi1) [N_a2(xi2)] the tensor product of
+   the 1D B-splines of its spans and W = sum_A w_A N_A. Any field interpolated with it, v = sum_A R_A v_A, is
+   v = V / W with V = sum_A (w_A v_A) N_A a tensor-product polynomial, and dv/dxi_k = (dV/dxi_k - v dW/dxi_k) / W. So
+   the reference geometry X, the displacement u and W itself come at all (p+1)^dim Gauss points of the element from
+   1D passes over the coefficients w_A, w_A X_A and w_A u_A, one direction at a time: O((p+1)^(dim+1)) operations per
+   field instead of O((p+1)^(2 dim)) for the basis evaluated point by point. The force is the transpose:
+     f_Ai = sum_q (w det J)_q P_ij dR_A/dX_j = w_A sum_q [ sum_k S_ik dN_A/dxi_k + S_i0 N_A ],
+     S_ik = (w det J) P_ij (dxi_k/dX_j) / W,   S_i0 = -sum_k S_ik (dW/dxi_k) / W,
+   the same 1D passes backwards. The Jacobian is recomputed from X every evaluation, as in the generic element loop
+   (no stored geometry), and the results agree with that loop to round-off (tests/unit/fem/test_bezier.c).
+   Instantiated with the dimension and the points per direction q = p + 1 as constants (q = 2..4), so that every loop
+   has a constant length and the lane loops vectorise. */
+#include "bezierimpl.h"
+
+/* Work arrays of one batch, sized for the largest instance (3D, q = 4). The layouts are documented where they are
+   filled; every one ends in the lane index. */
+#define SK_BF_Q 4
+#define SK_BF_NEN (SK_BF_Q * SK_BF_Q * SK_BF_Q)
+#define SK_BF_NF 7 /* fields: W, w X (dim), w u (dim) */
+typedef struct {
+  PetscInt elem[SK_L];
+  SK_ALIGN PetscReal T[3 * SK_BF_Q * SK_BF_Q * SK_L], D[3 * SK_BF_Q * SK_BF_Q * SK_L]; /* 1D values and derivatives */
+  SK_ALIGN PetscReal w[SK_BF_NEN * SK_L];                                              /* control point weights */
+  SK_ALIGN PetscReal C[SK_BF_NF * SK_BF_NEN * SK_L];                                   /* coefficients of the fields */
+  SK_ALIGN PetscReal A1[SK_BF_NF * SK_BF_NEN * 2 * SK_L];                              /* after the first 1D pass */
+  SK_ALIGN PetscReal A2[SK_BF_NF * SK_BF_NEN * 3 * SK_L];                              /* after the second */
+  SK_ALIGN PetscReal V[SK_BF_NF * SK_BF_NEN * 4 * SK_L]; /* the fields and their derivatives at the Gauss points */
+  SK_ALIGN PetscReal S[3 * SK_BF_NEN * 4 * SK_L];        /* the stress coefficients at the Gauss points */
+  SK_ALIGN PetscReal R[SK_BF_NEN * 3 * SK_L];            /* element force, (a * dim + i) * SK_L + l */
+} SKBezierForceWork;
+
+/* a loop over the lanes of a batch, which the compiler may vectorise: its iterations are independent (GCC cannot
+   prove that here, the arrays being members of one work structure) */
+#if defined(__GNUC__) && !defined(__clang__)
+#define LANES(l) _Pragma("GCC ivdep") for (PetscInt l = 0; l < SK_L; l++)
+#else
+#define LANES(l) for (PetscInt l = 0; l < SK_L; l++)
+#endif
+
+/* The 1D tables of the batch's elements, T[((d q + g) q + a) SK_L + l] = N_a(xi_g) of direction d (D: derivative),
+   and the weights w[a SK_L + l]. */
+SK_HOT_INLINE void GatherTables(const SKBezierBasis *bb, const PetscInt dim, const PetscInt q, const PetscInt elem[], SKBezierForceWork *w)
+{
+  const PetscInt nen = bb->nen;
+  for (PetscInt l = 0; l < SK_L; l++) {
+    const PetscInt e = elem[l];
+    for (PetscInt d = 0; d < dim; d++) {
+      const PetscInt off = bb->span[e * dim + d] * q * q;
+      for (PetscInt k = 0; k < q * q; k++) {
+        w->T[(d * q * q + k) * SK_L + l] = bb->N1t[d][off + k];
+        w->D[(d * q * q + k) * SK_L + l] = bb->dN1t[d][off + k];
+      }
+    }
+    for (PetscInt a = 0; a < nen; a++) w->w[a * SK_L + l] = bb->w[e * nen + a];
+  }
+}
+
+#define TT(d, g, a, l) w->T[(((d)*q + (g)) * q + (a)) * SK_L + (l)]
+#define DD(d, g, a, l) w->D[(((d)*q + (g)) * q + (a)) * SK_L + (l)]
+
+/* Forward passes: the fields C[(f nen + a) SK_L + l] (a = a0 + q a1 [+ q^2 a2]) to their values and reference
+   derivatives at the Gauss points, V[((f nq + g) (dim + 1) + v) SK_L + l] (g = g0 + q g1 [+ q^2 g2]; v = 0 the value,
+   1 + k the derivative along xi_k). */
+SK_HOT_INLINE void Forward(const PetscInt dim, const PetscInt q, const PetscInt nf, SKBezierForceWork *w)
+{
+  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = nen, nv = dim + 1;
+  /* direction 0: A1[((f nen/q + rest) q + g0) 2 + v], rest = a1 [+ q a2], v: N or N' along xi_0 */
+  for (PetscInt f = 0; f < nf; f++)
+    for (PetscInt r = 0; r < nen / q; r++)
+      for (PetscInt g = 0; g < q; g++) {
+        PetscReal *o       = w->A1 + (((f * (nen / q) + r) * q + g) * 2) * SK_L;
+        const PetscReal *c = w->C + (f * nen + r * q) * SK_L;
+        LANES(l)
+        {
+          PetscReal s0 = 0, s1 = 0;
+          for (PetscInt a = 0; a < q; a++) s0 += TT(0, g, a, l) * c[a * SK_L + l], s1 += DD(0, g, a, l) * c[a * SK_L + l];
+          o[l] = s0, o[SK_L + l] = s1;
+        }
+      }
+  if (dim == 2) { /* direction 1: to V (v = 0: N0 N1, 1: N0' N1, 2: N0 N1') */
+    for (PetscInt f = 0; f < nf; f++)
+      for (PetscInt g1 = 0; g1 < q; g1++)
+        for (PetscInt g0 = 0; g0 < q; g0++) {
+          PetscReal *o = w->V + ((f * nq + g1 * q + g0) * nv) * SK_L;
+          LANES(l)
+          {
+            PetscReal s0 = 0, s1 = 0, s2 = 0;
+            for (PetscInt a1 = 0; a1 < q; a1++) {
+              const PetscReal *in = w->A1 + (((f * q + a1) * q + g0) * 2) * SK_L;
+              s0 += TT(1, g1, a1, l) * in[l], s1 += TT(1, g1, a1, l) * in[SK_L + l], s2 += DD(1, g1, a1, l) * in[l];
+            }
+            o[l] = s0, o[SK_L + l] = s1, o[2 * SK_L + l] = s2;
+          }
+        }
+    return;
+  }
+  /* direction 1: A2[((f q + a2) q^2 + g1 q + g0) 3 + v] (v = 0: N0 N1, 1: N0' N1, 2: N0 N1') */
+  for (PetscInt f = 0; f < nf; f++)
+    for (PetscInt a2 = 0; a2 < q; a2++)
+      for (PetscInt g1 = 0; g1 < q; g1++)
+        for (PetscInt g0 = 0; g0 < q; g0++) {
+          PetscReal *o = w->A2 + ((((f * q + a2) * q + g1) * q + g0) * 3) * SK_L;
+          LANES(l)
+          {
+            PetscReal s0 = 0, s1 = 0, s2 = 0;
+            for (PetscInt a1 = 0; a1 < q; a1++) {
+              const PetscReal *in = w->A1 + ((((f * q + a2) * q + a1) * q + g0) * 2) * SK_L;
+              s0 += TT(1, g1, a1, l) * in[l], s1 += TT(1, g1, a1, l) * in[SK_L + l], s2 += DD(1, g1, a1, l) * in[l];
+            }
+            o[l] = s0, o[SK_L + l] = s1, o[2 * SK_L + l] = s2;
+          }
+        }
+  /* direction 2: to V (v = 0 the value, 1..3 the derivatives along xi_0, xi_1, xi_2) */
+  for (PetscInt f = 0; f < nf; f++)
+    for (PetscInt g2 = 0; g2 < q; g2++)
+      for (PetscInt g10 = 0; g10 < q * q; g10++) {
+        PetscReal *o = w->V + ((f * nq + g2 * q * q + g10) * nv) * SK_L;
+        LANES(l)
+        {
+          PetscReal s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+          for (PetscInt a2 = 0; a2 < q; a2++) {
+            const PetscReal *in = w->A2 + (((f * q + a2) * q * q + g10) * 3) * SK_L;
+            const PetscReal t   = TT(2, g2, a2, l);
+            s0 += t * in[l], s1 += t * in[SK_L + l], s2 += t * in[2 * SK_L + l], s3 += DD(2, g2, a2, l) * in[l];
+          }
+          o[l] = s0, o[SK_L + l] = s1, o[2 * SK_L + l] = s2, o[3 * SK_L + l] = s3;
+        }
+      }
+}
+
+/* Backward passes: the stress coefficients S[((i nq + g) (dim + 1) + v) SK_L + l] (v = 0 multiplies N_A, 1 + k
+   dN_A/dxi_k) summed over the Gauss points into R[(a dim + i) SK_L + l], times the weights w_A. */
+SK_HOT_INLINE void Backward(const PetscInt dim, const PetscInt q, SKBezierForceWork *w)
+{
+  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = nen, nv = dim + 1;
+  PetscReal *B1 = w->A1, *B2 = w->A2; /* the forward passes' space */
+
+  if (dim == 2) { /* direction 1: B1[((i q + a1) q + g0) 2 + v] (v = 0 multiplies N0, 1 N0') */
+    for (PetscInt i = 0; i < dim; i++)
+      for (PetscInt a1 = 0; a1 < q; a1++)
+        for (PetscInt g0 = 0; g0 < q; g0++) {
+          PetscReal *o = B1 + (((i * q + a1) * q + g0) * 2) * SK_L;
+          LANES(l)
+          {
+            PetscReal s0 = 0, s1 = 0;
+            for (PetscInt g1 = 0; g1 < q; g1++) {
+              const PetscReal *in = w->S + ((i * nq + g1 * q + g0) * nv) * SK_L;
+              s0 += TT(1, g1, a1, l) * in[l] + DD(1, g1, a1, l) * in[2 * SK_L + l], s1 += TT(1, g1, a1, l) * in[SK_L + l];
+            }
+            o[l] = s0, o[SK_L + l] = s1;
+          }
+        }
+  } else {
+    /* direction 2: B2[((i q^2 + g1 q + g0) q + a2) 3 + v] (v = 0 multiplies N0 N1, 1 N0' N1, 2 N0 N1') */
+    for (PetscInt i = 0; i < dim; i++)
+      for (PetscInt g10 = 0; g10 < q * q; g10++)
+        for (PetscInt a2 = 0; a2 < q; a2++) {
+          PetscReal *o = B2 + (((i * q * q + g10) * q + a2) * 3) * SK_L;
+          LANES(l)
+          {
+            PetscReal s0 = 0, s1 = 0, s2 = 0;
+            for (PetscInt g2 = 0; g2 < q; g2++) {
+              const PetscReal *in = w->S + ((i * nq + g2 * q * q + g10) * nv) * SK_L;
+              const PetscReal t   = TT(2, g2, a2, l);
+              s0 += t * in[l] + DD(2, g2, a2, l) * in[3 * SK_L + l], s1 += t * in[SK_L + l], s2 += t * in[2 * SK_L + l];
+            }
+            o[l] = s0, o[SK_L + l] = s1, o[2 * SK_L + l] = s2;
+          }
+        }
+    /* direction 1: B1[(((i q + a2) q + a1) q + g0) 2 + v] (v = 0 multiplies N0, 1 N0') */
+    for (PetscInt i = 0; i < dim; i++)
+      for (PetscInt a2 = 0; a2 < q; a2++)
+        for (PetscInt a1 = 0; a1 < q; a1++)
+          for (PetscInt g0 = 0; g0 < q; g0++) {
+            PetscReal *o = B1 + ((((i * q + a2) * q + a1) * q + g0) * 2) * SK_L;
+            LANES(l)
+            {
+              PetscReal s0 = 0, s1 = 0;
+              for (PetscInt g1 = 0; g1 < q; g1++) {
+                const PetscReal *in = B2 + (((i * q * q + g1 * q + g0) * q + a2) * 3) * SK_L;
+                s0 += TT(1, g1, a1, l) * in[l] + DD(1, g1, a1, l) * in[2 * SK_L + l], s1 += TT(1, g1, a1, l) * in[SK_L + l];
+              }
+              o[l] = s0, o[SK_L + l] = s1;
+            }
+          }
+  }
+  /* direction 0: R, for every control point a = a0 + q rest */
+  for (PetscInt i = 0; i < dim; i++)
+    for (PetscInt r = 0; r < nen / q; r++)
+      for (PetscInt a0 = 0; a0 < q; a0++) {
+        const PetscInt a = r * q + a0;
+        LANES(l)
+        {
+          PetscReal s = 0;
+          for (PetscInt g0 = 0; g0 < q; g0++) {
+            const PetscReal *in = B1 + (((i * (nen / q) + r) * q + g0) * 2) * SK_L;
+            s += TT(0, g0, a0, l) * in[l] + DD(0, g0, a0, l) * in[SK_L + l];
+          }
+          w->R[(a * dim + i) * SK_L + l] = w->w[a * SK_L + l] * s;
+        }
+      }
+}
+#undef TT
+#undef DD
+
+SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const PetscInt dim, const PetscInt q, PetscInt nelem,
+                                         const PetscInt conn[], const PetscReal Xg[], const PetscReal ug[], PetscReal f[],
+                                         PetscReal *energy, SKFEMFailure *fail)
+{
+  const SKBezierBasis *bb = (const SKBezierBasis *)basis->ctx;
+  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = nen, nv = dim + 1, nf = 1 + 2 * dim;
+  SKBezierForceWork work, *w = &work;
+  SKMaterialBatch batch, *mb = &batch;
+  PetscReal esum = 0.0;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < nelem; b += SK_L) {
+    const PetscInt nl   = PetscMin(SK_L, nelem - b);
+    const unsigned live = nl >= (PetscInt)(8 * sizeof(unsigned)) ? ~0u : (1u << nl) - 1u;
+
+    /* lanes past the block end repeat element b, so that their (discarded) results are well defined */
+    for (PetscInt l = 0; l < SK_L; l++) w->elem[l] = b + (l < nl ? l : 0) + basis->elem_offset;
+    GatherTables(bb, dim, q, w->elem, w);
+    for (PetscInt l = 0; l < SK_L; l++) { /* the fields' coefficients: w_A, w_A X_A, w_A u_A */
+      const PetscInt *c = conn + (w->elem[l] - basis->elem_offset) * nen;
+      for (PetscInt a = 0; a < nen; a++) {
+        const PetscReal wa = w->w[a * SK_L + l];
+        w->C[a * SK_L + l] = wa;
+        for (PetscInt d = 0; d < dim; d++) {
+          w->C[((1 + d) * nen + a) * SK_L + l]       = wa * Xg[c[a] * dim + d];
+          w->C[((1 + dim + d) * nen + a) * SK_L + l] = wa * ug[c[a] * dim + d];
+        }
+      }
+    }
+    Forward(dim, q, nf, w);
+    for (PetscInt g = 0; g < nq; g++) {
+      SK_ALIGN PetscReal jac[9 * SK_L], G[9 * SK_L], det[SK_L], iW[SK_L], Du[9 * SK_L];
+      const PetscReal *V = w->V;
+      unsigned bad;
+#define VV(f, v, l) V[(((f)*nq + g) * nv + (v)) * SK_L + (l)]
+      LANES(l) iW[l] = 1.0 / VV(0, 0, l);
+      /* dX_d/dxi_k and du_i/dxi_k of the rational fields */
+      for (PetscInt d = 0; d < dim; d++)
+        for (PetscInt k = 0; k < dim; k++) LANES(l)
+          {
+            SK_AT(jac, dim, d, k, l) = (VV(1 + d, 1 + k, l) - VV(1 + d, 0, l) * iW[l] * VV(0, 1 + k, l)) * iW[l];
+            SK_AT(Du, dim, d, k, l)  = (VV(1 + dim + d, 1 + k, l) - VV(1 + dim + d, 0, l) * iW[l] * VV(0, 1 + k, l)) * iW[l];
+          }
+      SKLanesDetInvT(dim, jac, det, G); /* G[j][k] = dxi_k/dX_j */
+      bad = SKLanesNonPositive(det) & live;
+      if (bad) {
+        PetscInt l = 0;
+        while (!(bad & (1u << l))) l++;
+        fail->kind = SK_FEM_INVERTED_REFERENCE, fail->element = b + l, fail->qp = g, fail->det = det[l];
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      /* F = I + du/dxi dxi/dX */
+      for (PetscInt i = 0; i < dim; i++)
+        for (PetscInt j = 0; j < dim; j++) LANES(l)
+          {
+            PetscReal s = i == j ? 1.0 : 0.0;
+            for (PetscInt k = 0; k < dim; k++) s += SK_AT(Du, dim, i, k, l) * SK_AT(G, dim, j, k, l);
+            SK_AT(mb->F, dim, i, j, l) = s;
+          }
+      PetscCall(SKMaterialStressBatch(mat, mb, energy ? PETSC_TRUE : PETSC_FALSE, &bad));
+      bad &= live;
+      if (bad) {
+        PetscInt l = 0;
+        while (!(bad & (1u << l))) l++;
+        fail->kind = SK_FEM_INVERTED_CURRENT, fail->element = b + l, fail->qp = g, fail->det = mb->J[l];
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      if (energy)
+        for (PetscInt l = 0; l < nl; l++) esum += bb->wq[g] * det[l] * mb->psi[l];
+      if (!f) continue;
+      /* S_ik = (w det J) P_ij dxi_k/dX_j / W, S_i0 = -sum_k S_ik dW/dxi_k / W */
+      for (PetscInt i = 0; i < dim; i++) {
+        PetscReal *s  = w->S + ((i * nq + g) * nv) * SK_L;
+        LANES(l) s[l] = 0.0;
+        for (PetscInt k = 0; k < dim; k++) LANES(l)
+          {
+            PetscReal t = 0.0;
+            for (PetscInt j = 0; j < dim; j++) t += SK_AT(mb->P, dim, i, j, l) * SK_AT(G, dim, j, k, l);
+            t *= bb->wq[g] * det[l] * iW[l];
+            s[(1 + k) * SK_L + l] = t;
+            s[l] -= t * VV(0, 1 + k, l) * iW[l];
+          }
+      }
+#undef VV
+    }
+    if (!f) continue;
+    Backward(dim, q, w);
+    for (PetscInt l = 0; l < nl; l++) {
+      const PetscInt *c = conn + (b + l) * nen;
+      for (PetscInt a = 0; a < nen; a++)
+        for (PetscInt i = 0; i < dim; i++) f[c[a] * dim + i] += w->R[(a * dim + i) * SK_L + l];
+    }
+  }
+  if (energy) *energy += esum;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define SK_BEZIER_FORCE(dim, q)                                                                                                            \
+  static PetscErrorCode BezierForce_##dim##_##q(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[], \
+                                                const PetscReal u[], PetscReal f[], PetscReal *energy, SKFEMFailure *fail)                 \
+  {                                                                                                                                        \
+    return BezierForce(basis, mat, dim, q, nelem, conn, X, u, f, energy, fail);                                                            \
+  }
+SK_BEZIER_FORCE(2, 2)
+SK_BEZIER_FORCE(2, 3)
+SK_BEZIER_FORCE(2, 4)
+SK_BEZIER_FORCE(3, 2)
+SK_BEZIER_FORCE(3, 3)
+SK_BEZIER_FORCE(3, 4)
+#undef SK_BEZIER_FORCE
+
+SKBasisInternalForceFn SKBezierInternalForceKernel(PetscInt dim, PetscInt q)
+{
+  static const SKBasisInternalForceFn kernels[2][3] = {{BezierForce_2_2, BezierForce_2_3, BezierForce_2_4},
+                                                       {BezierForce_3_2, BezierForce_3_3, BezierForce_3_4}};
+  if ((dim != 2 && dim != 3) || q < 2 || q > SK_BF_Q) return NULL;
+  return kernels[dim - 2][q - 2];
+}

@@ -1,0 +1,28 @@
+/* Private part of the Bezier cells (bezier.c): the context of their basis, which their internal-force kernel
+   (bezier_force.c) reads too. */
+#ifndef STICKSLIP_BEZIERIMPL_H
+#define STICKSLIP_BEZIERIMPL_H
+
+#include "femimpl.h"
+#include <stickslip/iga.h>
+
+/* Context of a Bezier basis: per local element its span per direction and its control point weights; the Bernstein
+   polynomials tabulated once at the 1D Gauss points. */
+typedef struct {
+  PetscInt dim, p, q, nen, nq;
+  const PetscReal *C[3]; /* 1D extraction operators of the patch (owned by the patch in the mesh) */
+  PetscInt *span;        /* [nelem][dim] */
+  PetscReal *w;          /* [nelem][nen] */
+  PetscReal B[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1], dB[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1]; /* [gauss pt][i] */
+  PetscReal wq[SK_ELEMENT_MAX_QP];
+  /* the 1D B-splines of each span at each Gauss point, N1t[d][(k*q + g)*q + a] and dN1t (tabulated once: they depend
+     on the span and the point, not on the element) */
+  PetscReal *N1t[3], *dN1t[3];
+} SKBezierBasis;
+
+/* The internal force of SK_LANES-batched Bezier elements by sum factorisation (bezier_force.c): the kernel of a Bezier
+   basis in 2D or 3D with 2 to 4 points per direction (degree 1 to 3), NULL for the others (which take the generic
+   element loop through the basis' geometry function). */
+PETSC_INTERN SKBasisInternalForceFn SKBezierInternalForceKernel(PetscInt dim, PetscInt q);
+
+#endif
