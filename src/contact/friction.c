@@ -1,6 +1,7 @@
 /* contact: the friction-law registry, creation from parameters or XML, parameter checks, and the Stribeck curve and
    stick threshold shared by every law. The laws themselves are in friction_<law>.c. */
 #include <stddef.h>
+#include <string.h>
 #include "frictionimpl.h"
 
 /* The registry: a short table, looked up by name (PETSc 3.18's PetscFunctionList cannot list its names). */
@@ -157,6 +158,15 @@ PetscErrorCode SKFrictionLawCreate(MPI_Comm comm, const char name[], const SKFri
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether the space-separated LIST holds the word NAME. */
+static PetscBool ListHas(const char *list, const char *name)
+{
+  const size_t n = strlen(name);
+  for (const char *s = list; (s = strstr(s, name)); s += n)
+    if ((s == list || s[-1] == ' ') && (s[n] == ' ' || s[n] == '\0')) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
 PetscErrorCode SKFrictionLawCreateFromXML(SKInput input, SKNode node, SKFrictionLaw *law)
 {
   static const struct {
@@ -196,6 +206,17 @@ PetscErrorCode SKFrictionLawCreateFromXML(SKInput input, SKNode node, SKFriction
   PetscCall(FrictionLawNew(comm, name, &p, &l));
   if (!l) PetscCall(SKFrictionLawList(known, sizeof(known)));
   PetscCall(SKInputCheck(input, node, l != NULL, "unknown friction law '%s'; known: %s", name, known));
+  /* a parameter the law does not read is a mistake (a value meant for another law, a misplaced attribute): refused */
+  for (size_t i = 0; l->ops.params && i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+    const char *params = l->ops.params; /* a string constant of the law: outlives l */
+    char value[64];
+    PetscBool given;
+    if (!strcmp(attrs[i].attr, "stick_velocity") || ListHas(params, attrs[i].attr)) continue;
+    PetscCall(SKInputGetString(input, node, attrs[i].attr, value, sizeof(value), &given));
+    if (given) PetscCall(SKFrictionLawDestroy(&l));
+    PetscCall(SKInputCheck(input, node, !given, "friction law '%s' does not use %s (its parameters: %s stick_velocity)", name,
+                           attrs[i].attr, params));
+  }
   PetscCall(FrictionParamsCheck(l, &fail));
   if (!fail.ok) PetscCall(SKFrictionLawDestroy(&l));
   PetscCall(SKInputCheck(input, node, fail.ok, "%s", fail.msg));

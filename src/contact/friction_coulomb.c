@@ -78,15 +78,23 @@ static PetscErrorCode CoulombSetUp(SKFrictionLaw law)
 PetscErrorCode SKFrictionLawCreate_Coulomb(SKFrictionLaw law)
 {
   PetscFunctionBegin;
-  law->ops = (SKFrictionLawOps){
-      .step = CoulombStep, .state_size = CoulombStateSize, .moduli = CoulombModuli, .check = CoulombCheckClassical, .setup = CoulombSetUp};
+  law->ops = (SKFrictionLawOps){.step       = CoulombStep,
+                                .state_size = CoulombStateSize,
+                                .moduli     = CoulombModuli,
+                                .check      = CoulombCheckClassical,
+                                .setup      = CoulombSetUp,
+                                .params     = "mu_s mu_k eps_t"};
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKFrictionLawCreate_CoulombModified(SKFrictionLaw law)
 {
   PetscFunctionBegin;
-  law->ops = (SKFrictionLawOps){
-      .step = CoulombStep, .state_size = CoulombStateSize, .moduli = CoulombModuli, .check = CoulombCheckModified, .setup = CoulombSetUp};
+  law->ops = (SKFrictionLawOps){.step       = CoulombStep,
+                                .state_size = CoulombStateSize,
+                                .moduli     = CoulombModuli,
+                                .check      = CoulombCheckModified,
+                                .setup      = CoulombSetUp,
+                                .params     = "mu_s mu_k eps_t"};
   PetscFunctionReturn(PETSC_SUCCESS);
 }

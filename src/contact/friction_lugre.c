@@ -105,7 +105,12 @@ static PetscErrorCode LuGreSetUp(SKFrictionLaw law)
 PetscErrorCode SKFrictionLawCreate_LuGre(SKFrictionLaw law)
 {
   PetscFunctionBegin;
-  law->ops = (SKFrictionLawOps){
-      .step = LuGreStep, .rate = LuGreRate, .state_size = LuGreStateSize, .moduli = LuGreModuli, .check = LuGreCheck, .setup = LuGreSetUp};
+  law->ops = (SKFrictionLawOps){.step       = LuGreStep,
+                                .rate       = LuGreRate,
+                                .state_size = LuGreStateSize,
+                                .moduli     = LuGreModuli,
+                                .check      = LuGreCheck,
+                                .setup      = LuGreSetUp,
+                                .params     = "mu_s mu_k v_s theta sigma0 sigma1 sigma2"};
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -146,7 +146,8 @@ PetscErrorCode SKFrictionLawCreate_CoulombTanh(SKFrictionLaw law)
                                 .state_size = RegularisedStateSize,
                                 .moduli     = TanhModuli,
                                 .check      = TanhCheck,
-                                .setup      = RegularisedSetUp};
+                                .setup      = RegularisedSetUp,
+                                .params     = "mu_s mu_k v_s theta v_reg"};
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,6 +159,7 @@ PetscErrorCode SKFrictionLawCreate_CoulombThrelfall(SKFrictionLaw law)
                                 .state_size = RegularisedStateSize,
                                 .moduli     = ThrelfallModuli,
                                 .check      = ThrelfallCheck,
-                                .setup      = RegularisedSetUp};
+                                .setup      = RegularisedSetUp,
+                                .params     = "mu_s mu_k v_s theta v_reg k_threlfall"};
   PetscFunctionReturn(PETSC_SUCCESS);
 }

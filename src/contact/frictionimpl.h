@@ -34,6 +34,9 @@ typedef struct {
   PetscErrorCode (*check)(const SKFrictionParams *p, SKFrictionCheck *fail);              /* checks of the parameters the law uses */
   PetscErrorCode (*setfromxml)(SKFrictionLaw law, SKInput input, SKNode node);            /* optional */
   PetscErrorCode (*setup)(SKFrictionLaw law);                                             /* required: law->data from law->params */
+  /* the attributes of the common record the law reads, space-separated (stick_velocity, which every law's statistics
+     use, need not be listed); an input giving it another one of the record's attributes is refused. NULL: not checked */
+  const char *params;
 } SKFrictionLawOps;
 
 struct _p_SKFrictionLaw {

@@ -192,6 +192,8 @@ def cmd_bad_inputs():
     os.makedirs(work, exist_ok=True)
     ss = open(os.path.join(src, "inputs/slider2d/springslider-rigid.xml")).read()
     bk = open(os.path.join(src, "inputs/bk/bk-n5.xml")).read()
+    # the LuGre parameters of both base inputs (a law takes only its own parameters)
+    LUGRE = 'law="lugre" mu_s="0.45" mu_k="0.3" v_s="1e-3" theta="2" sigma0="1e5" sigma1="316.227766" sigma2="0.4"'
     cases = [
         ("sigma0-zero", ss, 'sigma0="1e5"', 'sigma0="0"', r"sigma0 = 0\.? 1/m must be > 0"),
         ("sigma0-negative", bk, 'sigma0="1e5"', 'sigma0="-1"', r"sigma0 = -1\.? 1/m must be > 0"),
@@ -199,8 +201,9 @@ def cmd_bad_inputs():
         ("muk-above-mus", ss, 'mu_k="0.3"', 'mu_k="0.5"', r"mu_k = 0.5 must not exceed mu_s = 0.45"),
         ("sigma1-negative", ss, 'sigma1="316.227766"', 'sigma1="-3"', r"sigma1 = -3\.? s/m must be >= 0"),
         ("theta-zero", ss, 'theta="2"', 'theta="0"', r"theta = 0\.? must be > 0"),
-        ("classical-two-mu", ss, 'law="lugre"', 'law="coulomb"', r"classical Coulomb friction has one coefficient"),
-        ("bk-coulomb", bk, 'law="lugre"', 'law="coulomb-modified"', r"discrete return mapping without a continuous form"),
+        ("classical-two-mu", ss, LUGRE, 'law="coulomb" mu_s="0.45" mu_k="0.3"', r"classical Coulomb friction has one coefficient"),
+        ("bk-coulomb", bk, LUGRE, 'law="coulomb-modified" mu_s="0.45" mu_k="0.3"', r"discrete return mapping without a continuous form"),
+        ("unused-parameter", ss, 'law="lugre"', 'law="coulomb-modified"', r"friction law 'coulomb-modified' does not use v_s"),
         ("bk-n-zero", bk, 'n="5"', 'n="0"', r"n|positiveInt|minInclusive|not accepted|valid"),
         ("bk-initial-count", bk, 'perturbation="1e-3"', 'initial="0 1e-3"', r"initial lists 2 displacements for n = 5 blocks"),
         ("mass-negative", ss, 'mass="1"', 'mass="-1"', r"mass|positiveReal|minExclusive|valid"),

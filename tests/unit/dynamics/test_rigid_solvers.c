@@ -84,7 +84,9 @@ int main(int argc, char **argv)
       {springslider, "mu_k=\"0.3\"", "mu_k=\"0.5\"", 4, "must not exceed mu_s"},
       {springslider, "law=\"lugre\"", "law=\"dahl\"", 4, "unknown friction law 'dahl'; known: lugre"},
       {bk, "sigma0=\"1e5\"", "sigma0=\"-5\"", 5, "sigma0 = -5"},
-      {bk, "law=\"lugre\"", "law=\"coulomb-modified\"", 5, "without a continuous form"},
+      {bk, "law=\"lugre\" mu_s=\"0.45\" mu_k=\"0.3\" v_s=\"1e-3\" sigma0=\"1e5\"", "law=\"coulomb-modified\" mu_s=\"0.45\" mu_k=\"0.3\"", 5,
+       "without a continuous form"},
+      {bk, "law=\"lugre\"", "law=\"coulomb-modified\"", 5, "friction law 'coulomb-modified' does not use v_s"}, /* the LuGre parameters */
       {bk, "perturbation=\"1e-3\"", "initial=\"0 0\"", 2, "initial lists 2 displacements for n = 3 blocks"},
   };
   char buf[2048], msg[512], expect[64];
