@@ -221,10 +221,10 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
     const unsigned live = nl >= (PetscInt)(8 * sizeof(unsigned)) ? ~0u : (1u << nl) - 1u;
 
     /* lanes past the block end repeat element b, so that their (discarded) results are well defined */
-    for (PetscInt l = 0; l < SK_L; l++) w->elem[l] = b + (l < nl ? l : 0) + basis->elem_offset;
+    for (PetscInt l = 0; l < SK_L; l++) w->elem[l] = basis->same_element ? basis->element : b + (l < nl ? l : 0);
     GatherTables(bb, dim, q, w->elem, w);
     for (PetscInt l = 0; l < SK_L; l++) { /* the fields' coefficients: w_A, w_A X_A, w_A u_A */
-      const PetscInt *c = conn + (w->elem[l] - basis->elem_offset) * nen;
+      const PetscInt *c = conn + (b + (l < nl ? l : 0)) * nen;
       for (PetscInt a = 0; a < nen; a++) {
         const PetscReal wa = w->w[a * SK_L + l];
         w->C[a * SK_L + l] = wa;

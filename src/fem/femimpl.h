@@ -21,7 +21,8 @@ struct _n_SKBasis {
   SKBasisGeometryFn geometry;
   void *ctx;
   PetscErrorCode (*ctx_destroy)(void *); /* shell bases that own their context */
-  PetscInt elem_offset;                  /* added to the element ids given to a shell geometry (one-element calls) */
+  PetscBool same_element; /* every element of a call is a copy of element `element` of the block (SKFEMBlockElementStiffness): */
+  PetscInt element;       /* the id a shell geometry or the basis' own force loop is given for each of them */
   SKBasisInternalForceFn internal_force; /* optional: replaces the generic element loop of SKFEMInternalForce() */
 };
 
@@ -61,9 +62,9 @@ SK_HOT_INLINE unsigned SKBasisGeometry(SKBasis t, const PetscInt dim, const Pets
                                        PetscReal *restrict wdetJ)
 {
   if (t->shell) {
-    if (t->elem_offset) { /* a one-element call for element elem_offset of the block (SKFEMBlockElementStiffness) */
+    if (t->same_element) { /* copies of one element of the block (SKFEMBlockElementStiffness) */
       PetscInt e[SK_L];
-      for (PetscInt l = 0; l < SK_L; l++) e[l] = elem[l] + t->elem_offset;
+      for (PetscInt l = 0; l < SK_L; l++) e[l] = t->element;
       return t->geometry(t, q, e, X, N, dNdX, wdetJ);
     }
     return t->geometry(t, q, elem, X, N, dNdX, wdetJ);

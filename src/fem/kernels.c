@@ -455,12 +455,11 @@ PetscErrorCode SKFEMElementStiffness(SKBasis basis, SKMaterial mat, const PetscR
 PetscErrorCode SKFEMBlockElementStiffness(SKBasis basis, SKMaterial mat, PetscInt e, const PetscReal Xe[], const PetscReal ue[],
                                           PetscReal K[], SKFEMFailure *fail)
 {
-  const PetscInt dim = basis->dim, nodes = basis->nodes, n = nodes * dim;
-  PetscInt conn[SK_ELEMENT_MAX_NODES];
-  PetscReal u[SK_ELEMENT_MAX_NODES * 3], fp[SK_ELEMENT_MAX_NODES * 3], fm[SK_ELEMENT_MAX_NODES * 3], lo[3], hi[3], size = 0.0, h;
+  const PetscInt dim = basis->dim, nodes = basis->nodes, n = nodes * dim, ncol = SK_L / 2;
+  PetscInt conn[SK_L * SK_ELEMENT_MAX_NODES];
+  PetscReal *X, *u, *f, lo[3], hi[3], size = 0.0, h;
 
   PetscFunctionBegin;
-  for (PetscInt a = 0; a < nodes; a++) conn[a] = a;
   for (PetscInt d = 0; d < dim; d++) lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
   for (PetscInt a = 0; a < nodes; a++)
     for (PetscInt d = 0; d < dim; d++) lo[d] = PetscMin(lo[d], Xe[a * dim + d]), hi[d] = PetscMax(hi[d], Xe[a * dim + d]);
@@ -468,22 +467,34 @@ PetscErrorCode SKFEMBlockElementStiffness(SKBasis basis, SKMaterial mat, PetscIn
   /* central differences: truncation (h/size)^2, round-off eps size/h; both ~1e-10 relative at h = 1e-6 size (ideally
      eps^(1/3) ~ 6e-6) */
   h = 1e-6 * size;
-  PetscCall(PetscArraycpy(u, ue, n));
-  for (PetscInt j = 0; j < n; j++) {
-    PetscCall(PetscArrayzero(fp, n));
-    PetscCall(PetscArrayzero(fm, n));
-    u[j]               = ue[j] + h;
-    basis->elem_offset = e; /* shell bases look up the data of element e of the block */
-    PetscCall(SKFEMInternalForce(basis, mat, 1, conn, Xe, u, fp, NULL, fail));
-    if (fail->kind == SK_FEM_OK) {
-      u[j] = ue[j] - h;
-      PetscCall(SKFEMInternalForce(basis, mat, 1, conn, Xe, u, fm, NULL, fail));
-    }
-    basis->elem_offset = 0;
-    if (fail->kind != SK_FEM_OK) PetscFunctionReturn(PETSC_SUCCESS);
-    u[j] = ue[j];
-    for (PetscInt i = 0; i < n; i++) K[i * n + j] = (fp[i] - fm[i]) / (2.0 * h);
+  /* SK_L copies of the element, one per lane of a batch: the +h and -h displacements of SK_L / 2 columns per call (each
+     lane's force is the same arithmetic as a call with the element alone, so K does not depend on this batching) */
+  PetscCall(PetscMalloc3(SK_L * n, &X, SK_L * n, &u, SK_L * n, &f));
+  for (PetscInt l = 0; l < SK_L; l++) {
+    for (PetscInt a = 0; a < nodes; a++) conn[l * nodes + a] = l * nodes + a;
+    PetscCall(PetscArraycpy(X + l * n, Xe, n));
   }
+  basis->same_element = PETSC_TRUE; /* shell bases look up the data of element e of the block for every copy */
+  basis->element      = e;
+  for (PetscInt j0 = 0; j0 < n; j0 += ncol) {
+    const PetscInt nc = PetscMin(ncol, n - j0);
+    for (PetscInt c = 0; c < nc; c++)
+      for (PetscInt s = 0; s < 2; s++) {
+        PetscReal *ul = u + (2 * c + s) * n;
+        PetscCall(PetscArraycpy(ul, ue, n));
+        ul[j0 + c] = ue[j0 + c] + (s ? -h : h);
+      }
+    PetscCall(PetscArrayzero(f, 2 * nc * n));
+    PetscCall(SKFEMInternalForce(basis, mat, 2 * nc, conn, X, u, f, NULL, fail));
+    if (fail->kind != SK_FEM_OK) {
+      fail->element = 0; /* (a copy of the one element of the call) */
+      break;
+    }
+    for (PetscInt c = 0; c < nc; c++)
+      for (PetscInt i = 0; i < n; i++) K[i * n + j0 + c] = (f[2 * c * n + i] - f[(2 * c + 1) * n + i]) / (2.0 * h);
+  }
+  basis->same_element = PETSC_FALSE;
+  PetscCall(PetscFree3(X, u, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
