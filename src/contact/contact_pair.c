@@ -267,7 +267,7 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
   const PetscInt nt = dim - 1, ns = cp->nstate;
   PetscReal diss = 0;
   /* the nodes go a block at a time: positions, then the projections of the block (one call for a surface with
-     projectmany), then the friction of each node */
+     projectmany), then the penalty and friction of each node */
   PetscReal xblk[SK_CONTACT_PROJECT_BLOCK * 3], wgap[SK_CONTACT_PROJECT_BLOCK] = {0}; /* positions: dim per node */
   const PetscReal *vblk[SK_CONTACT_PROJECT_BLOCK];
   SKSurfaceProjection proj[SK_CONTACT_PROJECT_BLOCK]; /* filled by every projection of a curved or deformable surface */
@@ -279,80 +279,79 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
   const PetscBool flat = sf->flat;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < cp->n; i++) {
-    const PetscInt a = cp->nodes[i], b = i % SK_CONTACT_PROJECT_BLOCK;
-    const PetscReal *va;
-    PetscReal *x = xblk + b * dim, vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3];
-    const PetscReal *normal = sf->normal, *velocity = sf->velocity, (*tangent)[3] = sf->tangent;
-    SKFrictionInfo info = {PETSC_FALSE, 0, 0};
+  for (PetscInt i0 = 0; i0 < cp->n; i0 += SK_CONTACT_PROJECT_BLOCK) {
+    const PetscInt nb = PetscMin(cp->n - i0, SK_CONTACT_PROJECT_BLOCK);
+    for (PetscInt b = 0; b < nb; b++) {
+      const PetscInt a = cp->nodes[i0 + b];
+      for (PetscInt d = 0; d < dim; d++) xblk[b * dim + d] = X[a * dim + d] + u[a * dim + d];
+      vblk[b] = v + a * dim;
+      if (cp->pface)
+        SKContactPatchFaceGetPoint(cp->pface, cp->pface_index[i0 + b], &wgap[b], xblk + b * dim, &vblk[b]); /* a control point: weighted */
+    }
+    if (!flat) { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
+      if (sops->projectmany)
+        sops->projectmany(sf->data, nb, xblk, t, 0.0, proj, support, ok);
+      else
+        for (PetscInt b = 0; b < nb; b++) ok[b] = sops->project(sf->data, xblk + b * dim, t, 0.0, &proj[b], &support[b]);
+      for (PetscInt b = 0; b < nb; b++)
+        if (!ok[b]) failed[0]++, *bad_node = i0 + b;
+    }
+    for (PetscInt b = 0; b < nb; b++) {
+      const PetscInt i = i0 + b, a = cp->nodes[i];
+      const PetscReal *va = vblk[b];
+      PetscReal *x = xblk + b * dim, vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3];
+      const PetscReal *normal = sf->normal, *velocity = sf->velocity, (*tangent)[3] = sf->tangent;
+      SKFrictionInfo info = {PETSC_FALSE, 0, 0};
 
-    if (b == 0) { /* the next block */
-      const PetscInt nb = PetscMin(cp->n - i, SK_CONTACT_PROJECT_BLOCK);
-      for (PetscInt j = 0; j < nb; j++) {
-        const PetscInt aj = cp->nodes[i + j];
-        for (PetscInt d = 0; d < dim; d++) xblk[j * dim + d] = X[aj * dim + d] + u[aj * dim + d];
-        vblk[j] = v + aj * dim;
-        if (cp->pface)
-          SKContactPatchFaceGetPoint(cp->pface, cp->pface_index[i + j], &wgap[j], xblk + j * dim, &vblk[j]); /* a control point: weighted */
+      if (flat) {
+        for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->normal[d];
+      } else {
+        dist = proj[b].distance, normal = proj[b].normal, velocity = proj[b].velocity, tangent = proj[b].tangent;
+        for (PetscInt d = 0; d < dim; d++) {
+          for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = tangent[k][d];
+          frame[nt * dim + d] = velocity[d];
+        }
       }
-      if (!flat) { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
-        if (sops->projectmany)
-          sops->projectmany(sf->data, nb, xblk, t, 0.0, proj, support, ok);
-        else
-          for (PetscInt j = 0; j < nb; j++) ok[j] = sops->project(sf->data, xblk + j * dim, t, 0.0, &proj[j], &support[j]);
-        for (PetscInt j = 0; j < nb; j++)
-          if (!ok[j]) failed[0]++, *bad_node = i + j;
+      if (cp->pface) dist = wgap[b];
+      N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
+      for (PetscInt k = 0; k < nt; k++) {
+        PetscReal s = 0; /* accumulated in a register: the law reads vt[] right after */
+        for (PetscInt d = 0; d < dim; d++) s += (va[d] - velocity[d]) * tangent[k][d];
+        vt[k] = s;
       }
-    }
-    va = vblk[b];
-    if (flat) {
-      for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->normal[d];
-    } else {
-      dist = proj[b].distance, normal = proj[b].normal, velocity = proj[b].velocity, tangent = proj[b].tangent;
+      if (N > 0 && cp->check_dt > 0) ContactCheckNode(cp, i, x, N, worst);
+      /* a few values per node: loops, not library calls */
+      for (PetscInt k = 0; k < ns; k++)
+        cp->trial[i * ns + k] = N > 0 ? cp->state[i * ns + k] : 0.0; /* out of contact: the bristles / stick point relax */
+      if (N > 0) cp->step(cp->law_ctx, nt, dt, N, vt, cp->trial + i * ns, F, &info);
+      if (cp->c_damp) {
+        cp->c_damp[i] = N > 0 ? ContactDampingSlope(cp, i, dt, N, vt, F) : 0.0;
+        for (PetscInt d = 0; d < dim; d++) cp->normal[i * dim + d] = normal[d];
+        for (PetscInt k = 0; k < nt; k++) cp->vt[i * 2 + k] = vt[k], cp->F[i * 2 + k] = F[k];
+      }
+      cp->stored_trial[i] = N > 0 ? info.stored_energy : 0.0;
+      for (PetscInt k = 0; k < nt; k++) diss += F[k] * vt[k] * dt;
+      diss -= cp->stored_trial[i] - cp->stored[i];
+      cp->fn[i] = N;
+      { /* trial sticking-time statistics over the step of length dt that ends here: the node counts as in contact when
+           it carries a normal force, and as sticking when, in addition, its slip speed over the step (from the half-step
+           velocities v, the ones the friction law saw) is below the stick threshold */
+        PetscReal speed2 = 0;
+        for (PetscInt k = 0; k < nt; k++) speed2 += vt[k] * vt[k];
+        cp->contact_time_trial[i] = cp->contact_time[i] + (N > 0 ? dt : 0.0);
+        cp->stick_time_trial[i]   = cp->stick_time[i] + (N > 0 && SKFrictionIsSticking(params, PetscSqrtReal(speed2)) ? dt : 0.0);
+      }
       for (PetscInt d = 0; d < dim; d++) {
-        for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = tangent[k][d];
-        frame[nt * dim + d] = velocity[d];
+        PetscReal ftd = 0;
+        for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * tangent[k][d]; /* the body feels -F */
+        cp->ft[i * dim + d] = ftd;
+        fa[d]               = N * normal[d] + ftd;
+        f[a * dim + d] += fa[d];
       }
-    }
-    if (cp->pface) dist = wgap[b];
-    N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
-    for (PetscInt k = 0; k < nt; k++) {
-      PetscReal s = 0; /* accumulated in a register: the law reads vt[] right after */
-      for (PetscInt d = 0; d < dim; d++) s += (va[d] - velocity[d]) * tangent[k][d];
-      vt[k] = s;
-    }
-    if (N > 0 && cp->check_dt > 0) ContactCheckNode(cp, i, x, N, worst);
-    /* a few values per node: loops, not library calls */
-    for (PetscInt k = 0; k < ns; k++)
-      cp->trial[i * ns + k] = N > 0 ? cp->state[i * ns + k] : 0.0; /* out of contact: the bristles / stick point relax */
-    if (N > 0) cp->step(cp->law_ctx, nt, dt, N, vt, cp->trial + i * ns, F, &info);
-    if (cp->c_damp) {
-      cp->c_damp[i] = N > 0 ? ContactDampingSlope(cp, i, dt, N, vt, F) : 0.0;
-      for (PetscInt d = 0; d < dim; d++) cp->normal[i * dim + d] = normal[d];
-      for (PetscInt k = 0; k < nt; k++) cp->vt[i * 2 + k] = vt[k], cp->F[i * 2 + k] = F[k];
-    }
-    cp->stored_trial[i] = N > 0 ? info.stored_energy : 0.0;
-    for (PetscInt k = 0; k < nt; k++) diss += F[k] * vt[k] * dt;
-    diss -= cp->stored_trial[i] - cp->stored[i];
-    cp->fn[i] = N;
-    { /* trial sticking-time statistics over the step of length dt that ends here: the node counts as in contact when
-         it carries a normal force, and as sticking when, in addition, its slip speed over the step (from the half-step
-         velocities v, the ones the friction law saw) is below the stick threshold */
-      PetscReal speed2 = 0;
-      for (PetscInt k = 0; k < nt; k++) speed2 += vt[k] * vt[k];
-      cp->contact_time_trial[i] = cp->contact_time[i] + (N > 0 ? dt : 0.0);
-      cp->stick_time_trial[i]   = cp->stick_time[i] + (N > 0 && SKFrictionIsSticking(params, PetscSqrtReal(speed2)) ? dt : 0.0);
-    }
-    for (PetscInt d = 0; d < dim; d++) {
-      PetscReal ftd = 0;
-      for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * tangent[k][d]; /* the body feels -F */
-      cp->ft[i * dim + d] = ftd;
-      fa[d]               = N * normal[d] + ftd;
-      f[a * dim + d] += fa[d];
-    }
-    if (sops->react && N > 0) { /* action and reaction */
-      if (cp->slave_surface) PetscCall(sops->distribute(sf->data, cp->slave_surface, cp->slave_index[i], &support[b]));
-      sops->react(sf->data, cp->slot[i], &support[b], fa);
+      if (sops->react && N > 0) { /* action and reaction */
+        if (cp->slave_surface) PetscCall(sops->distribute(sf->data, cp->slave_surface, cp->slave_index[i], &support[b]));
+        sops->react(sf->data, cp->slot[i], &support[b], fa);
+      }
     }
   }
   *diss_out = diss;

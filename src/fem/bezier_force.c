@@ -218,7 +218,7 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
   PetscFunctionBegin;
   for (PetscInt b = 0; b < nelem; b += SK_L) {
     const PetscInt nl   = PetscMin(SK_L, nelem - b);
-    const unsigned live = nl >= (PetscInt)(8 * sizeof(unsigned)) ? ~0u : (1u << nl) - 1u;
+    const unsigned live = LaneMask(nl);
 
     /* lanes past the block end repeat element b, so that their (discarded) results are well defined */
     for (PetscInt l = 0; l < SK_L; l++) w->elem[l] = basis->same_element ? basis->element : b + (l < nl ? l : 0);
@@ -251,9 +251,8 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
       SKLanesDetInvT(dim, jac, det, G); /* G[j][k] = dxi_k/dX_j */
       bad = SKLanesNonPositive(det) & live;
       if (bad) {
-        PetscInt l = 0;
-        while (!(bad & (1u << l))) l++;
-        fail->kind = SK_FEM_INVERTED_REFERENCE, fail->element = b + l, fail->qp = g, fail->det = det[l];
+        const PetscInt l = FirstLane(bad);
+        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, g, det[l]);
         PetscFunctionReturn(PETSC_SUCCESS);
       }
       /* F = I + du/dxi dxi/dX */
@@ -267,9 +266,8 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
       PetscCall(SKMaterialStressBatch(mat, mb, energy ? PETSC_TRUE : PETSC_FALSE, &bad));
       bad &= live;
       if (bad) {
-        PetscInt l = 0;
-        while (!(bad & (1u << l))) l++;
-        fail->kind = SK_FEM_INVERTED_CURRENT, fail->element = b + l, fail->qp = g, fail->det = mb->J[l];
+        const PetscInt l = FirstLane(bad);
+        SetFailure(fail, SK_FEM_INVERTED_CURRENT, b + l, g, mb->J[l]);
         PetscFunctionReturn(PETSC_SUCCESS);
       }
       if (energy)

@@ -26,6 +26,29 @@ struct _n_SKBasis {
   SKBasisInternalForceFn internal_force; /* optional: replaces the generic element loop of SKFEMInternalForce() */
 };
 
+/* The bit mask of the first NL lanes of a batch (the live ones). */
+static inline unsigned LaneMask(PetscInt nl)
+{
+  return (nl >= (PetscInt)(8 * sizeof(unsigned))) ? ~0u : ((1u << nl) - 1u);
+}
+
+/* The first lane set in a non-zero MASK. */
+static inline PetscInt FirstLane(unsigned mask)
+{
+  PetscInt l = 0;
+  while (!(mask & (1u << l))) l++;
+  return l;
+}
+
+/* Records a failure of the element loops (kind, element, quadrature point, det J or J there). */
+static inline void SetFailure(SKFEMFailure *fail, SKFEMFailureKind kind, PetscInt element, PetscInt qp, PetscReal det)
+{
+  fail->kind    = kind;
+  fail->element = element;
+  fail->qp      = qp;
+  fail->det     = det;
+}
+
 /* 1D Lagrange polynomial of degree p (nodes -1, [0,] 1) that is 1 at node coordinate c, and its derivative, at x. */
 PETSC_INTERN void SKLagrange1D(PetscInt p, PetscReal c, PetscReal x, PetscReal *L, PetscReal *dL);
 /* Basis values N[a] and reference gradients dN[a*dim + k] of the Lagrange basis of a mesh element type at xi. */

@@ -17,18 +17,6 @@ typedef struct {
   SK_ALIGN PetscReal wdetJ[SK_LANES];
 } SKBatch;
 
-static inline unsigned LaneMask(PetscInt nl)
-{
-  return (nl >= (PetscInt)(8 * sizeof(unsigned))) ? ~0u : ((1u << nl) - 1u);
-}
-
-static inline PetscInt FirstLane(unsigned mask)
-{
-  PetscInt l = 0;
-  while (!(mask & (1u << l))) l++;
-  return l;
-}
-
 /* Gathers the nodal field A (ncomp per node) of elements elem[] into the batched layout B. Lanes past the block end
    repeat element b so that their (discarded) results are well defined. */
 static inline void Gather(const PetscInt dim, const PetscInt nodes, const PetscInt *restrict conn, const PetscInt *restrict elem,
@@ -45,14 +33,6 @@ static inline void BatchSetup(PetscInt b, PetscInt nelem, SKBatch *w, PetscInt *
 {
   *nl = PetscMin(SK_L, nelem - b);
   for (PetscInt l = 0; l < SK_L; l++) w->elem[l] = b + (l < *nl ? l : 0);
-}
-
-static void SetFailure(SKFEMFailure *fail, SKFEMFailureKind kind, PetscInt element, PetscInt qp, PetscReal det)
-{
-  fail->kind    = kind;
-  fail->element = element;
-  fail->qp      = qp;
-  fail->det     = det;
 }
 
 static void ClearFailure(SKFEMFailure *fail)

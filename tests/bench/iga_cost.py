@@ -19,7 +19,6 @@ import sys
 import tempfile
 
 E, NU, RHO = 1e6, 0.3, 1000.0
-SETUP = {}  # per case: the least wall time of a run outside its time loop (s)
 
 LAGRANGE = '<{gen} type="{type}" cells="{cells}" lower="{lower}" upper="{upper}"/>'
 PATCH = '<patch name="body" degree="{p}" refine="{cells}"><{gen} lower="{lower}" upper="{upper}"/></patch>'
@@ -35,7 +34,8 @@ INPUT = """<explicit>
 
 
 def step_time(prog, tmp, name, dim, kind, p, cells, steps, repeat):
-    """Minimum over REPEAT runs of the program's time per step (s) for one mesh of the unit square/cube."""
+    """Minimum over REPEAT runs of the program's time per step (s) for one mesh of the unit square/cube, and of the
+    time of a run outside its time loop (s: set-up and output, its wall time less the time loop)."""
     gen = "rectangle" if dim == 2 else "box"
     lower, upper = " ".join(["0"] * dim), " ".join(["1"] * dim)
     if kind == "lagrange":
@@ -48,7 +48,7 @@ def step_time(prog, tmp, name, dim, kind, p, cells, steps, repeat):
     text = INPUT.format(mesh=mesh, E=E, nu=NU, rho=RHO, state=' stress_state="plane_strain"' if dim == 2 else "", g=g, end=steps * dt, dt=dt)
     path = os.path.join(tmp, name + ".xml")
     open(path, "w").write(text)
-    best = None
+    best, setup = None, float("inf")
     for _ in range(repeat):
         r = subprocess.run([prog, "run", path, "-o", os.path.join(tmp, name), "-force", "-quiet"], capture_output=True, text=True)
         if r.returncode:
@@ -60,9 +60,9 @@ def step_time(prog, tmp, name, dim, kind, p, cells, steps, repeat):
         best = t if best is None else min(best, t)
         w = re.search(r"total wall time\s+([0-9.eE+-]+) s", r.stdout)
         nsteps = int(re.search(r"steps\s+(\d+) of dt", r.stdout).group(1))
-        if w:  # the set-up (mesh, masses, critical step) and output: the run's wall time less its time loop
-            SETUP[name] = min(SETUP.get(name, float("inf")), float(w.group(1)) - nsteps * t)
-    return best
+        if w:
+            setup = min(setup, float(w.group(1)) - nsteps * t)
+    return best, setup
 
 
 def main():
@@ -75,17 +75,17 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for dim, n in ((2, 100), (3, 20)):  # n cells of Q4/H8: (n + 1)^dim nodes; a degree-p patch with n + 1 - p spans
             nodes = (n + 1) ** dim
-            t_lag = step_time(a.prog, tmp, f"lag{dim}", dim, "lagrange", 1, n, a.steps, a.repeat)
+            t_lag, _ = step_time(a.prog, tmp, f"lag{dim}", dim, "lagrange", 1, n, a.steps, a.repeat)
             per_lag = t_lag / nodes
             print(f"{dim}D {'Q4' if dim == 2 else 'H8'}: {nodes} nodes, {n ** dim} elements, {t_lag:.4g} s/step, "
                   f"{per_lag * 1e9:.1f} ns per node-step, {t_lag / n ** dim * 1e9:.1f} ns per element-step")
             for p in (2, 3):
                 spans = n + 1 - p
-                t = step_time(a.prog, tmp, f"p{p}_{dim}", dim, "patch", p, spans, a.steps, a.repeat)
+                t, setup = step_time(a.prog, tmp, f"p{p}_{dim}", dim, "patch", p, spans, a.steps, a.repeat)
                 result[f"p{p}_{dim}d_ratio"] = (t / nodes) / per_lag
                 print(f"{dim}D p = {p}: {nodes} control points, {spans ** dim} elements, {t:.4g} s/step, "
                       f"{t / nodes * 1e9:.1f} ns per control-point-step, {t / spans ** dim * 1e9:.1f} ns per element-step, "
-                      f"ratio {result[f'p{p}_{dim}d_ratio']:.2f}, set-up and output {SETUP.get(f'p{p}_{dim}', float('nan')):.3g} s")
+                      f"ratio {result[f'p{p}_{dim}d_ratio']:.2f}, set-up and output {setup:.3g} s")
     print("RESULT iga_cost " + " ".join(f"{k}={result[k]:.3g}" for k in ("p2_2d_ratio", "p3_2d_ratio", "p2_3d_ratio", "p3_3d_ratio")))
 
 
