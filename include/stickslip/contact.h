@@ -220,13 +220,21 @@ typedef struct _p_SKContactPair *SKContactPair;
 
 /* Totals over the contact surface at the last force evaluation, summed over ranks. */
 typedef struct {
-  PetscReal normal_force;      /* sum_a |f_a| (N; N/m in 2D) */
-  PetscReal friction_force[3]; /* friction force on the body, global components (N) */
-  PetscReal cof;               /* global coefficient of friction |friction_force| / normal_force (1); 0 without contact */
-  PetscInt nactive;            /* contact nodes with g_a < 0 */
-  PetscInt nnodes;             /* contact nodes (w_a > 0) */
-  PetscReal penalty_energy;    /* sum_a eps_N g_a^2 / (2 w_a) over penetrating nodes (J) */
-  PetscReal dissipation;       /* frictional dissipation accumulated since the start (J): sum F . v dt - stored energy */
+  PetscReal normal_force;         /* sum_a |f_a| (N; N/m in 2D) */
+  PetscReal friction_force[3];    /* friction force on the body, global components (N) */
+  PetscReal cof;                  /* global coefficient of friction |friction_force| / normal_force (1); 0 without contact */
+  PetscInt nactive;               /* contact nodes with g_a < 0 */
+  PetscInt nnodes;                /* contact nodes (w_a > 0) */
+  PetscReal penalty_energy;       /* stored normal penalty energy sum_a N_a^2 / (2 eps_N w_a) over penetrating nodes (J) */
+  PetscReal stored_tangential;    /* energy held by the friction states (J): LuGre bristles, Coulomb's elastic slip */
+  PetscReal friction_dissipation; /* dissipated by friction since the start (J): sum F . v_t dt - stored_tangential */
+  PetscReal damping_dissipation;  /* dissipated by the implicit contact damping since the start (J) */
+  PetscReal dissipation;          /* friction_dissipation + damping_dissipation (J) */
+  PetscReal surface_work;         /* work of a moving rigid master surface on the body since the start (J): the integral of
+                                     sum_a f_a . v_s dt (trapezoidal); 0 for a fixed surface or a deformable master */
+  PetscReal discontinuity_work;   /* work of the normal penalty beyond its stored energy at the steps where a node opens or
+                                     closes (J): the energy the one-sided penalty's switching gave the bodies (docs/theory.md,
+                                     "Energy of contact"); not part of the balance, it explains part of its drift */
 } SKContactPairStats;
 
 /* Creates the contact of the local nodes with weight w[a] > 0 (w: nlocal values, complete on every copy of a node;
@@ -300,6 +308,11 @@ PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceReference(SKContactMeshSurface m
    the smallest face size: deeper penetration may be missed) and the number of grid builds so far. Any may be NULL. */
 PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceGetInfo(SKContactMeshSurface ms, PetscInt *nnodes, PetscInt *nfaces, PetscReal *depth,
                                                         PetscInt *nrebuild);
+/* The face of MS nearest to X (m) in the reference configuration, searched over every face (set-up checks, not the
+   run): the distance (m), the face's unit outward normal NORMAL[dim] and whether X projects inside the face (not onto
+   its boundary). Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceNearestFace(SKContactMeshSurface ms, const PetscReal x[], PetscReal *distance,
+                                                            PetscReal normal[], PetscBool *inside);
 /* The faces' keys (natural element * 8 + local face, sorted; owned by MS), one per face. */
 PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceGetFaceKeys(SKContactMeshSurface ms, PetscInt *nfaces, const PetscInt *keys[]);
 /* Signed distance (m) of each point PTS[n * dim] to the surface in its reference configuration into DIST[n]
@@ -337,6 +350,22 @@ PETSC_EXTERN PetscErrorCode SKContactPairForce(void *ctx, PetscReal t, PetscInt 
    them at every force evaluation. MASS: lumped nodal masses (kg), nlocal values. Collective. */
 PETSC_EXTERN PetscErrorCode SKContactPairGetStepBound(SKContactPair cp, const PetscReal mass[], PetscReal omega2, PetscReal normal_load,
                                                       PetscReal *dt);
+/* The pair is one of PASSES (>= 1) pairs over one interface (a two-pass contact between deformable bodies), each with
+   1/PASSES of the penalty: its nodal fields (SKContactPairAddNodalFields()) then show PASSES times its own force per area,
+   the interface pressure and traction (exact where both passes see the same pressure, e.g. uniform); its histories and
+   statistics stay its own. Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPairSetPasses(SKContactPair cp, PetscInt passes);
+/* Whether the pair's law has mu_s = mu_k = 0: no friction, and so no sticking (its sticking-time statistics stay 0 and
+   the explicit solver reports none). Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPairIsFrictionless(SKContactPair cp, PetscBool *frictionless);
+/* The pair's contact dt (s) from the last SKContactPairGetStepBound(): the step the one-sided switching of its stiffest
+   node allows, margin / omega_c with omega_c^2 = (eps_N w_a + k_t(N_a)) / m_a (plus the master surface's nodes), the
+   margin measured (docs/theory.md, "Energy of contact"); PETSC_MAX_REAL when no node has a mass. Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPairGetContactStep(SKContactPair cp, PetscReal *dt);
+/* When the energy balance drifts and the pair NAME gave the bodies INJECTED (J) beyond its booked energy at step DT (s):
+   a sentence naming the pair, its penalty, its contact dt and what to change, into MSG[LEN]. Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPairDiagnoseDrift(SKContactPair cp, const char name[], PetscReal dt, PetscReal injected, char msg[],
+                                                       size_t len);
 /* Arms the run-time stability check of SKContactPairForce() for the time step DT (s) chosen for OMEGA2 (1/s^2, the
    omega_max^2 of body and contact, e.g. 4 / dt_critical^2), MASS the lumped nodal masses (kg, nlocal values, copied).
    At every force evaluation each node in contact must satisfy dt^2 omega_a^2 + 2 dt c_a / m_a <= 4 with
@@ -344,8 +373,10 @@ PETSC_EXTERN PetscErrorCode SKContactPairGetStepBound(SKContactPair cp, const Pe
    exact stability limit of central differences for one degree of freedom with velocity-proportional damping from the
    previous half step; with implicit damping, SKContactPairSetDamping(), the c_a term is left out since that scheme is
    stable for any damping); otherwise the evaluation fails on every rank (PETSC_ERR_NOT_CONVERGED) with the node, its
-   normal force, the moduli, the time step it needs and what to change. Collective in SKContactPairForce() on more
-   than one rank (one reduction per evaluation). */
+   normal force, the moduli, the time step it needs and what to change. Armed, the evaluation also fails when a node is
+   farther behind the surface than its contact length (w_a in 2D, sqrt(w_a) in 3D), or when a node in contact at the
+   previous step is no longer found by a deformable master's search: the bodies passed through each other. Collective in
+   SKContactPairForce() on more than one rank (one reduction per evaluation). */
 PETSC_EXTERN PetscErrorCode SKContactPairSetStabilityCheck(SKContactPair cp, PetscReal dt, PetscReal omega2, const PetscReal mass[]);
 /* How the integrator treats the velocity-proportional (damping) part of the friction force of a pair:
    SK_CONTACT_DAMPING_EXPLICIT: as the rest of the force, from the previous half-step velocity; central differences then
@@ -397,13 +428,13 @@ PETSC_EXTERN PetscErrorCode SKContactPairGetStats(SKContactPair cp, SKContactPai
 PETSC_EXTERN PetscErrorCode SKContactPairGetNodal(SKContactPair cp, PetscInt *n, const PetscInt *nodes[], const PetscReal *w[],
                                                   const PetscReal *fn[], const PetscReal *ft[]);
 /* Values of the pair's restart state (SKContactPairPackRestart): per node and per rank (not per node). */
-#define SK_CONTACT_RESTART_NSCALAR 5
+#define SK_CONTACT_RESTART_NSCALAR 12
 /* Number of restart values the pair stores per node (friction state and trial, stored energy, forces; deformable pairs
    also the positions of the search grids' last build on the nodes of their surfaces). */
 PETSC_EXTERN PetscErrorCode SKContactPairGetRestartSize(SKContactPair cp, PetscInt *width);
 /* Packs everything the pair carries across steps: nodal[nowned * width] (caller-allocated, node a of the owned nodes
-   at a * width, zero off the contact surface) and scalars[SK_CONTACT_RESTART_NSCALAR] (this rank's times (s), call
-   flag and accumulated dissipation (J)). Not collective. */
+   at a * width, zero off the contact surface) and scalars[SK_CONTACT_RESTART_NSCALAR] (this rank's times (s) and call
+   flag, then its local energy sums: dissipations, surface work and power, discontinuity work, committed and trial). Not collective. */
 PETSC_EXTERN PetscErrorCode SKContactPairPackRestart(SKContactPair cp, PetscInt nowned, PetscReal nodal[], PetscReal scalars[]);
 /* Inverse of SKContactPairPackRestart: restores the pair bitwise from the packed arrays (not owned). Collective (a
    deformable pair rebuilds its search grid). */

@@ -25,9 +25,13 @@ PETSC_EXTERN const SKSolverType SKSolverCampaign;
 
 typedef struct _p_SKExplicit *SKExplicit;
 
-/* Energies at the current step (J), summed over all ranks. work_terms[k] is the work done on the body by the k-th
-   registered force term; balance = kinetic + internal + spring - external_work - sum_k work_terms[k] (constant for
-   an exact integrator; its drift measures the time-integration error). */
+/* Energies at the current step (J), summed over all ranks. work_terms[k] is the work done on the bodies by the forces of
+   the k-th registered force term (trapezoidal in its forces). A term that books its own energy (booked[k]: the contact
+   pairs; docs/theory.md, "Energy of contact") enters the balance with what it stores, what it dissipated and the work
+   of its own prescribed motions instead of its forces' work, so that energy its discrete forces inject shows as drift:
+   balance = kinetic + internal + spring - external_work + sum over booked terms (stored + dissipated - supplied)
+   - sum over the other terms work_terms[k] (constant for an exact integrator; its drift measures the time-integration
+   error). */
 #define SK_EXPLICIT_MAX_TERMS 8
 typedef struct {
   PetscReal kinetic;       /* 1/2 v^T M v */
@@ -35,6 +39,10 @@ typedef struct {
   PetscReal spring;        /* energy stored in discrete and distributed springs */
   PetscReal external_work; /* work of loads, gravity, tractions, reactions at prescribed dofs and spring drivers */
   PetscReal work_terms[SK_EXPLICIT_MAX_TERMS];
+  PetscBool booked[SK_EXPLICIT_MAX_TERMS];           /* the term books its own energy: the three below are its terms */
+  PetscReal stored_terms[SK_EXPLICIT_MAX_TERMS];     /* energy it stores now (contact: normal and tangential penalty) */
+  PetscReal dissipated_terms[SK_EXPLICIT_MAX_TERMS]; /* dissipated since the start (contact: friction and damping) */
+  PetscReal supplied_terms[SK_EXPLICIT_MAX_TERMS];   /* work of its prescribed motions (contact: a moving rigid surface) */
   PetscReal balance;
 } SKExplicitEnergy;
 

@@ -911,6 +911,29 @@ PetscErrorCode SKContactMeshSurfaceDistance(SKContactMeshSurface ms, PetscInt n,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKContactMeshSurfaceNearestFace(SKContactMeshSurface ms, const PetscReal x[], PetscReal *distance, PetscReal normal[],
+                                               PetscBool *inside)
+{
+  FaceProjection best = {PETSC_MAX_REAL, {0}, {0}, {0}, PETSC_FALSE};
+
+  PetscFunctionBegin;
+  for (PetscInt f = 0; f < ms->nfaces; f++) {
+    FaceProjection fp;
+    if (ms->dim == 2)
+      ProjectFace(ms, f, x, &fp, 2, 2);
+    else if (ms->nfn == 4)
+      ProjectFace(ms, f, x, &fp, 3, 4);
+    else
+      ProjectFace(ms, f, x, &fp, 3, 3);
+    /* an inside projection wins over a clamped one at the same distance (a node over the joint of two faces) */
+    if (fp.d2 < best.d2 * (1 - 1e-12) || (fp.inside && !best.inside && fp.d2 <= best.d2 * (1 + 1e-12))) best = fp;
+  }
+  *distance = PetscSqrtReal(best.d2);
+  for (PetscInt d = 0; d < ms->dim; d++) normal[d] = best.nrm[d];
+  *inside = best.inside;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKContactMeshSurfaceGetFaceKeys(SKContactMeshSurface ms, PetscInt *nfaces, const PetscInt *keys[])
 {
   PetscFunctionBegin;

@@ -76,9 +76,17 @@ static PetscErrorCode ContactPairCreate(MPI_Comm comm, PetscInt dim, PetscInt nl
   PetscCall(PetscCalloc4(cp->n * cp->nstate, &cp->state, cp->n * cp->nstate, &cp->trial, cp->n, &cp->stored, cp->n, &cp->stored_trial));
   PetscCall(PetscCalloc2(cp->n, &cp->fn, cp->n * dim, &cp->ft));
   PetscCall(PetscCalloc4(cp->n, &cp->stick_time, cp->n, &cp->stick_time_trial, cp->n, &cp->contact_time, cp->n, &cp->contact_time_trial));
+  PetscCall(PetscCalloc3(cp->n, &cp->gap, cp->n, &cp->gap_commit, cp->n, &cp->fn_commit));
+  PetscCall(PetscCalloc3(cp->n * dim, &cp->ffr_commit, cp->n * dim, &cp->dft, cp->n * dim, &cp->dft_commit));
   PetscCall(PetscCalloc1(cp->n * dim * dim, &cp->frame));
   PetscCall(ContactProbeModuli(cp));
-  *cpp = cp;
+  {
+    const SKFrictionParams *p;
+    PetscCall(SKFrictionLawGetParams(law, &p));
+    cp->frictionless = (PetscBool)(p->mu_s == 0 && p->mu_k == 0);
+  }
+  cp->passes = 1;
+  *cpp       = cp;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -154,6 +162,8 @@ PetscErrorCode SKContactPairDestroy(SKContactPair *cpp)
   PetscCall(PetscFree4(cp->state, cp->trial, cp->stored, cp->stored_trial));
   PetscCall(PetscFree2(cp->fn, cp->ft));
   PetscCall(PetscFree4(cp->stick_time, cp->stick_time_trial, cp->contact_time, cp->contact_time_trial));
+  PetscCall(PetscFree3(cp->gap, cp->gap_commit, cp->fn_commit));
+  PetscCall(PetscFree3(cp->ffr_commit, cp->dft, cp->dft_commit));
   PetscCall(PetscFree(cp->frame));
   PetscCall(PetscFree(cp->check_minv));
   PetscCall(PetscFree4(cp->c_damp, cp->normal, cp->vt, cp->F));
@@ -257,15 +267,44 @@ static PetscReal ContactDampingSlope(SKContactPair cp, PetscInt i, PetscReal dt,
   return PetscMin(PetscMax(c, 0.0), cmax);
 }
 
+/* A node that passed through the surface (SKContactPairForce() stops): its index, position, depth behind the surface (m;
+   -1 when the search lost it) and its contact length (m). */
+typedef struct {
+  PetscInt node;
+  PetscReal x[3], depth, length;
+} ContactPenetration;
+
+/* Sums of one force evaluation over the nodes (local): the friction dissipation of the step, the power of the surface on
+   the body and the discontinuity work of the step (docs/theory.md, "Energy of contact"). */
+typedef struct {
+  PetscReal diss, power, disc;
+} ContactEnergySums;
+
+/* The work the normal penalty force does on the relative motion over a step in which the node switches, beyond the
+   change of its stored energy: the trapezoidal work (N0 + N1)/2 (g1 - g0) minus -(E1 - E0), E = N^2 / (2 eps_N w) and
+   N = -eps_N w g while g < 0. Closing (N0 = 0, g0 >= 0 > g1): -N1 g0 / 2 <= 0; opening (N1 = 0, g0 < 0 <= g1): N0 g1 / 2
+   >= 0; 0 without a switch (the trapezoid is exact for a force linear in g). G1 is bounded by the relative displacement
+   REACH of the step, as a projection may skip far points (cutoff) and return a lower bound or no distance. Pure. */
+static inline PetscReal ContactDiscontinuityWork(PetscReal N0, PetscReal g0, PetscReal N1, PetscReal g1, PetscReal reach)
+{
+  if (N1 > 0 && N0 <= 0) return -0.5 * N1 * PetscMax(g0, 0.0);
+  if (N1 <= 0 && N0 > 0) return 0.5 * N0 * PetscMin(PetscMax(g1, 0.0), reach);
+  return 0.0;
+}
+
 /* The forces of the contact nodes of CP at time T (step DT since the committed state) into F, the trial friction states
-   and statistics, the dissipation of the step into DISS; projection failures and unstable nodes counted in FAILED[2]
-   (the last such node in BAD_NODE, the worst stability ratio in WORST). DIM is a constant where it is called. */
+   and statistics, the energy sums of the step into SUMS; projection failures, unstable nodes and nodes that passed
+   through counted in FAILED[3] (the last such node in BAD_NODE, the worst stability ratio in WORST, the last node through
+   in PEN). DIM is a constant where it is called. */
 static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, PetscReal dt, const PetscReal X[], const PetscReal u[],
                                               const PetscReal v[], PetscReal f[], const SKFrictionParams *params, PetscInt failed[],
-                                              PetscInt *bad_node, ContactStability *worst, PetscReal *diss_out, const PetscInt dim)
+                                              PetscInt *bad_node, ContactStability *worst, ContactPenetration *pen, ContactEnergySums *sums,
+                                              const PetscInt dim)
 {
   const PetscInt nt = dim - 1, ns = cp->nstate;
-  PetscReal diss = 0;
+  PetscReal diss = 0, power = 0, disc = 0;
+  /* a surface that takes the reactions belongs to a body of the model: its motion is not a supply of energy */
+  const PetscBool rigid = cp->surface->ops->react ? PETSC_FALSE : PETSC_TRUE;
   /* the nodes go a block at a time: positions, then the projections of the block (one call for a surface with
      projectmany), then the penalty and friction of each node */
   PetscReal xblk[SK_CONTACT_PROJECT_BLOCK * 3], wgap[SK_CONTACT_PROJECT_BLOCK] = {0}; /* positions: dim per node */
@@ -314,6 +353,17 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
       }
       if (cp->pface) dist = wgap[b];
       N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
+      { /* a node deeper than its own contact length behind the surface, or one in contact that the search of a deformable
+           master no longer finds (it went deeper than the search reaches), has passed through: no penalty holds it (checked
+           in runs, with the stability check armed) */
+        const PetscReal length = dim == 2 ? cp->w[i] : PetscSqrtReal(cp->w[i]);
+        const PetscBool lost   = (PetscBool)(dist >= 0.5 * PETSC_MAX_REAL && cp->fn_commit[i] > 0 && dt > 0);
+        if (cp->check_dt > 0 && (lost || -dist > length)) {
+          failed[2]++;
+          pen->node = i, pen->depth = lost ? -1.0 : -dist, pen->length = length;
+          for (PetscInt d = 0; d < dim; d++) pen->x[d] = x[d];
+        }
+      }
       for (PetscInt k = 0; k < nt; k++) {
         PetscReal s = 0; /* accumulated in a register: the law reads vt[] right after */
         for (PetscInt d = 0; d < dim; d++) s += (va[d] - velocity[d]) * tangent[k][d];
@@ -330,23 +380,40 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
         for (PetscInt k = 0; k < nt; k++) cp->vt[i * 2 + k] = vt[k], cp->F[i * 2 + k] = F[k];
       }
       cp->stored_trial[i] = N > 0 ? info.stored_energy : 0.0;
-      for (PetscInt k = 0; k < nt; k++) diss += F[k] * vt[k] * dt;
-      diss -= cp->stored_trial[i] - cp->stored[i];
-      cp->fn[i] = N;
+      cp->fn[i]           = N;
+      cp->gap[i]          = dist;
+      if (dt > 0) { /* the step's relative displacement bounds the distance of a node that opened */
+        PetscReal reach = 0;
+        for (PetscInt d = 0; d < dim; d++) reach += PetscSqr((va[d] - velocity[d]) * dt);
+        /* a mesh surface with no face near gives no distance: the node is then far off and the opening is not booked */
+        disc += ContactDiscontinuityWork(cp->fn_commit[i], cp->gap_commit[i], N, dist < 0.5 * PETSC_MAX_REAL ? dist : 0.0,
+                                         PetscSqrtReal(reach));
+      }
       { /* trial sticking-time statistics over the step of length dt that ends here: the node counts as in contact when
            it carries a normal force, and as sticking when, in addition, its slip speed over the step (from the half-step
            velocities v, the ones the friction law saw) is below the stick threshold */
         PetscReal speed2 = 0;
         for (PetscInt k = 0; k < nt; k++) speed2 += vt[k] * vt[k];
         cp->contact_time_trial[i] = cp->contact_time[i] + (N > 0 ? dt : 0.0);
-        cp->stick_time_trial[i]   = cp->stick_time[i] + (N > 0 && SKFrictionIsSticking(params, PetscSqrtReal(speed2)) ? dt : 0.0);
+        cp->stick_time_trial[i] =
+            cp->stick_time[i] + (N > 0 && !cp->frictionless && SKFrictionIsSticking(params, PetscSqrtReal(speed2)) ? dt : 0.0);
       }
-      for (PetscInt d = 0; d < dim; d++) {
-        PetscReal ftd = 0;
-        for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * tangent[k][d]; /* the body feels -F */
-        cp->ft[i * dim + d] = ftd;
-        fa[d]               = N * normal[d] + ftd;
-        f[a * dim + d] += fa[d];
+      {
+        /* friction dissipation of the step: the work the law's force on the body loses on the relative motion, trapezoidal
+           in the forces at both ends of the step (the explicit loop's work of the same forces), less the change of the
+           energy the law stores (docs/theory.md, "Energy of contact"); a law that gives energy back shows as a falling
+           dissipation, which the explicit solver's energy check refuses */
+        PetscReal lost = 0;
+        for (PetscInt d = 0; d < dim; d++) {
+          PetscReal ftd = 0;
+          for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * tangent[k][d]; /* the body feels -F */
+          cp->ft[i * dim + d] = ftd;
+          fa[d]               = N * normal[d] + ftd;
+          f[a * dim + d] += fa[d];
+          if (rigid) power += fa[d] * velocity[d];
+          lost -= 0.5 * (cp->ffr_commit[i * dim + d] + ftd) * (va[d] - velocity[d]) * dt;
+        }
+        diss += lost - (cp->stored_trial[i] - cp->stored[i]);
       }
       if (sops->react && N > 0) { /* action and reaction */
         if (cp->slave_surface) PetscCall(sops->distribute(sf->data, cp->slave_surface, cp->slave_index[i], &support[b]));
@@ -354,7 +421,30 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
       }
     }
   }
-  *diss_out = diss;
+  sums->diss  = diss;
+  sums->power = power;
+  sums->disc  = disc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Work of the surface up to the last force evaluation (J, local): the committed work and the trapezoid over the step. */
+static PetscReal ContactPairSurfaceWork(SKContactPair cp)
+{
+  return cp->surface_work + 0.5 * (cp->surface_power + cp->surface_power_trial) * cp->dt_last;
+}
+
+/* The energy sums of the last evaluation become the committed ones (a new step begins). */
+static PetscErrorCode ContactPairCommitEnergy(SKContactPair cp)
+{
+  PetscFunctionBegin;
+  cp->surface_work  = ContactPairSurfaceWork(cp);
+  cp->surface_power = cp->surface_power_trial;
+  cp->damping_diss  = cp->damping_diss_trial;
+  cp->disc_work     = cp->disc_work_trial;
+  PetscCall(PetscArraycpy(cp->gap_commit, cp->gap, cp->n));
+  PetscCall(PetscArraycpy(cp->fn_commit, cp->fn, cp->n));
+  /* the friction force of the law alone (the damping force was added to ft after the evaluation) */
+  for (PetscInt i = 0; i < cp->n * cp->dim; i++) cp->ffr_commit[i] = cp->ft[i] - cp->dft[i], cp->dft_commit[i] = cp->dft[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -363,8 +453,10 @@ PetscErrorCode SKContactPairForce(void *ctx, PetscReal t, PetscInt nlocal, const
 {
   SKContactPair cp   = (SKContactPair)ctx;
   const PetscInt dim = cp->dim, ns = cp->nstate;
-  PetscReal dt, diss               = 0;
-  PetscInt failed[2]     = {0, 0}; /* projection failures, unstable nodes */
+  PetscReal dt;
+  ContactEnergySums sums = {0, 0, 0};
+  PetscInt failed[3]     = {0, 0, 0}; /* projection failures, unstable nodes, nodes through the surface */
+  ContactPenetration pen = {-1, {0, 0, 0}, 0, 0};
   PetscInt bad_node      = -1;
   ContactStability worst = {4 * (1 + 1e-12), {0, 0, 0}, 0, 0, 0, 0, 0, 0};
   char msg[1024]; /* written only on failure */
@@ -378,7 +470,8 @@ PetscErrorCode SKContactPairForce(void *ctx, PetscReal t, PetscInt nlocal, const
     PetscCall(PetscArraycpy(cp->state, cp->trial, cp->n * ns));
     PetscCall(PetscArraycpy(cp->stored, cp->stored_trial, cp->n));
     cp->dissipation = cp->dissipation_trial;
-    cp->t_commit    = cp->t_last;
+    PetscCall(ContactPairCommitEnergy(cp));
+    cp->t_commit = cp->t_last;
     PetscCall(PetscArraycpy(cp->stick_time, cp->stick_time_trial, cp->n));
     PetscCall(PetscArraycpy(cp->contact_time, cp->contact_time_trial, cp->n));
   }
@@ -387,16 +480,20 @@ PetscErrorCode SKContactPairForce(void *ctx, PetscReal t, PetscInt nlocal, const
   cp->t_last  = t;
   dt          = t - cp->t_commit;
   cp->dt_last = dt;
+  PetscCall(PetscArrayzero(cp->dft, cp->n * dim)); /* the implicit damping adds its force after the evaluation */
   if (cp->surface->ops->update) PetscCall(cp->surface->ops->update(cp->surface->data, t, X, u, v));
   if (cp->slave_surface) PetscCall(SKContactMeshSurfaceUpdate(cp->slave_surface, X, u, v));
   if (cp->pface) PetscCall(SKContactPatchFaceUpdate(cp->pface, X, u, v, cp->surface, t));
   /* the nodes' loop with the dimension a constant (its small loops unroll) */
   if (dim == 3)
-    PetscCall(ContactPairNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &diss, 3));
+    PetscCall(ContactPairNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &pen, &sums, 3));
   else
-    PetscCall(ContactPairNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &diss, 2));
+    PetscCall(ContactPairNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &pen, &sums, 2));
   if (cp->surface->ops->addreactions) PetscCall(cp->surface->ops->addreactions(cp->surface->data, f));
-  cp->dissipation_trial = cp->dissipation + diss;
+  cp->dissipation_trial   = cp->dissipation + sums.diss;
+  cp->damping_diss_trial  = cp->damping_diss;
+  cp->surface_power_trial = sums.power;
+  cp->disc_work_trial     = cp->disc_work + sums.disc;
   PetscCall(PetscLogEventEnd(SK_CONTACT_Force, 0, 0, 0, 0));
   /* every rank stops together, the one with the problem says what it is */
   failed[1] = worst.N > 0 ? 1 : 0;
@@ -409,6 +506,21 @@ PetscErrorCode SKContactPairForce(void *ctx, PetscReal t, PetscInt nlocal, const
                       "lower the time step or raise the penalty",
                       (double)(X[a * dim] + u[a * dim]), (double)(X[a * dim + 1] + u[a * dim + 1]),
                       (double)(dim == 3 ? X[a * dim + 2] + u[a * dim + 2] : 0), cp->surface->ops->type, (double)t, SK_SURFACE_MAX_IT));
+  } else if (failed[2]) {
+    if (pen.depth < 0)
+      PetscCall(PetscSNPrintf(msg, sizeof(msg),
+                              "A contact node at (%g, %g, %g) m in contact at the previous step is now farther behind the %s surface than "
+                              "its search reaches at t = %g s: the bodies passed through each other. Raise the penalty (%g Pa/m) or lower "
+                              "the time step",
+                              (double)pen.x[0], (double)pen.x[1], (double)pen.x[2], cp->surface->ops->type, (double)t, (double)cp->eps_n));
+    else
+      PetscCall(
+          PetscSNPrintf(msg, sizeof(msg),
+                        "A contact node at (%g, %g, %g) m is %g m behind the %s surface at t = %g s, more than its contact length %g m "
+                        "(its weight w_a as a length): the penalty %g Pa/m does not hold the bodies apart. Raise the penalty, lower "
+                        "the load or the time step, or check that the contact sides face each other",
+                        (double)pen.x[0], (double)pen.x[1], (double)pen.x[2], (double)pen.depth, cp->surface->ops->type, (double)t,
+                        (double)pen.length, (double)cp->eps_n));
   } else if (failed[1]) {
     PetscCall(PetscSNPrintf(
         msg, sizeof(msg),
@@ -422,14 +534,14 @@ PetscErrorCode SKContactPairForce(void *ctx, PetscReal t, PetscInt nlocal, const
         cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? "" : "; or take the damping implicitly (<contact damping=\"implicit\">)"));
   }
   if (cp->size > 1) {
-    PetscInt local[2] = {failed[0], failed[1]};
-    PetscCallMPI(MPI_Allreduce(local, failed, 2, MPIU_INT, MPI_MAX, cp->comm));
+    PetscInt local[3] = {failed[0], failed[1], failed[2]};
+    PetscCallMPI(MPI_Allreduce(local, failed, 3, MPIU_INT, MPI_MAX, cp->comm));
     /* the program prints the first error of rank 0 only: another rank's message goes to stderr here */
-    if (local[0] || local[1]) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "stickslip: error: %s\n", msg));
-    PetscCheck(!(failed[0] || failed[1]) || local[0] || local[1], PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
+    if (local[0] || local[1] || local[2]) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "stickslip: error: %s\n", msg));
+    PetscCheck(!(failed[0] || failed[1] || failed[2]) || local[0] || local[1] || local[2], PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
                "Contact failed on another rank at t = %g s (see its message)", (double)t);
   }
-  PetscCheck(!(failed[0] || failed[1]), PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "%s", msg);
+  PetscCheck(!(failed[0] || failed[1] || failed[2]), PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "%s", msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -453,7 +565,7 @@ PetscErrorCode SKContactPairSetStabilityCheck(SKContactPair cp, PetscReal dt, Pe
 
 PetscErrorCode SKContactPairGetStepBound(SKContactPair cp, const PetscReal mass[], PetscReal omega2, PetscReal normal_load, PetscReal *dt)
 {
-  PetscReal wsum = 0, bound = PETSC_MAX_REAL, wm = 0;
+  PetscReal wsum = 0, bound = PETSC_MAX_REAL, wm = 0, contact = PETSC_MAX_REAL;
 
   PetscFunctionBegin;
   PetscCheck(omega2 >= 0 && normal_load >= 0, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
@@ -472,18 +584,62 @@ PetscErrorCode SKContactPairGetStepBound(SKContactPair cp, const PetscReal mass[
     if (m <= 0) continue;
     PetscCall(SKFrictionLawGetTangentModuli(cp->law, N, &kt, &ct));
     {
-      const PetscReal w2 = omega2 + wm + (cp->eps_n * cp->w[i] + kt) / m, cm = cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? 0.0 : ct / m;
+      const PetscReal wc2 = wm + (cp->eps_n * cp->w[i] + kt) / m, w2 = omega2 + wc2;
+      const PetscReal cm = cp->damping == SK_CONTACT_DAMPING_IMPLICIT ? 0.0 : ct / m;
       if (w2 > 0 || cm > 0) bound = PetscMin(bound, 4 / (cm + PetscSqrtReal(cm * cm + 4 * w2))); /* root of dt^2 w2 + 2 dt c / m = 4 */
+      if (wc2 > 0) contact = PetscMin(contact, SK_CONTACT_SWITCH_MARGIN / PetscSqrtReal(wc2));
     }
   }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bound, 1, MPIU_REAL, MPIU_MIN, cp->comm));
-  *dt = bound;
+  {
+    PetscReal b[2] = {bound, contact};
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, b, 2, MPIU_REAL, MPIU_MIN, cp->comm));
+    *dt            = b[0];
+    cp->dt_contact = b[1];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPairSetPasses(SKContactPair cp, PetscInt passes)
+{
+  PetscFunctionBegin;
+  PetscCheck(passes >= 1, cp->comm, PETSC_ERR_ARG_OUTOFRANGE, "A pair is one of %" PetscInt_FMT " passes: must be at least 1", passes);
+  cp->passes = passes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPairIsFrictionless(SKContactPair cp, PetscBool *frictionless)
+{
+  PetscFunctionBegin;
+  *frictionless = cp->frictionless;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPairGetContactStep(SKContactPair cp, PetscReal *dt)
+{
+  PetscFunctionBegin;
+  *dt = cp->dt_contact;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPairDiagnoseDrift(SKContactPair cp, const char name[], PetscReal dt, PetscReal injected, char msg[], size_t len)
+{
+  const PetscReal dtc = cp->dt_contact;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(msg, len,
+                          "Contact pair %s (penalty %g Pa/m) gave the bodies %g J beyond its booked energy: a one-sided penalty gains "
+                          "energy when its nodes open and close at a step near its own limit. Its contact dt is %g s (the step its "
+                          "stiffest node's penalty and friction stiffness allow with the switching margin); the run has dt = %g s: "
+                          "%s",
+                          name, (double)cp->eps_n, (double)injected, (double)dtc, (double)dt,
+                          dt > dtc ? "set <time dt> at or below the contact dt, lower safety, or lower the penalty; "
+                                   : "halve the step (<time dt> or safety) or lower the penalty; "));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKContactPairGetStats(SKContactPair cp, SKContactPairStats *s)
 {
-  PetscReal sums[7] = {0, 0, 0, 0, 0, 0, 0}, fnorm;
+  PetscReal sums[12] = {0}, fnorm;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(s, sizeof(*s)));
@@ -496,14 +652,23 @@ PetscErrorCode SKContactPairGetStats(SKContactPair cp, SKContactPairStats *s)
     }
   }
   sums[6] = cp->dissipation_trial;
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sums, 7, MPIU_REAL, MPIU_SUM, cp->comm));
+  for (PetscInt i = 0; i < cp->n; i++) sums[7] += cp->stored_trial[i];
+  sums[8]  = cp->damping_diss_trial;
+  sums[9]  = ContactPairSurfaceWork(cp);
+  sums[10] = cp->disc_work_trial;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sums, 11, MPIU_REAL, MPIU_SUM, cp->comm));
   s->normal_force = sums[0];
   for (PetscInt d = 0; d < 3; d++) s->friction_force[d] = sums[1 + d];
-  fnorm             = PetscSqrtReal(PetscSqr(sums[1]) + PetscSqr(sums[2]) + PetscSqr(sums[3]));
-  s->cof            = sums[0] > 0 ? fnorm / sums[0] : 0.0;
-  s->nactive        = (PetscInt)sums[4];
-  s->penalty_energy = sums[5];
-  s->dissipation    = sums[6];
+  fnorm                   = PetscSqrtReal(PetscSqr(sums[1]) + PetscSqr(sums[2]) + PetscSqr(sums[3]));
+  s->cof                  = sums[0] > 0 ? fnorm / sums[0] : 0.0;
+  s->nactive              = (PetscInt)sums[4];
+  s->penalty_energy       = sums[5];
+  s->friction_dissipation = sums[6];
+  s->stored_tangential    = sums[7];
+  s->damping_dissipation  = sums[8];
+  s->dissipation          = sums[6] + sums[8];
+  s->surface_work         = sums[9];
+  s->discontinuity_work   = sums[10];
   {
     PetscInt n = cp->n;
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &n, 1, MPIU_INT, MPI_SUM, cp->comm));
@@ -526,14 +691,27 @@ PetscErrorCode SKContactPairGetNodal(SKContactPair cp, PetscInt *n, const PetscI
 
 PetscErrorCode SKContactPairHistoryCreate(SKContactPair cp, SKOutput out, const char path[], SKHistory *hist)
 {
-  const char *names[] = {"time", "normal_force",     "friction_x",       "friction_y", "friction_z",
-                         "cof",  "nodes_in_contact", "contact_fraction", "dissipation"};
-  const char *units[] = {"s", "N", "N", "N", "N", "1", "1", "1", "J"};
-  const char *n[9], *u[9];
+  const char *names[] = {"time",
+                         "normal_force",
+                         "friction_x",
+                         "friction_y",
+                         "friction_z",
+                         "cof",
+                         "nodes_in_contact",
+                         "contact_fraction",
+                         "dissipation",
+                         "stored_normal",
+                         "stored_tangential",
+                         "friction_dissipation",
+                         "damping_dissipation",
+                         "surface_work",
+                         "discontinuity_work"};
+  const char *units[] = {"s", "N", "N", "N", "N", "1", "1", "1", "J", "J", "J", "J", "J", "J", "J"};
+  const char *n[15], *u[15];
   PetscInt nc = 0;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < 9; i++)
+  for (PetscInt i = 0; i < 15; i++)
     if (i != 4 || cp->dim == 3) n[nc] = names[i], u[nc++] = units[i];
   PetscCall(SKOutputHistoryCreate(out, path, nc, n, u, hist));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -542,7 +720,7 @@ PetscErrorCode SKContactPairHistoryCreate(SKContactPair cp, SKOutput out, const 
 PetscErrorCode SKContactPairHistoryAppend(SKContactPair cp, SKHistory hist, PetscReal t)
 {
   SKContactPairStats st;
-  PetscReal row[9];
+  PetscReal row[15];
   PetscInt nc = 0;
 
   PetscFunctionBegin;
@@ -554,15 +732,22 @@ PetscErrorCode SKContactPairHistoryAppend(SKContactPair cp, SKHistory hist, Pets
   row[nc++] = (PetscReal)st.nactive;
   row[nc++] = st.nnodes > 0 ? (PetscReal)st.nactive / (PetscReal)st.nnodes : 0.0;
   row[nc++] = st.dissipation;
+  row[nc++] = st.penalty_energy;
+  row[nc++] = st.stored_tangential;
+  row[nc++] = st.friction_dissipation;
+  row[nc++] = st.damping_dissipation;
+  row[nc++] = st.surface_work;
+  row[nc++] = st.discontinuity_work;
   if (hist) PetscCall(SKHistoryAppend(hist, row));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Restart layout per node: state, trial (nstate each), stored, stored_trial, fn, ft (dim), then the sticking-time
-   statistics stick_time, stick_time_trial, contact_time, contact_time_trial (on the contact nodes); deformable pairs
+   statistics stick_time, stick_time_trial, contact_time, contact_time_trial, then the energy booking's gap,
+   gap_commit, fn_commit, ffr_commit, dft, dft_commit (dim each of the last three) (on the contact nodes); deformable pairs
    add the positions of the master surface's last grid build (dim, on its nodes) and, with a slave surface, those of
    its grid (dim). */
-#define SK_CONTACT_RESTART_NODE(cp) (2 * (cp)->nstate + 3 + (cp)->dim + 4)
+#define SK_CONTACT_RESTART_NODE(cp) (2 * (cp)->nstate + 3 + (cp)->dim + 4 + 3 + 3 * (cp)->dim)
 
 PetscErrorCode SKContactPairGetRestartSize(SKContactPair cp, PetscInt *width)
 {
@@ -581,14 +766,15 @@ static PetscErrorCode ContactPairCopyRestart(SKContactPair cp, PetscInt nowned, 
   PetscCall(SKContactPairGetRestartSize(cp, &width));
   for (PetscInt i = 0; i < cp->n; i++) {
     PetscReal *row         = nodal + cp->nodes[i] * width;
-    PetscReal *parts[10]   = {cp->state + i * ns,   cp->trial + i * ns,        cp->stored + i,     cp->stored_trial + i,
-                              cp->fn + i,           cp->ft + i * dim,          cp->stick_time + i, cp->stick_time_trial + i,
-                              cp->contact_time + i, cp->contact_time_trial + i};
-    const PetscInt len[10] = {ns, ns, 1, 1, 1, dim, 1, 1, 1, 1};
+    PetscReal *parts[16]   = {cp->state + i * ns,   cp->trial + i * ns,         cp->stored + i,     cp->stored_trial + i,
+                              cp->fn + i,           cp->ft + i * dim,           cp->stick_time + i, cp->stick_time_trial + i,
+                              cp->contact_time + i, cp->contact_time_trial + i, cp->gap + i,        cp->gap_commit + i,
+                              cp->fn_commit + i,    cp->ffr_commit + i * dim,   cp->dft + i * dim,  cp->dft_commit + i * dim};
+    const PetscInt len[16] = {ns, ns, 1, 1, 1, dim, 1, 1, 1, 1, 1, 1, 1, dim, dim, dim};
 
     PetscCheck(cp->nodes[i] < nowned, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "Contact node %" PetscInt_FMT " is not owned (%" PetscInt_FMT " owned)", cp->nodes[i], nowned);
-    for (PetscInt k = 0; k < 10; row += len[k], k++) {
+    for (PetscInt k = 0; k < 16; row += len[k], k++) {
       if (pack)
         PetscCall(PetscArraycpy(row, parts[k], len[k]));
       else
@@ -609,11 +795,18 @@ PetscErrorCode SKContactPairPackRestart(SKContactPair cp, PetscInt nowned, Petsc
   if (cp->surface->ops->packrestart) cp->surface->ops->packrestart(cp->surface->data, width, SK_CONTACT_RESTART_NODE(cp), nodal);
   if (cp->slave_surface)
     SKContactMeshSurfacePackGrid(cp->slave_surface, width, SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width, nodal);
-  scalars[0] = cp->t_commit;
-  scalars[1] = cp->t_last;
-  scalars[2] = cp->called ? 1.0 : 0.0;
-  scalars[3] = cp->dissipation;
-  scalars[4] = cp->dissipation_trial;
+  scalars[0]  = cp->t_commit;
+  scalars[1]  = cp->t_last;
+  scalars[2]  = cp->called ? 1.0 : 0.0;
+  scalars[3]  = cp->dissipation;
+  scalars[4]  = cp->dissipation_trial;
+  scalars[5]  = cp->damping_diss;
+  scalars[6]  = cp->damping_diss_trial;
+  scalars[7]  = cp->surface_work;
+  scalars[8]  = cp->surface_power;
+  scalars[9]  = cp->surface_power_trial;
+  scalars[10] = cp->disc_work;
+  scalars[11] = cp->disc_work_trial;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -628,11 +821,18 @@ PetscErrorCode SKContactPairUnpackRestart(SKContactPair cp, PetscInt nowned, con
     PetscCall(cp->surface->ops->unpackrestart(cp->surface->data, width, SK_CONTACT_RESTART_NODE(cp), nodal));
   if (cp->slave_surface)
     PetscCall(SKContactMeshSurfaceUnpackGrid(cp->slave_surface, width, SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width, nodal));
-  cp->t_commit          = scalars[0];
-  cp->t_last            = scalars[1];
-  cp->called            = scalars[2] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
-  cp->dissipation       = scalars[3];
-  cp->dissipation_trial = scalars[4];
+  cp->t_commit            = scalars[0];
+  cp->t_last              = scalars[1];
+  cp->called              = scalars[2] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  cp->dissipation         = scalars[3];
+  cp->dissipation_trial   = scalars[4];
+  cp->damping_diss        = scalars[5];
+  cp->damping_diss_trial  = scalars[6];
+  cp->surface_work        = scalars[7];
+  cp->surface_power       = scalars[8];
+  cp->surface_power_trial = scalars[9];
+  cp->disc_work           = scalars[10];
+  cp->disc_work_trial     = scalars[11];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -654,9 +854,10 @@ PetscErrorCode SKContactPairAddNodalFields(SKContactPair cp, const PetscReal v[]
   for (PetscInt i = 0; i < cp->n; i++) {
     const PetscInt a = cp->nodes[i];
 
-    pressure[a] += cp->fn[i] / cp->w[i];
-    for (PetscInt d = 0; d < dim; d++) traction[a * dim + d] += cp->ft[i * dim + d] / cp->w[i];
-    stick[a] += (cp->fn[i] > 0 && SKFrictionIsSticking(p, ContactPairSlipSpeed(cp, i, v))) ? 1.0 : 0.0;
+    /* each of N passes carries 1/N of the penalty: N times its own force per area is the interface pressure */
+    pressure[a] += cp->passes * cp->fn[i] / cp->w[i];
+    for (PetscInt d = 0; d < dim; d++) traction[a * dim + d] += cp->passes * cp->ft[i * dim + d] / cp->w[i];
+    stick[a] += (cp->fn[i] > 0 && !cp->frictionless && SKFrictionIsSticking(p, ContactPairSlipSpeed(cp, i, v))) ? 1.0 : 0.0;
     /* the trial state is the one at the last force evaluation, i.e. at the time of the output */
     for (PetscInt k = 0; k < nc; k++) state[a * ncomp + k] += cp->trial[i * cp->nstate + k];
   }
@@ -849,7 +1050,7 @@ PetscErrorCode SKContactPairAddDampingForce(SKContactPair cp, PetscReal dt, cons
                                             PetscReal g[])
 {
   const PetscInt dim = cp->dim;
-  PetscReal diss     = 0;
+  PetscReal diss = 0, power = 0;
 
   PetscFunctionBegin;
   if (!cp->c_damp) PetscFunctionReturn(PETSC_SUCCESS);
@@ -858,16 +1059,22 @@ PetscErrorCode SKContactPairAddDampingForce(SKContactPair cp, PetscReal dt, cons
     const PetscReal *nrm = cp->normal + i * dim, *vs = cp->frame + i * dim * dim + (dim - 1) * dim; /* surface velocity */
     PetscReal an = 0, vn = 0;
 
-    if (cp->c_damp[i] == 0) continue;
+    PetscReal lost = 0;
+
     for (PetscInt d = 0; d < dim; d++) an += nrm[d] * a[node * dim + d], vn += nrm[d] * (v[node * dim + d] - vs[d]);
     for (PetscInt d = 0; d < dim; d++) {
-      const PetscReal df = -dt * cp->c_damp[i] * (a[node * dim + d] - an * nrm[d]); /* tangential: -dt c (I - n n^T) a */
+      const PetscReal df = cp->c_damp[i] == 0 ? 0.0 : -dt * cp->c_damp[i] * (a[node * dim + d] - an * nrm[d]); /* -dt c (I - n n^T) a */
       cp->ft[i * dim + d] += df;
+      cp->dft[i * dim + d] = df;
       f[node * dim + d] += df;
       if (g) g[node * dim + d] += df;
-      diss -= df * (v[node * dim + d] - vs[d] - vn * nrm[d]) * cp->dt_last; /* the body feels df: dissipated -df . v_t dt */
+      /* the body feels df: trapezoidal in the damping forces of the step's two ends, as the friction's dissipation */
+      lost -= 0.5 * (cp->dft_commit[i * dim + d] + df) * (v[node * dim + d] - vs[d] - vn * nrm[d]) * cp->dt_last;
+      if (!cp->surface->ops->react) power += df * vs[d];
     }
+    diss += lost;
   }
-  cp->dissipation_trial += diss;
+  cp->damping_diss_trial += diss;
+  cp->surface_power_trial += power;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -9,6 +9,11 @@
 #define SK_CONTACT_DAMPING_MAX_IT 8  /* regula falsi steps for a node's implicit damping per step (SKContactPairDampedAccelerations()) */
 #define SK_CONTACT_DAMPING_RTOL 1e-3 /* and their tolerance on c, relative to c_max */
 
+/* The contact dt (SKContactPairGetContactStep()): SK_CONTACT_SWITCH_MARGIN / omega_c at the stiffest contact node, omega_c^2
+   = (eps_N w_a + k_t) / m_a (plus the master's), the frequency of the node on its contact springs alone. The closed
+   spring alone allows 2 / omega_c; a one-sided spring that opens and closes needs a margin (measured on the Hertz case
+   at 1 to 100 times its penalty: docs/theory.md, "Energy of contact"). */
+#define SK_CONTACT_SWITCH_MARGIN 1.0
 #define SK_CONTACT_MAX_SUPPORT 16   /* master nodes one slave node's reaction may go to (mortar distribution) */
 #define SK_CONTACT_PROJECT_BLOCK 16 /* slave nodes a pair projects at once (SKContactSurfaceOps projectmany) */
 
@@ -192,7 +197,22 @@ struct _p_SKContactPair {
   PetscReal dt_last; /* t_last - t_commit: the step of the last force evaluation (s) */
   PetscBool called;
   PetscReal *fn, *ft;                       /* last normal force magnitude (n) and friction force on the body (n * dim) */
-  PetscReal dissipation, dissipation_trial; /* committed and trial accumulated dissipation (J), local */
+  PetscReal dissipation, dissipation_trial; /* committed and trial accumulated friction dissipation (J), local */
+  /* energy booking (docs/theory.md, "Energy of contact"), local sums, committed and trial like the friction state */
+  PetscReal damping_diss, damping_diss_trial;   /* dissipated by the implicit contact damping (J) */
+  PetscReal surface_work;                       /* work of a moving rigid surface on the body up to t_commit (J) */
+  PetscReal surface_power, surface_power_trial; /* its power sum_a f_a . v_s (W) at t_commit and at t_last */
+  PetscReal disc_work, disc_work_trial;         /* work the normal penalty does beyond -d(stored) when a node opens or closes (J) */
+  PetscReal *gap, *gap_commit, *fn_commit;      /* per node: signed distance (m; weighted gap on a patch face) at t_last and
+                                                   t_commit, normal force at t_commit (N) */
+  PetscReal *ffr_commit, *dft, *dft_commit;     /* per node (dim): the law's friction force on the body at t_commit, the implicit
+                                                    damping force at t_last and at t_commit (N) */
+  PetscReal dt_contact;
+  PetscBool frictionless; /* mu_s = mu_k = 0: no friction force, so no sticking either (the statistics count none) */
+  PetscInt passes;
+      /* the pair is one of PASSES over one interface, each with 1/PASSES of the penalty (fields scale) */ /* the pair's contact step with
+                                                                                                              the switching margin (s;
+                                                                                                              SKContactPairGetStepBound) */
   /* sticking-time statistics per node (s), committed and trial like the friction state: time in contact and sticking
      (SKFrictionIsSticking() on the tangential slip speed over the step), and time in contact */
   PetscReal *stick_time, *stick_time_trial, *contact_time, *contact_time_trial;

@@ -38,8 +38,9 @@ static const char *const state_names[] = {"u", "v", "a", "vh"};
 /* Contact pairs' state (format version 2 of the contact part): "contact_meta" = [version, npairs, nranks, width of
    each pair], then per pair "contact_nodal_<i>" (natural nodes x width) and "contact_scalars_<i>" (nranks x
    SK_EXPLICIT_TERM_RESTART_NSCALAR, the per-rank values). Written only with contact; a checkpoint without it is the format
-   from before contact was checkpointed. Version 2 added the sticking-time statistics to the nodal part. */
-#define SK_CKPT_CONTACT_VERSION 2
+   from before contact was checkpointed. Version 2 added the sticking-time statistics to the nodal part, version 3 the
+   energy booking (gaps and normal forces per node, dissipations, surface and discontinuity work per rank). */
+#define SK_CKPT_CONTACT_VERSION 3
 typedef struct {
   PetscInt n; /* pairs stored; -1: no contact data in the file */
   PetscInt nranks, width[SK_EXPLICIT_MAX_TERMS];
@@ -635,7 +636,7 @@ static PetscErrorCode LoadContact(SKExplicit ex, const char path[], PetscInt gsi
       PetscCallMPI(MPI_Bcast(times, 3, MPIU_REAL, 0, ex->comm));
       if (ex->rank) {
         PetscCall(PetscArraycpy(scal, times, 3));
-        scal[3] = scal[4] = 0; /* the dissipation is all on rank 0 */
+        for (PetscInt k = 3; k < SK_EXPLICIT_TERM_RESTART_NSCALAR; k++) scal[k] = 0; /* the sums are all on rank 0 */
       }
     }
     PetscCall(term->ops->unpackrestart(term->ctx, ex->nowned, local, scal));

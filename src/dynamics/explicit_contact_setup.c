@@ -121,6 +121,47 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   }
   PetscCall(PetscFree(bodies[0]));
   PetscCall(PetscFree(bodies[1]));
+  /* sides that look away from each other never touch (a block on the bottom face of a slab passes through it): over
+     the nodes of each side whose nearest point on the other side lies inside one of its faces, the outward normals of
+     the two sides must oppose at most of them; a pair apart at the start (no such node facing) still runs */
+  for (PetscInt pass = 0; pass < passes; pass++) {
+    SKContactMeshSurface own = pass == 0 ? slave_ms : master_ms, other = pass == 0 ? master_ms : slave_ms;
+    const PetscReal *w = pass == 0 ? ws : wm;
+    PetscInt count[2] = {0, 0}, stride = 1, nw = 0; /* nodes over the other side; of them facing the same way */
+    PetscReal where[3] = {0, 0, 0}, cosine = 0;
+
+    for (PetscInt p = 0; p < ex->nowned; p++) nw += w[p] > 0 ? 1 : 0;
+    stride = PetscMax(1, nw / 2000); /* a brute-force search over the other side's faces: a sample of the nodes is enough */
+    for (PetscInt p = 0, k = 0; p < ex->nowned; p++) {
+      PetscReal d0, d1, n0[3] = {0, 0, 0}, n1[3] = {0, 0, 0}, c = 0;
+      PetscBool in0, in1;
+      if (w[p] <= 0 || k++ % stride) continue;
+      PetscCall(SKContactMeshSurfaceNearestFace(own, ex->X + p * ex->dim, &d0, n0, &in0));
+      PetscCall(SKContactMeshSurfaceNearestFace(other, ex->X + p * ex->dim, &d1, n1, &in1));
+      if (!in1) continue;
+      for (PetscInt d = 0; d < ex->dim; d++) c += n0[d] * n1[d];
+      count[0]++;
+      if (c > 0) {
+        count[1]++;
+        cosine = c;
+        for (PetscInt d = 0; d < ex->dim; d++) where[d] = ex->X[p * ex->dim + d];
+      }
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, count, 2, MPIU_INT, MPI_SUM, ex->comm));
+    {
+      char at[96];
+      if (ex->dim == 2)
+        PetscCall(PetscSNPrintf(at, sizeof(at), "(%g, %g)", (double)where[0], (double)where[1]));
+      else
+        PetscCall(PetscSNPrintf(at, sizeof(at), "(%g, %g, %g)", (double)where[0], (double)where[1], (double)where[2]));
+      PetscCall(SKInputCheck(ex->input, item, !(count[1] > 0 && 2 * count[1] > count[0]),
+                             "contact '%s': side sets 'sideset' and 'master' do not face each other: at %" PetscInt_FMT
+                             " of the %" PetscInt_FMT
+                             " nodes of '%s' over the other side their outward normals point the same way (cosine %.3g at %s m), so the "
+                             "bodies would pass through each other; name the side of the other body that faces this one",
+                             name, count[1], count[0], pass == 0 ? "sideset" : "master", (double)cosine, at));
+    }
+  }
   /* initial penetration: the search finds a face only while the penetration is below its depth */
   for (PetscInt pass = 0; pass < passes; pass++) {
     SKContactMeshSurface ms = pass == 0 ? master_ms : slave_ms;
@@ -157,6 +198,7 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
                                           : pass == 0 ? slave_ms
                                                       : master_ms,
                                           eps, law, &ex->contacts[ex->ncontacts++]));
+    PetscCall(SKContactPairSetPasses(ex->contacts[ex->ncontacts - 1], passes));
   }
   if (!mortar) PetscCall(SKContactMeshSurfaceDestroy(&slave_ms)); /* the creation's reference, unused */
   PetscCall(PetscFree(ws));

@@ -144,6 +144,7 @@ static PetscErrorCode ContactTermFinish(SKExplicit ex, const SKExplicitTerm *ter
     const PetscInt *nodes;
     const PetscReal *w, *stick, *contact;
     PetscReal *local, *global, *column = NULL, ratio, ratio_contact, threshold;
+    PetscBool frictionless;
     PetscInt n;
     char group[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
 
@@ -171,16 +172,57 @@ static PetscErrorCode ContactTermFinish(SKExplicit ex, const SKExplicitTerm *ter
     PetscCall(PetscFree(global));
     PetscCall(SKContactPairGetStickingTimeRatio(cp, ex->t, &ratio, &ratio_contact));
     PetscCall(SKContactPairGetStickThreshold(cp, &threshold));
+    PetscCall(SKContactPairIsFrictionless(cp, &frictionless));
     PetscCall(SKOutputWriteAttributeReal(out, group, "time", ex->t));
-    PetscCall(SKOutputWriteAttributeReal(out, group, "stick_threshold", threshold));
-    PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio", ratio));
-    PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio_in_contact", ratio_contact));
-    PetscCall(SKContactPairWriteSurfaceStickRatio(cp, ex->t, out, group)); /* NURBS patch faces */
+    PetscCall(SKOutputWriteAttributeInt(out, group, "frictionless", frictionless ? 1 : 0));
     PetscCall(PetscSNPrintf(path, sizeof(path), "/explicit/contact/%s", term->name));
-    PetscCall(SKOutputWriteAttributeReal(out, path, "sticking_time_ratio", ratio));
-    PetscCall(SKOutputSummary(out, "sticking-time ratio", "%s: %.4g of the time (%.4g of the time in contact), threshold %g m/s",
-                              term->name, (double)ratio, (double)ratio_contact, (double)threshold));
+    if (frictionless) { /* no friction force, no sticking: a ratio would only count slow nodes */
+      PetscCall(SKOutputSummary(out, "sticking-time ratio", "%s: none (frictionless)", term->name));
+    } else {
+      PetscCall(SKOutputWriteAttributeReal(out, group, "stick_threshold", threshold));
+      PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio", ratio));
+      PetscCall(SKOutputWriteAttributeReal(out, group, "sticking_time_ratio_in_contact", ratio_contact));
+      PetscCall(SKContactPairWriteSurfaceStickRatio(cp, ex->t, out, group)); /* NURBS patch faces */
+      PetscCall(SKOutputWriteAttributeReal(out, path, "sticking_time_ratio", ratio));
+      PetscCall(SKOutputSummary(out, "sticking-time ratio", "%s: %.4g of the time (%.4g of the time in contact), threshold %g m/s",
+                                term->name, (double)ratio, (double)ratio_contact, (double)threshold));
+    }
+    {
+      SKContactPairStats st;
+      PetscCall(SKContactPairGetStats(cp, &st));
+      PetscCall(SKOutputSummary(out, "contact energy",
+                                "%s: stored normal %.4g J, tangential %.4g J; dissipated by friction %.4g J, by damping %.4g J; surface "
+                                "work %.4g J; discontinuity work %.4g J",
+                                term->name, (double)st.penalty_energy, (double)st.stored_tangential, (double)st.friction_dissipation,
+                                (double)st.damping_dissipation, (double)st.surface_work, (double)st.discontinuity_work));
+    }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ContactTermEnergy(void *ctx, PetscReal *stored, PetscReal *dissipated, PetscReal *supplied)
+{
+  SKContactPairStats st;
+
+  PetscFunctionBegin;
+  PetscCall(SKContactPairGetStats((SKContactPair)ctx, &st));
+  *stored     = st.penalty_energy + st.stored_tangential;
+  *dissipated = st.dissipation;
+  *supplied   = st.surface_work;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ContactTermDiagnose(void *ctx, const char name[], PetscReal dt, PetscReal injected, char msg[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCall(SKContactPairDiagnoseDrift((SKContactPair)ctx, name, dt, injected, msg, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ContactTermOwnStep(void *ctx, PetscReal *dt)
+{
+  PetscFunctionBegin;
+  PetscCall(SKContactPairGetContactStep((SKContactPair)ctx, dt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -205,6 +247,9 @@ static const SKExplicitTermOps ContactTermOps = {.type          = "contact",
                                                  .historyappend = ContactTermHistoryAppend,
                                                  .writefields   = ContactTermWriteFields,
                                                  .finish        = ContactTermFinish,
+                                                 .energy        = ContactTermEnergy,
+                                                 .diagnose      = ContactTermDiagnose,
+                                                 .ownstep       = ContactTermOwnStep,
                                                  .destroy       = ContactTermDestroy};
 
 PetscErrorCode SKExplicitRegisterContactTerms(SKExplicit ex)

@@ -68,8 +68,8 @@ static void VectorColumns(PetscInt dim, const char prefix[], const char unit[], 
 PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool restart)
 {
   const PetscInt dim = ex->dim;
-  const char *names[32], *units[32];
-  char buf[12][16], path[PETSC_MAX_PATH_LEN];
+  const char *names[SK_EXPLICIT_ENERGY_MAXCOL], *units[SK_EXPLICIT_ENERGY_MAXCOL];
+  char buf[12][16], path[PETSC_MAX_PATH_LEN], (*colbuf)[SK_MESH_NAME_LEN + 16];
   PetscInt nc = 0, gsize, gelem;
 
   PetscFunctionBegin;
@@ -80,12 +80,19 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
   names[nc] = "internal", units[nc++] = "J";
   names[nc] = "spring", units[nc++] = "J";
   names[nc] = "external_work", units[nc++] = "J";
-  for (PetscInt k = 0; k < ex->nterms; k++) {
-    (void)PetscSNPrintf(buf[k], 16, "work_%s", ex->terms[k].name);
-    names[nc] = buf[k], units[nc++] = "J";
+  /* per term its forces' work; a term that books its own energy also what it stores, dissipated and supplied */
+  PetscCall(PetscMalloc1(4 * SK_EXPLICIT_MAX_TERMS, &colbuf));
+  for (PetscInt k = 0, c = 0; k < ex->nterms; k++) {
+    static const char *const kinds[] = {"work", "stored", "dissipated", "supplied"};
+    const PetscInt nkind             = ex->terms[k].ops && ex->terms[k].ops->energy ? 4 : 1;
+    for (PetscInt j = 0; j < nkind; j++, c++) {
+      (void)PetscSNPrintf(colbuf[c], sizeof(colbuf[c]), "%s_%s", kinds[j], ex->terms[k].name);
+      names[nc] = colbuf[c], units[nc++] = "J";
+    }
   }
   names[nc] = "balance", units[nc++] = "J";
   PetscCall(SKOutputHistoryCreate(out, "/explicit/energy", nc, names, units, &ex->energy_hist));
+  PetscCall(PetscFree(colbuf));
   for (PetscInt i = 0; i < ex->nwatch; i++) {
     nc        = 0;
     names[nc] = "time", units[nc++] = "s";
@@ -113,6 +120,7 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_critical", ex->dt_critical));
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_element_estimate", ex->dt_element));
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_friction", ex->dt_friction));
+  if (ex->ncontacts) PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_contact", ex->dt_contact));
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "normal_load_estimate", ex->normal_load));
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "power_iterations", ex->power_its));
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "nodes", gsize));
@@ -130,11 +138,36 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What to say about a drift DRIFT (J) of the balance EN: the term that injected most of it names itself and what to change
+   (ops->diagnose, e.g. a contact pair: its penalty and a step that would be stable); otherwise the time step. */
+static PetscErrorCode EnergyDriftCause(SKExplicit ex, const SKExplicitEnergy *en, PetscReal drift, char cause[], size_t len)
+{
+  PetscInt worst      = -1;
+  PetscReal injected0 = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    const SKExplicitTerm *term = &ex->terms[k];
+    /* the term's forces did work_k on the bodies, its books hold stored + dissipated - supplied: the rest it injected */
+    const PetscReal injected =
+        en->booked[k] ? en->work_terms[k] + en->stored_terms[k] + en->dissipated_terms[k] - en->supplied_terms[k] : 0;
+    if (!term->ops || !term->ops->diagnose) continue;
+    if (PetscAbsReal(injected) > 0.5 * PetscAbsReal(drift) && PetscAbsReal(injected) > PetscAbsReal(injected0))
+      worst = k, injected0 = injected;
+  }
+  if (worst >= 0)
+    PetscCall(ex->terms[worst].ops->diagnose(ex->terms[worst].ctx, ex->terms[worst].name, ex->dt, injected0, cause, len));
+  else
+    PetscCall(PetscSNPrintf(cause, len, "Reduce the time step (now %g s, critical %g s) or the safety factor; ", (double)ex->dt,
+                            (double)ex->dt_critical));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode WriteHistories(SKExplicit ex)
 {
   const PetscInt dim = ex->dim;
   SKExplicitEnergy en;
-  PetscReal row[32], scale;
+  PetscReal row[SK_EXPLICIT_ENERGY_MAXCOL], scale;
   PetscInt nc = 0;
 
   PetscFunctionBegin;
@@ -144,7 +177,10 @@ static PetscErrorCode WriteHistories(SKExplicit ex)
   row[nc++] = en.internal;
   row[nc++] = en.spring;
   row[nc++] = en.external_work;
-  for (PetscInt k = 0; k < ex->nterms; k++) row[nc++] = en.work_terms[k];
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    row[nc++] = en.work_terms[k];
+    if (en.booked[k]) row[nc++] = en.stored_terms[k], row[nc++] = en.dissipated_terms[k], row[nc++] = en.supplied_terms[k];
+  }
   row[nc++] = en.balance;
   if (ex->energy_hist) PetscCall(SKHistoryAppend(ex->energy_hist, row));
   /* Energy blow-up (docs/theory.md, "Run-time energy check"): the drift of the balance relative to the largest energy
@@ -155,7 +191,13 @@ static PetscErrorCode WriteHistories(SKExplicit ex)
      recedes as the energy grows and is not a blow-up; a blow-up's drift grows with the energy it creates. */
   if (!ex->have_energy0) ex->energy0 = en.balance, ex->have_energy0 = PETSC_TRUE;
   scale = PetscMax(PetscMax(en.kinetic, en.internal), PetscMax(PetscAbsReal(en.external_work), en.spring));
-  for (PetscInt k = 0; k < ex->nterms; k++) scale = PetscMax(scale, PetscAbsReal(en.work_terms[k]));
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    if (en.booked[k])
+      scale = PetscMax(scale, PetscMax(PetscAbsReal(en.stored_terms[k]),
+                                       PetscMax(PetscAbsReal(en.dissipated_terms[k]), PetscAbsReal(en.supplied_terms[k]))));
+    else
+      scale = PetscMax(scale, PetscAbsReal(en.work_terms[k]));
+  }
   ex->energy_scale = PetscMax(ex->energy_scale, scale);
   {
     const PetscReal rel    = ex->energy_scale > 0 ? PetscAbsReal(en.balance - ex->energy0) / ex->energy_scale : 0;
@@ -164,13 +206,30 @@ static PetscErrorCode WriteHistories(SKExplicit ex)
     const PetscBool stop   = !finite || (over && ex->energy_over && rel >= ex->energy_rel_prev) ? PETSC_TRUE : PETSC_FALSE;
     ex->energy_over        = over;
     ex->energy_rel_prev    = rel;
-    PetscCheck(!stop, ex->comm, PETSC_ERR_NOT_CONVERGED,
-               "Energy blow-up at t = %g s (step %" PetscInt_FMT
-               "): the energy balance drifted by %g J, %g of the largest energy in play (%g J; allowed %g) and not receding. "
-               "Reduce the time step (now %g s, critical %g s) or the safety factor; -explicit_energy_tolerance sets the allowed "
-               "fraction",
-               (double)ex->t, ex->step, (double)(en.balance - ex->energy0), (double)rel, (double)ex->energy_scale,
-               (double)ex->energy_tolerance, (double)ex->dt, (double)ex->dt_critical);
+    /* a passive term (friction, damping) cannot give energy back: its dissipation may wobble by the integration error,
+       but a fall beyond the tolerance means it fed the motion (an unstable friction law or step) */
+    for (PetscInt k = 0; k < ex->nterms && finite; k++) {
+      SKExplicitTerm *term = &ex->terms[k];
+      if (!en.booked[k]) continue;
+      term->dissipated_max = PetscMax(term->dissipated_max, en.dissipated_terms[k]);
+      PetscCheck(
+          term->dissipated_max - en.dissipated_terms[k] <= ex->energy_tolerance * ex->energy_scale, ex->comm, PETSC_ERR_NOT_CONVERGED,
+          "Energy from friction at t = %g s (step %" PetscInt_FMT "): the energy dissipated by %s %s fell by %g J from its largest "
+          "value %g J, more than %g of the largest energy in play (%g J): its friction or damping gave energy back to the bodies. "
+          "Lower the time step (now %g s) or the friction's stiffness or damping; -explicit_energy_tolerance sets the allowed fraction",
+          (double)ex->t, ex->step, term->ops->type, term->name, (double)(term->dissipated_max - en.dissipated_terms[k]),
+          (double)term->dissipated_max, (double)ex->energy_tolerance, (double)ex->energy_scale, (double)ex->dt);
+    }
+    if (stop) {
+      char cause[512] = "";
+      PetscCall(EnergyDriftCause(ex, &en, en.balance - ex->energy0, cause, sizeof(cause)));
+      SETERRQ(ex->comm, PETSC_ERR_NOT_CONVERGED,
+              "Energy blow-up at t = %g s (step %" PetscInt_FMT
+              "): the energy balance drifted by %g J, %g of the largest energy in play (%g J; allowed %g) and not receding. %s"
+              "-explicit_energy_tolerance sets the allowed fraction",
+              (double)ex->t, ex->step, (double)(en.balance - ex->energy0), (double)rel, (double)ex->energy_scale,
+              (double)ex->energy_tolerance, cause);
+    }
   }
   for (PetscInt i = 0; i < ex->nwatch; i++) {
     const PetscInt node = ex->watch[i].node;

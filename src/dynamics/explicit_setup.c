@@ -98,8 +98,15 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
         ex->critical_type == SK_EXPLICIT_CRITICAL_BOUND ? " from the stiffness bound, tighter by -explicit_critical_step power" : "",
         (double)ex->dt_element, (double)(ex->safety * ex->dt_critical)));
     ex->dt = dt;
-  } else { /* the largest dt <= safety * critical (with the friction at the estimated normal load) that lands on the end time */
-    const PetscReal n = PetscCeilReal(ex->t_end / (ex->safety * ex->dt_friction));
+    /* above the contact dt the one-sided penalty may gain energy: the run-time energy check watches for it */
+    if (dt > ex->dt_contact)
+      PetscCall(PetscPrintf(ex->comm,
+                            "warning: dt = %g s is above the contact dt %g s (the step the stiffest contact node allows with the margin "
+                            "one-sided switching needs); the energy check stops the run if the contact gains energy\n",
+                            (double)dt, (double)ex->dt_contact));
+  } else { /* the largest dt <= safety * critical (with the friction at the estimated normal load and the contact dt) that lands
+              on the end time */
+    const PetscReal n = PetscCeilReal(ex->t_end / (ex->safety * PetscMin(ex->dt_friction, ex->dt_contact)));
     ex->dt            = ex->t_end / n;
   }
   /* the step counter is a PetscInt: an overflowed count runs no steps and reports success */
@@ -284,6 +291,8 @@ PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapF
   PetscCall(
       PetscOptionsReal("-explicit_power_rtol", "relative change that ends the power iteration", "", ex->power_rtol, &ex->power_rtol, NULL));
   PetscCall(PetscOptionsInt("-explicit_kill_at_step", "test hook: SIGKILL after this step", "", ex->kill_step, &ex->kill_step, NULL));
+  PetscCall(PetscOptionsEnum("-explicit_energy_booking", "test hook: how terms that book their own energy enter the balance", "",
+                             SKExplicitEnergyBookings, (PetscEnum)ex->booking, (PetscEnum *)&ex->booking, NULL));
   PetscOptionsEnd();
   PetscCall(SKExplicitReadContacts(ex, root));
   PetscCall(SKExplicitRegisterContactTerms(ex)); /* before the time step: the pairs bound it */

@@ -72,12 +72,27 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
   PetscCall(SKOutputSummary(out, "critical dt", "%.6g s (%s), element estimate %.6g s", (double)ex->dt_critical,
                             ex->critical_type == SK_EXPLICIT_CRITICAL_POWER ? "power iteration" : "stiffness bound",
                             (double)ex->dt_element));
-  if (ex->ncontacts)
+  if (ex->ncontacts) {
     PetscCall(SKOutputSummary(out, "friction dt", "%.6g s with the friction moduli at the estimated normal load %.6g N per contact",
                               (double)ex->dt_friction, (double)ex->normal_load));
+    PetscCall(SKOutputSummary(out, "contact dt",
+                              "%.6g s: the stiffest contact node's penalty and friction stiffness with the switching margin",
+                              (double)ex->dt_contact));
+  }
   PetscCall(SKOutputSummary(out, "energy", "kinetic %.6g J, internal %.6g J, spring %.6g J, external work %.6g J, balance drift %.3g J",
                             (double)en.kinetic, (double)en.internal, (double)en.spring, (double)en.external_work,
                             (double)(en.balance - ex->energy0)));
+  {
+    PetscReal stored = 0, dissipated = 0, supplied = 0, scale = ex->energy_scale;
+    for (PetscInt k = 0; k < ex->nterms; k++)
+      if (en.booked[k]) stored += en.stored_terms[k], dissipated += en.dissipated_terms[k], supplied += en.supplied_terms[k];
+    if (ex->ncontacts)
+      PetscCall(SKOutputSummary(out, "energy balance",
+                                "kinetic + internal + spring + contact stored %.6g J + dissipated %.6g J - external work - surface work "
+                                "%.6g J drifted by %.3g of the largest energy in play (%.6g J)",
+                                (double)stored, (double)dissipated, (double)supplied,
+                                (double)(scale > 0 ? PetscAbsReal(en.balance - ex->energy0) / scale : 0.0), (double)scale));
+  }
   if (ex->step > start_step) PetscCall(SKOutputSummary(out, "time per step", "%.3g s", (double)((w1 - w0) / (ex->step - start_step))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

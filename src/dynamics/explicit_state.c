@@ -3,6 +3,8 @@
 #include "explicitimpl.h"
 #include <string.h>
 
+const char *const SKExplicitEnergyBookings[] = {"full", "nostored", "work", "SKExplicitEnergyBooking", "SK_EXPLICIT_BOOKING_", NULL};
+
 PetscErrorCode SKExplicitGetEnergy(SKExplicit ex, SKExplicitEnergy *en)
 {
   PetscReal local[2] = {0, 0};
@@ -26,8 +28,15 @@ PetscErrorCode SKExplicitGetEnergy(SKExplicit ex, SKExplicitEnergy *en)
   en->external_work = ex->external_work;
   en->balance       = en->kinetic + en->internal + en->spring - en->external_work;
   for (PetscInt k = 0; k < ex->nterms; k++) {
-    en->work_terms[k] = ex->terms[k].work;
-    en->balance -= ex->terms[k].work;
+    const SKExplicitTerm *term = &ex->terms[k];
+    en->work_terms[k]          = term->work;
+    en->booked[k]              = term->ops && term->ops->energy ? PETSC_TRUE : PETSC_FALSE;
+    if (en->booked[k]) PetscCall(term->ops->energy(term->ctx, &en->stored_terms[k], &en->dissipated_terms[k], &en->supplied_terms[k]));
+    if (en->booked[k] && ex->booking != SK_EXPLICIT_BOOKING_WORK)
+      en->balance +=
+          (ex->booking == SK_EXPLICIT_BOOKING_NOSTORED ? 0.0 : en->stored_terms[k]) + en->dissipated_terms[k] - en->supplied_terms[k];
+    else
+      en->balance -= term->work;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -497,6 +497,26 @@ static PetscErrorCode ExplicitContactStep(SKExplicit ex, PetscReal normal_load, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The smallest of the terms' own steps (ops->ownstep, from their last stepbound): the contact dt. Terms of one group act on
+   the same nodes together: their omega^2 add, 1 / dt^2 = sum_k 1 / dt_k^2. */
+static PetscErrorCode ExplicitOwnStep(SKExplicit ex, PetscReal *dt)
+{
+  PetscFunctionBegin;
+  *dt = PETSC_MAX_REAL;
+  for (PetscInt i = 0, j; i < ex->nterms; i = j) {
+    PetscReal inv2 = 0;
+    for (j = i; j < ex->nterms && (j == i || (ex->terms[i].group >= 0 && ex->terms[j].group == ex->terms[i].group)); j++) {
+      const SKExplicitTerm *term = &ex->terms[j];
+      PetscReal own;
+      if (!term->ops || !term->ops->ownstep) continue;
+      PetscCall(term->ops->ownstep(term->ctx, &own));
+      if (own < PETSC_MAX_REAL) inv2 += 1 / PetscSqr(own);
+    }
+    if (inv2 > 0) *dt = PetscMin(*dt, 1 / PetscSqrtReal(inv2));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* omega_max^2 <= max over the free dofs i of sum_j |K_ij| / m_i (Gershgorin on M^-1 K), with sum_j |K_ij| <= the sum over
    the elements of node i of their |K^e| row sums (module fem), plus the springs on the diagonal. Matrix-free and O(n):
    each element once; the sums over ranks are exact up to the summation order, so 1 and 2 ranks agree to round-off. */
@@ -608,11 +628,13 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
      the dynamic amplification of a suddenly applied load, on each pair, shared by its nodes in proportion to their weights */
   ex->normal_load = 0;
   ex->dt_friction = ex->dt_critical;
+  ex->dt_contact  = PETSC_MAX_REAL;
   if (ex->ncontacts) {
     PetscCall(ExplicitPeakLoad(ex, &ex->normal_load));
     ex->normal_load *= 2;
     PetscCall(ExplicitContactStep(ex, ex->normal_load, &dt_body));
     ex->dt_friction = PetscMin(ex->dt_critical, dt_body);
+    PetscCall(ExplicitOwnStep(ex, &ex->dt_contact)); /* with the friction stiffness at the same load */
   }
   PetscCall(PetscLogEventEnd(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -10,6 +10,8 @@
 #include <stickslip/vtk.h>
 #include <stickslip/contact.h>
 
+/* columns of /explicit/energy: time, kinetic, internal, spring, external work, balance and up to 4 per term */
+#define SK_EXPLICIT_ENERGY_MAXCOL (6 + 4 * SK_EXPLICIT_MAX_TERMS)
 #define SK_EXPLICIT_DEFAULT_FRAMES 50 /* field frames over a run when <output fields> is not given */
 /* How the critical time step is found (-explicit_critical_step; docs/theory.md, "Critical time step"): the power
    iteration on the assembled stiffness (tight, from below), the Gershgorin bound of the element stiffnesses (safe,
@@ -19,6 +21,12 @@ PETSC_INTERN const char *const SKExplicitCriticalStepTypes[];
 /* 2e4 dofs: the power iteration costs about 2 s of CPU there (3.4 s at 34 000 dofs, measured), and the largest input
    in inputs/ has 1 250 */
 #define SK_EXPLICIT_POWER_MAX_DOFS 20000
+
+/* How the terms that book their own energy enter the balance (-explicit_energy_booking, a test hook that shows what the
+   energy check relies on): FULL, their stored + dissipated - supplied energy (the default); NOSTORED, the same without
+   the stored energy; WORK, their forces' work, which absorbs whatever energy the forces inject. */
+typedef enum { SK_EXPLICIT_BOOKING_FULL, SK_EXPLICIT_BOOKING_NOSTORED, SK_EXPLICIT_BOOKING_WORK } SKExplicitEnergyBooking;
+PETSC_INTERN const char *const SKExplicitEnergyBookings[];
 
 typedef struct {
   SKBasis basis;
@@ -68,10 +76,11 @@ typedef struct {
   SKHistory hist;               /* its history, owned by the output (ops->historycreate), or NULL */
   PetscReal *f, *f_old;         /* this term's local partial force at the current and the previous step */
   PetscReal work;               /* work done on the body (J), summed over ranks */
+  PetscReal dissipated_max;     /* largest energy the term has booked as dissipated at a history sample (J; the energy check) */
 } SKExplicitTerm;
 
 #define SK_EXPLICIT_TERM_RESTART_NSCALAR \
-  5 /* scalars per rank a term checkpoints: the first 3 the same on every rank, the others summed over ranks */
+  12 /* scalars per rank a term checkpoints: the first 3 the same on every rank, the others summed over ranks */
 
 /* What a registered force term does besides its force (docs/developing.md, "A force term"). Every hook is optional;
    CTX is the term's context. The explicit loop, the time step, checkpoints and output reach a term only through
@@ -98,6 +107,16 @@ struct _SKExplicitTermOps {
   PetscErrorCode (*writefields)(SKExplicit ex, PetscInt n, const SKExplicitTerm *const terms[], const SKFramePoints *fp, SKVTK vtk);
   /* end-of-run results of TERM into OUT */
   PetscErrorCode (*finish)(SKExplicit ex, const SKExplicitTerm *term, SKOutput out);
+  /* energy booking (docs/theory.md, "Energy of contact"): what the term stores at its last force evaluation, what it has
+     dissipated and the work of its own prescribed motions since the start (J, summed over ranks; collective). A term
+     without it enters the balance with the work of its forces, which absorbs any energy they inject. */
+  PetscErrorCode (*energy)(void *ctx, PetscReal *stored, PetscReal *dissipated, PetscReal *supplied);
+  /* when the balance drifts: a sentence on how the term may be the cause and what to change, given the step DT and the
+     energy INJECTED by the term (its forces' work plus its booked energy, J), into MSG[LEN] */
+  PetscErrorCode (*diagnose)(void *ctx, const char name[], PetscReal dt, PetscReal injected, char msg[], size_t len);
+  /* the step (s) the term's own stiffness allows with its margin (contact: the one-sided switching), set by the last
+     stepbound; the automatic step keeps below it (terms of one group add their omega^2) */
+  PetscErrorCode (*ownstep)(void *ctx, PetscReal *dt);
   PetscErrorCode (*destroy)(void *ctx);
 };
 
@@ -191,6 +210,7 @@ struct _p_SKExplicit {
 
   /* time step */
   PetscReal dt_critical, dt_element, safety; /* critical step of body, penalties and friction at rest (s); its element estimate */
+  PetscReal dt_contact;                      /* the terms' own steps with their margins (contact dt, s; PETSC_MAX_REAL without contact) */
   PetscReal normal_load;                     /* estimated normal load on each contact pair (N): twice the peak applied load */
   PetscReal dt_friction; /* the critical step with the friction moduli at that load (s), <= dt_critical; sets the automatic step */
   PetscInt power_its;
@@ -199,7 +219,8 @@ struct _p_SKExplicit {
   PetscBool setup_view;
   PetscLogDouble setup_t0, setup_seconds; /* start of SKExplicitCreateFromInput and its duration (s) */
   PetscReal power_rtol;
-  PetscInt kill_step; /* test hook -explicit_kill_at_step: SIGKILL after this step (-1: never) */
+  PetscInt kill_step;              /* test hook -explicit_kill_at_step: SIGKILL after this step (-1: never) */
+  SKExplicitEnergyBooking booking; /* test hook -explicit_energy_booking */
 
   /* energy accumulators (global) */
   PetscReal external_work, energy0;

@@ -32,7 +32,7 @@ def spread(prog, inp, passes, distribution):
         with open(path, "w") as f:
             f.write(text)
         subprocess.run([prog, "run", path, "-quiet", "-o", tmp], check=True, stdout=subprocess.DEVNULL)
-        worst, tang, n = 0.0, 0.0, 0
+        worst, tang, n, history = 0.0, 0.0, 0, []
         for d in ET.parse(os.path.join(tmp, "fields.pvd")).getroot().iter("DataSet"):
             r = vtk.vtkXMLUnstructuredGridReader()
             r.SetFileName(os.path.join(tmp, d.get("file")))
@@ -51,7 +51,8 @@ def spread(prog, inp, passes, distribution):
             # with contact carry a pressure 1e-8 of it)
             worst = max(worst, (p[on].max() - p[on].min()) / PRESSURE)
             tang = max(tang, np.max(np.linalg.norm(tr[on], axis=1)) / PRESSURE)
-        return worst, tang, n
+            history.append((float(d.get("timestep")), np.mean(p[on]) / PRESSURE))
+        return worst, tang, n, np.array(history)
 
 
 def main():
@@ -60,12 +61,20 @@ def main():
     fails = []
     for d in ("mortar",):
         for k in (1, 2):
-            worst, tang, n = res[(k, d)]
+            worst, tang, n, _ = res[(k, d)]
             # the mortar distribution gives both sides consistent loads: uniform to round-off, the required bound (docs/design.md) 1e-6;
             # the friction (Coulomb, mu 0.3) sees no slip: no tangential traction
             if n == 0 or worst > TOL or tang > TOL:
                 fails.append(f"{d}, {k} pass(es): pressure spread {worst:.3g}, tangential traction {tang:.3g} (> {TOL}), {n} outputs")
-    finish(fails, "interface pressure spread (tangential traction / pressure): " +
+    # two passes each carry half the penalty: the written pressure is the interface pressure, that of one pass with the
+    # whole penalty (the same interface stiffness), at the same times (interpolated between the outputs of the two runs,
+    # whose steps differ); half of it before the fields took the passes into account
+    one, two = res[(1, "mortar")][3], res[(2, "mortar")][3]
+    diff = float(np.max(np.abs(np.interp(one[:, 0], two[:, 0], two[:, 1]) - one[:, 1])[one[:, 0] <= two[-1, 0]]))
+    if diff > 0.02:  # measured 8.2e-3 of the applied pressure (the dynamics of the two runs differ slightly)
+        fails.append(f"two passes show an interface pressure {diff:.3g} of the applied pressure off that of one pass")
+    finish(fails, f"interface pressure two passes against one pass: largest difference {diff:.3g} of the applied pressure; "
+           "interface pressure spread (tangential traction / pressure): " +
            ", ".join(f"{d} {k} pass(es) {res[(k, d)][0]:.3g} ({res[(k, d)][1]:.2g})" for d in ("mortar", "point") for k in (1, 2)))
 
 

@@ -137,3 +137,11 @@ sk_add_python_test(regression_contact_hertz ${SK_TEST_DIR}/check_contact_hertz.p
 # the positions of the search grids' last build: the mortar rule projects points of the slave faces far from contact,
 # whose nearest candidate face depends on when the grid was rebuilt.
 sk_contact_restart(regression_contact_free_bodies_restart ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_free_bodies_restart.xml 1000)
+
+# Contact energy booking and the contact dt (docs/theory.md, "Energy of contact"): the Hertz case (first 8 ms), the two
+# patch tests and the bars at 1, 10 and 100 times their penalty each close their balance to 1 % of the energy in play or
+# stop naming the pair (an input's own dt above the stiffer critical step is refused and rerun with the automatic step);
+# mutations: the Hertz case x100 at the closed-spring step is stopped, and booked by its forces' work it blows up with
+# exit 0; the patch test without the stored penalty energy in the balance is stopped.
+sk_add_python_test(regression_contact_penalty_scan ${SK_TEST_DIR}/check_penalty_scan.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit LABELS regression)

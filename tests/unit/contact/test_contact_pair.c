@@ -287,7 +287,7 @@ static PetscErrorCode StepBoundTest(const char damping[])
   const PetscReal *w, *fn, *ft, *mass;
   const PetscInt *nodes;
   PetscInt n;
-  PetscReal wsum = 0, want = PETSC_MAX_REAL, got, dt, dtc;
+  PetscReal wsum = 0, want = PETSC_MAX_REAL, want_contact = PETSC_MAX_REAL, got, got_contact, dt, dtc;
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(text, sizeof(text), lugre_block, damping));
@@ -299,8 +299,15 @@ static PetscErrorCode StepBoundTest(const char damping[])
   for (PetscInt i = 0; i < n; i++) {
     const PetscReal m = mass[nodes[i]], N = load * w[i] / wsum, cm = explicit_damping ? sigma12 * N / m : 0;
     want = PetscMin(want, 4 / (cm + PetscSqrtReal(cm * cm + 4 * (omega2 + (eps_n * w[i] + sigma0 * N) / m))));
+    /* the contact dt: margin 1 over the node's frequency on its contact springs alone (docs/theory.md, "Energy of contact") */
+    want_contact = PetscMin(want_contact, 1 / PetscSqrtReal((eps_n * w[i] + sigma0 * N) / m));
   }
   PetscCall(SKContactPairGetStepBound(cp, mass, omega2, load, &got));
+  PetscCall(SKContactPairGetContactStep(cp, &got_contact));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "contact dt (%s damping): %.15g s, closed form %.15g s\n", damping, (double)got_contact,
+                        (double)want_contact));
+  PetscCheck(PetscAbsReal(got_contact - want_contact) <= 1e-13 * want_contact, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "contact dt %.17g s, closed form %.17g s", (double)got_contact, (double)want_contact);
   PetscCall(SKExplicitGetTimeStep(ex, &dt, &dtc, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "step bound (%s damping): %.15g s, closed form %.15g s; normal load estimate %g N\n", damping,
                         (double)got, (double)want, (double)ex->normal_load));
@@ -308,8 +315,9 @@ static PetscErrorCode StepBoundTest(const char damping[])
              (double)got, (double)want);
   PetscCheck(PetscAbsReal(ex->normal_load - load) <= 1e-12 * load, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
              "normal load estimate %g N, expected %g N", (double)ex->normal_load, (double)load);
-  PetscCheck(ex->dt_friction <= dtc && dt == 0.1 / PetscCeilReal(0.1 / (0.9 * ex->dt_friction)), PETSC_COMM_WORLD, PETSC_ERR_PLIB,
-             "automatic step %g s from the critical steps %g s and %g s (friction)", (double)dt, (double)dtc, (double)ex->dt_friction);
+  PetscCheck(ex->dt_friction <= dtc && dt == 0.1 / PetscCeilReal(0.1 / (0.9 * PetscMin(ex->dt_friction, got_contact))), PETSC_COMM_WORLD,
+             PETSC_ERR_PLIB, "automatic step %g s from the critical steps %g s, %g s (friction) and %g s (contact)", (double)dt,
+             (double)dtc, (double)ex->dt_friction, (double)got_contact);
   PetscCall(SKExplicitDestroy(&ex));
   PetscCall(SKInputDestroy(&input));
   PetscFunctionReturn(PETSC_SUCCESS);
