@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
 
 #define SK_CAMPAIGN_MAX_LC 16
 #define SKCallH5(call, what) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 error in %s", what)
@@ -84,6 +86,25 @@ static PetscErrorCode CreateStudy(SKInput input, SKExplicitNodeMapFn map, void *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The value of -realisation: an integer from 0 to (correlation lengths x count - 1), or an input error that says so. */
+static PetscErrorCode ParseTask(const Campaign *c, const char text[], PetscInt *task)
+{
+  const PetscInt ntask = c->nlc * c->count;
+  char *end;
+  long value;
+
+  PetscFunctionBegin;
+  errno = 0;
+  value = text[0] ? strtol(text, &end, 10) : -1;
+  PetscCheck(text[0] && !*end && !errno && value >= 0 && value < ntask, c->comm, SK_ERR_INPUT,
+             "-realisation '%s': give the index of one realisation, an integer from 0 to %" PetscInt_FMT " (%" PetscInt_FMT
+             " correlation lengths x %" PetscInt_FMT " realisations; index = l_c index x %" PetscInt_FMT
+             " + r), or leave the option out to run the whole campaign",
+             text, ntask - 1, c->nlc, c->count, c->count);
+  *task = (PetscInt)value;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
 {
   Campaign *c;
@@ -91,12 +112,12 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
   SKInput sin   = NULL;
   SKExplicit ex = NULL;
   PetscInt seed = 1;
-  PetscBool found, isexplicit;
+  PetscBool found, isexplicit, has_task = PETSC_FALSE;
   SKRoughSpectrumFn fn;
   const char *text;
   size_t size;
   unsigned long long hash;
-  char known[256];
+  char known[256], task[64] = "";
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
@@ -177,11 +198,16 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
   PetscOptionsBegin(c->comm, NULL, "campaign driver", NULL);
   PetscCall(PetscOptionsString("-campaign_dir", "directory of the realisations (default: the output directory)", "", c->dir, c->dir,
                                sizeof(c->dir), NULL));
-  PetscCall(PetscOptionsInt("-realisation", "run only this realisation (job arrays); -1: the whole campaign", "", c->task, &c->task, NULL));
+  /* read as text: PETSc's integer parser turns "1.5" or "abc" into a failure of the run, not an input error */
+  PetscCall(PetscOptionsString("-realisation", "run only realisation K = l_c index x count + r (job arrays; default: the whole campaign)",
+                               "", task, task, sizeof(task), &has_task));
   PetscCall(PetscOptionsInt("-campaign_groups", "MPI groups sharing the realisations (0: one per rank)", "", c->groups, &c->groups, NULL));
   PetscCall(PetscOptionsInt("-campaign_kill_after", "test hook: SIGKILL after this many realisations (-1: never)", "", c->kill_after,
                             &c->kill_after, NULL));
   PetscOptionsEnd();
+  if (has_task) ierr = ParseTask(c, task, &c->task);
+  if (ierr) PetscCall(PetscFree(c));
+  PetscCall(ierr);
   *ctx = c;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -662,11 +688,7 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
   PetscCall(PrepareDirectory(c, dir));
   PetscCall(SKOutputFlush(out)); /* results.h5 consistent on disk: a killed campaign can be started again with -restart */
   task = c->task;
-  if (task >= 0) { /* one realisation on all ranks, for job arrays; no aggregation */
-    PetscCheck(task >= 0 && task < ntask, c->comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-realisation %" PetscInt_FMT " is outside 0 .. %" PetscInt_FMT " (%" PetscInt_FMT " correlation lengths x %" PetscInt_FMT
-               " realisations)",
-               task, ntask - 1, c->nlc, c->count);
+  if (task >= 0) { /* one realisation on all ranks, for job arrays; no aggregation (the set-up checked K) */
     PetscCall(RealisationPath(dir, task, path, sizeof(path)));
     if (FileExists(path))
       PetscCall(SKOutputSummary(out, "realisation", "%" PetscInt_FMT " exists already (%s): nothing to do", task, path));

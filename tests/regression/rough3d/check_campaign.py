@@ -15,7 +15,11 @@
             (the problem is mirror-symmetric about y = L / 2; what breaks the symmetry is round-off in the sums,
             1e-16 relative per step, so 1e-10 leaves a margin of several orders of magnitude and still catches any
             asymmetric indexing or mapping of the surface).
-Usage: check_campaign.py restart|groups|symmetry WORKDIR"""
+  option    -realisation: bad values (-1, -5, the number of realisations, 1.5, abc, empty) are input errors for
+            validate and run (exit status 1, one line naming the option and the valid range, nothing written);
+            before, -1 ran the whole campaign, -5 failed on the digest file and the others exited 2. A good value
+            (the last realisation) runs that realisation alone (exit status 0).
+Usage: check_campaign.py restart|groups|symmetry|option WORKDIR"""
 import glob
 import os
 import re
@@ -135,6 +139,31 @@ def symmetry(work):
     print("ok")
 
 
+def task_of(path):
+    return int(re.search(r"_(\d+)\.h5$", path).group(1))
+
+
+def option(work):
+    inp = os.path.join(HERE, "campaign_tiny.xml")  # 2 correlation lengths x 3 realisations: tasks 0 .. 5
+    for value in ("-1", "-5", "6", "1.5", "abc", ""):
+        for command in ("validate", "run"):
+            d = os.path.join(work, "option")
+            shutil.rmtree(d, ignore_errors=True)
+            args = [PROG, command, inp, "-realisation", value] + (["-o", d, "-quiet"] if command == "run" else [])
+            r = run(args, expect_ok=False)
+            err = [l for l in r.stderr.splitlines() if l.strip()]
+            if r.returncode != 1 or len(err) != 1 or f"-realisation '{value}'" not in err[0] or "from 0 to 5" not in err[0]:
+                sys.exit(f"FAIL: {command} -realisation {value!r}: exit status {r.returncode}, expected 1 with one line naming the option and 0 to 5")
+            if os.path.exists(os.path.join(d, "realisations")):
+                sys.exit(f"FAIL: run -realisation {value!r} wrote realisations")
+    d = os.path.join(work, "option")
+    shutil.rmtree(d, ignore_errors=True)
+    run([PROG, "run", inp, "-realisation", "5", "-o", d, "-quiet"])
+    if [task_of(f) for f in files(d)] != [5]:
+        sys.exit("FAIL: -realisation 5 should write realisation 5 alone")
+    print("ok: bad -realisation values are input errors; a good one runs that realisation alone")
+
+
 if __name__ == "__main__":
     os.makedirs(sys.argv[2], exist_ok=True)
-    {"restart": restart, "groups": groups, "symmetry": symmetry}[sys.argv[1]](sys.argv[2])
+    {"restart": restart, "groups": groups, "symmetry": symmetry, "option": option}[sys.argv[1]](sys.argv[2])

@@ -15,3 +15,5 @@ set_tests_properties(rough3d_postproc PROPERTIES FIXTURES_REQUIRED rough3d_campa
 # the surfaces on 1 rank and on one group of 2 ranks against 2 groups of one rank
 sk_add_python_test(rough3d_campaign_groups ${SK_TEST_DIR}/check_campaign.py ARGS groups rough3d LABELS "regression;mpi")
 set_tests_properties(rough3d_campaign_groups PROPERTIES PROCESSORS 2 TIMEOUT 300 FIXTURES_REQUIRED rough3d_campaign)
+# -realisation validated
+sk_add_python_test(rough3d_realisation_option ${SK_TEST_DIR}/check_campaign.py ARGS option rough3d LABELS regression)
