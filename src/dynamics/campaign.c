@@ -285,11 +285,18 @@ typedef struct {
   PetscReal ratio, wall, dt;    /* global sticking-time ratio (1), wall time (s), time step (s) */
 } Realisation;
 
+/* Frees the arrays of R, which are allocated one by one: ReadRealisation() gets them from HDF5 one by one (and no z),
+   and PetscFree4() on such arrays frees only the first in PETSc's default (coalesced) allocation. */
 static PetscErrorCode RealisationReset(Realisation *r)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree4(r->x, r->y, r->z, r->stick));
-  PetscCall(PetscFree3(r->time, r->cof, r->area));
+  PetscCall(PetscFree(r->x));
+  PetscCall(PetscFree(r->y));
+  PetscCall(PetscFree(r->z));
+  PetscCall(PetscFree(r->stick));
+  PetscCall(PetscFree(r->time));
+  PetscCall(PetscFree(r->cof));
+  PetscCall(PetscFree(r->area));
   PetscCall(PetscFree(r->heights));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -350,7 +357,9 @@ static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt
   cp      = ex->contacts[0];
   nsteps  = (PetscInt)PetscCeilReal(ex->t_end / ex->dt - 1e-9);
   r->nrec = (nsteps + c->every - 1) / c->every;
-  PetscCall(PetscMalloc3(r->nrec, &r->time, r->nrec, &r->cof, r->nrec, &r->area));
+  PetscCall(PetscMalloc1(r->nrec, &r->time));
+  PetscCall(PetscMalloc1(r->nrec, &r->cof));
+  PetscCall(PetscMalloc1(r->nrec, &r->area));
   while (ex->step < nsteps) {
     SKContactPairStats st;
     PetscCall(SKExplicitAdvance(ex, PetscMin(c->every, nsteps - ex->step)));
@@ -381,7 +390,10 @@ static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt
   r->dt    = ex->dt;
   if (!grank) {
     for (PetscInt i = 0; i < gsize; i++) r->ncontact += mask[i] > 0;
-    PetscCall(PetscMalloc4(r->ncontact, &r->x, r->ncontact, &r->y, r->ncontact, &r->z, r->ncontact, &r->stick));
+    PetscCall(PetscMalloc1(r->ncontact, &r->x));
+    PetscCall(PetscMalloc1(r->ncontact, &r->y));
+    PetscCall(PetscMalloc1(r->ncontact, &r->z));
+    PetscCall(PetscMalloc1(r->ncontact, &r->stick));
     for (PetscInt i = 0, k = 0; i < gsize; i++)
       if (mask[i] > 0) {
         r->x[k] = X[3 * i], r->y[k] = X[3 * i + 1], r->z[k] = X[3 * i + 2];
