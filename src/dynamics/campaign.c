@@ -386,6 +386,7 @@ static PetscErrorCode RealisationCompute(const Campaign *c, MPI_Comm gcomm, Pets
     r->cof[row]  = st.cof;
     PetscCall(ContactAreaFraction(ex, cp, &r->area[row]));
     row++;
+    PetscCall(SKSignalCheck(gcomm)); /* SIGTERM or SIGINT stop the campaign (RunRealisation() lets it through) */
   }
   /* nodal sticking-time ratios and the contact-node mask, gathered in natural order */
   {

@@ -29,7 +29,9 @@
             each failure left its solver's input and arrays behind: 5 blocks per failure). Then -restart runs nothing
             and keeps the failure records, -restart -campaign_retry_failed runs exactly the 5 failed ones again (they
             fail again) and leaves the finished ones alone, and -realisation K of a failed K does not run it again
-            (exit status 2), of a finished K does nothing (exit status 0).
+            (exit status 2), of a finished K does nothing (exit status 0). A SIGTERM sent once the first record is
+            written is not taken for a failure of the realisation it interrupts: the campaign stops (exit status 2,
+            "interrupted by SIGTERM", realisations left to run) and -restart finishes it.
   option    -realisation: bad values (-1, -5, the number of realisations, 1.5, abc, empty) are input errors for
             validate and run (exit status 1, one line naming the option and the valid range, nothing written);
             before, -1 ran the whole campaign, -5 failed on the digest file and the others exited 2. A good value
@@ -39,8 +41,10 @@ import glob
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import h5py
 import numpy as np
@@ -249,6 +253,22 @@ def failures(work, mpi=False):
     if r.returncode != 0 or "exists already" not in r.stdout:
         sys.exit("FAIL: -realisation 4 (finished) should do nothing and exit 0")
     print("ok: -restart keeps the failure records, -campaign_retry_failed runs exactly the failed ones again")
+    d = os.path.join(work, "interrupted")
+    shutil.rmtree(d, ignore_errors=True)
+    p = subprocess.Popen([PROG, "run", inp, "-o", d, "-quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    while not (files(d) + failure_records(d)) and p.poll() is None:
+        time.sleep(0.01)
+    p.send_signal(signal.SIGTERM)  # the rest of the campaign takes about a second
+    out, err = p.communicate(timeout=240)
+    n = len(files(d) + failure_records(d))
+    print(err[-500:])
+    if p.returncode != 2 or "interrupted by SIGTERM" not in err or not 1 <= n < 9:
+        sys.exit(f"FAIL: SIGTERM: exit status {p.returncode}, {n} of 9 realisations recorded; expected 2, the interruption, and some left")
+    r = run([PROG, "run", inp, "-o", d, "-quiet", "-restart"], expect_ok=False)
+    if r.returncode != 2 or f"{9 - n} of 9 realisations to run" not in r.stdout or \
+            [task_of(f) for f in files(d)] != FINISHED or [task_of(f) for f in failure_records(d)] != FAILED:
+        sys.exit("FAIL: -restart after SIGTERM should run the realisations left and end as an uninterrupted campaign")
+    print(f"ok: SIGTERM stopped the campaign after {n} realisations; -restart ran the {9 - n} others")
 
 
 def option(work):

@@ -17,7 +17,7 @@ sk_add_python_test(rough3d_campaign_groups ${SK_TEST_DIR}/check_campaign.py ARGS
 set_tests_properties(rough3d_campaign_groups PROPERTIES PROCESSORS 2 TIMEOUT 300 FIXTURES_REQUIRED rough3d_campaign)
 # -realisation validated
 sk_add_python_test(rough3d_realisation_option ${SK_TEST_DIR}/check_campaign.py ARGS option rough3d LABELS regression)
-# a campaign in which 5 of 9 realisations fail: on 1 rank (with -restart and -campaign_retry_failed, and a leak check),
+# a campaign in which 5 of 9 realisations fail: on 1 rank (with -restart, -campaign_retry_failed, SIGTERM, a leak check),
 # on 2 ranks as 2 groups of one and as one group of 2
 sk_add_python_test(rough3d_campaign_failures ${SK_TEST_DIR}/check_campaign.py ARGS failures rough3d LABELS regression)
 sk_add_python_test(rough3d_campaign_failures_mpi ${SK_TEST_DIR}/check_campaign.py ARGS failures rough3d mpi LABELS "regression;mpi")
