@@ -4,7 +4,10 @@
    realisation is written to its own file, atomically (temporary name, then rename), stamped with a digest of the
    inputs; realisations are handed out dynamically to groups of ranks (PetscSubcomm) through an MPI atomic counter, or
    run one at a time (-realisation K) under a job scheduler; a campaign started again runs only the missing ones.
-   The statistics (Welford mean and variance, confidence bands) are aggregated into results.h5 once all exist. */
+   A realisation that fails (an instability the solver stops, an element its surface inverts) is contained in its
+   group: it leaves a failure record (index, time, message) instead of a result and the campaign goes on.
+   The statistics (Welford mean and variance, confidence bands) are aggregated into results.h5 over the finished
+   realisations once every realisation has a result or a failure record. */
 #include "explicitimpl.h"
 #include <stickslip/rough.h>
 #include <hdf5.h>
@@ -13,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
 
 #define SK_CAMPAIGN_MAX_LC 16
 #define SKCallH5(call, what) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 error in %s", what)
@@ -30,6 +35,7 @@ typedef struct {
   PetscInt task;                /* -realisation K: run only realisation K (-1: the whole campaign) */
   PetscInt groups;              /* -campaign_groups: MPI groups (0: one per rank) */
   PetscInt kill_after;          /* -campaign_kill_after: test hook, SIGKILL after this many realisations (-1: never) */
+  PetscBool retry_failed;       /* -campaign_retry_failed: run the realisations with a failure record again */
 } Campaign;
 
 /* The node map of a realisation: bottom nodes onto the surface lowered by its minimum over them. */
@@ -77,10 +83,27 @@ static PetscErrorCode CreateStudy(SKInput input, SKExplicitNodeMapFn map, void *
   PetscFunctionBegin;
   *ex  = NULL;
   ierr = SKExplicitCreateFromInputMapped(input, map, ctx, ex);
-  if (ierr) {
-    (void)SKExplicitDestroy(ex);
-    return ierr;
-  }
+  if (ierr) (void)SKExplicitDestroy(ex);
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The value of -realisation: an integer from 0 to (correlation lengths x count - 1), or an input error that says so. */
+static PetscErrorCode ParseTask(const Campaign *c, const char text[], PetscInt *task)
+{
+  const PetscInt ntask = c->nlc * c->count;
+  char *end;
+  long value;
+
+  PetscFunctionBegin;
+  errno = 0;
+  value = text[0] ? strtol(text, &end, 10) : -1;
+  PetscCheck(text[0] && !*end && !errno && value >= 0 && value < ntask, c->comm, SK_ERR_INPUT,
+             "-realisation '%s': give the index of one realisation, an integer from 0 to %" PetscInt_FMT " (%" PetscInt_FMT
+             " correlation lengths x %" PetscInt_FMT " realisations; index = l_c index x %" PetscInt_FMT
+             " + r), or leave the option out to run the whole campaign",
+             text, ntask - 1, c->nlc, c->count, c->count);
+  *task = (PetscInt)value;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -91,12 +114,12 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
   SKInput sin   = NULL;
   SKExplicit ex = NULL;
   PetscInt seed = 1;
-  PetscBool found, isexplicit;
+  PetscBool found, isexplicit, has_task = PETSC_FALSE;
   SKRoughSpectrumFn fn;
   const char *text;
   size_t size;
   unsigned long long hash;
-  char known[256];
+  char known[256], task[64] = "";
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
@@ -169,19 +192,25 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
   }
   PetscCall(SKExplicitDestroy(&ex));
   PetscCall(SKInputDestroy(&sin));
-  if (ierr) {
-    PetscCall(PetscFree(c));
-    return ierr;
-  }
-  c->task = -1, c->groups = 0, c->kill_after = -1;
+  if (ierr) PetscCall(PetscFree(c));
+  PetscCall(ierr);
+  c->task = -1, c->groups = 0, c->kill_after = -1, c->retry_failed = PETSC_FALSE;
   PetscOptionsBegin(c->comm, NULL, "campaign driver", NULL);
   PetscCall(PetscOptionsString("-campaign_dir", "directory of the realisations (default: the output directory)", "", c->dir, c->dir,
                                sizeof(c->dir), NULL));
-  PetscCall(PetscOptionsInt("-realisation", "run only this realisation (job arrays); -1: the whole campaign", "", c->task, &c->task, NULL));
+  /* read as text: PETSc's integer parser turns "1.5" or "abc" into a failure of the run, not an input error */
+  PetscCall(PetscOptionsString("-realisation", "run only realisation K = l_c index x count + r (job arrays; default: the whole campaign)",
+                               "", task, task, sizeof(task), &has_task));
   PetscCall(PetscOptionsInt("-campaign_groups", "MPI groups sharing the realisations (0: one per rank)", "", c->groups, &c->groups, NULL));
+  PetscCall(PetscOptionsBool("-campaign_retry_failed",
+                             "run the realisations that failed before again (default: keep their failure records)", "", c->retry_failed,
+                             &c->retry_failed, NULL));
   PetscCall(PetscOptionsInt("-campaign_kill_after", "test hook: SIGKILL after this many realisations (-1: never)", "", c->kill_after,
                             &c->kill_after, NULL));
   PetscOptionsEnd();
+  if (has_task) ierr = ParseTask(c, task, &c->task);
+  if (ierr) PetscCall(PetscFree(c));
+  PetscCall(ierr);
   *ctx = c;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -259,11 +288,18 @@ typedef struct {
   PetscReal ratio, wall, dt;    /* global sticking-time ratio (1), wall time (s), time step (s) */
 } Realisation;
 
+/* Frees the arrays of R, which are allocated one by one: ReadRealisation() gets them from HDF5 one by one (and no z),
+   and PetscFree4() on such arrays frees only the first in PETSc's default (coalesced) allocation. */
 static PetscErrorCode RealisationReset(Realisation *r)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree4(r->x, r->y, r->z, r->stick));
-  PetscCall(PetscFree3(r->time, r->cof, r->area));
+  PetscCall(PetscFree(r->x));
+  PetscCall(PetscFree(r->y));
+  PetscCall(PetscFree(r->z));
+  PetscCall(PetscFree(r->stick));
+  PetscCall(PetscFree(r->time));
+  PetscCall(PetscFree(r->cof));
+  PetscCall(PetscFree(r->area));
   PetscCall(PetscFree(r->heights));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -287,44 +323,61 @@ static PetscErrorCode ContactAreaFraction(SKExplicit ex, SKContactPair cp, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Runs task K on the ranks of GCOMM; rank 0 of GCOMM gets the results in R. */
-static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt task, Realisation *r)
+/* What a realisation holds while it runs; RealisationWorkDestroy() releases it whether the realisation finished or
+   failed part way. */
+typedef struct {
+  SKRandomField field;
+  SKRoughSurface surface;
+  SKInput input;
+  SKExplicit ex;
+  PetscReal *local, *stick, *mask, *X;
+} RealisationWork;
+
+static PetscErrorCode RealisationWorkDestroy(RealisationWork *w)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(w->local));
+  PetscCall(PetscFree(w->stick));
+  PetscCall(PetscFree(w->mask));
+  PetscCall(PetscFree(w->X));
+  PetscCall(SKExplicitDestroy(&w->ex));
+  PetscCall(SKInputDestroy(&w->input));
+  PetscCall(SKRoughSurfaceDestroy(&w->surface));
+  PetscCall(SKRandomFieldDestroy(&w->field));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Computes task K on the ranks of GCOMM into R (rank 0 of GCOMM gets the arrays). What it creates is kept in W for the
+   caller to release, so that an error part way leaks nothing. */
+static PetscErrorCode RealisationCompute(const Campaign *c, MPI_Comm gcomm, PetscInt task, RealisationWork *w, Realisation *r)
 {
   SKRandomFieldParams p = c->field;
-  SKRandomField field;
   RoughMap map;
-  SKInput sin;
   SKExplicit ex;
   SKContactPair cp;
   PetscInt nsteps, gsize, row = 0;
-  PetscReal *local, *stick = NULL, *mask = NULL, *X = NULL;
   PetscMPIInt grank;
-  PetscLogDouble w0, w1;
-  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCall(SKWallTime(&w0));
-  PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscCallMPI(MPI_Comm_rank(gcomm, &grank));
   p.correlation_length = c->lc[task / c->count];
   PetscCall(PetscMalloc1(p.n[0] * p.n[1], &r->heights));
-  PetscCall(SKRandomFieldCreate(&p, &field));
-  PetscCall(SKRandomFieldSample(field, task, r->heights)); /* the stream is the task: independent over l_c too */
-  PetscCall(SKRandomFieldDestroy(&field));
-  PetscCall(SKRoughSurfaceCreate(p.n, p.length, r->heights, &map.surface));
-  map.c = c;
-  PetscCall(SKInputLoad(gcomm, c->study, &sin));
-  ierr = CreateStudy(sin, RoughNodeMap, &map, &ex);
-  PetscCall(SKRoughSurfaceDestroy(&map.surface));
-  if (ierr) { /* e.g. an element inverted by the surface: the error says which */
-    PetscCall(SKInputDestroy(&sin));
-    PetscCall(PetscFree(r->heights));
-    return ierr;
-  }
+  PetscCall(SKRandomFieldCreate(&p, &w->field));
+  PetscCall(SKRandomFieldSample(w->field, task, r->heights)); /* the stream is the task: independent over l_c too */
+  PetscCall(SKRandomFieldDestroy(&w->field));
+  PetscCall(SKRoughSurfaceCreate(p.n, p.length, r->heights, &w->surface));
+  map.surface = w->surface;
+  map.c       = c;
+  PetscCall(SKInputLoad(gcomm, c->study, &w->input));
+  PetscCall(CreateStudy(w->input, RoughNodeMap, &map, &w->ex)); /* e.g. an element inverted by the surface: the error says which */
+  PetscCall(SKRoughSurfaceDestroy(&w->surface));
+  ex      = w->ex;
   cp      = ex->contacts[0];
   nsteps  = (PetscInt)PetscCeilReal(ex->t_end / ex->dt - 1e-9);
   r->nrec = (nsteps + c->every - 1) / c->every;
-  PetscCall(PetscMalloc3(r->nrec, &r->time, r->nrec, &r->cof, r->nrec, &r->area));
+  PetscCall(PetscMalloc1(r->nrec, &r->time));
+  PetscCall(PetscMalloc1(r->nrec, &r->cof));
+  PetscCall(PetscMalloc1(r->nrec, &r->area));
   while (ex->step < nsteps) {
     SKContactPairStats st;
     PetscCall(SKExplicitAdvance(ex, PetscMin(c->every, nsteps - ex->step)));
@@ -333,20 +386,20 @@ static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt
     r->cof[row]  = st.cof;
     PetscCall(ContactAreaFraction(ex, cp, &r->area[row]));
     row++;
+    PetscCall(SKSignalCheck(gcomm)); /* SIGTERM or SIGINT stop the campaign (RunRealisation() lets it through) */
   }
   /* nodal sticking-time ratios and the contact-node mask, gathered in natural order */
   {
     PetscInt n;
     const PetscInt *nodes;
-    const PetscReal *w, *fn, *ft;
-    PetscCall(PetscCalloc1(2 * ex->nlocal, &local));
-    PetscCall(SKContactPairAddNodalStickRatio(cp, ex->t, local));
-    PetscCall(SKContactPairGetNodal(cp, &n, &nodes, &w, &fn, &ft));
-    for (PetscInt i = 0; i < n; i++) local[ex->nlocal + nodes[i]] = 1;
-    PetscCall(SKExplicitGatherNaturalBlock(ex, local, 1, &stick));
-    PetscCall(SKExplicitGatherNaturalBlock(ex, local + ex->nlocal, 1, &mask));
-    PetscCall(SKExplicitGatherNaturalBlock(ex, ex->X, 3, &X));
-    PetscCall(PetscFree(local));
+    const PetscReal *wt, *fn, *ft;
+    PetscCall(PetscCalloc1(2 * ex->nlocal, &w->local));
+    PetscCall(SKContactPairAddNodalStickRatio(cp, ex->t, w->local));
+    PetscCall(SKContactPairGetNodal(cp, &n, &nodes, &wt, &fn, &ft));
+    for (PetscInt i = 0; i < n; i++) w->local[ex->nlocal + nodes[i]] = 1;
+    PetscCall(SKExplicitGatherNaturalBlock(ex, w->local, 1, &w->stick));
+    PetscCall(SKExplicitGatherNaturalBlock(ex, w->local + ex->nlocal, 1, &w->mask));
+    PetscCall(SKExplicitGatherNaturalBlock(ex, ex->X, 3, &w->X));
   }
   PetscCall(SKContactPairGetStickingTimeRatio(cp, ex->t, &r->ratio, NULL));
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
@@ -354,39 +407,158 @@ static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt
   r->dofs  = 3 * gsize;
   r->dt    = ex->dt;
   if (!grank) {
-    for (PetscInt i = 0; i < gsize; i++) r->ncontact += mask[i] > 0;
-    PetscCall(PetscMalloc4(r->ncontact, &r->x, r->ncontact, &r->y, r->ncontact, &r->z, r->ncontact, &r->stick));
+    for (PetscInt i = 0; i < gsize; i++) r->ncontact += w->mask[i] > 0;
+    PetscCall(PetscMalloc1(r->ncontact, &r->x));
+    PetscCall(PetscMalloc1(r->ncontact, &r->y));
+    PetscCall(PetscMalloc1(r->ncontact, &r->z));
+    PetscCall(PetscMalloc1(r->ncontact, &r->stick));
     for (PetscInt i = 0, k = 0; i < gsize; i++)
-      if (mask[i] > 0) {
-        r->x[k] = X[3 * i], r->y[k] = X[3 * i + 1], r->z[k] = X[3 * i + 2];
-        r->stick[k++] = stick[i];
+      if (w->mask[i] > 0) {
+        r->x[k] = w->X[3 * i], r->y[k] = w->X[3 * i + 1], r->z[k] = w->X[3 * i + 2];
+        r->stick[k++] = w->stick[i];
       }
   }
-  PetscCall(PetscFree(stick));
-  PetscCall(PetscFree(mask));
-  PetscCall(PetscFree(X));
-  PetscCall(SKExplicitDestroy(&ex));
-  PetscCall(SKInputDestroy(&sin));
-  PetscCall(SKWallTime(&w1));
-  r->wall = w1 - w0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Writes realisation TASK into DIR/realisations atomically: a temporary file renamed once complete. */
+/* Why a realisation failed: what its failure record holds. */
+typedef struct {
+  PetscReal time;     /* the simulated time it had reached (s; 0 when its set-up failed) */
+  PetscReal wall;     /* wall time until it failed (s) */
+  char message[1024]; /* the message of its first error (PETSc keeps 1023 characters of it) */
+} Failure;
+
+/* Runs task K on the ranks of GCOMM (collective on GCOMM): the boundary of a realisation.
+   A PETSc error inside the realisation returns up the stack on the ranks of the group (the error handler is set to
+   return: nothing prints a traceback meant for a fatal error, nothing aborts) and is caught here. The explicit solver
+   raises its run-time errors (instability, energy blow-up, inverted element, contact check) on every rank of its
+   communicator together, each check being reduced over the ranks first, so no rank of the group is left waiting in
+   one of its collectives; here the ranks agree on whether the realisation failed before anything else is collective,
+   then release what it holds (its solver and input live on the group's communicator), and every rank of the group
+   gets the time and message of the rank that met the problem. Nothing leaves the group: the other groups go on.
+   An interrupt (PETSC_ERR_SIG: SIGTERM or SIGINT) is not the realisation's failure: it is raised again and stops the
+   campaign. On return *failed says whether the realisation failed; if so WHY says why and R holds nothing, otherwise
+   rank 0 of GCOMM has the results in R. */
+static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt task, Realisation *r, PetscBool *failed, Failure *why)
+{
+  RealisationWork w;
+  PetscErrorCode ierr;
+  PetscLogDouble w0, w1;
+  PetscMPIInt grank;
+  PetscInt flags[2];
+  char *base;
+  struct {
+    int priority, rank;
+  } mine, source; /* MPI_2INT for MPI_MAXLOC */
+
+  PetscFunctionBegin;
+  PetscCall(SKWallTime(&w0));
+  PetscCall(PetscMemzero(r, sizeof(*r)));
+  PetscCall(PetscMemzero(&w, sizeof(w)));
+  PetscCall(PetscMemzero(why, sizeof(*why)));
+  PetscCallMPI(MPI_Comm_rank(gcomm, &grank));
+  /* an error's message is PETSc's copy of its first message; emptied so that an earlier realisation's is never taken
+     for this one's (an error code returned without a message then shows as PETSc's text of the code) */
+  PetscCall(PetscErrorMessage(0, NULL, &base));
+  base[0] = 0;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = RealisationCompute(c, gcomm, task, &w, r);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr) {
+    const char *text;
+    PetscCall(PetscErrorMessage(ierr, &text, &base));
+    PetscCall(PetscStrncpy(why->message, base[0] ? base : text ? text : "error without a message", sizeof(why->message)));
+    why->time = w.ex ? w.ex->t : 0;
+  }
+  flags[0] = ierr ? 1 : 0;
+  flags[1] = ierr == PETSC_ERR_SIG ? 1 : 0;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPIU_INT, MPI_MAX, gcomm));
+  PetscCall(RealisationWorkDestroy(&w));
+  PetscCall(SKWallTime(&w1));
+  r->wall = why->wall = w1 - w0;
+  *failed             = flags[0] ? PETSC_TRUE : PETSC_FALSE;
+  if (!*failed) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the message of the rank that met the problem: the solver's other ranks say it happened "on another rank" */
+  mine.priority = !ierr ? 0 : strstr(why->message, "on another rank") ? 1 : 2;
+  mine.rank     = grank;
+  PetscCallMPI(MPI_Allreduce(&mine, &source, 1, MPI_2INT, MPI_MAXLOC, gcomm));
+  PetscCallMPI(MPI_Bcast(why->message, (PetscMPIInt)sizeof(why->message), MPI_CHAR, source.rank, gcomm));
+  PetscCallMPI(MPI_Bcast(&why->time, 1, MPIU_REAL, source.rank, gcomm));
+  PetscCall(RealisationReset(r));
+  PetscCheck(!flags[1], gcomm, PETSC_ERR_SIG, "%s", why->message);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A task's file, a result or a failure record, is written under a temporary name, renamed once complete. It starts
+   with the attributes that identify the task: digest, task (K), realisation (its index within its l_c),
+   correlation_length, rms, seed, wall_time and core_seconds (wall time x ranks of the group). */
+static PetscErrorCode TaskFileCreate(const Campaign *c, const char path[], PetscInt task, PetscReal wall, PetscMPIInt granks, char tmp[],
+                                     size_t len, hid_t *file)
+{
+  const char *digest = c->digest;
+  hid_t strtype;
+  const PetscReal core_s = wall * granks, lc = c->lc[task / c->count], seed = (PetscReal)c->field.seed;
+  const int64_t ints[2] = {task, task % c->count};
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(tmp, len, "%s.tmp.%d", path, (int)getpid()));
+  *file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  PetscCheck(*file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot create %s", tmp);
+  strtype = H5Tcopy(H5T_C_S1);
+  H5Tset_size(strtype, H5T_VARIABLE);
+  PetscCall(H5WriteAttr(*file, "digest", strtype, &digest));
+  H5Tclose(strtype);
+  PetscCall(H5WriteAttr(*file, "task", H5T_NATIVE_INT64, &ints[0]));
+  PetscCall(H5WriteAttr(*file, "realisation", H5T_NATIVE_INT64, &ints[1]));
+  PetscCall(H5WriteAttr(*file, "correlation_length", H5T_NATIVE_DOUBLE, &lc));
+  PetscCall(H5WriteAttr(*file, "rms", H5T_NATIVE_DOUBLE, &c->field.rms));
+  PetscCall(H5WriteAttr(*file, "seed", H5T_NATIVE_DOUBLE, &seed));
+  PetscCall(H5WriteAttr(*file, "wall_time", H5T_NATIVE_DOUBLE, &wall));
+  PetscCall(H5WriteAttr(*file, "core_seconds", H5T_NATIVE_DOUBLE, &core_s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TaskFileCommit(hid_t file, const char tmp[], const char path[])
+{
+  PetscFunctionBegin;
+  SKCallH5(H5Fclose(file), "H5Fclose");
+  PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, path);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Opens a task's file for reading; a digest other than this campaign's is an error (the file belongs to another
+   input). */
+static PetscErrorCode TaskFileOpen(const Campaign *c, const char path[], hid_t *file)
+{
+  char *digest = NULL;
+  hid_t strtype;
+  PetscBool same;
+
+  PetscFunctionBegin;
+  *file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  PetscCheck(*file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open %s", path);
+  strtype = H5Tcopy(H5T_C_S1);
+  H5Tset_size(strtype, H5T_VARIABLE);
+  PetscCall(H5ReadAttr(*file, "digest", strtype, &digest));
+  H5Tclose(strtype);
+  PetscCall(PetscStrcmp(digest, c->digest, &same));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s was computed from another input (digest %s, this campaign %s)", path,
+             digest, c->digest);
+  H5free_memory(digest);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Writes realisation TASK into DIR/realisations. */
 static PetscErrorCode WriteRealisation(const Campaign *c, const char dir[], PetscInt task, PetscMPIInt granks, const Realisation *r)
 {
   char path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 32];
-  const char *digest = c->digest;
-  hid_t file, strtype;
-  const PetscInt lci = task / c->count, index = task % c->count, n2 = c->field.n[0] * c->field.n[1];
-  const PetscReal core_s = r->wall * granks, lc = c->lc[lci], seed = (PetscReal)c->field.seed;
-  const int64_t ints[5] = {task, index, r->steps, r->dofs, r->ncontact};
+  hid_t file;
+  const PetscInt n2     = c->field.n[0] * c->field.n[1];
+  const int64_t ints[3] = {r->steps, r->dofs, r->ncontact};
 
   PetscFunctionBegin;
   PetscCall(RealisationPath(dir, task, path, sizeof(path)));
-  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()));
-  file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  PetscCheck(file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot create %s", tmp);
+  PetscCall(TaskFileCreate(c, path, task, r->wall, granks, tmp, sizeof(tmp), &file));
   PetscCall(H5WriteReals(file, "x", r->ncontact, r->x));
   PetscCall(H5WriteReals(file, "y", r->ncontact, r->y));
   PetscCall(H5WriteReals(file, "z", r->ncontact, r->z));
@@ -395,48 +567,26 @@ static PetscErrorCode WriteRealisation(const Campaign *c, const char dir[], Pets
   PetscCall(H5WriteReals(file, "cof", r->nrec, r->cof));
   PetscCall(H5WriteReals(file, "contact_area_fraction", r->nrec, r->area));
   PetscCall(H5WriteReals(file, "heights", n2, r->heights));
-  strtype = H5Tcopy(H5T_C_S1);
-  H5Tset_size(strtype, H5T_VARIABLE);
-  PetscCall(H5WriteAttr(file, "digest", strtype, &digest));
-  H5Tclose(strtype);
-  PetscCall(H5WriteAttr(file, "task", H5T_NATIVE_INT64, &ints[0]));
-  PetscCall(H5WriteAttr(file, "realisation", H5T_NATIVE_INT64, &ints[1]));
-  PetscCall(H5WriteAttr(file, "steps", H5T_NATIVE_INT64, &ints[2]));
-  PetscCall(H5WriteAttr(file, "dofs", H5T_NATIVE_INT64, &ints[3]));
-  PetscCall(H5WriteAttr(file, "contact_points", H5T_NATIVE_INT64, &ints[4]));
-  PetscCall(H5WriteAttr(file, "correlation_length", H5T_NATIVE_DOUBLE, &lc));
-  PetscCall(H5WriteAttr(file, "rms", H5T_NATIVE_DOUBLE, &c->field.rms));
-  PetscCall(H5WriteAttr(file, "seed", H5T_NATIVE_DOUBLE, &seed));
+  PetscCall(H5WriteAttr(file, "steps", H5T_NATIVE_INT64, &ints[0]));
+  PetscCall(H5WriteAttr(file, "dofs", H5T_NATIVE_INT64, &ints[1]));
+  PetscCall(H5WriteAttr(file, "contact_points", H5T_NATIVE_INT64, &ints[2]));
   PetscCall(H5WriteAttr(file, "dt", H5T_NATIVE_DOUBLE, &r->dt));
   PetscCall(H5WriteAttr(file, "sticking_time_ratio", H5T_NATIVE_DOUBLE, &r->ratio));
-  PetscCall(H5WriteAttr(file, "wall_time", H5T_NATIVE_DOUBLE, &r->wall));
-  PetscCall(H5WriteAttr(file, "core_seconds", H5T_NATIVE_DOUBLE, &core_s));
-  SKCallH5(H5Fclose(file), "H5Fclose");
-  PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, path);
+  PetscCall(TaskFileCommit(file, tmp, path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Reads realisation TASK; a digest other than this campaign's is an error (the file belongs to another input). */
+/* Reads realisation TASK. */
 static PetscErrorCode ReadRealisation(const Campaign *c, const char dir[], PetscInt task, Realisation *r)
 {
-  char path[PETSC_MAX_PATH_LEN], *digest = NULL;
-  hid_t file, strtype;
-  PetscBool same;
+  char path[PETSC_MAX_PATH_LEN];
+  hid_t file;
   PetscInt n;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscCall(RealisationPath(dir, task, path, sizeof(path)));
-  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  PetscCheck(file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot open %s", path);
-  strtype = H5Tcopy(H5T_C_S1);
-  H5Tset_size(strtype, H5T_VARIABLE);
-  PetscCall(H5ReadAttr(file, "digest", strtype, &digest));
-  H5Tclose(strtype);
-  PetscCall(PetscStrcmp(digest, c->digest, &same));
-  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s was computed from another input (digest %s, this campaign %s)", path,
-             digest, c->digest);
-  H5free_memory(digest);
+  PetscCall(TaskFileOpen(c, path, &file));
   PetscCall(H5ReadReals(file, "x", &r->ncontact, &r->x));
   PetscCall(H5ReadReals(file, "y", &n, &r->y));
   PetscCall(H5ReadReals(file, "sticking_time_ratio", &n, &r->stick));
@@ -445,6 +595,54 @@ static PetscErrorCode ReadRealisation(const Campaign *c, const char dir[], Petsc
   PetscCall(H5ReadReals(file, "contact_area_fraction", &n, &r->area));
   PetscCall(H5ReadAttr(file, "sticking_time_ratio", H5T_NATIVE_DOUBLE, &r->ratio));
   PetscCall(H5ReadAttr(file, "core_seconds", H5T_NATIVE_DOUBLE, &r->wall));
+  H5Fclose(file);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The failure record of task K: DIR/realisations/failed_<K>.h5 in place of its result. */
+static PetscErrorCode FailurePath(const char dir[], PetscInt task, char path[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, len, "%s/realisations/failed_%05" PetscInt_FMT ".h5", dir, task));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Writes the failure record of TASK: the identifying attributes, time (s) and message. */
+static PetscErrorCode WriteFailure(const Campaign *c, const char dir[], PetscInt task, PetscMPIInt granks, const Failure *why)
+{
+  char path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN + 32];
+  const char *message = why->message;
+  hid_t file, strtype;
+
+  PetscFunctionBegin;
+  PetscCall(FailurePath(dir, task, path, sizeof(path)));
+  PetscCall(TaskFileCreate(c, path, task, why->wall, granks, tmp, sizeof(tmp), &file));
+  PetscCall(H5WriteAttr(file, "time", H5T_NATIVE_DOUBLE, &why->time));
+  strtype = H5Tcopy(H5T_C_S1);
+  H5Tset_size(strtype, H5T_VARIABLE);
+  PetscCall(H5WriteAttr(file, "message", strtype, &message));
+  H5Tclose(strtype);
+  PetscCall(TaskFileCommit(file, tmp, path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ReadFailure(const Campaign *c, const char dir[], PetscInt task, Failure *why)
+{
+  char path[PETSC_MAX_PATH_LEN], *message = NULL;
+  hid_t file, strtype;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(why, sizeof(*why)));
+  PetscCall(FailurePath(dir, task, path, sizeof(path)));
+  PetscCall(TaskFileOpen(c, path, &file));
+  PetscCall(H5ReadAttr(file, "time", H5T_NATIVE_DOUBLE, &why->time));
+  PetscCall(H5ReadAttr(file, "wall_time", H5T_NATIVE_DOUBLE, &why->wall));
+  strtype = H5Tcopy(H5T_C_S1);
+  H5Tset_size(strtype, H5T_VARIABLE);
+  PetscCall(H5ReadAttr(file, "message", strtype, &message));
+  H5Tclose(strtype);
+  PetscCall(PetscStrncpy(why->message, message, sizeof(why->message)));
+  H5free_memory(message);
   H5Fclose(file);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -505,10 +703,12 @@ static PetscErrorCode WelfordWrite(Welford *w, SKOutput out, const char group[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Aggregates every correlation length into OUT under /campaign/lc_<i> (rank 0 of OUT reads; others pass). */
+/* Aggregates every correlation length into OUT under /campaign/lc_<i> over its finished realisations (every task
+   has a result or a failure record; rank 0 of OUT reads, the others pass). */
 static PetscErrorCode Aggregate(const Campaign *c, const char dir[], SKOutput out)
 {
   PetscMPIInt rank;
+  PetscInt finished_all = 0;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
@@ -516,15 +716,17 @@ static PetscErrorCode Aggregate(const Campaign *c, const char dir[], SKOutput ou
   for (PetscInt i = 0; i < c->nlc; i++) {
     Welford stick = {0}, cof = {0}, area = {0}, ratio = {0};
     PetscReal *conv, core = 0;
+    PetscInt n = 0; /* finished realisations of this l_c */
     Realisation r;
     char group[64], path[PETSC_MAX_PATH_LEN];
-    const PetscInt cdims[2] = {c->count, 4};
 
     PetscCall(PetscSNPrintf(group, sizeof(group), "/campaign/lc_%" PetscInt_FMT, i));
     PetscCall(PetscMalloc1(4 * c->count, &conv));
     for (PetscInt k = 0; k < c->count; k++) {
+      PetscCall(RealisationPath(dir, i * c->count + k, path, sizeof(path)));
+      if (!FileExists(path)) continue; /* failed: it has a failure record instead */
       PetscCall(ReadRealisation(c, dir, i * c->count + k, &r));
-      if (!k) {
+      if (!n) {
         PetscCall(PetscSNPrintf(path, sizeof(path), "%s/x", group));
         PetscCall(SKOutputWriteRealArray(out, path, 1, &r.ncontact, r.x));
         PetscCall(PetscSNPrintf(path, sizeof(path), "%s/y", group));
@@ -539,34 +741,88 @@ static PetscErrorCode Aggregate(const Campaign *c, const char dir[], SKOutput ou
       core += r.wall;
       /* convergence of the statistics with the number of realisations: n, mean, std and 95 % half-width of the
          global sticking-time ratio */
-      conv[4 * k + 0] = ratio.count;
-      conv[4 * k + 1] = ratio.mean[0];
-      conv[4 * k + 2] = ratio.count > 1 ? PetscSqrtReal(ratio.m2[0] / (ratio.count - 1)) : 0;
-      conv[4 * k + 3] = 1.96 * conv[4 * k + 2] / PetscSqrtReal((PetscReal)ratio.count);
+      conv[4 * n + 0] = ratio.count;
+      conv[4 * n + 1] = ratio.mean[0];
+      conv[4 * n + 2] = ratio.count > 1 ? PetscSqrtReal(ratio.m2[0] / (ratio.count - 1)) : 0;
+      conv[4 * n + 3] = 1.96 * conv[4 * n + 2] / PetscSqrtReal((PetscReal)ratio.count);
       PetscCall(RealisationReset(&r));
+      n++;
     }
-    PetscCall(WelfordWrite(&stick, out, group, "sticking_time_ratio"));
-    PetscCall(WelfordWrite(&cof, out, group, "cof"));
-    PetscCall(WelfordWrite(&area, out, group, "contact_area_fraction"));
-    PetscCall(WelfordWrite(&ratio, out, group, "global_sticking_time_ratio"));
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/convergence", group));
-    PetscCall(SKOutputWriteRealArray(out, path, 2, cdims, conv));
-    PetscCall(SKOutputWriteAttributeString(out, path, "columns", "n mean std ci95_halfwidth"));
+    if (n) {
+      const PetscInt cdims[2] = {n, 4};
+      PetscCall(WelfordWrite(&stick, out, group, "sticking_time_ratio"));
+      PetscCall(WelfordWrite(&cof, out, group, "cof"));
+      PetscCall(WelfordWrite(&area, out, group, "contact_area_fraction"));
+      PetscCall(WelfordWrite(&ratio, out, group, "global_sticking_time_ratio"));
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/convergence", group));
+      PetscCall(SKOutputWriteRealArray(out, path, 2, cdims, conv));
+      PetscCall(SKOutputWriteAttributeString(out, path, "columns", "n mean std ci95_halfwidth"));
+    }
     PetscCall(SKOutputWriteAttributeReal(out, group, "correlation_length", c->lc[i]));
     PetscCall(SKOutputWriteAttributeInt(out, group, "count", c->count));
-    PetscCall(SKOutputWriteAttributeReal(out, group, "core_seconds_per_realisation", core / c->count));
-    PetscCall(SKOutputSummary(
-        out, group, "l_c = %g m: %" PetscInt_FMT " realisations, global sticking-time ratio %.4f +- %.4f (95 %%), %.1f core-s each",
-        (double)c->lc[i], c->count, (double)conv[4 * (c->count - 1) + 1], (double)conv[4 * (c->count - 1) + 3], (double)(core / c->count)));
+    PetscCall(SKOutputWriteAttributeInt(out, group, "finished", n));
+    PetscCall(SKOutputWriteAttributeInt(out, group, "failed", c->count - n));
+    if (n) PetscCall(SKOutputWriteAttributeReal(out, group, "core_seconds_per_realisation", core / n));
+    if (n == c->count)
+      PetscCall(SKOutputSummary(
+          out, group, "l_c = %g m: %" PetscInt_FMT " realisations, global sticking-time ratio %.4f +- %.4f (95 %%), %.1f core-s each",
+          (double)c->lc[i], c->count, (double)conv[4 * (c->count - 1) + 1], (double)conv[4 * (c->count - 1) + 3],
+          (double)(core / c->count)));
+    else if (n)
+      PetscCall(SKOutputSummary(out, group,
+                                "l_c = %g m: %" PetscInt_FMT " of %" PetscInt_FMT " realisations finished (%" PetscInt_FMT
+                                " failed), global sticking-time ratio over the finished ones %.4f +- %.4f (95 %%), %.1f core-s each",
+                                (double)c->lc[i], n, c->count, c->count - n, (double)conv[4 * (n - 1) + 1], (double)conv[4 * (n - 1) + 3],
+                                (double)(core / n)));
+    else
+      PetscCall(
+          SKOutputSummary(out, group, "l_c = %g m: all %" PetscInt_FMT " realisations failed: no statistics", (double)c->lc[i], c->count));
     PetscCall(PetscFree(conv));
+    finished_all += n;
   }
   PetscCall(SKOutputWriteAttributeString(out, "/campaign", "digest", c->digest));
   PetscCall(SKOutputWriteAttributeReal(out, "/campaign", "rms", c->field.rms));
   PetscCall(SKOutputWriteAttributeInt(out, "/campaign", "samples", c->field.n[0]));
+  PetscCall(SKOutputWriteAttributeInt(out, "/campaign", "finished", finished_all));
+  PetscCall(SKOutputWriteAttributeInt(out, "/campaign", "failed", c->nlc * c->count - finished_all));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Removes the realisation files (and their temporaries) and the digest of DIR/realisations. */
+/* Reports the NFAILED failed tasks: a summary line each (index, l_c, time, message), and in OUT the datasets
+   /campaign_failures/task and time, the dataset task carrying the attribute message_<K> of each failed task K. Both are
+   written even when none failed, so that a campaign whose failed realisations were run again with success lists none
+   (rank 0 of OUT reads the records, the others pass). */
+static PetscErrorCode ReportFailures(const Campaign *c, const char dir[], SKOutput out, PetscInt nfailed, const PetscInt tasks[])
+{
+  PetscMPIInt rank;
+  PetscReal *times, none = 0;
+  Failure *why;
+  char name[32];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc2(nfailed, &times, nfailed, &why));
+  for (PetscInt i = 0; i < nfailed; i++) {
+    const PetscInt k = tasks[i];
+    PetscCall(ReadFailure(c, dir, k, &why[i]));
+    times[i] = why[i].time;
+    /* as a summary line, but whole (SKOutputSummary() keeps 512 characters) */
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %-30s realisation %" PetscInt_FMT " (l_c = %g m, number %" PetscInt_FMT ") at t = %g s: %s\n",
+                          "failed", k, (double)c->lc[k / c->count], k % c->count, (double)why[i].time, why[i].message));
+  }
+  /* HDF5 writes nothing from an empty array, but wants a buffer */
+  PetscCall(SKOutputWriteIntArray(out, "/campaign_failures/task", 1, &nfailed, nfailed ? tasks : &nfailed));
+  PetscCall(SKOutputWriteRealArray(out, "/campaign_failures/time", 1, &nfailed, nfailed ? times : &none));
+  for (PetscInt i = 0; i < nfailed; i++) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "message_%05" PetscInt_FMT, tasks[i]));
+    PetscCall(SKOutputWriteAttributeString(out, "/campaign_failures/task", name, why[i].message));
+  }
+  PetscCall(PetscFree2(times, why));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Removes the realisation files and failure records (and their temporaries) and the digest of DIR/realisations. */
 static PetscErrorCode ClearRealisations(const char dir[])
 {
   char path[PETSC_MAX_PATH_LEN], file[2 * PETSC_MAX_PATH_LEN];
@@ -577,7 +833,7 @@ static PetscErrorCode ClearRealisations(const char dir[])
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/realisations", dir));
   if (!(d = opendir(path))) PetscFunctionReturn(PETSC_SUCCESS);
   while ((e = readdir(d)))
-    if (!strncmp(e->d_name, "realisation_", 12) || !strcmp(e->d_name, "digest")) {
+    if (!strncmp(e->d_name, "realisation_", 12) || !strncmp(e->d_name, "failed_", 7) || !strcmp(e->d_name, "digest")) {
       PetscCall(PetscSNPrintf(file, sizeof(file), "%s/%s", path, e->d_name));
       (void)remove(file);
     }
@@ -625,18 +881,26 @@ static PetscErrorCode PrepareDirectory(const Campaign *c, const char dir[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Runs task K on GCOMM and writes it (rank 0 of GCOMM); test hook -campaign_kill_after N: that rank kills itself with
-   SIGKILL after writing its N-th realisation, as a campaign killed part way would die. */
-static PetscErrorCode RunAndWrite(const Campaign *c, const char dir[], MPI_Comm gcomm, PetscInt task, PetscInt *written)
+/* Runs task K on GCOMM and writes its result or, if it failed (*failed, WHY), its failure record (rank 0 of GCOMM); a
+   result replaces the failure record of an earlier attempt. Test hook -campaign_kill_after N: that rank kills itself
+   with SIGKILL after writing its N-th file, as a campaign killed part way would die. */
+static PetscErrorCode RunAndWrite(const Campaign *c, const char dir[], MPI_Comm gcomm, PetscInt task, PetscInt *written, PetscBool *failed,
+                                  Failure *why)
 {
   Realisation r;
   PetscMPIInt grank, gsize;
+  char path[PETSC_MAX_PATH_LEN];
+
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(gcomm, &grank));
   PetscCallMPI(MPI_Comm_size(gcomm, &gsize));
-  PetscCall(RunRealisation(c, gcomm, task, &r));
-  if (!grank) {
+  PetscCall(RunRealisation(c, gcomm, task, &r, failed, why));
+  if (!grank && *failed)
+    PetscCall(WriteFailure(c, dir, task, gsize, why));
+  else if (!grank) {
     PetscCall(WriteRealisation(c, dir, task, gsize, &r));
+    PetscCall(FailurePath(dir, task, path, sizeof(path)));
+    if (FileExists(path)) PetscCheck(!remove(path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot remove %s", path);
     PetscCall(PetscInfo(NULL, "realisation %" PetscInt_FMT " (l_c = %g m): %" PetscInt_FMT " steps in %.2f s\n", task,
                         (double)c->lc[task / c->count], r.steps, r.wall));
   }
@@ -645,13 +909,80 @@ static PetscErrorCode RunAndWrite(const Campaign *c, const char dir[], MPI_Comm 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The tasks of DIR as rank 0 sees it, on every rank: TODO[*ntodo] have neither a result nor (unless RETRY) a failure
+   record; FAILED[*nfailed] have a failure record and no result (those not in TODO). The others have results. */
+static PetscErrorCode ListTasks(const Campaign *c, const char dir[], PetscBool retry, PetscInt *ntodo, PetscInt todo[], PetscInt *nfailed,
+                                PetscInt failed[])
+{
+  const PetscInt ntask = c->nlc * c->count;
+  char path[PETSC_MAX_PATH_LEN];
+  PetscInt n[2] = {0, 0};
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  if (!rank)
+    for (PetscInt k = 0; k < ntask; k++) {
+      PetscBool has_failure;
+      PetscCall(RealisationPath(dir, k, path, sizeof(path)));
+      if (FileExists(path)) continue;
+      PetscCall(FailurePath(dir, k, path, sizeof(path)));
+      has_failure = FileExists(path);
+      if (has_failure && !retry)
+        failed[n[1]++] = k;
+      else
+        todo[n[0]++] = k;
+    }
+  PetscCallMPI(MPI_Bcast(n, 2, MPIU_INT, 0, c->comm));
+  PetscCallMPI(MPI_Bcast(todo, (PetscMPIInt)n[0], MPIU_INT, 0, c->comm));
+  PetscCallMPI(MPI_Bcast(failed, (PetscMPIInt)n[1], MPIU_INT, 0, c->comm));
+  *ntodo   = n[0];
+  *nfailed = n[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -realisation K: task K alone on all ranks (job arrays), no aggregation. Its failure is recorded as in a campaign and
+   is this run's error; one recorded before is too, unless -campaign_retry_failed runs it again. */
+static PetscErrorCode RunOneTask(const Campaign *c, const char dir[], SKOutput out)
+{
+  char path[PETSC_MAX_PATH_LEN], record[PETSC_MAX_PATH_LEN];
+  PetscInt written = 0;
+  PetscBool failed = PETSC_TRUE;
+  PetscMPIInt rank;
+  Failure why;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
+  PetscCall(RealisationPath(dir, c->task, path, sizeof(path)));
+  PetscCall(FailurePath(dir, c->task, record, sizeof(record)));
+  if (FileExists(path)) {
+    PetscCall(SKOutputSummary(out, "realisation", "%" PetscInt_FMT " exists already (%s): nothing to do", c->task, path));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!FileExists(record) || c->retry_failed)
+    PetscCall(RunAndWrite(c, dir, c->comm, c->task, &written, &failed, &why));
+  else {
+    if (!rank) PetscCall(ReadFailure(c, dir, c->task, &why));
+    PetscCallMPI(MPI_Bcast(&why, (PetscMPIInt)sizeof(why), MPI_BYTE, 0, c->comm));
+    PetscCall(SKOutputSummary(out, "realisation", "%" PetscInt_FMT " failed before (%s): not run again without -campaign_retry_failed",
+                              c->task, record));
+  }
+  if (!failed) {
+    PetscCall(SKOutputSummary(out, "realisation", "%" PetscInt_FMT " written to %s", c->task, path));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(ReportFailures(c, dir, out, 1, &c->task));
+  SETERRQ(c->comm, PETSC_ERR_NOT_CONVERGED, "realisation %" PetscInt_FMT " (l_c = %g m, number %" PetscInt_FMT ") failed at t = %g s: %s",
+          c->task, (double)c->lc[c->task / c->count], c->task % c->count, (double)why.time, why.message);
+}
+
 static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
 {
   Campaign *c          = (Campaign *)ctx;
   const PetscInt ntask = c->nlc * c->count;
-  char dir[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
+  char dir[PETSC_MAX_PATH_LEN], list[256] = "";
   const char *outdir;
-  PetscInt task, *missing, nmissing = 0, written = 0, groups;
+  PetscInt *todo, *failed, ntodo, nfailed, written = 0, groups;
   PetscMPIInt rank, size;
 
   PetscFunctionBegin;
@@ -661,35 +992,20 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
   PetscCall(PetscStrncpy(dir, c->dir[0] ? c->dir : outdir, sizeof(dir)));
   PetscCall(PrepareDirectory(c, dir));
   PetscCall(SKOutputFlush(out)); /* results.h5 consistent on disk: a killed campaign can be started again with -restart */
-  task = c->task;
-  if (task >= 0) { /* one realisation on all ranks, for job arrays; no aggregation */
-    PetscCheck(task >= 0 && task < ntask, c->comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-realisation %" PetscInt_FMT " is outside 0 .. %" PetscInt_FMT " (%" PetscInt_FMT " correlation lengths x %" PetscInt_FMT
-               " realisations)",
-               task, ntask - 1, c->nlc, c->count);
-    PetscCall(RealisationPath(dir, task, path, sizeof(path)));
-    if (FileExists(path))
-      PetscCall(SKOutputSummary(out, "realisation", "%" PetscInt_FMT " exists already (%s): nothing to do", task, path));
-    else {
-      PetscCall(RunAndWrite(c, dir, c->comm, task, &written));
-      PetscCall(SKOutputSummary(out, "realisation", "%" PetscInt_FMT " written to %s", task, path));
-    }
+  if (c->task >= 0) {
+    PetscCall(RunOneTask(c, dir, out));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
-  /* the missing realisations, as rank 0 sees the directory */
-  PetscCall(PetscMalloc1(ntask, &missing));
-  if (!rank)
-    for (PetscInt k = 0; k < ntask; k++) {
-      PetscCall(RealisationPath(dir, k, path, sizeof(path)));
-      if (!FileExists(path)) missing[nmissing++] = k;
-    }
-  PetscCallMPI(MPI_Bcast(&nmissing, 1, MPIU_INT, 0, c->comm));
-  PetscCallMPI(MPI_Bcast(missing, (PetscMPIInt)nmissing, MPIU_INT, 0, c->comm));
-  PetscCall(SKOutputSummary(out, "campaign", "%" PetscInt_FMT " of %" PetscInt_FMT " realisations to run, input digest %s", nmissing, ntask,
+  PetscCall(PetscMalloc2(ntask, &todo, ntask, &failed));
+  PetscCall(ListTasks(c, dir, c->retry_failed, &ntodo, todo, &nfailed, failed));
+  PetscCall(SKOutputSummary(out, "campaign", "%" PetscInt_FMT " of %" PetscInt_FMT " realisations to run, input digest %s", ntodo, ntask,
                             c->digest));
+  if (nfailed)
+    PetscCall(SKOutputSummary(out, "campaign",
+                              "%" PetscInt_FMT " realisations failed before and are not run again (-campaign_retry_failed)", nfailed));
 
-  if (nmissing) {
+  if (ntodo) {
     PetscSubcomm psub;
     MPI_Comm gcomm;
     MPI_Win win;
@@ -705,38 +1021,56 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
     PetscCall(PetscSubcommSetType(psub, PETSC_SUBCOMM_CONTIGUOUS));
     gcomm = PetscSubcommChild(psub);
     PetscCallMPI(MPI_Comm_rank(gcomm, &grank));
-    /* dynamic hand-out: an atomic counter on rank 0; each group's first rank takes the next missing realisation */
+    /* dynamic hand-out: an atomic counter on rank 0; each group's first rank takes the next realisation to run. A
+       realisation that fails stays inside its group (RunRealisation()), which goes on with the next one. */
     PetscCallMPI(MPI_Win_allocate(rank ? 0 : (MPI_Aint)sizeof(int), sizeof(int), MPI_INFO_NULL, c->comm, &counter, &win));
     if (!rank) *counter = 0;
     PetscCallMPI(MPI_Barrier(c->comm));
     for (;;) {
+      PetscBool fail;
+      Failure why;
       if (!grank) {
         PetscCallMPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
         PetscCallMPI(MPI_Fetch_and_op(&one_int, &next, MPI_INT, 0, 0, MPI_SUM, win));
         PetscCallMPI(MPI_Win_unlock(0, win));
       }
       PetscCallMPI(MPI_Bcast(&next, 1, MPI_INT, 0, gcomm));
-      if (next >= nmissing) break;
-      PetscCall(RunAndWrite(c, dir, gcomm, missing[next], &written));
+      if (next >= ntodo) break;
+      PetscCall(RunAndWrite(c, dir, gcomm, todo[next], &written, &fail, &why));
+      if (fail && !grank)
+        PetscCall(PetscPrintf(PETSC_COMM_SELF,
+                              "  realisation %" PetscInt_FMT " (l_c = %g m) failed at t = %g s (recorded; the campaign goes on)\n",
+                              todo[next], (double)c->lc[todo[next] / c->count], (double)why.time));
     }
     PetscCallMPI(MPI_Barrier(c->comm));
     PetscCallMPI(MPI_Win_free(&win));
     PetscCall(PetscSubcommDestroy(&psub));
   }
-  PetscCall(PetscFree(missing));
 
-  /* aggregate when every realisation is there (a job array may still be running others) */
-  nmissing = 0;
-  if (!rank)
-    for (PetscInt k = 0; k < ntask; k++) {
-      PetscCall(RealisationPath(dir, k, path, sizeof(path)));
-      nmissing += !FileExists(path);
-    }
-  PetscCallMPI(MPI_Bcast(&nmissing, 1, MPIU_INT, 0, c->comm));
-  if (nmissing)
-    PetscCall(SKOutputSummary(out, "campaign", "%" PetscInt_FMT " realisations still missing: statistics not aggregated", nmissing));
+  /* aggregate when every realisation has a result or a failure record (a job array may still be running others) */
+  PetscCall(ListTasks(c, dir, PETSC_FALSE, &ntodo, todo, &nfailed, failed));
+  if (ntodo)
+    PetscCall(SKOutputSummary(out, "campaign", "%" PetscInt_FMT " realisations still missing: statistics not aggregated", ntodo));
   else
     PetscCall(Aggregate(c, dir, out));
+  PetscCall(ReportFailures(c, dir, out, nfailed, failed));
+  for (PetscInt i = 0; i < nfailed; i++) {
+    char item[32];
+    size_t used = strlen(list);
+    PetscCall(PetscSNPrintf(item, sizeof(item), "%s%" PetscInt_FMT, i ? " " : "", failed[i]));
+    if (used + strlen(item) + 5 >= sizeof(list)) {
+      PetscCall(PetscStrlcat(list, " ...", sizeof(list)));
+      break;
+    }
+    PetscCall(PetscStrlcat(list, item, sizeof(list)));
+  }
+  PetscCall(PetscFree2(todo, failed));
+  PetscCheck(!nfailed, c->comm, PETSC_ERR_NOT_CONVERGED,
+             "%" PetscInt_FMT " of %" PetscInt_FMT
+             " realisations failed (%s): their times and messages are in the summary (\"failed\") and in "
+             "results.h5 (/campaign_failures); the statistics are over the %" PetscInt_FMT
+             " that finished; -restart -campaign_retry_failed runs the failed ones again",
+             nfailed, ntask, list, ntask - nfailed - ntodo);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -15,13 +15,36 @@
             (the problem is mirror-symmetric about y = L / 2; what breaks the symmetry is round-off in the sums,
             1e-16 relative per step, so 1e-10 leaves a margin of several orders of magnitude and still catches any
             asymmetric indexing or mapping of the surface).
-Usage: check_campaign.py restart|groups|symmetry WORKDIR"""
+  failures  campaign_failing.xml, in which 5 of 9 realisations go unstable (why: the comments of its inputs), on 1 rank,
+            or with `mpi` on 2 ranks as 2 groups of one rank and as one group of 2 ranks: every realisation is run; the
+            failed ones (0 1 2 3 5) leave a failure record and no result, the finished ones (4 6 7 8) a result; each
+            failed index is named with its time and message in the summary and in results.h5 (/campaign_failures), the
+            message being the one of the rank that met the problem (in a group of 2 the other rank only knows that
+            the contact "failed on another rank"); the exit status is 2; the statistics of each l_c are over its
+            finished realisations: none for l_c = 0.1 m, realisation 4 alone for l_c = 1 m (bitwise its arrays),
+            all three for l_c = 10 m (the mean of the global ratio to 1e-14: Welford's update and numpy's sum differ by
+            a few round-offs of values near 0.5, while a realisation too many or too few moves it by 1e-2 or more).
+            On 1 rank the run is made with -malloc_debug -malloc_dump, and PETSc must report no memory left
+            allocated at the end: a failed realisation's solver, input, surface and arrays are released (before,
+            each failure left its solver's input and arrays behind: 5 blocks per failure). Then -restart runs nothing
+            and keeps the failure records, -restart -campaign_retry_failed runs exactly the 5 failed ones again (they
+            fail again) and leaves the finished ones alone, and -realisation K of a failed K does not run it again
+            (exit status 2), of a finished K does nothing (exit status 0). A SIGTERM sent once the first record is
+            written is not taken for a failure of the realisation it interrupts: the campaign stops (exit status 2,
+            "interrupted by SIGTERM", realisations left to run) and -restart finishes it.
+  option    -realisation: bad values (-1, -5, the number of realisations, 1.5, abc, empty) are input errors for
+            validate and run (exit status 1, one line naming the option and the valid range, nothing written);
+            before, -1 ran the whole campaign, -5 failed on the digest file and the others exited 2. A good value
+            (the last realisation) runs that realisation alone (exit status 0).
+Usage: check_campaign.py restart|groups|symmetry|failures|option WORKDIR [mpi]"""
 import glob
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 import h5py
 import numpy as np
@@ -32,7 +55,7 @@ MPI = ["mpiexec", "-n", "2", "--oversubscribe"]
 
 
 def run(args, expect_ok=True):
-    r = subprocess.run(args, capture_output=True, text=True)
+    r = subprocess.run(args, capture_output=True, text=True, timeout=240)  # a group left waiting would hang
     print(" ".join(args), "->", r.returncode)
     print(r.stdout[-2000:], r.stderr[-2000:])
     if expect_ok and r.returncode != 0:
@@ -135,6 +158,144 @@ def symmetry(work):
     print("ok")
 
 
+FAILED, FINISHED = [0, 1, 2, 3, 5], [4, 6, 7, 8]  # campaign_failing.xml: tasks = l_c index x 3 + r
+
+
+def failure_records(d):
+    return sorted(glob.glob(os.path.join(d, "realisations", "failed_*.h5")))
+
+
+def task_of(path):
+    return int(re.search(r"_(\d+)\.h5$", path).group(1))
+
+
+def stamps(paths):
+    return {f: (os.stat(f).st_ino, os.stat(f).st_mtime_ns) for f in paths}
+
+
+def check_failed_campaign(d, r, what):
+    """The checks of one run of campaign_failing.xml into D (R: its completed process)."""
+    if r.returncode != 2:
+        sys.exit(f"FAIL: {what}: exit status {r.returncode}, expected 2 (realisations failed)")
+    if not re.search(r"9 of 9 realisations to run", r.stdout):
+        sys.exit(f"FAIL: {what}: the summary does not say that all 9 realisations are run")
+    done, failed = [task_of(f) for f in files(d)], [task_of(f) for f in failure_records(d)]
+    if done != FINISHED or failed != FAILED:
+        sys.exit(f"FAIL: {what}: results {done} and failure records {failed}, expected {FINISHED} and {FAILED}")
+    if glob.glob(os.path.join(d, "realisations", "*.tmp.*")):
+        sys.exit(f"FAIL: {what}: temporary files left")
+    if f"5 of 9 realisations failed ({' '.join(map(str, FAILED))})" not in r.stderr:
+        sys.exit(f"FAIL: {what}: the error does not name the failed realisations")
+    with h5py.File(os.path.join(d, "results.h5"), "r") as f:
+        task, time = f["campaign_failures/task"][()], f["campaign_failures/time"][()]
+        messages = {int(k.split("_")[1]): str(v) for k, v in f["campaign_failures/task"].attrs.items()}
+        lc = [f[f"campaign/lc_{i}"] for i in range(3)]
+        counts = [(int(g.attrs["finished"]), int(g.attrs["failed"])) for g in lc]
+        if list(task) != FAILED or sorted(messages) != FAILED:
+            sys.exit(f"FAIL: {what}: /campaign_failures lists {list(task)} ({sorted(messages)} messages)")
+        for k, t in zip(task, time):
+            line = re.search(rf"^  failed +realisation {k} \(l_c = [0-9.]+ m, number {k % 3}\) at t = ([0-9.e-]+) s: (.+)$", r.stdout, re.M)
+            if not line or not 0 < t < 0.15 or float(line.group(1)) != float("%g" % t) or line.group(2) != messages[k]:
+                sys.exit(f"FAIL: {what}: realisation {k}: no summary line with its time {t} and message")
+            if not messages[k] or "another rank" in messages[k]:
+                sys.exit(f"FAIL: {what}: realisation {k}: message {messages[k]!r} is not the one of the rank that met the problem")
+        if counts != [(0, 3), (1, 2), (3, 0)]:
+            sys.exit(f"FAIL: {what}: finished/failed per l_c {counts}, expected [(0, 3), (1, 2), (3, 0)]")
+        if "sticking_time_ratio_mean" in lc[0]:
+            sys.exit(f"FAIL: {what}: statistics written for l_c = 0.1 m, whose realisations all failed")
+        r4 = arrays(os.path.join(d, "realisations", "realisation_00004.h5"))
+        if not np.array_equal(lc[1]["sticking_time_ratio_mean"][()], r4["sticking_time_ratio"]) or \
+                not np.array_equal(lc[1]["cof_mean"][()], r4["cof"]) or lc[1]["convergence"].shape != (1, 4):
+            sys.exit(f"FAIL: {what}: the statistics of l_c = 1 m are not those of realisation 4 alone")
+        ratios = []
+        for k in (6, 7, 8):
+            with h5py.File(os.path.join(d, "realisations", "realisation_%05d.h5" % k), "r") as g:
+                ratios.append(float(g.attrs["sticking_time_ratio"]))
+        mean = float(lc[2]["global_sticking_time_ratio_mean"][0])
+        if abs(mean - np.mean(ratios)) > 1e-14 or lc[2]["convergence"].shape != (3, 4):
+            sys.exit(f"FAIL: {what}: l_c = 10 m: mean {mean} over the realisations, {np.mean(ratios)} over the files 6 7 8")
+    print(f"ok: {what}: 9 run, failed {FAILED} named with time and message, statistics over {FINISHED}")
+
+
+def failures(work, mpi=False):
+    inp = os.path.join(HERE, "campaign_failing.xml")
+    if mpi:
+        for name, extra in (("two-groups", []), ("one-group", ["-campaign_groups", "1"])):
+            d = os.path.join(work, "failing-" + name)
+            shutil.rmtree(d, ignore_errors=True)
+            check_failed_campaign(d, run(MPI + [PROG, "run", inp, "-o", d, "-quiet"] + extra, expect_ok=False), name + " of 2 ranks")
+        return
+    d = os.path.join(work, "failing")
+    shutil.rmtree(d, ignore_errors=True)
+    r = run([PROG, "run", inp, "-o", d, "-quiet", "-malloc_debug", "-malloc_dump"], expect_ok=False)
+    check_failed_campaign(d, r, "1 rank")
+    leaks = re.findall(r"^\[ ?0\] \d+ bytes .*$", r.stdout + r.stderr, re.M)  # PetscMallocDump() prints on stdout
+    if leaks:
+        sys.exit(f"FAIL: memory left allocated after the campaign (-malloc_dump): {leaks[:5]}")
+    before = stamps(files(d) + failure_records(d))
+    r = run([PROG, "run", inp, "-o", d, "-quiet", "-restart"], expect_ok=False)
+    if r.returncode != 2 or "0 of 9 realisations to run" not in r.stdout or "5 realisations failed before" not in r.stdout:
+        sys.exit("FAIL: -restart should run nothing, keep the 5 failure records and exit 2")
+    if stamps(files(d) + failure_records(d)) != before:
+        sys.exit("FAIL: -restart touched a realisation or failure record")
+    r = run([PROG, "run", inp, "-o", d, "-quiet", "-restart", "-campaign_retry_failed"], expect_ok=False)
+    if r.returncode != 2 or "5 of 9 realisations to run" not in r.stdout:
+        sys.exit("FAIL: -restart -campaign_retry_failed should run the 5 failed realisations again")
+    if stamps(files(d)) != {f: before[f] for f in files(d)} or [task_of(f) for f in failure_records(d)] != FAILED:
+        sys.exit("FAIL: -campaign_retry_failed ran a finished realisation or lost a failure record")
+    if any(stamps([f])[f] == before[f] for f in failure_records(d)):
+        sys.exit("FAIL: -campaign_retry_failed did not run every failed realisation again")
+    before = stamps(failure_records(d))
+    r = run([PROG, "run", inp, "-o", d, "-quiet", "-restart", "-realisation", "3"], expect_ok=False)
+    if r.returncode != 2 or "failed before" not in r.stdout or stamps(failure_records(d)) != before:
+        sys.exit("FAIL: -realisation 3 (failed before) should exit 2 without running it again")
+    r = run([PROG, "run", inp, "-o", d, "-quiet", "-restart", "-realisation", "4"], expect_ok=False)
+    if r.returncode != 0 or "exists already" not in r.stdout:
+        sys.exit("FAIL: -realisation 4 (finished) should do nothing and exit 0")
+    print("ok: -restart keeps the failure records, -campaign_retry_failed runs exactly the failed ones again")
+    d = os.path.join(work, "interrupted")
+    shutil.rmtree(d, ignore_errors=True)
+    p = subprocess.Popen([PROG, "run", inp, "-o", d, "-quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    while not (files(d) + failure_records(d)) and p.poll() is None:
+        time.sleep(0.01)
+    p.send_signal(signal.SIGTERM)  # the rest of the campaign takes about a second
+    out, err = p.communicate(timeout=240)
+    n = len(files(d) + failure_records(d))
+    print(err[-500:])
+    if p.returncode != 2 or "interrupted by SIGTERM" not in err or not 1 <= n < 9:
+        sys.exit(f"FAIL: SIGTERM: exit status {p.returncode}, {n} of 9 realisations recorded; expected 2, the interruption, and some left")
+    r = run([PROG, "run", inp, "-o", d, "-quiet", "-restart"], expect_ok=False)
+    if r.returncode != 2 or f"{9 - n} of 9 realisations to run" not in r.stdout or \
+            [task_of(f) for f in files(d)] != FINISHED or [task_of(f) for f in failure_records(d)] != FAILED:
+        sys.exit("FAIL: -restart after SIGTERM should run the realisations left and end as an uninterrupted campaign")
+    print(f"ok: SIGTERM stopped the campaign after {n} realisations; -restart ran the {9 - n} others")
+
+
+def option(work):
+    inp = os.path.join(HERE, "campaign_tiny.xml")  # 2 correlation lengths x 3 realisations: tasks 0 .. 5
+    for value in ("-1", "-5", "6", "1.5", "abc", ""):
+        for command in ("validate", "run"):
+            d = os.path.join(work, "option")
+            shutil.rmtree(d, ignore_errors=True)
+            args = [PROG, command, inp, "-realisation", value] + (["-o", d, "-quiet"] if command == "run" else [])
+            r = run(args, expect_ok=False)
+            err = [l for l in r.stderr.splitlines() if l.strip()]
+            if r.returncode != 1 or len(err) != 1 or f"-realisation '{value}'" not in err[0] or "from 0 to 5" not in err[0]:
+                sys.exit(f"FAIL: {command} -realisation {value!r}: exit status {r.returncode}, expected 1 with one line naming the option and 0 to 5")
+            if os.path.exists(os.path.join(d, "realisations")):
+                sys.exit(f"FAIL: run -realisation {value!r} wrote realisations")
+    d = os.path.join(work, "option")
+    shutil.rmtree(d, ignore_errors=True)
+    run([PROG, "run", inp, "-realisation", "5", "-o", d, "-quiet"])
+    if [task_of(f) for f in files(d)] != [5]:
+        sys.exit("FAIL: -realisation 5 should write realisation 5 alone")
+    print("ok: bad -realisation values are input errors; a good one runs that realisation alone")
+
+
 if __name__ == "__main__":
     os.makedirs(sys.argv[2], exist_ok=True)
-    {"restart": restart, "groups": groups, "symmetry": symmetry}[sys.argv[1]](sys.argv[2])
+    mode = {"restart": restart, "groups": groups, "symmetry": symmetry, "failures": failures, "option": option}[sys.argv[1]]
+    if sys.argv[1] == "failures":
+        mode(sys.argv[2], mpi=sys.argv[3:] == ["mpi"])
+    else:
+        mode(sys.argv[2])

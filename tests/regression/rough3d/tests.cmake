@@ -15,3 +15,10 @@ set_tests_properties(rough3d_postproc PROPERTIES FIXTURES_REQUIRED rough3d_campa
 # the surfaces on 1 rank and on one group of 2 ranks against 2 groups of one rank
 sk_add_python_test(rough3d_campaign_groups ${SK_TEST_DIR}/check_campaign.py ARGS groups rough3d LABELS "regression;mpi")
 set_tests_properties(rough3d_campaign_groups PROPERTIES PROCESSORS 2 TIMEOUT 300 FIXTURES_REQUIRED rough3d_campaign)
+# -realisation validated
+sk_add_python_test(rough3d_realisation_option ${SK_TEST_DIR}/check_campaign.py ARGS option rough3d LABELS regression)
+# a campaign in which 5 of 9 realisations fail: on 1 rank (with -restart, -campaign_retry_failed, SIGTERM, a leak check),
+# on 2 ranks as 2 groups of one and as one group of 2
+sk_add_python_test(rough3d_campaign_failures ${SK_TEST_DIR}/check_campaign.py ARGS failures rough3d LABELS regression)
+sk_add_python_test(rough3d_campaign_failures_mpi ${SK_TEST_DIR}/check_campaign.py ARGS failures rough3d mpi LABELS "regression;mpi")
+set_tests_properties(rough3d_campaign_failures_mpi PROPERTIES PROCESSORS 2 TIMEOUT 300)
