@@ -13,7 +13,7 @@
    = (eps_N w_a + k_t) / m_a (plus the master's), the frequency of the node on its contact springs alone. The closed
    spring alone allows 2 / omega_c; a one-sided spring that opens and closes needs a margin (measured on the Hertz case
    at 1 to 100 times its penalty: docs/theory.md, "Energy of contact"). */
-#define SK_CONTACT_SWITCH_MARGIN 1.0
+#define SK_CONTACT_SWITCH_MARGIN 0.8
 #define SK_CONTACT_MAX_SUPPORT 16   /* master nodes one slave node's reaction may go to (mortar distribution) */
 #define SK_CONTACT_PROJECT_BLOCK 16 /* slave nodes a pair projects at once (SKContactSurfaceOps projectmany) */
 

@@ -43,10 +43,10 @@ sk_add_python_test(regression_explicit_mpi ${SK_TEST_DIR}/check_same_results.py
   LABELS regression)
 set_tests_properties(regression_explicit_mpi PROPERTIES PROCESSORS 2)
 
-# 1 and 2 ranks on a chaotic contact run (a spinning block bouncing on a plane, 2 s): bitwise equal before the first
-# impact, a first difference at round-off (<= 1e-13 relative; measured 1.1e-17), growth by more than 1e6 (measured to
-# 0.68 of the motion), and a one-ulp change of the initial angular velocity drifting as far within a factor 100
-# (measured 0.44 vs 0.68: both saturate at the size of the motion). docs/theory.md, "1 and 2 ranks".
+# 1 and 2 ranks on a chaotic contact run (a spinning block bouncing on a plane, 2 s): bitwise equal at first,
+# a first difference at round-off (<= 1e-13 relative; measured 5.2e-18), growth by more than 1e6 (measured
+# 9e8, to 4.6e-9 of the motion), and a one-ulp change of the initial angular velocity drifting as far within a factor
+# 100 (measured 3.6e-9 vs 4.6e-9). docs/theory.md, "1 and 2 ranks".
 sk_add_python_test(regression_explicit_rank_drift ${SK_TEST_DIR}/check_rank_drift.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_bounce.xml 2 1e-13 1e6 100 ${SK_MPIEXEC} LABELS regression)
 set_tests_properties(regression_explicit_rank_drift PROPERTIES PROCESSORS 2)
