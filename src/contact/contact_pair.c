@@ -402,7 +402,8 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
         /* friction dissipation of the step: the work the law's force on the body loses on the relative motion, trapezoidal
            in the forces at both ends of the step (the explicit loop's work of the same forces), less the change of the
            energy the law stores (docs/theory.md, "Energy of contact"); a law that gives energy back shows as a falling
-           dissipation, which the explicit solver's energy check refuses */
+           dissipation, which the explicit solver's energy check refuses. The motion is the node's own: on a NURBS patch
+           face the force acts on the control point, while the law sees the face's weighted velocity */
         PetscReal lost = 0;
         for (PetscInt d = 0; d < dim; d++) {
           PetscReal ftd = 0;
@@ -411,7 +412,7 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
           fa[d]               = N * normal[d] + ftd;
           f[a * dim + d] += fa[d];
           if (rigid) power += fa[d] * velocity[d];
-          lost -= 0.5 * (cp->ffr_commit[i * dim + d] + ftd) * (va[d] - velocity[d]) * dt;
+          lost -= 0.5 * (cp->ffr_commit[i * dim + d] + ftd) * (v[a * dim + d] - velocity[d]) * dt;
         }
         diss += lost - (cp->stored_trial[i] - cp->stored[i]);
       }
