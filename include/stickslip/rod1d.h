@@ -103,6 +103,14 @@ PETSC_EXTERN PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample,
 /* Mode matching: ALWAYS = PETSC_TRUE takes the eigenpairs of every rod-1 segment from the tridiagonal eigen-solve that
    non-uniform segments need, also where the closed form exists (a check of either; default PETSC_FALSE). */
 PETSC_EXTERN PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool always);
+/* Mode matching: uniform rod-1 segments of at least NMIN nodes are projected onto their modes and reconstructed from
+   them by FFTW's discrete cosine and sine transforms (O(n log n)), shorter ones by their dense mode matrix (O(n^2), the
+   faster below the crossover measured in docs/benchmarks.md). NMIN >= 2; default SK_RODPAIR_MMM_TRANSFORM_MIN; a
+   value above N keeps every segment on the dense path (a check of either). */
+#define SK_RODPAIR_MMM_TRANSFORM_MIN 64
+PETSC_EXTERN PetscErrorCode SKRodPairSetMMMTransformMin(SKRodPair rp, PetscInt nmin);
+/* Mode matching, after a solve: FFTW plans made (one per transform kind and segment length met). */
+PETSC_EXTERN PetscErrorCode SKRodPairGetMMMTransformCounts(SKRodPair rp, PetscInt *plans);
 /* Mode matching, after a solve: tridiagonal eigen-solves of segments without closed form (SOLVES) and segment
    eigenpairs found in the cache instead (HITS). Either pointer may be NULL. */
 PETSC_EXTERN PetscErrorCode SKRodPairGetMMMEigenCounts(SKRodPair rp, PetscInt *solves, PetscInt *hits);

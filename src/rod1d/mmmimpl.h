@@ -6,6 +6,7 @@
 #include "rodpairimpl.h"
 #include "shared/sincos.h"
 #include <petscblaslapack.h>
+#include <fftw3.h>
 
 typedef enum { SEG_FREE_FREE, SEG_FREE_FIXED, SEG_FIXED_FREE, SEG_FIXED_FIXED } SegKind;
 
@@ -16,6 +17,7 @@ typedef struct {
   PetscReal mass;           /* modal mass (kg), the same for all p except the free-free end modes */
   const PetscReal *phi;     /* n x n mode matrix, row j = phi_p(j): from the cache below */
   PetscBool general;        /* no closed form: mass-normalised eigenpairs (modal mass 1) of the tridiagonal solve */
+  PetscBool fast;           /* uniform and at least the crossover length: projected and reconstructed by FFTW */
   PetscReal ks, ms;         /* uniform: spring (N/m) and interior node mass (kg) */
   const PetscReal *wg;      /* general: the n frequencies (rad/s), stored after the mode matrix */
 } Seg;
@@ -30,6 +32,15 @@ typedef struct {
   PetscInt *kind, *n, *used;
   PetscReal *data; /* nslot x cap: mode matrix (n x n), then the n frequencies of a non-uniform segment */
 } PhiCache;
+
+/* FFTW real-to-real plans of the segment transforms (rodpair_mmm_fft.c): one per (transform kind, length), made on
+   first use and kept for the run, and the aligned buffers they run on */
+typedef struct {
+  PetscInt N, nmin; /* longest segment; uniform segments of at least nmin nodes use the transforms */
+  PetscInt nplans;  /* plans made */
+  fftw_plan *plan;  /* 4 x (N + 1), NULL until used */
+  double *in, *out; /* N each (fftw_malloc) */
+} MMMTransforms;
 
 typedef struct {
   SKRodPair rp;
@@ -48,6 +59,13 @@ typedef struct {
   PetscReal W0, D0;                   /* work and dissipation at the start of the coupling step */
   PetscReal dt_sample;
   PhiCache cache;
+  MMMTransforms tr;
+  PetscReal *xw, *sw; /* work: 3 N nodal vectors in, 3 N modal sums out (projection and reconstruction) */
+  /* segments of the interval that just ended, whose modal values qv, qdv are at its end (SKMMMRememberSegments) and
+     its slip friction: a segment of the next interval with the same nodes and ends takes them over unprojected */
+  PetscInt nprev, *prev_a, *prev_n, *prev_kind;
+  PetscReal *Fprev;
+  PetscInt carried;                               /* segments taken over */
   PetscReal *scratch;                             /* N x N + N: mode matrices of non-uniform segments when the cache is full */
   PetscReal *eigd, *eige, *eigz, *eigw, *eigwork; /* tridiagonal eigen-solve: diagonal, off-diagonal, vectors, values, work */
   PetscBLASInt *eigiwork;                         /* its integer work and support of the vectors */
@@ -89,7 +107,24 @@ PETSC_INTERN PetscReal SKMMMModalMass(const Seg *s, PetscInt p);
 /* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state, O(n^2) per
    segment, and the modal projection of the (constant) slip friction. Later coupling steps of the same interval carry
    the modal coordinates over in closed form and only re-project the sparse end loads. */
-PETSC_INTERN void SKMMMProjectInterval(MMM *mm, const PetscReal y[]);
+PETSC_INTERN PetscErrorCode SKMMMProjectInterval(MMM *mm, const PetscReal y[]);
+/* Records the segments of the ending interval, but not those holding a node flagged in TRIGGER[2N] (it switches); their
+   modal values qv, qdv must be those at its end (SKMMMStateAt). */
+PETSC_INTERN void SKMMMRememberSegments(MMM *mm, const PetscBool trigger[]);
+/* Sets the end type KIND of a segment with n nodes and its closed-form mode parameters (theta0, dtheta, modal mass from
+   sg->ms); the segment's n and ms must be set. */
+PETSC_INTERN void SKMMMSegSetKind(Seg *sg, SegKind kind);
+
+/* rodpair_mmm_fft.c */
+PETSC_EXTERN PetscLogEvent SK_MMM_ProjectFFT, SK_MMM_ProjectDense, SK_MMM_NodalFFT, SK_MMM_NodalDense, SK_MMM_Plan;
+PETSC_INTERN PetscErrorCode SKMMMRegisterLogEvents(void);
+PETSC_INTERN PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, MMMTransforms *tr);
+PETSC_INTERN PetscErrorCode SKMMMTransformsDestroy(MMMTransforms *tr);
+/* Modal sums S[v][p] = sum_j phi_p(j) X[v][j], p = 0..n-1, of NV nodal vectors of segment SG (not divided by the modal
+   mass): by the fast transform when sg->fast, else by the mode rows */
+PETSC_INTERN PetscErrorCode SKMMMSegProject(MMM *mm, const Seg *sg, PetscInt nv, const PetscReal *X[], PetscReal *S[]);
+/* Nodal values U[v][j] = sum_p phi_p(j) Q[v][p], j = 0..n-1, of NV modal vectors of segment SG */
+PETSC_INTERN PetscErrorCode SKMMMSegSynthesize(MMM *mm, const Seg *sg, PetscInt nv, const PetscReal *Q[], PetscReal *U[]);
 
 /* rodpair_mmm_closed.c */
 /* Closed-form coefficients of every mode for a coupling step from t0, given q0, qd0: constant friction and Pc, the
@@ -103,7 +138,7 @@ PETSC_INTERN void SKMMMSegModes(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau
 PETSC_INTERN void SKMMMRod2At(MMM *mm, PetscReal tau);
 /* Full state at tau of the current coupling step: rod 1 (segments in closed form, sticking nodes following rod 2),
    rod 2 in closed form, work of P and dissipation (constant slip forces), all exact for the closed forms. */
-PETSC_INTERN void SKMMMStateAt(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscBool rod1);
+PETSC_INTERN PetscErrorCode SKMMMStateAt(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscBool rod1);
 /* displacement and velocity of node i at tau from the closed forms */
 PETSC_INTERN void SKMMMNodeUV(MMM *mm, PetscReal t0, PetscReal tau, PetscInt i, PetscReal *u, PetscReal *v);
 

@@ -368,11 +368,12 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   PetscCall(PetscCalloc1(n, &rp->yint));
   PetscCall(PetscCalloc1(2 * N, &rp->evals0));
   PetscCall(PetscCalloc1(2 * N, &rp->evals1));
-  rp->rtol         = 1e-7;
-  rp->atol         = 1e-10;
-  rp->hmax         = PETSC_MAX_REAL;
-  rp->mmm_sample   = 1.0;
-  rp->mmm_coupling = 0.5;
+  rp->rtol              = 1e-7;
+  rp->atol              = 1e-10;
+  rp->hmax              = PETSC_MAX_REAL;
+  rp->mmm_sample        = 1.0;
+  rp->mmm_coupling      = 0.5;
+  rp->mmm_transform_min = SK_RODPAIR_MMM_TRANSFORM_MIN;
   /* at rest: every node whose tributary segment overlaps rod 2 sticks, then the overloaded ones are released */
   if (Frictional(rp)) {
     PetscBool *trigger;
@@ -490,6 +491,22 @@ PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool always)
 {
   PetscFunctionBegin;
   rp->mmm_eigen_always = always;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSetMMMTransformMin(SKRodPair rp, PetscInt nmin)
+{
+  PetscFunctionBegin;
+  PetscCheck(nmin >= 2, rp->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "The shortest segment for the fast transforms must be at least 2 nodes, got %" PetscInt_FMT, nmin);
+  rp->mmm_transform_min = nmin;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetMMMTransformCounts(SKRodPair rp, PetscInt *plans)
+{
+  PetscFunctionBegin;
+  if (plans) *plans = rp->mmm_plans;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

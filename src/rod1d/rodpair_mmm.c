@@ -189,6 +189,7 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
   SKRodPairEventValues(rp, y, rp->evals0);
   for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] = 0;
   for (PetscInt i = 0; i < N; i++) {
+    mm->Fprev[i] = mm->Ffric[i];
     mm->Ffric[i] = (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG) ? rp->force[i] : 0;
     mm->us0[i]   = y[i];
     mm->vs[i]    = y[N + i];
@@ -206,7 +207,7 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
   }
   mm->W0 = y[rp->n - 2];
   mm->D0 = y[rp->n - 1];
-  SKMMMProjectInterval(mm, y);
+  PetscCall(SKMMMProjectInterval(mm, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -323,6 +324,10 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   for (PetscInt k = 0; k < mm.cache.nslot; k++) mm.cache.n[k] = -1;
   PetscCall(PetscMalloc5((size_t)N * N + N, &mm.scratch, N, &mm.eigd, N, &mm.eige, (size_t)N * N, &mm.eigz, 18 * N, &mm.eigwork));
   PetscCall(PetscMalloc3(N, &mm.eigw, 12 * N, &mm.eigiwork, N, &mm.capS));
+  PetscCall(PetscMalloc2(3 * N, &mm.xw, 3 * N, &mm.sw));
+  PetscCall(PetscMalloc4(N, &mm.prev_a, N, &mm.prev_n, N, &mm.prev_kind, N, &mm.Fprev));
+  PetscCall(SKMMMRegisterLogEvents());
+  PetscCall(SKMMMTransformsCreate(N, rp->mmm_transform_min, &mm.tr));
   rp->mmm_eig_solves = rp->mmm_eig_hits = 0;
   PetscCall(PetscCalloc5(N, &mm.w, N, &mm.c0, N, &mm.c1, N, &mm.pa, N, &mm.A));
   PetscCall(PetscCalloc5(N, &mm.B, N, &mm.q0, N, &mm.qd0, N, &mm.g0, N, &mm.g1));
@@ -465,7 +470,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       /* a node switched at t goes against its new state at once: re-decide it at t (as in RK45) */
       PetscCheck(++stalls < 20 * N2 + 100, rp->comm, PETSC_ERR_NOT_CONVERGED,
                  "Stick/slip switching does not settle at t = %g s (Zeno chatter)", (double)t);
-      SKMMMStateAt(&mm, t, 0, y, PETSC_TRUE);
+      PetscCall(SKMMMStateAt(&mm, t, 0, y, PETSC_TRUE));
+      SKMMMRememberSegments(&mm, trigger);
       SKRodPairCountRedecided(rp, t, trigger);
       PetscCall(SwitchAt(rp, t, y, trigger, dy));
       new_interval = PETSC_TRUE;
@@ -477,13 +483,14 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       PetscReal tau_end = tau_ev >= 0 ? tau_ev : dt;
       /* outputs inside the step, from the closed form */
       while (rp->monitor && (rp->t_next_out < t + tau_end || (tau_ev < 0 && rp->t_next_out <= t + tau_end + 1e-9 * rp->dt_out))) {
-        SKMMMStateAt(&mm, t, rp->t_next_out - t, yw, PETSC_TRUE);
+        PetscCall(SKMMMStateAt(&mm, t, rp->t_next_out - t, yw, PETSC_TRUE));
         PetscCall(SKRodPairOutput(rp, rp->t_next_out, yw));
         rp->t_next_out += rp->dt_out;
       }
       if (tau_ev >= 0) {
         /* the end of the interval: full nodal state, switch, new interval */
-        SKMMMStateAt(&mm, t, tau_end, y, PETSC_TRUE);
+        PetscCall(SKMMMStateAt(&mm, t, tau_end, y, PETSC_TRUE));
+        SKMMMRememberSegments(&mm, trigger);
         t += tau_end;
         if (ib < rp->nbreak && t >= rp->breaks[ib]) ib++;
         PetscCall(SwitchAt(rp, t, y, trigger, dy));
@@ -492,7 +499,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       } else {
         /* the interval goes on: carry the closed forms over, nodal rod 1 is not formed */
         PetscBool last = t_stop >= t_end * (1 - 1e-15) ? PETSC_TRUE : PETSC_FALSE; /* the run ends: form the nodal state */
-        SKMMMStateAt(&mm, t, dt, last ? y : yw, last);
+        PetscCall(SKMMMStateAt(&mm, t, dt, last ? y : yw, last));
         EndStep(&mm, t, dt, last ? y : yw);
         for (PetscInt j = 0; j < N2; j++) margin[j] = (rp->armed[j] && eprev[j] > 0) ? eprev[j] - mm.rate[j] * (dt - tlast[j]) : eprev[j];
         t = t_stop;
@@ -506,6 +513,10 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree3(mm.cache.kind, mm.cache.n, mm.cache.used));
   PetscCall(PetscFree5(mm.scratch, mm.eigd, mm.eige, mm.eigz, mm.eigwork));
   PetscCall(PetscFree3(mm.eigw, mm.eigiwork, mm.capS));
+  PetscCall(PetscFree2(mm.xw, mm.sw));
+  PetscCall(PetscFree4(mm.prev_a, mm.prev_n, mm.prev_kind, mm.Fprev));
+  rp->mmm_plans = mm.tr.nplans;
+  PetscCall(SKMMMTransformsDestroy(&mm.tr));
   PetscCall(PetscFree5(mm.w, mm.c0, mm.c1, mm.pa, mm.A));
   PetscCall(PetscFree5(mm.B, mm.q0, mm.qd0, mm.g0, mm.g1));
   PetscCall(PetscFree3(mm.gP, mm.phi, mm.us0));

@@ -67,6 +67,10 @@ static PetscErrorCode SegMatrix(MMM *mm, Seg *sg, PetscInt pass)
   PetscReal *d;
 
   PetscFunctionBegin;
+  if (sg->fast) { /* the transforms need no matrix; the few rows asked for (end loads, single nodes) are made on the fly */
+    sg->phi = sg->wg = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (k = 0; k < c->nslot; k++)
     if (c->kind[k] == key && c->n[k] == sg->n) break;
   if (k < c->nslot) {
@@ -138,6 +142,29 @@ static PetscReal NodeMass(const MMM *mm, PetscInt i)
   return mm->rp->model.mass[i];
 }
 
+void SKMMMSegSetKind(Seg *s, SegKind kind)
+{
+  s->kind = kind;
+  switch (kind) {
+  case SEG_FREE_FREE:
+    s->theta0 = 0;
+    s->dtheta = PETSC_PI / (s->n - 1);
+    s->mass   = s->ms * (s->n - 1) / 2;
+    break;
+  case SEG_FREE_FIXED:
+  case SEG_FIXED_FREE:
+    s->theta0 = PETSC_PI / (2 * s->n);
+    s->dtheta = PETSC_PI / s->n;
+    s->mass   = s->ms * s->n / 2;
+    break;
+  case SEG_FIXED_FIXED:
+    s->theta0 = PETSC_PI / (s->n + 1);
+    s->dtheta = PETSC_PI / (s->n + 1);
+    s->mass   = s->ms * (s->n + 1) / 2;
+    break;
+  }
+}
+
 PetscErrorCode SKMMMBuildSegments(MMM *mm)
 {
   const SKRodNodeState *st = mm->rp->state;
@@ -161,24 +188,11 @@ PetscErrorCode SKMMMBuildSegments(MMM *mm)
     s->left    = s->a == 0 ? -1 : s->a - 1;
     s->right   = i == N ? -1 : i;
     s->general = SegUniform(mm, s) ? PETSC_FALSE : PETSC_TRUE;
-    if (s->left < 0 && s->right < 0) {
-      s->kind   = SEG_FREE_FREE;
-      s->theta0 = 0;
-      s->dtheta = PETSC_PI / (s->n - 1);
-      s->mass   = s->ms * (s->n - 1) / 2;
-    } else if (s->left < 0 || s->right < 0) {
-      s->kind   = s->left < 0 ? SEG_FREE_FIXED : SEG_FIXED_FREE;
-      s->theta0 = PETSC_PI / (2 * s->n);
-      s->dtheta = PETSC_PI / s->n;
-      s->mass   = s->ms * s->n / 2;
-    } else {
-      s->kind   = SEG_FIXED_FIXED;
-      s->theta0 = PETSC_PI / (s->n + 1);
-      s->dtheta = PETSC_PI / (s->n + 1);
-      s->mass   = s->ms * (s->n + 1) / 2;
-    }
+    s->fast    = (PetscBool)(!s->general && s->n >= mm->tr.nmin);
+    SKMMMSegSetKind(s, s->left < 0 ? (s->right < 0 ? SEG_FREE_FREE : SEG_FREE_FIXED) : (s->right < 0 ? SEG_FIXED_FREE : SEG_FIXED_FIXED));
     PetscCall(SegMatrix(mm, s, pass));
   }
+
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,33 +203,77 @@ PetscReal SKMMMModalMass(const Seg *s, PetscInt p)
   return s->mass;
 }
 
-/* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state, O(n^2) per
-   segment, and the modal projection of the (constant) slip friction. Later coupling steps of the same interval carry
-   the modal coordinates over in closed form and only re-project the sparse end loads. */
-void SKMMMProjectInterval(MMM *mm, const PetscReal y[])
+/* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state (a transform
+   or a dense pass per segment), and the modal projection of the (constant) slip friction. Later coupling steps of the
+   same interval carry the modal coordinates over in closed form and only re-project the sparse end loads. */
+void SKMMMRememberSegments(MMM *mm, const PetscBool trigger[])
+{
+  mm->nprev = mm->nseg;
+  for (PetscInt s = 0; s < mm->nseg; s++) {
+    const Seg *sg    = &mm->seg[s];
+    mm->prev_a[s]    = sg->a;
+    mm->prev_n[s]    = sg->n;
+    mm->prev_kind[s] = (PetscInt)sg->kind;
+    /* a switched node may keep its segment (stuck and released at once) with its velocity set to rod 2's meanwhile */
+    for (PetscInt j = sg->a; j < sg->a + sg->n; j++)
+      if (trigger[2 * j] || trigger[2 * j + 1]) mm->prev_n[s] = -1;
+  }
+}
+
+/* was SG a segment of the interval that just ended (same nodes, same ends)? The segments are ordered by first node. */
+static PetscBool SegCarried(const MMM *mm, const Seg *sg)
+{
+  PetscInt lo = 0, hi = mm->nprev - 1;
+  while (lo <= hi) {
+    PetscInt mid = (lo + hi) / 2;
+    if (mm->prev_a[mid] == sg->a) return (PetscBool)(mm->prev_n[mid] == sg->n && mm->prev_kind[mid] == (PetscInt)sg->kind);
+    if (mm->prev_a[mid] < sg->a)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return PETSC_FALSE;
+}
+
+PetscErrorCode SKMMMProjectInterval(MMM *mm, const PetscReal y[])
 {
   PetscInt N         = mm->N;
   const PetscReal *u = y, *v = y + N;
 
+  PetscFunctionBegin;
   for (PetscInt s = 0; s < mm->nseg; s++) {
     const Seg *sg = &mm->seg[s];
-    for (PetscInt p = 0; p < sg->n; p++) mm->q0[sg->a + p] = mm->qd0[sg->a + p] = mm->gF[sg->a + p] = 0;
-    for (PetscInt j = 0; j < sg->n; j++) {
-      PetscInt i           = sg->a + j;
-      PetscReal mi         = NodeMass(mm, i);
-      const PetscReal *row = SKMMMSegRow(mm, sg, j);
-      for (PetscInt p = 0; p < sg->n; p++) {
-        PetscReal ph = row[p];
-        mm->q0[sg->a + p] += ph * mi * u[i];
-        mm->qd0[sg->a + p] += ph * mi * v[i];
-        mm->gF[sg->a + p] += ph * mm->Ffric[i];
+    PetscInt a = sg->a, n = sg->n, nv = 3;
+    PetscReal *X[3] = {mm->xw, mm->xw + N, mm->xw + 2 * N}, *S[3] = {mm->q0 + a, mm->qd0 + a, mm->gF + a};
+    if (SegCarried(mm, sg)) {
+      /* the segment's modes are unchanged, and qv, qdv are its modal values at the event: the state y there was
+         reconstructed from them, so projecting it again would return them up to round-off. The slip friction is
+         re-projected only if it changed (a node reversed its slip or entered rod 2 within the segment). */
+      PetscBool same_F = PETSC_TRUE;
+      for (PetscInt p = 0; p < n; p++) {
+        mm->q0[a + p]  = mm->qv[a + p];
+        mm->qd0[a + p] = mm->qdv[a + p];
+      }
+      for (PetscInt j = 0; j < n && same_F; j++) same_F = (PetscBool)(mm->Ffric[a + j] == mm->Fprev[a + j]);
+      mm->carried++;
+      if (same_F) continue;
+      X[0] = X[2];
+      S[0] = S[2];
+      nv   = 1;
+    } else {
+      for (PetscInt j = 0; j < n; j++) {
+        PetscReal mi = NodeMass(mm, a + j);
+        X[0][j]      = mi * u[a + j];
+        X[1][j]      = mi * v[a + j];
       }
     }
-    for (PetscInt p = 0; p < sg->n; p++) {
+    for (PetscInt j = 0; j < n; j++) X[2][j] = mm->Ffric[a + j];
+    PetscCall(SKMMMSegProject(mm, sg, nv, (const PetscReal **)X, S));
+    for (PetscInt p = 0; p < n; p++) {
       PetscReal Mp = SKMMMModalMass(sg, p);
-      mm->q0[sg->a + p] /= Mp;
-      mm->qd0[sg->a + p] /= Mp;
-      mm->gF[sg->a + p] /= Mp;
+      for (PetscInt k = 0; k < nv; k++) S[k][p] /= Mp;
     }
   }
+  mm->nprev = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

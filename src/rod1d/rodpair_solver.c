@@ -8,6 +8,7 @@ typedef struct {
   SKTimeFunction load;
   PetscReal t_end, dt_out, rtol, atol;
   PetscReal mmm_sample, mmm_coupling; /* SKRodPairSetMMMSteps() */
+  PetscInt mmm_transform_min;         /* SKRodPairSetMMMTransformMin() */
   PetscReal max_step;                 /* -rodpair_max_step (s; 0: none): the paper's fixed-step comparison */
   PetscBool output_state;             /* -rodpair_output_state: also the nodal u1, v1 and rod 2's modal coordinates */
   PetscInt ngrid;
@@ -269,8 +270,9 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
     }
   }
   /* the options override the input; read here so that validate checks them and -help lists them */
-  ctx->mmm_sample   = 1.0;
-  ctx->mmm_coupling = 0.5;
+  ctx->mmm_sample        = 1.0;
+  ctx->mmm_coupling      = 0.5;
+  ctx->mmm_transform_min = SK_RODPAIR_MMM_TRANSFORM_MIN;
   PetscOptionsBegin(ctx->comm, NULL, "rodpair solver (the command line and <options> override the input)", NULL);
   PetscCall(
       PetscOptionsEnum("-rodpair_solver", "integrator", "", SKRodPairMethods, (PetscEnum)ctx->method, (PetscEnum *)&ctx->method, NULL));
@@ -283,6 +285,8 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
                              NULL));
   PetscCall(PetscOptionsReal("-rodpair_mmm_coupling", "mmm: coupling step factor", "SKRodPairSetMMMSteps", ctx->mmm_coupling,
                              &ctx->mmm_coupling, NULL));
+  PetscCall(PetscOptionsInt("-rodpair_mmm_transform_min", "mmm: shortest uniform segment projected by FFT (larger than N: dense only)",
+                            "SKRodPairSetMMMTransformMin", ctx->mmm_transform_min, &ctx->mmm_transform_min, NULL));
   PetscCall(PetscOptionsReal("-rodpair_max_step", "rk45/cvode: largest step (s; 0: none)", "SKRodPairSetMaxStep", ctx->max_step,
                              &ctx->max_step, NULL));
   PetscCall(PetscOptionsBool("-rodpair_output_state", "also write the nodal u1, v1 and rod 2's modal coordinates", "", ctx->output_state,
@@ -455,6 +459,7 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
                SKTimeFunctionTypes[ctx->load.type]);
   }
   PetscCall(SKRodPairSetMMMSteps(rp, ctx->mmm_sample, ctx->mmm_coupling));
+  PetscCall(SKRodPairSetMMMTransformMin(rp, ctx->mmm_transform_min));
 
   mon.ctx  = ctx;
   mon.N    = p.N;
@@ -551,6 +556,13 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
     PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "eigen_cache_hits", hits));
     PetscCall(SKOutputSummary(out, "segment eigen-solves", "%" PetscInt_FMT " (eigenpairs found in the cache %" PetscInt_FMT " times)",
                               solves, hits));
+  }
+  if (method == SK_RODPAIR_MMM) {
+    PetscInt plans;
+    PetscCall(SKRodPairGetMMMTransformCounts(rp, &plans));
+    PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "fft_plans", plans));
+    PetscCall(SKOutputSummary(out, "segment transforms", "FFT from %" PetscInt_FMT " nodes, %" PetscInt_FMT " plans made",
+                              ctx->mmm_transform_min, plans));
   }
   PetscCall(SKOutputSummary(out, "tip displacement", "%.6e m at t = %g s", (double)mon.u[(mon.row - 1) * ctx->ngrid + ctx->ngrid - 1],
                             (double)ctx->t_end));

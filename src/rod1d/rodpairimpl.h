@@ -113,6 +113,8 @@ struct _p_SKRodPair {
   PetscReal mmm_sample, mmm_coupling;
   PetscBool mmm_eigen_always;            /* SKRodPairSetMMMEigenSolve() */
   PetscInt mmm_eig_solves, mmm_eig_hits; /* SKRodPairGetMMMEigenCounts() */
+  PetscInt mmm_transform_min;            /* SKRodPairSetMMMTransformMin() */
+  PetscInt mmm_plans;                    /* FFTW plans made by the last solve */
   PetscReal work_max;
 };
 
