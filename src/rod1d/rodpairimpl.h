@@ -88,7 +88,7 @@ struct _p_SKRodPair {
   PetscReal *gram;   /* N x N: g_i . g_k for sticking nodes */
   PetscBool factored;
   PetscInt nstick, *stick_idx; /* sticking nodes of the current factorization */
-  PetscReal *chol;             /* nstick x nstick Cholesky factor of diag(1/m) + G G^T */
+  PetscReal *chol;             /* Nm x Nm Cholesky factor of I + G^T diag(m) G (diag(1/m) + G G^T by Woodbury) */
 
   /* results of the last right-hand-side evaluation */
   PetscReal *force; /* friction force on each node of rod 1 (N) */
