@@ -27,19 +27,30 @@ typedef struct {
    across intervals (the same few segments recur as nodes near the tip switch), least recently used slot replaced. A
    non-uniform segment seen before thus costs no new eigen-solve. */
 #define SEG_GENERAL 4
+/* event evaluations reconstruct a whole transform segment once they need this many of its nodes (docs/benchmarks.md) */
+#define SK_MMM_NODES_MIN 32
 typedef struct {
   PetscInt nslot, cap, clock;
   PetscInt *kind, *n, *used;
   PetscReal *data; /* nslot x cap: mode matrix (n x n), then the n frequencies of a non-uniform segment */
 } PhiCache;
 
-/* FFTW real-to-real plans of the segment transforms (rodpair_mmm_fft.c): one per (transform kind, length), made on
-   first use and kept for the run, and the aligned buffers they run on */
+/* Fast transforms of the uniform segments (rodpair_mmm_fft.c): chirp-z convolutions by complex FFTs of powers of two.
+   A chirp table holds, for one (transform kind, length n), the pre- and post-chirps (n each) and the FFT of the
+   convolution kernel (Mn = the power of two >= 2n - 1), in one fftw_malloc of M + 2 N values (M >= Mn: reused). */
 typedef struct {
-  PetscInt N, nmin; /* longest segment; uniform segments of at least nmin nodes use the transforms */
-  PetscInt nplans;  /* plans made */
-  fftw_plan *plan;  /* 4 x (N + 1), NULL until used */
-  double *in, *out; /* N each (fftw_malloc) */
+  PetscInt kind, n, M, Mn;
+  double *kernel, *pre, *post; /* complex values interleaved (re, im), as fftw_complex */
+} ChirpTable;
+
+#define TR_SLOTS 256 /* chirp tables kept (direct-mapped by kind and length) */
+typedef struct {
+  PetscInt N, nmin, Mmax;   /* longest segment; uniform segments of at least nmin nodes use the transforms; largest M */
+  unsigned flags;           /* FFTW planner flags of the power-of-two plans */
+  PetscInt nplans, ntables; /* plans and chirp tables made */
+  fftw_plan *fwd, *bwd;     /* forward and backward plan of size 2^k, NULL until used */
+  ChirpTable *tab;          /* TR_SLOTS */
+  double *buf, *work;       /* Mmax complex values each (fftw_malloc) */
 } MMMTransforms;
 
 typedef struct {
@@ -60,7 +71,12 @@ typedef struct {
   PetscReal dt_sample;
   PhiCache cache;
   MMMTransforms tr;
-  PetscReal *xw, *sw; /* work: 3 N nodal vectors in, 3 N modal sums out (projection and reconstruction) */
+  PetscReal *rowL, *rowR; /* first and last row of the mode matrix of each segment without one (at [a, a + n)) */
+  PetscReal *xw;          /* work: 3 N nodal vectors to project */
+  PetscReal *nu, *nv;     /* u, v of the nodes an event evaluation needs (N each) */
+  PetscInt *nidx;         /* work: local indices of those nodes in a segment (N) */
+  PetscBool *need;        /* work: the nodes an event evaluation needs (N) */
+  PetscInt nodes_min;     /* a segment with at least this many needed nodes is reconstructed whole by the transforms */
   /* segments of the interval that just ended, whose modal values qv, qdv are at its end (SKMMMRememberSegments) and
      its slip friction: a segment of the next interval with the same nodes and ends takes them over unprojected */
   PetscInt nprev, *prev_a, *prev_n, *prev_kind;
@@ -103,6 +119,8 @@ typedef struct {
 /* row j of the mode matrix (phi_p(j), p = 0..n-1); valid until the next call */
 PETSC_INTERN const PetscReal *SKMMMSegRow(MMM *mm, const Seg *sg, PetscInt j);
 PETSC_INTERN PetscErrorCode SKMMMBuildSegments(MMM *mm);
+/* u, v at the current modal values (SKMMMSegModes) of the K local nodes IDX of segment SG into U, V */
+PETSC_INTERN void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[]);
 PETSC_INTERN PetscReal SKMMMModalMass(const Seg *s, PetscInt p);
 /* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state, O(n^2) per
    segment, and the modal projection of the (constant) slip friction. Later coupling steps of the same interval carry
@@ -118,7 +136,7 @@ PETSC_INTERN void SKMMMSegSetKind(Seg *sg, SegKind kind);
 /* rodpair_mmm_fft.c */
 PETSC_EXTERN PetscLogEvent SK_MMM_ProjectFFT, SK_MMM_ProjectDense, SK_MMM_NodalFFT, SK_MMM_NodalDense, SK_MMM_Plan;
 PETSC_INTERN PetscErrorCode SKMMMRegisterLogEvents(void);
-PETSC_INTERN PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, MMMTransforms *tr);
+PETSC_INTERN PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, MMMTransforms *tr);
 PETSC_INTERN PetscErrorCode SKMMMTransformsDestroy(MMMTransforms *tr);
 /* Modal sums S[v][p] = sum_j phi_p(j) X[v][j], p = 0..n-1, of NV nodal vectors of segment SG (not divided by the modal
    mass): by the fast transform when sg->fast, else by the mode rows */

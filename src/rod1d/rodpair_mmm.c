@@ -16,16 +16,50 @@
 /* Event values of the selected functions at tau from the closed forms, with the same meaning as
    SKRodPairEventValues(): slipping nodes s (v - g . etadot), sticking nodes mu_s N_F len - |F| with the holding force
    F = m g . etadd - (spring forces) - P, contact gaps. Only what a function needs is evaluated: O(n + N_m) each. */
-static void FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const PetscBool sel[], PetscReal e[])
+static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const PetscBool sel[], PetscReal e[])
 {
   SKRodPair rp             = mm->rp;
   const SKRodPairModel *md = &rp->model;
   PetscInt N = mm->N, Nm = mm->Nm;
+  PetscBool *need = mm->need;
 
+  PetscFunctionBegin;
+  /* the nodes needed: the selected ones, and the neighbours of a sticking node whose holding force is asked for */
+  for (PetscInt i = 0; i < N; i++) need[i] = PETSC_FALSE;
   for (PetscInt i = 0; i < N; i++) {
-    PetscReal u, v;
     if (!sel[2 * i] && !sel[2 * i + 1]) continue;
-    SKMMMNodeUV(mm, t0, tau, i, &u, &v);
+    need[i] = PETSC_TRUE;
+    if (sel[2 * i] && rp->state[i] == SK_ROD_STICK) {
+      if (i > 0) need[i - 1] = PETSC_TRUE;
+      if (i < N - 1) need[i + 1] = PETSC_TRUE;
+    }
+  }
+  /* their u, v: per segment in one batch (or the whole segment by the transforms when most of it is needed), the
+     sticking nodes from rod 2 */
+  for (PetscInt s = 0; s < mm->nseg; s++) {
+    const Seg *sg = &mm->seg[s];
+    PetscInt k    = 0;
+    for (PetscInt j = 0; j < sg->n; j++)
+      if (need[sg->a + j]) mm->nidx[k++] = j;
+    if (!k) continue;
+    SKMMMSegModes(mm, s, t0, tau);
+    if (sg->fast && k >= mm->nodes_min) {
+      const PetscReal *Q[2] = {mm->qv + sg->a, mm->qdv + sg->a};
+      PetscReal *U[2]       = {mm->nu + sg->a, mm->nv + sg->a};
+      PetscCall(SKMMMSegSynthesize(mm, sg, 2, Q, U));
+    } else {
+      SKMMMSegNodesUV(mm, sg, k, mm->nidx, mm->xw, mm->xw + N);
+      for (PetscInt b = 0; b < k; b++) {
+        mm->nu[sg->a + mm->nidx[b]] = mm->xw[b];
+        mm->nv[sg->a + mm->nidx[b]] = mm->xw[N + b];
+      }
+    }
+  }
+  for (PetscInt i = 0; i < N; i++)
+    if (need[i] && mm->segof[i] < 0) SKMMMNodeUV(mm, t0, tau, i, &mm->nu[i], &mm->nv[i]);
+  for (PetscInt i = 0; i < N; i++) {
+    PetscReal u = mm->nu[i], v = mm->nv[i];
+    if (!sel[2 * i] && !sel[2 * i + 1]) continue;
     if (sel[2 * i + 1]) {
       PetscReal zbar = md->z[i] + u - md->l1, gap = PetscMin(zbar + md->hr[i], md->L2 + md->hl[i] - zbar);
       e[2 * i + 1] = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -gap : 1) : gap;
@@ -45,21 +79,16 @@ static void FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const PetscBool sel
     } break;
     case SK_ROD_STICK: {
       const PetscReal *g = rp->gstick + i * Nm;
-      PetscReal a = 0, fint = i == 0 ? rp->load(rp->load_ctx, t0 + tau) : 0, un, vn;
+      PetscReal a = 0, fint = i == 0 ? rp->load(rp->load_ctx, t0 + tau) : 0;
       SKMMMRod2At(mm, tau);
       for (PetscInt n = 0; n < Nm; n++) a += g[n] * mm->etdd[n];
-      if (i > 0) {
-        SKMMMNodeUV(mm, t0, tau, i - 1, &un, &vn);
-        fint += md->spring[i - 1] * (un - u);
-      }
-      if (i < N - 1) {
-        SKMMMNodeUV(mm, t0, tau, i + 1, &un, &vn);
-        fint += md->spring[i] * (un - u);
-      }
+      if (i > 0) fint += md->spring[i - 1] * (mm->nu[i - 1] - u);
+      if (i < N - 1) fint += md->spring[i] * (mm->nu[i + 1] - u);
       e[2 * i] = mm->capS[i] - PetscAbsReal(md->mass[i] * a - fint);
     } break;
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The watched event functions from the closed forms at tau, each normalised by its value at the bracket's start. */
@@ -76,7 +105,7 @@ static PetscErrorCode ClosedEventMin(void *ctx, PetscReal tau, PetscReal *fmin)
   SKRodPair rp    = ev->mm->rp;
 
   PetscFunctionBegin;
-  FastEvents(ev->mm, ev->t0, tau, ev->watch, rp->evals1);
+  PetscCall(FastEvents(ev->mm, ev->t0, tau, ev->watch, rp->evals1));
   *fmin = PETSC_MAX_REAL;
   for (PetscInt j = 0; j < 2 * ev->mm->N; j++)
     if (ev->watch[j]) *fmin = PetscMin(*fmin, rp->evals1[j] / ev->eprev[j]);
@@ -324,10 +353,12 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   for (PetscInt k = 0; k < mm.cache.nslot; k++) mm.cache.n[k] = -1;
   PetscCall(PetscMalloc5((size_t)N * N + N, &mm.scratch, N, &mm.eigd, N, &mm.eige, (size_t)N * N, &mm.eigz, 18 * N, &mm.eigwork));
   PetscCall(PetscMalloc3(N, &mm.eigw, 12 * N, &mm.eigiwork, N, &mm.capS));
-  PetscCall(PetscMalloc2(3 * N, &mm.xw, 3 * N, &mm.sw));
+  PetscCall(PetscMalloc3(3 * N, &mm.xw, N, &mm.rowL, N, &mm.rowR));
+  PetscCall(PetscMalloc4(N, &mm.nu, N, &mm.nv, N, &mm.nidx, N, &mm.need));
+  mm.nodes_min = getenv("SK_NODES_MIN") ? atoi(getenv("SK_NODES_MIN")) : SK_MMM_NODES_MIN;
   PetscCall(PetscMalloc4(N, &mm.prev_a, N, &mm.prev_n, N, &mm.prev_kind, N, &mm.Fprev));
   PetscCall(SKMMMRegisterLogEvents());
-  PetscCall(SKMMMTransformsCreate(N, rp->mmm_transform_min, &mm.tr));
+  PetscCall(SKMMMTransformsCreate(N, rp->mmm_transform_min, getenv("SK_FFT_MEASURE") ? FFTW_MEASURE : FFTW_ESTIMATE, &mm.tr));
   rp->mmm_eig_solves = rp->mmm_eig_hits = 0;
   PetscCall(PetscCalloc5(N, &mm.w, N, &mm.c0, N, &mm.c1, N, &mm.pa, N, &mm.A));
   PetscCall(PetscCalloc5(N, &mm.B, N, &mm.q0, N, &mm.qd0, N, &mm.g0, N, &mm.g1));
@@ -386,7 +417,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       tau_prev = PetscMax(tau_prev, dt * (k - 1) / nsamp); /* a re-bracket start inside the sample interval is kept */
       for (PetscInt j = 0; j < N2; j++) sel[j] = tnext[j] <= tau ? PETSC_TRUE : PETSC_FALSE;
       rp->rhs_evals++;
-      FastEvents(&mm, t, tau, sel, rp->evals1);
+      PetscCall(FastEvents(&mm, t, tau, sel, rp->evals1));
       for (PetscInt j = 0; j < N2; j++) {
         watch[j]   = (sel[j] && rp->armed[j] && rp->evals1[j] <= 0) ? PETSC_TRUE : PETSC_FALSE;
         trigger[j] = (sel[j] && !rp->armed[j] && rp->evals1[j] < -mm.noise[j]) ? PETSC_TRUE : PETSC_FALSE;
@@ -403,7 +434,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         for (PetscInt it = 0; it < 60 && tr - tl > 1e-9 * dt + 1e-15; it++) {
           PetscBool ok = PETSC_TRUE;
           tr           = 0.5 * (tl + tr);
-          FastEvents(&mm, t, tr, trigger, rp->evals1);
+          PetscCall(FastEvents(&mm, t, tr, trigger, rp->evals1));
           for (PetscInt j = 0; j < N2; j++) {
             if (trigger[j] && !(rp->evals1[j] > 0)) ok = PETSC_FALSE;
             if (trigger[j] && rp->evals1[j] > 0) sel[j] = PETSC_TRUE;
@@ -448,11 +479,11 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
            regula falsi (Illinois) on the min of the watched functions normalised by their values at tau_prev */
         PetscReal b, fb = PETSC_MAX_REAL, ttol = 1e-9 * dt + 1e-15;
         ClosedEvent ev = {&mm, t, watch, eprev};
-        FastEvents(&mm, t, tau_prev, watch, eprev);
+        PetscCall(FastEvents(&mm, t, tau_prev, watch, eprev));
         for (PetscInt j = 0; j < N2; j++)
           if (watch[j]) fb = PetscMin(fb, rp->evals1[j] / eprev[j]);
         PetscCall(SKRodPairLocateEvent(ClosedEventMin, &ev, tau_prev, tau, 1, fb, 1, ttol, &b));
-        FastEvents(&mm, t, b, watch, rp->evals1);
+        PetscCall(FastEvents(&mm, t, b, watch, rp->evals1));
         for (PetscInt j = 0; j < N2; j++) trigger[j] = (PetscBool)(watch[j] && rp->evals1[j] <= 0);
         tau_ev = b;
         break;
@@ -513,7 +544,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree3(mm.cache.kind, mm.cache.n, mm.cache.used));
   PetscCall(PetscFree5(mm.scratch, mm.eigd, mm.eige, mm.eigz, mm.eigwork));
   PetscCall(PetscFree3(mm.eigw, mm.eigiwork, mm.capS));
-  PetscCall(PetscFree2(mm.xw, mm.sw));
+  PetscCall(PetscFree3(mm.xw, mm.rowL, mm.rowR));
+  PetscCall(PetscFree4(mm.nu, mm.nv, mm.nidx, mm.need));
   PetscCall(PetscFree4(mm.prev_a, mm.prev_n, mm.prev_kind, mm.Fprev));
   rp->mmm_plans = mm.tr.nplans;
   PetscCall(SKMMMTransformsDestroy(&mm.tr));

@@ -1,19 +1,23 @@
-/* Mode-matching method: the modal projection and the nodal reconstruction of a rod-1 segment, by FFTW's real-to-real
-   transforms for uniform segments of at least the crossover length (O(n log n)) and by the dense mode rows otherwise
-   (O(n^2)). The uniform segment modes are the bases of the discrete cosine and sine transforms (docs/theory.md):
-     free-free   cos(j p pi/(n-1))          project and reconstruct: REDFT00 (DCT-I)
-     free-fixed  cos(j (p+1/2) pi/n)        project: REDFT01 (DCT-III), reconstruct: REDFT10 (DCT-II)
-     fixed-free  the same with j -> n-1-j   (the node order reversed)
-     fixed-fixed sin((j+1)(p+1) pi/(n+1))  project and reconstruct: RODFT00 (DST-I)
-   FFTW's transforms carry a factor 2 on the interior terms and count the end terms of REDFT00 (and the first of
-   REDFT01) once: the ends are doubled on the way in and everything is halved on the way out. */
+/* Mode-matching method: the modal projection and the nodal reconstruction of a rod-1 segment, by fast transforms for
+   uniform segments of at least the crossover length (O(n log n)) and by the dense mode rows otherwise (O(n^2)).
+   The uniform segment modes are the bases of the discrete cosine and sine transforms (docs/theory.md):
+     free-free   cos(pi j p/(n-1))              DCT-I both ways
+     free-fixed  cos(pi j (p+1/2)/n)            projection a DCT-III, reconstruction a DCT-II
+     fixed-free  the same with j -> n-1-j       (the node order reversed)
+     fixed-fixed sin(pi (j+1)(p+1)/(n+1))       DST-I both ways
+   All are y_k = sum_j x_j trig(pi (j + j0)(k + k0)/D). FFTW's r2r kinds (REDFT00, REDFT01/10, RODFT00) compute them, but
+   a plan is per length, and an event changes the long segment's length: a run meets hundreds of lengths, and making
+   their plans cost more than the transforms saved (docs/benchmarks.md). So each is computed as a chirp-z (Bluestein)
+   convolution: with J = 2(j + j0), K = 2(k + k0), the angle pi J K/(4D) = pi (J^2 + K^2 - (K - J)^2)/(8D), so
+     y_k = Re or -Im of  c_K sum_j (x_j c_J) conj(c_{K-J}),  c_q = exp(-i pi q^2/(8D)),
+   a linear convolution of length n done by complex FFTs of the power of two M >= 2n - 1: the plans are one pair per
+   M (a handful per run), the chirps and the kernel's transform are kept per (kind, length) in a small table. */
 #include "mmmimpl.h"
-
-enum { TR_REDFT00, TR_REDFT01, TR_REDFT10, TR_RODFT00, TR_KINDS };
 
 PetscLogEvent SK_MMM_ProjectFFT, SK_MMM_ProjectDense, SK_MMM_NodalFFT, SK_MMM_NodalDense, SK_MMM_Plan;
 
-/* -log_view: the segment passes of the mode matching by path (fast transform or dense rows) */
+/* -log_view: the segment passes of the mode matching by path (fast transform or dense rows), and the set-up of plans
+   and chirp tables */
 PetscErrorCode SKMMMRegisterLogEvents(void)
 {
   static PetscBool registered = PETSC_FALSE;
@@ -29,73 +33,172 @@ PetscErrorCode SKMMMRegisterLogEvents(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, MMMTransforms *tr)
+/* the transforms a segment needs, by (j0, k0, D, sine): index into the chirp tables */
+enum { TR_DCT1, TR_DCT3, TR_DCT2, TR_DST1, TR_KINDS };
+
+PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, MMMTransforms *tr)
 {
+  PetscInt M = 1;
+
   PetscFunctionBegin;
-  tr->N    = N;
-  tr->nmin = nmin;
-  PetscCall(PetscCalloc1((size_t)TR_KINDS * (N + 1), &tr->plan));
-  /* fftw_malloc: SIMD-aligned, so every buffer may be passed to a plan made on another (fftw_execute_r2r) */
-  tr->in  = (double *)fftw_malloc(sizeof(double) * (size_t)N);
-  tr->out = (double *)fftw_malloc(sizeof(double) * (size_t)N);
-  PetscCheck(tr->in && tr->out, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of %" PetscInt_FMT " doubles failed", N);
+  tr->N     = N;
+  tr->nmin  = nmin;
+  tr->flags = flags;
+  while (M < 2 * N - 1) M *= 2;
+  tr->Mmax = M;
+  PetscCall(PetscCalloc2(TR_SLOTS, &tr->tab, 64, &tr->fwd));
+  PetscCall(PetscCalloc1(64, &tr->bwd));
+  /* fftw_malloc: SIMD-aligned, so a plan made on one buffer runs on another (fftw_execute_dft) */
+  tr->buf  = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
+  tr->work = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
+  PetscCheck(tr->buf && tr->work, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of %" PetscInt_FMT " complex values failed", M);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKMMMTransformsDestroy(MMMTransforms *tr)
 {
   PetscFunctionBegin;
-  if (tr->plan)
-    for (PetscInt k = 0; k < TR_KINDS * (tr->N + 1); k++)
-      if (tr->plan[k]) fftw_destroy_plan(tr->plan[k]);
-  PetscCall(PetscFree(tr->plan));
-  if (tr->in) fftw_free(tr->in);
-  if (tr->out) fftw_free(tr->out);
-  tr->in = tr->out = NULL;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* the plan of transform KIND of size n, made on first use (FFTW_ESTIMATE: no trial runs; docs/benchmarks.md measured
-   FFTW_MEASURE against it) and kept for the run. Plans are made and run by this rank's thread only. */
-static PetscErrorCode GetPlan(MMMTransforms *tr, PetscInt kind, PetscInt n, fftw_plan *plan)
-{
-  static const fftw_r2r_kind fk[TR_KINDS] = {FFTW_REDFT00, FFTW_REDFT01, FFTW_REDFT10, FFTW_RODFT00};
-  fftw_plan *p                            = &tr->plan[kind * (tr->N + 1) + n];
-
-  PetscFunctionBegin;
-  if (!*p) {
-    PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
-    *p = fftw_plan_r2r_1d((int)n, tr->in, tr->out, fk[kind], FFTW_ESTIMATE);
-    PetscCall(PetscLogEventEnd(SK_MMM_Plan, 0, 0, 0, 0));
-    PetscCheck(*p, PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan a real-to-real transform of size %" PetscInt_FMT, n);
-    tr->nplans++;
+  for (PetscInt k = 0; k < 64 && tr->fwd; k++) {
+    if (tr->fwd[k]) fftw_destroy_plan(tr->fwd[k]);
+    if (tr->bwd[k]) fftw_destroy_plan(tr->bwd[k]);
   }
-  *plan = *p;
+  for (PetscInt k = 0; k < TR_SLOTS && tr->tab; k++)
+    if (tr->tab[k].kernel) fftw_free(tr->tab[k].kernel);
+  PetscCall(PetscFree2(tr->tab, tr->fwd));
+  PetscCall(PetscFree(tr->bwd));
+  if (tr->buf) fftw_free(tr->buf);
+  if (tr->work) fftw_free(tr->work);
+  tr->buf = tr->work = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = sum over the other index of the segment's mode values times x, through the transform of kind KIND: the ends of
-   x doubled as that transform needs (DOUBLE_FIRST, DOUBLE_LAST), x read and y written in reverse node order for a
-   fixed-free segment (REV_IN, REV_OUT) */
-static PetscErrorCode Apply(MMMTransforms *tr, PetscInt kind, PetscInt n, PetscBool double_first, PetscBool double_last, PetscBool rev_in,
-                            PetscBool rev_out, const PetscReal x[], PetscReal y[])
+/* the forward and backward plans of size M = 2^k, made on first use (flags: FFTW_ESTIMATE or FFTW_MEASURE, see
+   docs/benchmarks.md) and kept for the run. Plans are made and run by this rank's thread only. */
+static PetscErrorCode GetPlans(MMMTransforms *tr, PetscInt M, fftw_plan *fwd, fftw_plan *bwd)
 {
-  fftw_plan plan;
-  double *in = tr->in, *out = tr->out;
+  PetscInt k = 0;
 
   PetscFunctionBegin;
-  PetscCall(GetPlan(tr, kind, n, &plan));
-  if (rev_in)
-    for (PetscInt j = 0; j < n; j++) in[j] = x[n - 1 - j];
-  else
-    for (PetscInt j = 0; j < n; j++) in[j] = x[j];
-  if (double_first) in[0] *= 2;
-  if (double_last) in[n - 1] *= 2;
-  fftw_execute_r2r(plan, in, out);
-  if (rev_out)
-    for (PetscInt j = 0; j < n; j++) y[j] = 0.5 * out[n - 1 - j];
-  else
-    for (PetscInt j = 0; j < n; j++) y[j] = 0.5 * out[j];
+  while (((PetscInt)1 << k) < M) k++;
+  if (!tr->fwd[k]) {
+    double *tmp = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
+    PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
+    /* out of place into tr->buf's size class; FFTW_MEASURE overwrites the arrays while planning: both are scratch */
+    tr->fwd[k] = fftw_plan_dft_1d((int)M, (fftw_complex *)tmp, (fftw_complex *)tr->buf, FFTW_FORWARD, tr->flags);
+    tr->bwd[k] = fftw_plan_dft_1d((int)M, (fftw_complex *)tr->buf, (fftw_complex *)tmp, FFTW_BACKWARD, tr->flags);
+    PetscCall(PetscLogEventEnd(SK_MMM_Plan, 0, 0, 0, 0));
+    fftw_free(tmp);
+    PetscCheck(tr->fwd[k] && tr->bwd[k], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan a complex transform of size %" PetscInt_FMT,
+               M);
+    tr->nplans += 2;
+  }
+  *fwd = tr->fwd[k];
+  *bwd = tr->bwd[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* exp(-i pi q/(8D)) for an integer q, reduced exactly modulo 16D first (q reaches 16 n^2) */
+static inline void Chirp(long long q, long long D, PetscReal *re, PetscReal *im)
+{
+  long long r = q % (16 * D);
+  PetscReal s, c;
+  if (r < 0) r += 16 * D;
+  SKSinCos(-PETSC_PI * (PetscReal)r / (8.0 * (PetscReal)D), &s, &c);
+  *re = c;
+  *im = s;
+}
+
+/* The chirp table of transform KIND at length n (a small direct-mapped cache; rebuilt when another length took the
+   slot): pre-chirp c_J (n), post-chirp c_K (n) and the FFT of the kernel conj(c_{K-J}) / M (M), in one fftw_malloc. */
+static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, ChirpTable **tab)
+{
+  /* j0, k0 (times 2) and D - n of each kind */
+  static const PetscInt a2[TR_KINDS] = {0, 0, 1, 2}, b2[TR_KINDS] = {0, 1, 0, 2}, dD[TR_KINDS] = {-1, 0, 0, 1};
+  ChirpTable *t = &tr->tab[(n % (TR_SLOTS / TR_KINDS)) * TR_KINDS + kind]; /* lengths within a window of TR_SLOTS / 4 never collide */
+  PetscInt M    = 1;
+  long long D   = n + dD[kind];
+
+  PetscFunctionBegin;
+  if (t->kernel && t->kind == kind && t->n == n) {
+    *tab = t;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
+  while (M < 2 * n - 1) M *= 2;
+  if (t->kernel && t->M < M) {
+    fftw_free(t->kernel);
+    t->kernel = NULL;
+  }
+  if (!t->kernel) {
+    t->kernel = (double *)fftw_malloc(2 * sizeof(double) * (size_t)(M + 2 * tr->N));
+    PetscCheck(t->kernel, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of a chirp table failed");
+    t->M = M;
+  }
+  t->kind = kind;
+  t->n    = n;
+  t->Mn   = M;
+  t->pre  = t->kernel + 2 * t->M;
+  t->post = t->pre + 2 * tr->N;
+  for (PetscInt j = 0; j < n; j++) {
+    long long J = 2 * j + a2[kind], K = 2 * j + b2[kind];
+    Chirp(J * J, D, &t->pre[2 * j], &t->pre[2 * j + 1]);
+    Chirp(K * K, D, &t->post[2 * j], &t->post[2 * j + 1]);
+  }
+  {
+    fftw_plan fwd, bwd;
+    double *w = tr->buf;
+    PetscCall(GetPlans(tr, M, &fwd, &bwd));
+    for (PetscInt m = 0; m < M; m++) w[2 * m] = w[2 * m + 1] = 0;
+    for (PetscInt m = -(n - 1); m <= n - 1; m++) {
+      long long q = 2 * m + b2[kind] - a2[kind];
+      PetscReal re, im;
+      Chirp(q * q, D, &re, &im);
+      w[2 * (m < 0 ? M + m : m)]     = re / M; /* conj(c_q) = exp(+i pi q^2/(8D)); 1/M: FFTW's backward transform is unscaled */
+      w[2 * (m < 0 ? M + m : m) + 1] = -im / M;
+    }
+    fftw_execute_dft(fwd, (fftw_complex *)w, (fftw_complex *)t->kernel);
+  }
+  tr->ntables++;
+  PetscCall(PetscLogEventEnd(SK_MMM_Plan, 0, 0, 0, 0));
+  *tab = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y_k = sum_j x_j trig(pi (j + j0)(k + k0)/D) of transform KIND (cos, or sin for the DST-I), x read and y written in
+   reverse node order for a fixed-free segment (REV_IN, REV_OUT) */
+static PetscErrorCode Apply(MMMTransforms *tr, PetscInt kind, PetscInt n, PetscBool rev_in, PetscBool rev_out, const PetscReal x[],
+                            PetscReal y[])
+{
+  ChirpTable *t = NULL;
+  fftw_plan fwd, bwd;
+  double *w;
+  PetscInt M;
+
+  PetscFunctionBegin;
+  PetscCall(GetTable(tr, kind, n, &t));
+  M = t->Mn;
+  PetscCall(GetPlans(tr, M, &fwd, &bwd));
+  w = tr->buf;
+  for (PetscInt j = 0; j < n; j++) {
+    PetscReal xj = rev_in ? x[n - 1 - j] : x[j];
+    w[2 * j]     = xj * t->pre[2 * j];
+    w[2 * j + 1] = xj * t->pre[2 * j + 1];
+  }
+  for (PetscInt m = n; m < M; m++) w[2 * m] = w[2 * m + 1] = 0;
+  fftw_execute_dft(fwd, (fftw_complex *)w, (fftw_complex *)tr->work);
+  for (PetscInt m = 0; m < M; m++) {
+    PetscReal re        = tr->work[2 * m] * t->kernel[2 * m] - tr->work[2 * m + 1] * t->kernel[2 * m + 1];
+    PetscReal im        = tr->work[2 * m] * t->kernel[2 * m + 1] + tr->work[2 * m + 1] * t->kernel[2 * m];
+    tr->work[2 * m]     = re;
+    tr->work[2 * m + 1] = im;
+  }
+  fftw_execute_dft(bwd, (fftw_complex *)tr->work, (fftw_complex *)w);
+  for (PetscInt k = 0; k < n; k++) {
+    /* c_K times the convolution: its real part is the cosine sum, minus its imaginary part the sine sum */
+    PetscReal v                = kind == TR_DST1 ? -(t->post[2 * k] * w[2 * k + 1] + t->post[2 * k + 1] * w[2 * k])
+                                                 : t->post[2 * k] * w[2 * k] - t->post[2 * k + 1] * w[2 * k + 1];
+    y[rev_out ? n - 1 - k : k] = v;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -110,14 +213,14 @@ PetscErrorCode SKMMMSegProject(MMM *mm, const Seg *sg, PetscInt nv, const PetscR
     for (PetscInt v = 0; v < nv; v++) {
       switch (sg->kind) {
       case SEG_FREE_FREE:
-        PetscCall(Apply(&mm->tr, TR_REDFT00, n, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, X[v], S[v]));
+        PetscCall(Apply(&mm->tr, TR_DCT1, n, PETSC_FALSE, PETSC_FALSE, X[v], S[v]));
         break;
       case SEG_FREE_FIXED:
       case SEG_FIXED_FREE:
-        PetscCall(Apply(&mm->tr, TR_REDFT01, n, PETSC_TRUE, PETSC_FALSE, (PetscBool)(sg->kind == SEG_FIXED_FREE), PETSC_FALSE, X[v], S[v]));
+        PetscCall(Apply(&mm->tr, TR_DCT3, n, (PetscBool)(sg->kind == SEG_FIXED_FREE), PETSC_FALSE, X[v], S[v]));
         break;
       case SEG_FIXED_FIXED:
-        PetscCall(Apply(&mm->tr, TR_RODFT00, n, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, X[v], S[v]));
+        PetscCall(Apply(&mm->tr, TR_DST1, n, PETSC_FALSE, PETSC_FALSE, X[v], S[v]));
         break;
       }
     }
@@ -148,15 +251,14 @@ PetscErrorCode SKMMMSegSynthesize(MMM *mm, const Seg *sg, PetscInt nv, const Pet
     for (PetscInt v = 0; v < nv; v++) {
       switch (sg->kind) {
       case SEG_FREE_FREE:
-        PetscCall(Apply(&mm->tr, TR_REDFT00, n, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, PETSC_FALSE, Q[v], U[v]));
+        PetscCall(Apply(&mm->tr, TR_DCT1, n, PETSC_FALSE, PETSC_FALSE, Q[v], U[v]));
         break;
       case SEG_FREE_FIXED:
       case SEG_FIXED_FREE:
-        PetscCall(
-            Apply(&mm->tr, TR_REDFT10, n, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, (PetscBool)(sg->kind == SEG_FIXED_FREE), Q[v], U[v]));
+        PetscCall(Apply(&mm->tr, TR_DCT2, n, PETSC_FALSE, (PetscBool)(sg->kind == SEG_FIXED_FREE), Q[v], U[v]));
         break;
       case SEG_FIXED_FIXED:
-        PetscCall(Apply(&mm->tr, TR_RODFT00, n, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, Q[v], U[v]));
+        PetscCall(Apply(&mm->tr, TR_DST1, n, PETSC_FALSE, PETSC_FALSE, Q[v], U[v]));
         break;
       }
     }

@@ -129,10 +129,59 @@ static PetscBool SegUniform(const MMM *mm, Seg *sg)
   return PETSC_TRUE;
 }
 
+/* u, v of the K local nodes IDX of segment SG from its current modal values (SKMMMSegModes), in U, V: the rotations of
+   SegPhi run side by side for up to 64 nodes (independent recurrences, so they vectorise across the nodes where one
+   node's recurrence is a chain of dependent operations) */
+void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[])
+{
+  const PetscReal *qv = mm->qv + sg->a, *qdv = mm->qdv + sg->a;
+  PetscBool use_sin = sg->kind == SEG_FIXED_FIXED ? PETSC_TRUE : PETSC_FALSE;
+
+  if (sg->phi) {
+    for (PetscInt b = 0; b < k; b++) {
+      const PetscReal *row = sg->phi + (size_t)idx[b] * sg->n;
+      PetscReal uu = 0, vv = 0;
+      for (PetscInt p = 0; p < sg->n; p++) {
+        uu += row[p] * qv[p];
+        vv += row[p] * qdv[p];
+      }
+      U[b] = uu;
+      V[b] = vv;
+    }
+    return;
+  }
+  for (PetscInt b0 = 0; b0 < k; b0 += 64) {
+    PetscInt m = PetscMin(64, k - b0);
+    PetscReal c[64], sn[64], cy[64], sy[64], uu[64], vv[64];
+    for (PetscInt b = 0; b < m; b++) {
+      PetscInt j = idx[b0 + b], J = sg->kind == SEG_FIXED_FREE ? sg->n - 1 - j : (sg->kind == SEG_FIXED_FIXED ? j + 1 : j);
+      SKSinCos(J * sg->theta0, &sn[b], &c[b]);
+      SKSinCos(J * sg->dtheta, &sy[b], &cy[b]);
+      uu[b] = vv[b] = 0;
+    }
+    for (PetscInt p = 0; p < sg->n; p++) {
+      const PetscReal q = qv[p], qd = qdv[p];
+      for (PetscInt b = 0; b < m; b++) {
+        PetscReal ph = use_sin ? sn[b] : c[b], t = c[b] * cy[b] - sn[b] * sy[b];
+        uu[b] += ph * q;
+        vv[b] += ph * qd;
+        sn[b] = sn[b] * cy[b] + c[b] * sy[b];
+        c[b]  = t;
+      }
+    }
+    for (PetscInt b = 0; b < m; b++) {
+      U[b0 + b] = uu[b];
+      V[b0 + b] = vv[b];
+    }
+  }
+}
+
 /* row j of the mode matrix (phi_p(j), p = 0..n-1); valid until the next call */
 const PetscReal *SKMMMSegRow(MMM *mm, const Seg *sg, PetscInt j)
 {
   if (sg->phi) return sg->phi + (size_t)j * sg->n;
+  if (j == 0) return mm->rowL + sg->a;
+  if (j == sg->n - 1) return mm->rowR + sg->a;
   SegPhi(sg, j, mm->phi);
   return mm->phi;
 }
@@ -191,6 +240,10 @@ PetscErrorCode SKMMMBuildSegments(MMM *mm)
     s->fast    = (PetscBool)(!s->general && s->n >= mm->tr.nmin);
     SKMMMSegSetKind(s, s->left < 0 ? (s->right < 0 ? SEG_FREE_FREE : SEG_FREE_FIXED) : (s->right < 0 ? SEG_FIXED_FREE : SEG_FIXED_FIXED));
     PetscCall(SegMatrix(mm, s, pass));
+    if (!s->phi) { /* the end rows serve the end loads, the work of P and the sticking neighbours' events at every step */
+      SegPhi(s, 0, mm->rowL + s->a);
+      SegPhi(s, s->n - 1, mm->rowR + s->a);
+    }
   }
 
   PetscFunctionReturn(PETSC_SUCCESS);
