@@ -27,8 +27,6 @@ typedef struct {
    across intervals (the same few segments recur as nodes near the tip switch), least recently used slot replaced. A
    non-uniform segment seen before thus costs no new eigen-solve. */
 #define SEG_GENERAL 4
-/* event evaluations reconstruct a whole transform segment once they need this many of its nodes (docs/benchmarks.md) */
-#define SK_MMM_NODES_MIN 32
 typedef struct {
   PetscInt nslot, cap, clock;
   PetscInt *kind, *n, *used;
@@ -132,6 +130,9 @@ PETSC_INTERN void SKMMMRememberSegments(MMM *mm, const PetscBool trigger[]);
 /* Sets the end type KIND of a segment with n nodes and its closed-form mode parameters (theta0, dtheta, modal mass from
    sg->ms); the segment's n and ms must be set. */
 PETSC_INTERN void SKMMMSegSetKind(Seg *sg, SegKind kind);
+/* Keeps the first and last mode rows of a segment without a mode matrix (in mm->rowL, rowR at [a, a + n)): the end
+   loads, the work of P and the sticking neighbours' events need them at every step. */
+PETSC_INTERN void SKMMMSegEndRows(MMM *mm, const Seg *sg);
 
 /* rodpair_mmm_fft.c */
 PETSC_EXTERN PetscLogEvent SK_MMM_ProjectFFT, SK_MMM_ProjectDense, SK_MMM_NodalFFT, SK_MMM_NodalDense, SK_MMM_Plan;

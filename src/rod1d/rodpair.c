@@ -398,7 +398,8 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   rp->hmax              = PETSC_MAX_REAL;
   rp->mmm_sample        = 1.0;
   rp->mmm_coupling      = 0.5;
-  rp->mmm_transform_min = SK_RODPAIR_MMM_TRANSFORM_MIN;
+  rp->mmm_transform_min = SK_RODPAIR_MMM_SEG_MIN;
+  rp->mmm_nodes_min     = SK_RODPAIR_MMM_NODES_MIN;
   /* at rest: every node whose tributary segment overlaps rod 2 sticks, then the overloaded ones are released */
   if (Frictional(rp)) {
     PetscBool *trigger;
@@ -519,19 +520,24 @@ PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool always)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKRodPairSetMMMTransformMin(SKRodPair rp, PetscInt nmin)
+PetscErrorCode SKRodPairSetMMMTransforms(SKRodPair rp, PetscInt nmin, PetscInt nodes_min, PetscBool measure)
 {
   PetscFunctionBegin;
+  PetscCheck(nodes_min >= 1, rp->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "The node count for a whole-segment reconstruction must be at least 1, got %" PetscInt_FMT, nodes_min);
   PetscCheck(nmin >= 2, rp->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "The shortest segment for the fast transforms must be at least 2 nodes, got %" PetscInt_FMT, nmin);
   rp->mmm_transform_min = nmin;
+  rp->mmm_nodes_min     = nodes_min;
+  rp->mmm_fft_measure   = measure;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKRodPairGetMMMTransformCounts(SKRodPair rp, PetscInt *plans)
+PetscErrorCode SKRodPairGetMMMTransformCounts(SKRodPair rp, PetscInt *plans, PetscInt *tables)
 {
   PetscFunctionBegin;
   if (plans) *plans = rp->mmm_plans;
+  if (tables) *tables = rp->mmm_tables;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -355,10 +355,10 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscMalloc3(N, &mm.eigw, 12 * N, &mm.eigiwork, N, &mm.capS));
   PetscCall(PetscMalloc3(3 * N, &mm.xw, N, &mm.rowL, N, &mm.rowR));
   PetscCall(PetscMalloc4(N, &mm.nu, N, &mm.nv, N, &mm.nidx, N, &mm.need));
-  mm.nodes_min = getenv("SK_NODES_MIN") ? atoi(getenv("SK_NODES_MIN")) : SK_MMM_NODES_MIN;
+  mm.nodes_min = rp->mmm_nodes_min;
   PetscCall(PetscMalloc4(N, &mm.prev_a, N, &mm.prev_n, N, &mm.prev_kind, N, &mm.Fprev));
   PetscCall(SKMMMRegisterLogEvents());
-  PetscCall(SKMMMTransformsCreate(N, rp->mmm_transform_min, getenv("SK_FFT_MEASURE") ? FFTW_MEASURE : FFTW_ESTIMATE, &mm.tr));
+  PetscCall(SKMMMTransformsCreate(N, rp->mmm_transform_min, rp->mmm_fft_measure ? FFTW_MEASURE : FFTW_ESTIMATE, &mm.tr));
   rp->mmm_eig_solves = rp->mmm_eig_hits = 0;
   PetscCall(PetscCalloc5(N, &mm.w, N, &mm.c0, N, &mm.c1, N, &mm.pa, N, &mm.A));
   PetscCall(PetscCalloc5(N, &mm.B, N, &mm.q0, N, &mm.qd0, N, &mm.g0, N, &mm.g1));
@@ -547,7 +547,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree3(mm.xw, mm.rowL, mm.rowR));
   PetscCall(PetscFree4(mm.nu, mm.nv, mm.nidx, mm.need));
   PetscCall(PetscFree4(mm.prev_a, mm.prev_n, mm.prev_kind, mm.Fprev));
-  rp->mmm_plans = mm.tr.nplans;
+  rp->mmm_plans  = mm.tr.nplans;
+  rp->mmm_tables = mm.tr.ntables;
   PetscCall(SKMMMTransformsDestroy(&mm.tr));
   PetscCall(PetscFree5(mm.w, mm.c0, mm.c1, mm.pa, mm.A));
   PetscCall(PetscFree5(mm.B, mm.q0, mm.qd0, mm.g0, mm.g1));

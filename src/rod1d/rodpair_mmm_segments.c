@@ -191,6 +191,13 @@ static PetscReal NodeMass(const MMM *mm, PetscInt i)
   return mm->rp->model.mass[i];
 }
 
+void SKMMMSegEndRows(MMM *mm, const Seg *s)
+{
+  if (s->phi) return;
+  SegPhi(s, 0, mm->rowL + s->a);
+  SegPhi(s, s->n - 1, mm->rowR + s->a);
+}
+
 void SKMMMSegSetKind(Seg *s, SegKind kind)
 {
   s->kind = kind;
@@ -240,10 +247,7 @@ PetscErrorCode SKMMMBuildSegments(MMM *mm)
     s->fast    = (PetscBool)(!s->general && s->n >= mm->tr.nmin);
     SKMMMSegSetKind(s, s->left < 0 ? (s->right < 0 ? SEG_FREE_FREE : SEG_FREE_FIXED) : (s->right < 0 ? SEG_FIXED_FREE : SEG_FIXED_FIXED));
     PetscCall(SegMatrix(mm, s, pass));
-    if (!s->phi) { /* the end rows serve the end loads, the work of P and the sticking neighbours' events at every step */
-      SegPhi(s, 0, mm->rowL + s->a);
-      SegPhi(s, s->n - 1, mm->rowR + s->a);
-    }
+    SKMMMSegEndRows(mm, s);
   }
 
   PetscFunctionReturn(PETSC_SUCCESS);
