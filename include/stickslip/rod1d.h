@@ -109,7 +109,7 @@ PETSC_EXTERN PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool al
    NODES_MIN nodes of such a segment reconstructs it whole. MEASURE: FFTW plans by trial runs (FFTW_MEASURE) instead of
    its estimate. SEG_MIN >= 2 (a value above N keeps every segment on the dense path: a check of either), NODES_MIN >= 1;
    defaults SK_RODPAIR_MMM_SEG_MIN, SK_RODPAIR_MMM_NODES_MIN, PETSC_FALSE. */
-#define SK_RODPAIR_MMM_SEG_MIN 64
+#define SK_RODPAIR_MMM_SEG_MIN 32
 #define SK_RODPAIR_MMM_NODES_MIN 32
 PETSC_EXTERN PetscErrorCode SKRodPairSetMMMTransforms(SKRodPair rp, PetscInt seg_min, PetscInt nodes_min, PetscBool measure);
 /* Mode matching, after a solve: FFTW plans and chirp tables (per transform kind and segment length) made. */

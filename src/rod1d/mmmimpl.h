@@ -33,12 +33,12 @@ typedef struct {
   PetscReal *data; /* nslot x cap: mode matrix (n x n), then the n frequencies of a non-uniform segment */
 } PhiCache;
 
-/* Fast transforms of the uniform segments (rodpair_mmm_fft.c): chirp-z convolutions by complex FFTs of powers of two.
+/* Fast transforms of the uniform segments (rodpair_mmm_fft.c): chirp-z convolutions by complex FFTs of sizes 2^k, 3 2^k.
    A chirp table holds, for one (transform kind, length n), the pre- and post-chirps (n each) and the FFT of the
-   convolution kernel (Mn = the power of two >= 2n - 1), in one fftw_malloc of M + 2 N values (M >= Mn: reused). */
+   convolution kernel (Mn = the smallest 2^k or 3 2^k >= 2n - 1), in one fftw_malloc of M + 2 N values (M >= Mn: reused). */
 typedef struct {
-  PetscInt kind, n, M, Mn;
-  double *kernel, *pre, *post; /* complex values interleaved (re, im), as fftw_complex */
+  PetscInt kind, n, M, Mn, idx; /* M: room allocated; Mn: the convolution size of length n, idx its plan slot */
+  double *kernel, *pre, *post;  /* complex values interleaved (re, im), as fftw_complex */
 } ChirpTable;
 
 #define TR_SLOTS 256 /* chirp tables kept (direct-mapped by kind and length) */
@@ -46,7 +46,7 @@ typedef struct {
   PetscInt N, nmin, Mmax;   /* longest segment; uniform segments of at least nmin nodes use the transforms; largest M */
   unsigned flags;           /* FFTW planner flags of the power-of-two plans */
   PetscInt nplans, ntables; /* plans and chirp tables made */
-  fftw_plan *fwd, *bwd;     /* forward and backward plan of size 2^k, NULL until used */
+  fftw_plan *fwd, *bwd;     /* forward and backward plans of size 2^k (slot 2k) and 3 2^k (slot 2k + 1), NULL until used */
   ChirpTable *tab;          /* TR_SLOTS */
   double *buf, *work;       /* Mmax complex values each (fftw_malloc) */
 } MMMTransforms;

@@ -223,10 +223,12 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
     mm->us0[i]   = y[i];
     mm->vs[i]    = y[N + i];
     mm->alag[i]  = dy[N + i];
-    mm->lenS[i]  = SKRodPairCoupling(md, md->z[i] + y[i] - md->l1, md->hl[i], md->hr[i], mm->gstart + i * Nm);
+    /* the coupling at the interval start serves the slipping nodes only (sticking ones keep theirs from when they stuck) */
+    if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG)
+      mm->lenS[i] = SKRodPairCoupling(md, md->z[i] + y[i] - md->l1, md->hl[i], md->hr[i], mm->gstart + i * Nm);
     if (mm->Ffric[i] != 0)
       for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] -= mm->Ffric[i] * mm->gstart[i * Nm + n];
-    mm->capS[i]          = SKRodPairCapacity(md, i, md->z[i] + y[i] - md->l1, PETSC_FALSE);
+    mm->capS[i]          = rp->state[i] == SK_ROD_STICK ? SKRodPairCapacity(md, i, md->z[i] + y[i] - md->l1, PETSC_FALSE) : 0;
     mm->noise[2 * i]     = rp->state[i] == SK_ROD_STICK ? 1e-9 * mm->capS[i] : rp->atol * md->omega1_rod1;
     mm->noise[2 * i + 1] = rp->atol;
   }

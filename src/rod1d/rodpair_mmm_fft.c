@@ -10,8 +10,8 @@
    their plans cost more than the transforms saved (docs/benchmarks.md). So each is computed as a chirp-z (Bluestein)
    convolution: with J = 2(j + j0), K = 2(k + k0), the angle pi J K/(4D) = pi (J^2 + K^2 - (K - J)^2)/(8D), so
      y_k = Re or -Im of  c_K sum_j (x_j c_J) conj(c_{K-J}),  c_q = exp(-i pi q^2/(8D)),
-   a linear convolution of length n done by complex FFTs of the power of two M >= 2n - 1: the plans are one pair per
-   M (a handful per run), the chirps and the kernel's transform are kept per (kind, length) in a small table. */
+   a linear convolution of length n done by complex FFTs of a size M >= 2n - 1 of the form 2^k or 3 2^k: the plans are
+   one pair per M (a handful per run), the chirps and the kernel's transform are kept per (kind, length) in a small table. */
 #include "mmmimpl.h"
 
 PetscLogEvent SK_MMM_ProjectFFT, SK_MMM_ProjectDense, SK_MMM_NodalFFT, SK_MMM_NodalDense, SK_MMM_Plan;
@@ -36,18 +36,32 @@ PetscErrorCode SKMMMRegisterLogEvents(void)
 /* the transforms a segment needs, by (j0, k0, D, sine): index into the chirp tables */
 enum { TR_DCT1, TR_DCT3, TR_DCT2, TR_DST1, TR_KINDS };
 
+/* The convolution size for length n: the smallest 2^k or 3 2^k >= 2n - 1 (FFTW is fast on both; the second
+   family cuts the padding from up to 4n to up to 3n). Sets *idx to the plan slot of that size (2k or 2k + 1). */
+static PetscInt ConvSize(PetscInt n, PetscInt *idx)
+{
+  PetscInt k = 0;
+  while (((PetscInt)1 << k) < 2 * n - 1) k++;
+  if (k >= 2 && 3 * ((PetscInt)1 << (k - 2)) >= 2 * n - 1) {
+    *idx = 2 * (k - 2) + 1;
+    return 3 * ((PetscInt)1 << (k - 2));
+  }
+  *idx = 2 * k;
+  return (PetscInt)1 << k;
+}
+
 PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, MMMTransforms *tr)
 {
-  PetscInt M = 1;
+  PetscInt M, idx;
 
   PetscFunctionBegin;
   tr->N     = N;
   tr->nmin  = nmin;
   tr->flags = flags;
-  while (M < 2 * N - 1) M *= 2;
-  tr->Mmax = M;
-  PetscCall(PetscCalloc2(TR_SLOTS, &tr->tab, 64, &tr->fwd));
-  PetscCall(PetscCalloc1(64, &tr->bwd));
+  M         = ConvSize(N, &idx);
+  tr->Mmax  = M;
+  PetscCall(PetscCalloc2(TR_SLOTS, &tr->tab, 128, &tr->fwd));
+  PetscCall(PetscCalloc1(128, &tr->bwd));
   /* fftw_malloc: SIMD-aligned, so a plan made on one buffer runs on another (fftw_execute_dft) */
   tr->buf  = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
   tr->work = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
@@ -58,7 +72,7 @@ PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, 
 PetscErrorCode SKMMMTransformsDestroy(MMMTransforms *tr)
 {
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < 64 && tr->fwd; k++) {
+  for (PetscInt k = 0; k < 128 && tr->fwd; k++) {
     if (tr->fwd[k]) fftw_destroy_plan(tr->fwd[k]);
     if (tr->bwd[k]) fftw_destroy_plan(tr->bwd[k]);
   }
@@ -72,14 +86,11 @@ PetscErrorCode SKMMMTransformsDestroy(MMMTransforms *tr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the forward and backward plans of size M = 2^k, made on first use (flags: FFTW_ESTIMATE or FFTW_MEASURE, see
+/* the forward and backward plans of size M (slot idx, ConvSize), made on first use (flags: FFTW_ESTIMATE or FFTW_MEASURE, see
    docs/benchmarks.md) and kept for the run. Plans are made and run by this rank's thread only. */
-static PetscErrorCode GetPlans(MMMTransforms *tr, PetscInt M, fftw_plan *fwd, fftw_plan *bwd)
+static PetscErrorCode GetPlans(MMMTransforms *tr, PetscInt M, PetscInt k, fftw_plan *fwd, fftw_plan *bwd)
 {
-  PetscInt k = 0;
-
   PetscFunctionBegin;
-  while (((PetscInt)1 << k) < M) k++;
   if (!tr->fwd[k]) {
     double *tmp = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
     PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
@@ -115,8 +126,8 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   /* j0, k0 (times 2) and D - n of each kind */
   static const PetscInt a2[TR_KINDS] = {0, 0, 1, 2}, b2[TR_KINDS] = {0, 1, 0, 2}, dD[TR_KINDS] = {-1, 0, 0, 1};
   ChirpTable *t = &tr->tab[(n % (TR_SLOTS / TR_KINDS)) * TR_KINDS + kind]; /* lengths within a window of TR_SLOTS / 4 never collide */
-  PetscInt M    = 1;
-  long long D   = n + dD[kind];
+  PetscInt M, idx;
+  long long D = n + dD[kind];
 
   PetscFunctionBegin;
   if (t->kernel && t->kind == kind && t->n == n) {
@@ -124,7 +135,7 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
-  while (M < 2 * n - 1) M *= 2;
+  M = ConvSize(n, &idx);
   if (t->kernel && t->M < M) {
     fftw_free(t->kernel);
     t->kernel = NULL;
@@ -137,6 +148,7 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   t->kind = kind;
   t->n    = n;
   t->Mn   = M;
+  t->idx  = idx;
   t->pre  = t->kernel + 2 * t->M;
   t->post = t->pre + 2 * tr->N;
   for (PetscInt j = 0; j < n; j++) {
@@ -147,7 +159,7 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   {
     fftw_plan fwd, bwd;
     double *w = tr->buf;
-    PetscCall(GetPlans(tr, M, &fwd, &bwd));
+    PetscCall(GetPlans(tr, M, idx, &fwd, &bwd));
     for (PetscInt m = 0; m < M; m++) w[2 * m] = w[2 * m + 1] = 0;
     for (PetscInt m = -(n - 1); m <= n - 1; m++) {
       long long q = 2 * m + b2[kind] - a2[kind];
@@ -177,7 +189,7 @@ static PetscErrorCode Apply(MMMTransforms *tr, PetscInt kind, PetscInt n, PetscB
   PetscFunctionBegin;
   PetscCall(GetTable(tr, kind, n, &t));
   M = t->Mn;
-  PetscCall(GetPlans(tr, M, &fwd, &bwd));
+  PetscCall(GetPlans(tr, M, t->idx, &fwd, &bwd));
   w = tr->buf;
   for (PetscInt j = 0; j < n; j++) {
     PetscReal xj = rev_in ? x[n - 1 - j] : x[j];
