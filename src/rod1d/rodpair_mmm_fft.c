@@ -214,77 +214,71 @@ static PetscErrorCode Apply(MMMTransforms *tr, PetscInt kind, PetscInt n, PetscB
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Modal sums S[v][p] = sum_j phi_p(j) X[v][j] of NV vectors of the segment's nodes (p, j = 0..n-1) */
-PetscErrorCode SKMMMSegProject(MMM *mm, const Seg *sg, PetscInt nv, const PetscReal *X[], PetscReal *S[])
+/* The transform of a uniform segment: the projection y_p = sum_j phi_p(j) x_j (PROJECT) or the reconstruction
+   y_j = sum_p phi_p(j) x_p; the two differ only for the free-fixed pair (DCT-III and DCT-II: transposes) */
+static PetscErrorCode SegTransform(MMMTransforms *tr, const Seg *sg, PetscBool project, const PetscReal x[], PetscReal y[])
 {
-  PetscInt n = sg->n;
+  PetscBool mirror = (PetscBool)(sg->kind == SEG_FIXED_FREE);
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(sg->fast ? SK_MMM_ProjectFFT : SK_MMM_ProjectDense, 0, 0, 0, 0));
-  if (sg->fast) {
-    for (PetscInt v = 0; v < nv; v++) {
-      switch (sg->kind) {
-      case SEG_FREE_FREE:
-        PetscCall(Apply(&mm->tr, TR_DCT1, n, PETSC_FALSE, PETSC_FALSE, X[v], S[v]));
-        break;
-      case SEG_FREE_FIXED:
-      case SEG_FIXED_FREE:
-        PetscCall(Apply(&mm->tr, TR_DCT3, n, (PetscBool)(sg->kind == SEG_FIXED_FREE), PETSC_FALSE, X[v], S[v]));
-        break;
-      case SEG_FIXED_FIXED:
-        PetscCall(Apply(&mm->tr, TR_DST1, n, PETSC_FALSE, PETSC_FALSE, X[v], S[v]));
-        break;
-      }
-    }
-  } else {
-    for (PetscInt v = 0; v < nv; v++)
-      for (PetscInt p = 0; p < n; p++) S[v][p] = 0;
-    for (PetscInt j = 0; j < n; j++) {
-      const PetscReal *row = SKMMMSegRow(mm, sg, j);
-      for (PetscInt v = 0; v < nv; v++) {
-        const PetscReal xj = X[v][j];
-        PetscReal *s       = S[v];
-        for (PetscInt p = 0; p < n; p++) s[p] += row[p] * xj;
-      }
-    }
+  switch (sg->kind) {
+  case SEG_FREE_FREE:
+    PetscCall(Apply(tr, TR_DCT1, sg->n, PETSC_FALSE, PETSC_FALSE, x, y));
+    break;
+  case SEG_FREE_FIXED:
+  case SEG_FIXED_FREE: /* the node order reversed: on the way in for a projection, on the way out for a reconstruction */
+    PetscCall(Apply(tr, project ? TR_DCT3 : TR_DCT2, sg->n, (PetscBool)(project && mirror), (PetscBool)(!project && mirror), x, y));
+    break;
+  case SEG_FIXED_FIXED:
+    PetscCall(Apply(tr, TR_DST1, sg->n, PETSC_FALSE, PETSC_FALSE, x, y));
+    break;
   }
-  PetscCall(PetscLogEventEnd(sg->fast ? SK_MMM_ProjectFFT : SK_MMM_ProjectDense, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Nodal values U[v][j] = sum_p phi_p(j) Q[v][p] of NV modal vectors (j, p = 0..n-1) */
-PetscErrorCode SKMMMSegSynthesize(MMM *mm, const Seg *sg, PetscInt nv, const PetscReal *Q[], PetscReal *U[])
+/* PROJECT: modal sums Y[v][p] = sum_j phi_p(j) X[v][j]; else nodal values Y[v][j] = sum_p phi_p(j) X[v][p]; NV vectors,
+   by the transforms for a fast segment, else by the mode rows */
+static PetscErrorCode SegPass(MMM *mm, const Seg *sg, PetscBool project, PetscInt nv, const PetscReal *X[], PetscReal *Y[])
 {
-  PetscInt n = sg->n;
+  PetscInt n          = sg->n;
+  PetscLogEvent event = project ? (sg->fast ? SK_MMM_ProjectFFT : SK_MMM_ProjectDense) : (sg->fast ? SK_MMM_NodalFFT : SK_MMM_NodalDense);
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(sg->fast ? SK_MMM_NodalFFT : SK_MMM_NodalDense, 0, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(event, 0, 0, 0, 0));
   if (sg->fast) {
-    for (PetscInt v = 0; v < nv; v++) {
-      switch (sg->kind) {
-      case SEG_FREE_FREE:
-        PetscCall(Apply(&mm->tr, TR_DCT1, n, PETSC_FALSE, PETSC_FALSE, Q[v], U[v]));
-        break;
-      case SEG_FREE_FIXED:
-      case SEG_FIXED_FREE:
-        PetscCall(Apply(&mm->tr, TR_DCT2, n, PETSC_FALSE, (PetscBool)(sg->kind == SEG_FIXED_FREE), Q[v], U[v]));
-        break;
-      case SEG_FIXED_FIXED:
-        PetscCall(Apply(&mm->tr, TR_DST1, n, PETSC_FALSE, PETSC_FALSE, Q[v], U[v]));
-        break;
-      }
-    }
+    for (PetscInt v = 0; v < nv; v++) PetscCall(SegTransform(&mm->tr, sg, project, X[v], Y[v]));
   } else {
+    if (project)
+      for (PetscInt v = 0; v < nv; v++)
+        for (PetscInt p = 0; p < n; p++) Y[v][p] = 0;
     for (PetscInt j = 0; j < n; j++) {
       const PetscReal *row = SKMMMSegRow(mm, sg, j);
       for (PetscInt v = 0; v < nv; v++) {
-        const PetscReal *q = Q[v];
-        PetscReal s        = 0;
-        for (PetscInt p = 0; p < n; p++) s += row[p] * q[p];
-        U[v][j] = s;
+        if (project) { /* row j scattered into all modal sums */
+          const PetscReal xj = X[v][j];
+          for (PetscInt p = 0; p < n; p++) Y[v][p] += row[p] * xj;
+        } else { /* row j dotted with the modal values */
+          PetscReal s = 0;
+          for (PetscInt p = 0; p < n; p++) s += row[p] * X[v][p];
+          Y[v][j] = s;
+        }
       }
     }
   }
-  PetscCall(PetscLogEventEnd(sg->fast ? SK_MMM_NodalFFT : SK_MMM_NodalDense, 0, 0, 0, 0));
+  PetscCall(PetscLogEventEnd(event, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMMMSegProject(MMM *mm, const Seg *sg, PetscInt nv, const PetscReal *X[], PetscReal *S[])
+{
+  PetscFunctionBegin;
+  PetscCall(SegPass(mm, sg, PETSC_TRUE, nv, X, S));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMMMSegSynthesize(MMM *mm, const Seg *sg, PetscInt nv, const PetscReal *Q[], PetscReal *U[])
+{
+  PetscFunctionBegin;
+  PetscCall(SegPass(mm, sg, PETSC_FALSE, nv, Q, U));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
