@@ -41,14 +41,14 @@ typedef struct {
   double *kernel, *pre, *post;  /* complex values interleaved (re, im), as fftw_complex */
 } ChirpTable;
 
-#define TR_SLOTS 256 /* chirp tables kept (direct-mapped by kind and length) */
 typedef struct {
   PetscInt N, nmin, Mmax;   /* longest segment; uniform segments of at least nmin nodes use the transforms; largest M */
   unsigned flags;           /* FFTW planner flags of the power-of-two plans */
   PetscInt nplans, ntables; /* plans and chirp tables made */
   fftw_plan *fwd, *bwd;     /* forward and backward plans of size 2^k (slot 2k) and 3 2^k (slot 2k + 1), NULL until used */
-  ChirpTable *tab;          /* TR_SLOTS */
-  double *buf, *work;       /* Mmax complex values each (fftw_malloc) */
+  ChirpTable *tab;          /* nslot chirp tables, direct-mapped by kind and length */
+  PetscInt nslot;
+  double *buf, *work; /* Mmax complex values each (fftw_malloc) */
 } MMMTransforms;
 
 typedef struct {

@@ -60,7 +60,10 @@ PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, 
   tr->flags = flags;
   M         = ConvSize(N, &idx);
   tr->Mmax  = M;
-  PetscCall(PetscCalloc2(TR_SLOTS, &tr->tab, 128, &tr->fwd));
+  /* one chirp table per (kind, length) up to 32 MB of them (all lengths at N = 301; a window of 125 lengths per kind at
+     N = 1001, against the few lengths around the long segment's that a run moves through at a time), allocated on use */
+  tr->nslot = TR_KINDS * PetscMin(N + 1, PetscMax(16, (PetscInt)(32.0 * 1024 * 1024 / (16.0 * (M + 2 * N) * TR_KINDS))));
+  PetscCall(PetscCalloc2(tr->nslot, &tr->tab, 128, &tr->fwd));
   PetscCall(PetscCalloc1(128, &tr->bwd));
   /* fftw_malloc: SIMD-aligned, so a plan made on one buffer runs on another (fftw_execute_dft) */
   tr->buf  = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
@@ -76,7 +79,7 @@ PetscErrorCode SKMMMTransformsDestroy(MMMTransforms *tr)
     if (tr->fwd[k]) fftw_destroy_plan(tr->fwd[k]);
     if (tr->bwd[k]) fftw_destroy_plan(tr->bwd[k]);
   }
-  for (PetscInt k = 0; k < TR_SLOTS && tr->tab; k++)
+  for (PetscInt k = 0; k < tr->nslot && tr->tab; k++)
     if (tr->tab[k].kernel) fftw_free(tr->tab[k].kernel);
   PetscCall(PetscFree2(tr->tab, tr->fwd));
   PetscCall(PetscFree(tr->bwd));
@@ -119,13 +122,13 @@ static inline void Chirp(long long q, long long D, PetscReal *re, PetscReal *im)
   *im = s;
 }
 
-/* The chirp table of transform KIND at length n (a small direct-mapped cache; rebuilt when another length took the
+/* The chirp table of transform KIND at length n (a direct-mapped cache; rebuilt when another length took the
    slot): pre-chirp c_J (n), post-chirp c_K (n) and the FFT of the kernel conj(c_{K-J}) / M (M), in one fftw_malloc. */
 static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, ChirpTable **tab)
 {
   /* j0, k0 (times 2) and D - n of each kind */
   static const PetscInt a2[TR_KINDS] = {0, 0, 1, 2}, b2[TR_KINDS] = {0, 1, 0, 2}, dD[TR_KINDS] = {-1, 0, 0, 1};
-  ChirpTable *t = &tr->tab[(n % (TR_SLOTS / TR_KINDS)) * TR_KINDS + kind]; /* lengths within a window of TR_SLOTS / 4 never collide */
+  ChirpTable *t = &tr->tab[(n % (tr->nslot / TR_KINDS)) * TR_KINDS + kind]; /* lengths within a window of nslot / 4 never collide */
   PetscInt M, idx;
   long long D = n + dD[kind];
 

@@ -208,8 +208,9 @@ def main():
             for n in (51, 301):
                 lines.append("RESULT rodpair " + compare_at(prog, prog_cv, tmp, n, ref, INPUT, 10))
             if os.environ.get("SK_BENCH_N1001", "1") != "0":
-                # RK45 only (the target at this N is against RK45); rtol 1e-6 left out to bound the run time
-                lines.append("RESULT rodpair " + compare_at(prog, None, tmp, 1001, ref, INPUT, 10, rtols=(1e-4, 1e-5)))
+                # RK45 only (the target at this N is against RK45), at rtol 1e-5: 1e-4 is 1.3e-2 off the reference and
+                # took 258 s against 50 s (163 877 spurious events, 2026-11-27); 1e-6 left out to bound the run time
+                lines.append("RESULT rodpair " + compare_at(prog, None, tmp, 1001, ref, INPUT, 10, rtols=(1e-5,)))
     print("\n".join(lines))
 
 
