@@ -17,7 +17,7 @@ typedef struct {
   PetscReal mass;           /* modal mass (kg), the same for all p except the free-free end modes */
   const PetscReal *phi;     /* n x n mode matrix, row j = phi_p(j): from the cache below */
   PetscBool general;        /* no closed form: mass-normalised eigenpairs (modal mass 1) of the tridiagonal solve */
-  PetscBool fast;           /* uniform and at least the crossover length: projected and reconstructed by FFTW */
+  PetscBool fast;           /* uniform and at least the crossover length: projected and reconstructed by fast transforms */
   PetscReal ks, ms;         /* uniform: spring (N/m) and interior node mass (kg) */
   const PetscReal *wg;      /* general: the n frequencies (rad/s), stored after the mode matrix */
 } Seg;
@@ -43,7 +43,7 @@ typedef struct {
 
 typedef struct {
   PetscInt N, nmin, Mmax;   /* longest segment; uniform segments of at least nmin nodes use the transforms; largest M */
-  unsigned flags;           /* FFTW planner flags of the power-of-two plans */
+  unsigned flags;           /* FFTW planner flags of the convolution plans */
   PetscInt nplans, ntables; /* plans and chirp tables made */
   fftw_plan *fwd, *bwd;     /* forward and backward plans of size 2^k (slot 2k) and 3 2^k (slot 2k + 1), NULL until used */
   ChirpTable *tab;          /* nslot chirp tables, direct-mapped by kind and length */
@@ -79,7 +79,6 @@ typedef struct {
      its slip friction: a segment of the next interval with the same nodes and ends takes them over unprojected */
   PetscInt nprev, *prev_a, *prev_n, *prev_kind;
   PetscReal *Fprev;
-  PetscInt carried;                               /* segments taken over */
   PetscReal *scratch;                             /* N x N + N: mode matrices of non-uniform segments when the cache is full */
   PetscReal *eigd, *eige, *eigz, *eigw, *eigwork; /* tridiagonal eigen-solve: diagonal, off-diagonal, vectors, values, work */
   PetscBLASInt *eigiwork;                         /* its integer work and support of the vectors */
@@ -120,8 +119,9 @@ PETSC_INTERN PetscErrorCode SKMMMBuildSegments(MMM *mm);
 /* u, v at the current modal values (SKMMMSegModes) of the K local nodes IDX of segment SG into U, V */
 PETSC_INTERN void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[]);
 PETSC_INTERN PetscReal SKMMMModalMass(const Seg *s, PetscInt p);
-/* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state, O(n^2) per
-   segment, and the modal projection of the (constant) slip friction. Later coupling steps of the same interval carry
+/* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state (a transform or
+   a dense pass per segment, none for a segment the event left unchanged), and the modal projection of the (constant)
+   slip friction. Later coupling steps of the same interval carry
    the modal coordinates over in closed form and only re-project the sparse end loads. */
 PETSC_INTERN PetscErrorCode SKMMMProjectInterval(MMM *mm, const PetscReal y[]);
 /* Records the segments of the ending interval, but not those holding a node flagged in TRIGGER[2N] (it switches); their

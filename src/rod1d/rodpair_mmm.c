@@ -9,8 +9,9 @@
    linearly over a coupling step and integrated exactly. The end of an interval, the first stick->slip or slip->stick
    transition, is bracketed on samples of the closed form and located by regula falsi; switching reuses the logic of
    the reference integrator (SKRodPairResolve), so both solve the same semi-discrete model.
-   This file: event location and the time loop; rodpair_mmm_segments.c: segments and their modes; rodpair_mmm_closed.c:
-   the closed forms over an interval (mmmimpl.h: the shared data). */
+   This file: event location and the time loop; rodpair_mmm_segments.c: segments and their modes; rodpair_mmm_fft.c:
+   the fast transforms of uniform segments (their modes are discrete cosine and sine bases); rodpair_mmm_closed.c: the
+   closed forms over an interval (mmmimpl.h: the shared data). */
 #include "mmmimpl.h"
 
 /* Event values of the selected functions at tau from the closed forms, with the same meaning as

@@ -11,7 +11,7 @@
    convolution: with J = 2(j + j0), K = 2(k + k0), the angle pi J K/(4D) = pi (J^2 + K^2 - (K - J)^2)/(8D), so
      y_k = Re or -Im of  c_K sum_j (x_j c_J) conj(c_{K-J}),  c_q = exp(-i pi q^2/(8D)),
    a linear convolution of length n done by complex FFTs of a size M >= 2n - 1 of the form 2^k or 3 2^k: the plans are
-   one pair per M (a handful per run), the chirps and the kernel's transform are kept per (kind, length) in a small table. */
+   one pair per M (a handful per run), the chirps and the kernel's transform are kept per (kind, length) in a cache. */
 #include "mmmimpl.h"
 
 PetscLogEvent SK_MMM_ProjectFFT, SK_MMM_ProjectDense, SK_MMM_NodalFFT, SK_MMM_NodalDense, SK_MMM_Plan;

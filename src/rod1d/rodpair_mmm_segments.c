@@ -249,7 +249,6 @@ PetscErrorCode SKMMMBuildSegments(MMM *mm)
     PetscCall(SegMatrix(mm, s, pass));
     SKMMMSegEndRows(mm, s);
   }
-
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -312,7 +311,6 @@ PetscErrorCode SKMMMProjectInterval(MMM *mm, const PetscReal y[])
         mm->qd0[a + p] = mm->qdv[a + p];
       }
       for (PetscInt j = 0; j < n && same_F; j++) same_F = (PetscBool)(mm->Ffric[a + j] == mm->Fprev[a + j]);
-      mm->carried++;
       if (same_F) continue;
       X[0] = X[2];
       S[0] = S[2];
