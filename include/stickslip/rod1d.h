@@ -103,6 +103,17 @@ PETSC_EXTERN PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample,
 /* Mode matching: ALWAYS = PETSC_TRUE takes the eigenpairs of every rod-1 segment from the tridiagonal eigen-solve that
    non-uniform segments need, also where the closed form exists (a check of either; default PETSC_FALSE). */
 PETSC_EXTERN PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool always);
+/* Mode matching: uniform rod-1 segments of at least SEG_MIN nodes are projected onto their modes and reconstructed
+   from them by fast discrete cosine and sine transforms (O(n log n), FFTW underneath), shorter ones by their dense mode
+   rows (O(n^2), the faster below the crossover measured in docs/benchmarks.md). An event evaluation that needs at least
+   NODES_MIN nodes of such a segment reconstructs it whole. MEASURE: FFTW plans by trial runs (FFTW_MEASURE) instead of
+   its estimate. SEG_MIN >= 2 (a value above N keeps every segment on the dense path: a check of either), NODES_MIN >= 1;
+   defaults SK_RODPAIR_MMM_SEG_MIN, SK_RODPAIR_MMM_NODES_MIN, PETSC_FALSE. */
+#define SK_RODPAIR_MMM_SEG_MIN 32
+#define SK_RODPAIR_MMM_NODES_MIN 32
+PETSC_EXTERN PetscErrorCode SKRodPairSetMMMTransforms(SKRodPair rp, PetscInt seg_min, PetscInt nodes_min, PetscBool measure);
+/* Mode matching, after a solve: FFTW plans and chirp tables (per transform kind and segment length) made. */
+PETSC_EXTERN PetscErrorCode SKRodPairGetMMMTransformCounts(SKRodPair rp, PetscInt *plans, PetscInt *tables);
 /* Mode matching, after a solve: tridiagonal eigen-solves of segments without closed form (SOLVES) and segment
    eigenpairs found in the cache instead (HITS). Either pointer may be NULL. */
 PETSC_EXTERN PetscErrorCode SKRodPairGetMMMEigenCounts(SKRodPair rp, PetscInt *solves, PetscInt *hits);

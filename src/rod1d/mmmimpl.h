@@ -6,6 +6,7 @@
 #include "rodpairimpl.h"
 #include "shared/sincos.h"
 #include <petscblaslapack.h>
+#include <fftw3.h>
 
 typedef enum { SEG_FREE_FREE, SEG_FREE_FIXED, SEG_FIXED_FREE, SEG_FIXED_FIXED } SegKind;
 
@@ -16,6 +17,7 @@ typedef struct {
   PetscReal mass;           /* modal mass (kg), the same for all p except the free-free end modes */
   const PetscReal *phi;     /* n x n mode matrix, row j = phi_p(j): from the cache below */
   PetscBool general;        /* no closed form: mass-normalised eigenpairs (modal mass 1) of the tridiagonal solve */
+  PetscBool fast;           /* uniform and at least the crossover length: projected and reconstructed by fast transforms */
   PetscReal ks, ms;         /* uniform: spring (N/m) and interior node mass (kg) */
   const PetscReal *wg;      /* general: the n frequencies (rad/s), stored after the mode matrix */
 } Seg;
@@ -30,6 +32,24 @@ typedef struct {
   PetscInt *kind, *n, *used;
   PetscReal *data; /* nslot x cap: mode matrix (n x n), then the n frequencies of a non-uniform segment */
 } PhiCache;
+
+/* Fast transforms of the uniform segments (rodpair_mmm_fft.c): chirp-z convolutions by complex FFTs of sizes 2^k, 3 2^k.
+   A chirp table holds, for one (transform kind, length n), the pre- and post-chirps (n each) and the FFT of the
+   convolution kernel (Mn = the smallest 2^k or 3 2^k >= 2n - 1), in one fftw_malloc of M + 2 N values (M >= Mn: reused). */
+typedef struct {
+  PetscInt kind, n, M, Mn, idx; /* M: room allocated; Mn: the convolution size of length n, idx its plan slot */
+  double *kernel, *pre, *post;  /* complex values interleaved (re, im), as fftw_complex */
+} ChirpTable;
+
+typedef struct {
+  PetscInt N, nmin, Mmax;   /* longest segment; uniform segments of at least nmin nodes use the transforms; largest M */
+  unsigned flags;           /* FFTW planner flags of the convolution plans */
+  PetscInt nplans, ntables; /* plans and chirp tables made */
+  fftw_plan *fwd, *bwd;     /* forward and backward plans of size 2^k (slot 2k) and 3 2^k (slot 2k + 1), NULL until used */
+  ChirpTable *tab;          /* nslot chirp tables, direct-mapped by kind and length */
+  PetscInt nslot;
+  double *buf, *work; /* Mmax complex values each (fftw_malloc) */
+} MMMTransforms;
 
 typedef struct {
   SKRodPair rp;
@@ -48,6 +68,17 @@ typedef struct {
   PetscReal W0, D0;                   /* work and dissipation at the start of the coupling step */
   PetscReal dt_sample;
   PhiCache cache;
+  MMMTransforms tr;
+  PetscReal *rowL, *rowR; /* first and last row of the mode matrix of each segment without one (at [a, a + n)) */
+  PetscReal *xw;          /* work: 3 N nodal vectors to project */
+  PetscReal *nu, *nv;     /* u, v of the nodes an event evaluation needs (N each) */
+  PetscInt *nidx;         /* work: local indices of those nodes in a segment (N) */
+  PetscBool *need;        /* work: the nodes an event evaluation needs (N) */
+  PetscInt nodes_min;     /* a segment with at least this many needed nodes is reconstructed whole by the transforms */
+  /* segments of the interval that just ended, whose modal values qv, qdv are at its end (SKMMMRememberSegments) and
+     its slip friction: a segment of the next interval with the same nodes and ends takes them over unprojected */
+  PetscInt nprev, *prev_a, *prev_n, *prev_kind;
+  PetscReal *Fprev;
   PetscReal *scratch;                             /* N x N + N: mode matrices of non-uniform segments when the cache is full */
   PetscReal *eigd, *eige, *eigz, *eigw, *eigwork; /* tridiagonal eigen-solve: diagonal, off-diagonal, vectors, values, work */
   PetscBLASInt *eigiwork;                         /* its integer work and support of the vectors */
@@ -85,11 +116,34 @@ typedef struct {
 /* row j of the mode matrix (phi_p(j), p = 0..n-1); valid until the next call */
 PETSC_INTERN const PetscReal *SKMMMSegRow(MMM *mm, const Seg *sg, PetscInt j);
 PETSC_INTERN PetscErrorCode SKMMMBuildSegments(MMM *mm);
+/* u, v at the current modal values (SKMMMSegModes) of the K local nodes IDX of segment SG into U, V */
+PETSC_INTERN void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[]);
 PETSC_INTERN PetscReal SKMMMModalMass(const Seg *s, PetscInt p);
-/* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state, O(n^2) per
-   segment, and the modal projection of the (constant) slip friction. Later coupling steps of the same interval carry
+/* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state (a transform or
+   a dense pass per segment, none for a segment the event left unchanged), and the modal projection of the (constant)
+   slip friction. Later coupling steps of the same interval carry
    the modal coordinates over in closed form and only re-project the sparse end loads. */
-PETSC_INTERN void SKMMMProjectInterval(MMM *mm, const PetscReal y[]);
+PETSC_INTERN PetscErrorCode SKMMMProjectInterval(MMM *mm, const PetscReal y[]);
+/* Records the segments of the ending interval, but not those holding a node flagged in TRIGGER[2N] (it switches); their
+   modal values qv, qdv must be those at its end (SKMMMStateAt). */
+PETSC_INTERN void SKMMMRememberSegments(MMM *mm, const PetscBool trigger[]);
+/* Sets the end type KIND of a segment with n nodes and its closed-form mode parameters (theta0, dtheta, modal mass from
+   sg->ms); the segment's n and ms must be set. */
+PETSC_INTERN void SKMMMSegSetKind(Seg *sg, SegKind kind);
+/* Keeps the first and last mode rows of a segment without a mode matrix (in mm->rowL, rowR at [a, a + n)): the end
+   loads, the work of P and the sticking neighbours' events need them at every step. */
+PETSC_INTERN void SKMMMSegEndRows(MMM *mm, const Seg *sg);
+
+/* rodpair_mmm_fft.c */
+PETSC_EXTERN PetscLogEvent SK_MMM_ProjectFFT, SK_MMM_ProjectDense, SK_MMM_NodalFFT, SK_MMM_NodalDense, SK_MMM_Plan;
+PETSC_INTERN PetscErrorCode SKMMMRegisterLogEvents(void);
+PETSC_INTERN PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, MMMTransforms *tr);
+PETSC_INTERN PetscErrorCode SKMMMTransformsDestroy(MMMTransforms *tr);
+/* Modal sums S[v][p] = sum_j phi_p(j) X[v][j], p = 0..n-1, of NV nodal vectors of segment SG (not divided by the modal
+   mass): by the fast transform when sg->fast, else by the mode rows */
+PETSC_INTERN PetscErrorCode SKMMMSegProject(MMM *mm, const Seg *sg, PetscInt nv, const PetscReal *X[], PetscReal *S[]);
+/* Nodal values U[v][j] = sum_p phi_p(j) Q[v][p], j = 0..n-1, of NV modal vectors of segment SG */
+PETSC_INTERN PetscErrorCode SKMMMSegSynthesize(MMM *mm, const Seg *sg, PetscInt nv, const PetscReal *Q[], PetscReal *U[]);
 
 /* rodpair_mmm_closed.c */
 /* Closed-form coefficients of every mode for a coupling step from t0, given q0, qd0: constant friction and Pc, the
@@ -103,7 +157,7 @@ PETSC_INTERN void SKMMMSegModes(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau
 PETSC_INTERN void SKMMMRod2At(MMM *mm, PetscReal tau);
 /* Full state at tau of the current coupling step: rod 1 (segments in closed form, sticking nodes following rod 2),
    rod 2 in closed form, work of P and dissipation (constant slip forces), all exact for the closed forms. */
-PETSC_INTERN void SKMMMStateAt(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscBool rod1);
+PETSC_INTERN PetscErrorCode SKMMMStateAt(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscBool rod1);
 /* displacement and velocity of node i at tau from the closed forms */
 PETSC_INTERN void SKMMMNodeUV(MMM *mm, PetscReal t0, PetscReal tau, PetscInt i, PetscReal *u, PetscReal *v);
 

@@ -21,8 +21,8 @@ static PetscReal ContactGap(const SKRodPairModel *m, PetscInt i, PetscReal ui)
   return PetscMin(zbar + m->hr[i], m->L2 + m->hl[i] - zbar);
 }
 
-/* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n). The stick systems are small (one row per
-   sticking node) and their factorization is reused for every right-hand side until the stick set changes. */
+/* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n): the Nm x Nm capacitance matrix of the stick
+   systems (FactorStick), reused for every right-hand side until the stick set changes. */
 static PetscErrorCode CholeskyFactor(PetscInt n, PetscReal A[])
 {
   PetscFunctionBegin;
@@ -65,21 +65,46 @@ static PetscErrorCode FactorStick(SKRodPair rp)
   for (PetscInt i = 0; i < m->N; i++)
     if (rp->state[i] == SK_ROD_STICK) rp->stick_idx[ns++] = i;
   rp->nstick = ns;
-  /* A = diag(1/m) + G G^T: the stick constraints a_i = g_i . etadd solved for the holding forces */
-  for (PetscInt a = 0; a < ns; a++) {
-    const PetscReal *ga = rp->gstick + rp->stick_idx[a] * Nm;
-    for (PetscInt b = 0; b <= a; b++) {
-      const PetscReal *gb = rp->gstick + rp->stick_idx[b] * Nm;
-      PetscReal s         = 0;
-      for (PetscInt k = 0; k < Nm; k++) s += ga[k] * gb[k];
-      rp->chol[a * ns + b] = s;
-      rp->chol[b * ns + a] = s;
+  /* A = diag(1/m) + G G^T (the stick constraints a_i = g_i . etadd solved for the holding forces) is a diagonal plus a
+     rank-Nm term: by the Woodbury identity A^-1 = D - D G C^-1 G^T D with D = diag(m) and C = I + G^T D G (Nm x Nm,
+     symmetric, C >= I so well conditioned). Factoring C costs O(ns Nm^2), a solve O(ns Nm), where the ns x ns Cholesky
+     factor of A cost O(ns^3) and O(ns^2) (ns ~ 50 at every event of the validation case at N = 301). */
+  for (PetscInt k = 0; k < Nm; k++)
+    for (PetscInt l = 0; l <= k; l++) {
+      PetscReal s = k == l ? 1 : 0;
+      for (PetscInt a = 0; a < ns; a++) {
+        PetscInt i = rp->stick_idx[a];
+        s += rp->gstick[i * Nm + k] * m->mass[i] * rp->gstick[i * Nm + l];
+      }
+      rp->chol[k * Nm + l] = s;
+      rp->chol[l * Nm + k] = s;
     }
-    rp->chol[a * ns + a] += 1 / m->mass[rp->stick_idx[a]];
-  }
-  PetscCall(CholeskyFactor(ns, rp->chol));
+  PetscCall(CholeskyFactor(Nm, rp->chol));
   rp->factored = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = A^-1 x for the factored stick set (FactorStick); w: Nm work values */
+static void StickSolve(SKRodPair rp, PetscReal x[], PetscReal w[])
+{
+  const SKRodPairModel *m = &rp->model;
+  PetscInt ns = rp->nstick, Nm = m->Nm;
+
+  for (PetscInt k = 0; k < Nm; k++) w[k] = 0;
+  for (PetscInt a = 0; a < ns; a++) {
+    PetscInt i         = rp->stick_idx[a];
+    const PetscReal *g = rp->gstick + i * Nm;
+    x[a] *= m->mass[i];
+    for (PetscInt k = 0; k < Nm; k++) w[k] += g[k] * x[a];
+  }
+  CholeskySolve(Nm, rp->chol, w);
+  for (PetscInt a = 0; a < ns; a++) {
+    PetscInt i         = rp->stick_idx[a];
+    const PetscReal *g = rp->gstick + i * Nm;
+    PetscReal s        = 0;
+    for (PetscInt k = 0; k < Nm; k++) s += g[k] * w[k];
+    x[a] -= m->mass[i] * s;
+  }
 }
 
 PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], PetscReal dy[])
@@ -118,7 +143,7 @@ PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], Pets
       for (PetscInt k = 0; k < Nm; k++) s += gi[k] * b[k];
       rp->rhs[a] = s - fint[i] / m->mass[i];
     }
-    CholeskySolve(rp->nstick, rp->chol, rp->rhs);
+    StickSolve(rp, rp->rhs, g);
     for (PetscInt a = 0; a < rp->nstick; a++) {
       PetscInt i          = rp->stick_idx[a];
       const PetscReal *gi = rp->gstick + i * Nm;
@@ -352,7 +377,7 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   rp->redecide_t = -1;
   PetscCall(PetscCalloc1((size_t)N * Nm, &rp->gstick));
   PetscCall(PetscCalloc1(N, &rp->stick_idx));
-  PetscCall(PetscCalloc1((size_t)N * N, &rp->chol));
+  PetscCall(PetscCalloc1((size_t)Nm * Nm, &rp->chol));
   PetscCall(PetscCalloc1(N, &rp->force));
   PetscCall(PetscCalloc1(N, &rp->vrel));
   PetscCall(PetscCalloc1(N, &rp->vrel_out));
@@ -368,11 +393,13 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   PetscCall(PetscCalloc1(n, &rp->yint));
   PetscCall(PetscCalloc1(2 * N, &rp->evals0));
   PetscCall(PetscCalloc1(2 * N, &rp->evals1));
-  rp->rtol         = 1e-7;
-  rp->atol         = 1e-10;
-  rp->hmax         = PETSC_MAX_REAL;
-  rp->mmm_sample   = 1.0;
-  rp->mmm_coupling = 0.5;
+  rp->rtol              = 1e-7;
+  rp->atol              = 1e-10;
+  rp->hmax              = PETSC_MAX_REAL;
+  rp->mmm_sample        = 1.0;
+  rp->mmm_coupling      = 0.5;
+  rp->mmm_transform_min = SK_RODPAIR_MMM_SEG_MIN;
+  rp->mmm_nodes_min     = SK_RODPAIR_MMM_NODES_MIN;
   /* at rest: every node whose tributary segment overlaps rod 2 sticks, then the overloaded ones are released */
   if (Frictional(rp)) {
     PetscBool *trigger;
@@ -490,6 +517,27 @@ PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool always)
 {
   PetscFunctionBegin;
   rp->mmm_eigen_always = always;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSetMMMTransforms(SKRodPair rp, PetscInt nmin, PetscInt nodes_min, PetscBool measure)
+{
+  PetscFunctionBegin;
+  PetscCheck(nodes_min >= 1, rp->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "The node count for a whole-segment reconstruction must be at least 1, got %" PetscInt_FMT, nodes_min);
+  PetscCheck(nmin >= 2, rp->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "The shortest segment for the fast transforms must be at least 2 nodes, got %" PetscInt_FMT, nmin);
+  rp->mmm_transform_min = nmin;
+  rp->mmm_nodes_min     = nodes_min;
+  rp->mmm_fft_measure   = measure;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetMMMTransformCounts(SKRodPair rp, PetscInt *plans, PetscInt *tables)
+{
+  PetscFunctionBegin;
+  if (plans) *plans = rp->mmm_plans;
+  if (tables) *tables = rp->mmm_tables;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -9,23 +9,58 @@
    linearly over a coupling step and integrated exactly. The end of an interval, the first stick->slip or slip->stick
    transition, is bracketed on samples of the closed form and located by regula falsi; switching reuses the logic of
    the reference integrator (SKRodPairResolve), so both solve the same semi-discrete model.
-   This file: event location and the time loop; rodpair_mmm_segments.c: segments and their modes; rodpair_mmm_closed.c:
-   the closed forms over an interval (mmmimpl.h: the shared data). */
+   This file: event location and the time loop; rodpair_mmm_segments.c: segments and their modes; rodpair_mmm_fft.c:
+   the fast transforms of uniform segments (their modes are discrete cosine and sine bases); rodpair_mmm_closed.c: the
+   closed forms over an interval (mmmimpl.h: the shared data). */
 #include "mmmimpl.h"
 
 /* Event values of the selected functions at tau from the closed forms, with the same meaning as
    SKRodPairEventValues(): slipping nodes s (v - g . etadot), sticking nodes mu_s N_F len - |F| with the holding force
    F = m g . etadd - (spring forces) - P, contact gaps. Only what a function needs is evaluated: O(n + N_m) each. */
-static void FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const PetscBool sel[], PetscReal e[])
+static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const PetscBool sel[], PetscReal e[])
 {
   SKRodPair rp             = mm->rp;
   const SKRodPairModel *md = &rp->model;
   PetscInt N = mm->N, Nm = mm->Nm;
+  PetscBool *need = mm->need;
 
+  PetscFunctionBegin;
+  /* the nodes needed: the selected ones, and the neighbours of a sticking node whose holding force is asked for */
+  for (PetscInt i = 0; i < N; i++) need[i] = PETSC_FALSE;
   for (PetscInt i = 0; i < N; i++) {
-    PetscReal u, v;
     if (!sel[2 * i] && !sel[2 * i + 1]) continue;
-    SKMMMNodeUV(mm, t0, tau, i, &u, &v);
+    need[i] = PETSC_TRUE;
+    if (sel[2 * i] && rp->state[i] == SK_ROD_STICK) {
+      if (i > 0) need[i - 1] = PETSC_TRUE;
+      if (i < N - 1) need[i + 1] = PETSC_TRUE;
+    }
+  }
+  /* their u, v: per segment in one batch (or the whole segment by the transforms when most of it is needed), the
+     sticking nodes from rod 2 */
+  for (PetscInt s = 0; s < mm->nseg; s++) {
+    const Seg *sg = &mm->seg[s];
+    PetscInt k    = 0;
+    for (PetscInt j = 0; j < sg->n; j++)
+      if (need[sg->a + j]) mm->nidx[k++] = j;
+    if (!k) continue;
+    SKMMMSegModes(mm, s, t0, tau);
+    if (sg->fast && k >= mm->nodes_min) {
+      const PetscReal *Q[2] = {mm->qv + sg->a, mm->qdv + sg->a};
+      PetscReal *U[2]       = {mm->nu + sg->a, mm->nv + sg->a};
+      PetscCall(SKMMMSegSynthesize(mm, sg, 2, Q, U));
+    } else {
+      SKMMMSegNodesUV(mm, sg, k, mm->nidx, mm->xw, mm->xw + N);
+      for (PetscInt b = 0; b < k; b++) {
+        mm->nu[sg->a + mm->nidx[b]] = mm->xw[b];
+        mm->nv[sg->a + mm->nidx[b]] = mm->xw[N + b];
+      }
+    }
+  }
+  for (PetscInt i = 0; i < N; i++)
+    if (need[i] && mm->segof[i] < 0) SKMMMNodeUV(mm, t0, tau, i, &mm->nu[i], &mm->nv[i]);
+  for (PetscInt i = 0; i < N; i++) {
+    PetscReal u = mm->nu[i], v = mm->nv[i];
+    if (!sel[2 * i] && !sel[2 * i + 1]) continue;
     if (sel[2 * i + 1]) {
       PetscReal zbar = md->z[i] + u - md->l1, gap = PetscMin(zbar + md->hr[i], md->L2 + md->hl[i] - zbar);
       e[2 * i + 1] = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -gap : 1) : gap;
@@ -45,21 +80,16 @@ static void FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const PetscBool sel
     } break;
     case SK_ROD_STICK: {
       const PetscReal *g = rp->gstick + i * Nm;
-      PetscReal a = 0, fint = i == 0 ? rp->load(rp->load_ctx, t0 + tau) : 0, un, vn;
+      PetscReal a = 0, fint = i == 0 ? rp->load(rp->load_ctx, t0 + tau) : 0;
       SKMMMRod2At(mm, tau);
       for (PetscInt n = 0; n < Nm; n++) a += g[n] * mm->etdd[n];
-      if (i > 0) {
-        SKMMMNodeUV(mm, t0, tau, i - 1, &un, &vn);
-        fint += md->spring[i - 1] * (un - u);
-      }
-      if (i < N - 1) {
-        SKMMMNodeUV(mm, t0, tau, i + 1, &un, &vn);
-        fint += md->spring[i] * (un - u);
-      }
+      if (i > 0) fint += md->spring[i - 1] * (mm->nu[i - 1] - u);
+      if (i < N - 1) fint += md->spring[i] * (mm->nu[i + 1] - u);
       e[2 * i] = mm->capS[i] - PetscAbsReal(md->mass[i] * a - fint);
     } break;
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The watched event functions from the closed forms at tau, each normalised by its value at the bracket's start. */
@@ -76,7 +106,7 @@ static PetscErrorCode ClosedEventMin(void *ctx, PetscReal tau, PetscReal *fmin)
   SKRodPair rp    = ev->mm->rp;
 
   PetscFunctionBegin;
-  FastEvents(ev->mm, ev->t0, tau, ev->watch, rp->evals1);
+  PetscCall(FastEvents(ev->mm, ev->t0, tau, ev->watch, rp->evals1));
   *fmin = PETSC_MAX_REAL;
   for (PetscInt j = 0; j < 2 * ev->mm->N; j++)
     if (ev->watch[j]) *fmin = PetscMin(*fmin, rp->evals1[j] / ev->eprev[j]);
@@ -189,14 +219,17 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
   SKRodPairEventValues(rp, y, rp->evals0);
   for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] = 0;
   for (PetscInt i = 0; i < N; i++) {
+    mm->Fprev[i] = mm->Ffric[i];
     mm->Ffric[i] = (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG) ? rp->force[i] : 0;
     mm->us0[i]   = y[i];
     mm->vs[i]    = y[N + i];
     mm->alag[i]  = dy[N + i];
-    mm->lenS[i]  = SKRodPairCoupling(md, md->z[i] + y[i] - md->l1, md->hl[i], md->hr[i], mm->gstart + i * Nm);
+    /* the coupling at the interval start serves the slipping nodes only (sticking ones keep theirs from when they stuck) */
+    if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG)
+      mm->lenS[i] = SKRodPairCoupling(md, md->z[i] + y[i] - md->l1, md->hl[i], md->hr[i], mm->gstart + i * Nm);
     if (mm->Ffric[i] != 0)
       for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] -= mm->Ffric[i] * mm->gstart[i * Nm + n];
-    mm->capS[i]          = SKRodPairCapacity(md, i, md->z[i] + y[i] - md->l1, PETSC_FALSE);
+    mm->capS[i]          = rp->state[i] == SK_ROD_STICK ? SKRodPairCapacity(md, i, md->z[i] + y[i] - md->l1, PETSC_FALSE) : 0;
     mm->noise[2 * i]     = rp->state[i] == SK_ROD_STICK ? 1e-9 * mm->capS[i] : rp->atol * md->omega1_rod1;
     mm->noise[2 * i + 1] = rp->atol;
   }
@@ -206,7 +239,7 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
   }
   mm->W0 = y[rp->n - 2];
   mm->D0 = y[rp->n - 1];
-  SKMMMProjectInterval(mm, y);
+  PetscCall(SKMMMProjectInterval(mm, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -323,6 +356,12 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   for (PetscInt k = 0; k < mm.cache.nslot; k++) mm.cache.n[k] = -1;
   PetscCall(PetscMalloc5((size_t)N * N + N, &mm.scratch, N, &mm.eigd, N, &mm.eige, (size_t)N * N, &mm.eigz, 18 * N, &mm.eigwork));
   PetscCall(PetscMalloc3(N, &mm.eigw, 12 * N, &mm.eigiwork, N, &mm.capS));
+  PetscCall(PetscMalloc3(3 * N, &mm.xw, N, &mm.rowL, N, &mm.rowR));
+  PetscCall(PetscMalloc4(N, &mm.nu, N, &mm.nv, N, &mm.nidx, N, &mm.need));
+  mm.nodes_min = rp->mmm_nodes_min;
+  PetscCall(PetscMalloc4(N, &mm.prev_a, N, &mm.prev_n, N, &mm.prev_kind, N, &mm.Fprev));
+  PetscCall(SKMMMRegisterLogEvents());
+  PetscCall(SKMMMTransformsCreate(N, rp->mmm_transform_min, rp->mmm_fft_measure ? FFTW_MEASURE : FFTW_ESTIMATE, &mm.tr));
   rp->mmm_eig_solves = rp->mmm_eig_hits = 0;
   PetscCall(PetscCalloc5(N, &mm.w, N, &mm.c0, N, &mm.c1, N, &mm.pa, N, &mm.A));
   PetscCall(PetscCalloc5(N, &mm.B, N, &mm.q0, N, &mm.qd0, N, &mm.g0, N, &mm.g1));
@@ -381,7 +420,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       tau_prev = PetscMax(tau_prev, dt * (k - 1) / nsamp); /* a re-bracket start inside the sample interval is kept */
       for (PetscInt j = 0; j < N2; j++) sel[j] = tnext[j] <= tau ? PETSC_TRUE : PETSC_FALSE;
       rp->rhs_evals++;
-      FastEvents(&mm, t, tau, sel, rp->evals1);
+      PetscCall(FastEvents(&mm, t, tau, sel, rp->evals1));
       for (PetscInt j = 0; j < N2; j++) {
         watch[j]   = (sel[j] && rp->armed[j] && rp->evals1[j] <= 0) ? PETSC_TRUE : PETSC_FALSE;
         trigger[j] = (sel[j] && !rp->armed[j] && rp->evals1[j] < -mm.noise[j]) ? PETSC_TRUE : PETSC_FALSE;
@@ -398,7 +437,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         for (PetscInt it = 0; it < 60 && tr - tl > 1e-9 * dt + 1e-15; it++) {
           PetscBool ok = PETSC_TRUE;
           tr           = 0.5 * (tl + tr);
-          FastEvents(&mm, t, tr, trigger, rp->evals1);
+          PetscCall(FastEvents(&mm, t, tr, trigger, rp->evals1));
           for (PetscInt j = 0; j < N2; j++) {
             if (trigger[j] && !(rp->evals1[j] > 0)) ok = PETSC_FALSE;
             if (trigger[j] && rp->evals1[j] > 0) sel[j] = PETSC_TRUE;
@@ -443,11 +482,11 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
            regula falsi (Illinois) on the min of the watched functions normalised by their values at tau_prev */
         PetscReal b, fb = PETSC_MAX_REAL, ttol = 1e-9 * dt + 1e-15;
         ClosedEvent ev = {&mm, t, watch, eprev};
-        FastEvents(&mm, t, tau_prev, watch, eprev);
+        PetscCall(FastEvents(&mm, t, tau_prev, watch, eprev));
         for (PetscInt j = 0; j < N2; j++)
           if (watch[j]) fb = PetscMin(fb, rp->evals1[j] / eprev[j]);
         PetscCall(SKRodPairLocateEvent(ClosedEventMin, &ev, tau_prev, tau, 1, fb, 1, ttol, &b));
-        FastEvents(&mm, t, b, watch, rp->evals1);
+        PetscCall(FastEvents(&mm, t, b, watch, rp->evals1));
         for (PetscInt j = 0; j < N2; j++) trigger[j] = (PetscBool)(watch[j] && rp->evals1[j] <= 0);
         tau_ev = b;
         break;
@@ -465,7 +504,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       /* a node switched at t goes against its new state at once: re-decide it at t (as in RK45) */
       PetscCheck(++stalls < 20 * N2 + 100, rp->comm, PETSC_ERR_NOT_CONVERGED,
                  "Stick/slip switching does not settle at t = %g s (Zeno chatter)", (double)t);
-      SKMMMStateAt(&mm, t, 0, y, PETSC_TRUE);
+      PetscCall(SKMMMStateAt(&mm, t, 0, y, PETSC_TRUE));
+      SKMMMRememberSegments(&mm, trigger);
       SKRodPairCountRedecided(rp, t, trigger);
       PetscCall(SwitchAt(rp, t, y, trigger, dy));
       new_interval = PETSC_TRUE;
@@ -477,13 +517,14 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       PetscReal tau_end = tau_ev >= 0 ? tau_ev : dt;
       /* outputs inside the step, from the closed form */
       while (rp->monitor && (rp->t_next_out < t + tau_end || (tau_ev < 0 && rp->t_next_out <= t + tau_end + 1e-9 * rp->dt_out))) {
-        SKMMMStateAt(&mm, t, rp->t_next_out - t, yw, PETSC_TRUE);
+        PetscCall(SKMMMStateAt(&mm, t, rp->t_next_out - t, yw, PETSC_TRUE));
         PetscCall(SKRodPairOutput(rp, rp->t_next_out, yw));
         rp->t_next_out += rp->dt_out;
       }
       if (tau_ev >= 0) {
         /* the end of the interval: full nodal state, switch, new interval */
-        SKMMMStateAt(&mm, t, tau_end, y, PETSC_TRUE);
+        PetscCall(SKMMMStateAt(&mm, t, tau_end, y, PETSC_TRUE));
+        SKMMMRememberSegments(&mm, trigger);
         t += tau_end;
         if (ib < rp->nbreak && t >= rp->breaks[ib]) ib++;
         PetscCall(SwitchAt(rp, t, y, trigger, dy));
@@ -492,7 +533,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       } else {
         /* the interval goes on: carry the closed forms over, nodal rod 1 is not formed */
         PetscBool last = t_stop >= t_end * (1 - 1e-15) ? PETSC_TRUE : PETSC_FALSE; /* the run ends: form the nodal state */
-        SKMMMStateAt(&mm, t, dt, last ? y : yw, last);
+        PetscCall(SKMMMStateAt(&mm, t, dt, last ? y : yw, last));
         EndStep(&mm, t, dt, last ? y : yw);
         for (PetscInt j = 0; j < N2; j++) margin[j] = (rp->armed[j] && eprev[j] > 0) ? eprev[j] - mm.rate[j] * (dt - tlast[j]) : eprev[j];
         t = t_stop;
@@ -506,6 +547,12 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree3(mm.cache.kind, mm.cache.n, mm.cache.used));
   PetscCall(PetscFree5(mm.scratch, mm.eigd, mm.eige, mm.eigz, mm.eigwork));
   PetscCall(PetscFree3(mm.eigw, mm.eigiwork, mm.capS));
+  PetscCall(PetscFree3(mm.xw, mm.rowL, mm.rowR));
+  PetscCall(PetscFree4(mm.nu, mm.nv, mm.nidx, mm.need));
+  PetscCall(PetscFree4(mm.prev_a, mm.prev_n, mm.prev_kind, mm.Fprev));
+  rp->mmm_plans  = mm.tr.nplans;
+  rp->mmm_tables = mm.tr.ntables;
+  PetscCall(SKMMMTransformsDestroy(&mm.tr));
   PetscCall(PetscFree5(mm.w, mm.c0, mm.c1, mm.pa, mm.A));
   PetscCall(PetscFree5(mm.B, mm.q0, mm.qd0, mm.g0, mm.g1));
   PetscCall(PetscFree3(mm.gP, mm.phi, mm.us0));

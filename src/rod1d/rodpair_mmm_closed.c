@@ -141,24 +141,19 @@ void SKMMMRod2At(MMM *mm, PetscReal tau)
 }
 
 /* rod-1 displacement and velocity of every node of the segments at tau (sticking nodes are not touched) */
-static void Rod1At(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[])
+static PetscErrorCode Rod1At(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[])
 {
   PetscInt N = mm->N;
 
+  PetscFunctionBegin;
   for (PetscInt s = 0; s < mm->nseg; s++) {
-    const Seg *sg = &mm->seg[s];
+    const Seg *sg         = &mm->seg[s];
+    const PetscReal *Q[2] = {mm->qv + sg->a, mm->qdv + sg->a};
+    PetscReal *U[2]       = {y + sg->a, y + N + sg->a};
     SKMMMSegModes(mm, s, t0, tau);
-    for (PetscInt j = 0; j < sg->n; j++) {
-      PetscReal uu = 0, vv = 0;
-      const PetscReal *row = SKMMMSegRow(mm, sg, j);
-      for (PetscInt p = 0; p < sg->n; p++) {
-        uu += row[p] * mm->qv[sg->a + p];
-        vv += row[p] * mm->qdv[sg->a + p];
-      }
-      y[sg->a + j]     = uu;
-      y[N + sg->a + j] = vv;
-    }
+    PetscCall(SKMMMSegSynthesize(mm, sg, 2, Q, U));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* int_0^tau sin(eps s + phi) ds and int_0^tau cos(eps s + phi) ds, given sin/cos of phi and of eps tau + phi; the sinc
@@ -256,15 +251,16 @@ static PetscReal WorkOfP(MMM *mm, PetscReal t0, PetscReal tau)
 
 /* Full state at tau of the current coupling step: rod 1 (segments in closed form, sticking nodes following rod 2),
    rod 2 in closed form, work of P and dissipation (constant slip forces), all exact for the closed forms. */
-void SKMMMStateAt(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscBool rod1)
+PetscErrorCode SKMMMStateAt(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscBool rod1)
 {
   SKRodPair rp = mm->rp;
   PetscInt N = mm->N, Nm = mm->Nm;
   PetscReal diss = 0;
 
+  PetscFunctionBegin;
   SKMMMRod2At(mm, tau);
   for (PetscInt s = 0; s < mm->nseg; s++) SKMMMSegModes(mm, s, t0, tau);
-  if (rod1) Rod1At(mm, t0, tau, y);
+  if (rod1) PetscCall(Rod1At(mm, t0, tau, y));
   for (PetscInt n = 0; n < Nm; n++) {
     y[ETA_OFF(mm) + n]  = mm->et[n];
     y[ETAD_OFF(mm) + n] = mm->etd[n];
@@ -289,6 +285,7 @@ void SKMMMStateAt(MMM *mm, PetscReal t0, PetscReal tau, PetscReal y[], PetscBool
   for (PetscInt n = 0; n < Nm; n++) diss -= mm->Qslip[n] * (mm->et[n] - mm->eta0[n]);
   y[rp->n - 2] = mm->W0 + WorkOfP(mm, t0, tau);
   y[rp->n - 1] = mm->D0 + diss;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* displacement and velocity of node i at tau from the closed forms */

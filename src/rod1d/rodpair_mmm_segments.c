@@ -67,6 +67,10 @@ static PetscErrorCode SegMatrix(MMM *mm, Seg *sg, PetscInt pass)
   PetscReal *d;
 
   PetscFunctionBegin;
+  if (sg->fast) { /* the transforms need no matrix; the few rows asked for (end loads, single nodes) are made on the fly */
+    sg->phi = sg->wg = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (k = 0; k < c->nslot; k++)
     if (c->kind[k] == key && c->n[k] == sg->n) break;
   if (k < c->nslot) {
@@ -125,10 +129,59 @@ static PetscBool SegUniform(const MMM *mm, Seg *sg)
   return PETSC_TRUE;
 }
 
+/* u, v of the K local nodes IDX of segment SG from its current modal values (SKMMMSegModes), in U, V: the rotations of
+   SegPhi run side by side for up to 64 nodes (independent recurrences, so they vectorise across the nodes where one
+   node's recurrence is a chain of dependent operations) */
+void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[])
+{
+  const PetscReal *qv = mm->qv + sg->a, *qdv = mm->qdv + sg->a;
+  PetscBool use_sin = sg->kind == SEG_FIXED_FIXED ? PETSC_TRUE : PETSC_FALSE;
+
+  if (sg->phi) {
+    for (PetscInt b = 0; b < k; b++) {
+      const PetscReal *row = sg->phi + (size_t)idx[b] * sg->n;
+      PetscReal uu = 0, vv = 0;
+      for (PetscInt p = 0; p < sg->n; p++) {
+        uu += row[p] * qv[p];
+        vv += row[p] * qdv[p];
+      }
+      U[b] = uu;
+      V[b] = vv;
+    }
+    return;
+  }
+  for (PetscInt b0 = 0; b0 < k; b0 += 64) {
+    PetscInt m = PetscMin(64, k - b0);
+    PetscReal c[64], sn[64], cy[64], sy[64], uu[64], vv[64];
+    for (PetscInt b = 0; b < m; b++) {
+      PetscInt j = idx[b0 + b], J = sg->kind == SEG_FIXED_FREE ? sg->n - 1 - j : (sg->kind == SEG_FIXED_FIXED ? j + 1 : j);
+      SKSinCos(J * sg->theta0, &sn[b], &c[b]);
+      SKSinCos(J * sg->dtheta, &sy[b], &cy[b]);
+      uu[b] = vv[b] = 0;
+    }
+    for (PetscInt p = 0; p < sg->n; p++) {
+      const PetscReal q = qv[p], qd = qdv[p];
+      for (PetscInt b = 0; b < m; b++) {
+        PetscReal ph = use_sin ? sn[b] : c[b], t = c[b] * cy[b] - sn[b] * sy[b];
+        uu[b] += ph * q;
+        vv[b] += ph * qd;
+        sn[b] = sn[b] * cy[b] + c[b] * sy[b];
+        c[b]  = t;
+      }
+    }
+    for (PetscInt b = 0; b < m; b++) {
+      U[b0 + b] = uu[b];
+      V[b0 + b] = vv[b];
+    }
+  }
+}
+
 /* row j of the mode matrix (phi_p(j), p = 0..n-1); valid until the next call */
 const PetscReal *SKMMMSegRow(MMM *mm, const Seg *sg, PetscInt j)
 {
   if (sg->phi) return sg->phi + (size_t)j * sg->n;
+  if (j == 0) return mm->rowL + sg->a;
+  if (j == sg->n - 1) return mm->rowR + sg->a;
   SegPhi(sg, j, mm->phi);
   return mm->phi;
 }
@@ -136,6 +189,36 @@ const PetscReal *SKMMMSegRow(MMM *mm, const Seg *sg, PetscInt j)
 static PetscReal NodeMass(const MMM *mm, PetscInt i)
 {
   return mm->rp->model.mass[i];
+}
+
+void SKMMMSegEndRows(MMM *mm, const Seg *s)
+{
+  if (s->phi) return;
+  SegPhi(s, 0, mm->rowL + s->a);
+  SegPhi(s, s->n - 1, mm->rowR + s->a);
+}
+
+void SKMMMSegSetKind(Seg *s, SegKind kind)
+{
+  s->kind = kind;
+  switch (kind) {
+  case SEG_FREE_FREE:
+    s->theta0 = 0;
+    s->dtheta = PETSC_PI / (s->n - 1);
+    s->mass   = s->ms * (s->n - 1) / 2;
+    break;
+  case SEG_FREE_FIXED:
+  case SEG_FIXED_FREE:
+    s->theta0 = PETSC_PI / (2 * s->n);
+    s->dtheta = PETSC_PI / s->n;
+    s->mass   = s->ms * s->n / 2;
+    break;
+  case SEG_FIXED_FIXED:
+    s->theta0 = PETSC_PI / (s->n + 1);
+    s->dtheta = PETSC_PI / (s->n + 1);
+    s->mass   = s->ms * (s->n + 1) / 2;
+    break;
+  }
 }
 
 PetscErrorCode SKMMMBuildSegments(MMM *mm)
@@ -161,23 +244,10 @@ PetscErrorCode SKMMMBuildSegments(MMM *mm)
     s->left    = s->a == 0 ? -1 : s->a - 1;
     s->right   = i == N ? -1 : i;
     s->general = SegUniform(mm, s) ? PETSC_FALSE : PETSC_TRUE;
-    if (s->left < 0 && s->right < 0) {
-      s->kind   = SEG_FREE_FREE;
-      s->theta0 = 0;
-      s->dtheta = PETSC_PI / (s->n - 1);
-      s->mass   = s->ms * (s->n - 1) / 2;
-    } else if (s->left < 0 || s->right < 0) {
-      s->kind   = s->left < 0 ? SEG_FREE_FIXED : SEG_FIXED_FREE;
-      s->theta0 = PETSC_PI / (2 * s->n);
-      s->dtheta = PETSC_PI / s->n;
-      s->mass   = s->ms * s->n / 2;
-    } else {
-      s->kind   = SEG_FIXED_FIXED;
-      s->theta0 = PETSC_PI / (s->n + 1);
-      s->dtheta = PETSC_PI / (s->n + 1);
-      s->mass   = s->ms * (s->n + 1) / 2;
-    }
+    s->fast    = (PetscBool)(!s->general && s->n >= mm->tr.nmin);
+    SKMMMSegSetKind(s, s->left < 0 ? (s->right < 0 ? SEG_FREE_FREE : SEG_FREE_FIXED) : (s->right < 0 ? SEG_FIXED_FREE : SEG_FIXED_FIXED));
     PetscCall(SegMatrix(mm, s, pass));
+    SKMMMSegEndRows(mm, s);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -189,33 +259,76 @@ PetscReal SKMMMModalMass(const Seg *s, PetscInt p)
   return s->mass;
 }
 
-/* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state, O(n^2) per
-   segment, and the modal projection of the (constant) slip friction. Later coupling steps of the same interval carry
-   the modal coordinates over in closed form and only re-project the sparse end loads. */
-void SKMMMProjectInterval(MMM *mm, const PetscReal y[])
+/* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state (a transform
+   or a dense pass per segment), and the modal projection of the (constant) slip friction. Later coupling steps of the
+   same interval carry the modal coordinates over in closed form and only re-project the sparse end loads. */
+void SKMMMRememberSegments(MMM *mm, const PetscBool trigger[])
+{
+  mm->nprev = mm->nseg;
+  for (PetscInt s = 0; s < mm->nseg; s++) {
+    const Seg *sg    = &mm->seg[s];
+    mm->prev_a[s]    = sg->a;
+    mm->prev_n[s]    = sg->n;
+    mm->prev_kind[s] = (PetscInt)sg->kind;
+    /* a switched node may keep its segment (stuck and released at once) with its velocity set to rod 2's meanwhile */
+    for (PetscInt j = sg->a; j < sg->a + sg->n; j++)
+      if (trigger[2 * j] || trigger[2 * j + 1]) mm->prev_n[s] = -1;
+  }
+}
+
+/* was SG a segment of the interval that just ended (same nodes, same ends)? The segments are ordered by first node. */
+static PetscBool SegCarried(const MMM *mm, const Seg *sg)
+{
+  PetscInt lo = 0, hi = mm->nprev - 1;
+  while (lo <= hi) {
+    PetscInt mid = (lo + hi) / 2;
+    if (mm->prev_a[mid] == sg->a) return (PetscBool)(mm->prev_n[mid] == sg->n && mm->prev_kind[mid] == (PetscInt)sg->kind);
+    if (mm->prev_a[mid] < sg->a)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return PETSC_FALSE;
+}
+
+PetscErrorCode SKMMMProjectInterval(MMM *mm, const PetscReal y[])
 {
   PetscInt N         = mm->N;
   const PetscReal *u = y, *v = y + N;
 
+  PetscFunctionBegin;
   for (PetscInt s = 0; s < mm->nseg; s++) {
     const Seg *sg = &mm->seg[s];
-    for (PetscInt p = 0; p < sg->n; p++) mm->q0[sg->a + p] = mm->qd0[sg->a + p] = mm->gF[sg->a + p] = 0;
-    for (PetscInt j = 0; j < sg->n; j++) {
-      PetscInt i           = sg->a + j;
-      PetscReal mi         = NodeMass(mm, i);
-      const PetscReal *row = SKMMMSegRow(mm, sg, j);
-      for (PetscInt p = 0; p < sg->n; p++) {
-        PetscReal ph = row[p];
-        mm->q0[sg->a + p] += ph * mi * u[i];
-        mm->qd0[sg->a + p] += ph * mi * v[i];
-        mm->gF[sg->a + p] += ph * mm->Ffric[i];
+    PetscInt a = sg->a, n = sg->n, nv = 3;
+    PetscReal *X[3] = {mm->xw, mm->xw + N, mm->xw + 2 * N}, *S[3] = {mm->q0 + a, mm->qd0 + a, mm->gF + a};
+    if (SegCarried(mm, sg)) {
+      /* the segment's modes are unchanged, and qv, qdv are its modal values at the event: the state y there was
+         reconstructed from them, so projecting it again would return them up to round-off. The slip friction is
+         re-projected only if it changed (a node reversed its slip or entered rod 2 within the segment). */
+      PetscBool same_F = PETSC_TRUE;
+      for (PetscInt p = 0; p < n; p++) {
+        mm->q0[a + p]  = mm->qv[a + p];
+        mm->qd0[a + p] = mm->qdv[a + p];
+      }
+      for (PetscInt j = 0; j < n && same_F; j++) same_F = (PetscBool)(mm->Ffric[a + j] == mm->Fprev[a + j]);
+      if (same_F) continue;
+      X[0] = X[2];
+      S[0] = S[2];
+      nv   = 1;
+    } else {
+      for (PetscInt j = 0; j < n; j++) {
+        PetscReal mi = NodeMass(mm, a + j);
+        X[0][j]      = mi * u[a + j];
+        X[1][j]      = mi * v[a + j];
       }
     }
-    for (PetscInt p = 0; p < sg->n; p++) {
+    for (PetscInt j = 0; j < n; j++) X[2][j] = mm->Ffric[a + j];
+    PetscCall(SKMMMSegProject(mm, sg, nv, (const PetscReal **)X, S));
+    for (PetscInt p = 0; p < n; p++) {
       PetscReal Mp = SKMMMModalMass(sg, p);
-      mm->q0[sg->a + p] /= Mp;
-      mm->qd0[sg->a + p] /= Mp;
-      mm->gF[sg->a + p] /= Mp;
+      for (PetscInt k = 0; k < nv; k++) S[k][p] /= Mp;
     }
   }
+  mm->nprev = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -7,9 +7,11 @@ typedef struct {
   SKRodPairParams p;
   SKTimeFunction load;
   PetscReal t_end, dt_out, rtol, atol;
-  PetscReal mmm_sample, mmm_coupling; /* SKRodPairSetMMMSteps() */
-  PetscReal max_step;                 /* -rodpair_max_step (s; 0: none): the paper's fixed-step comparison */
-  PetscBool output_state;             /* -rodpair_output_state: also the nodal u1, v1 and rod 2's modal coordinates */
+  PetscReal mmm_sample, mmm_coupling;        /* SKRodPairSetMMMSteps() */
+  PetscInt mmm_transform_min, mmm_nodes_min; /* SKRodPairSetMMMTransforms() */
+  PetscBool mmm_fft_measure;
+  PetscReal max_step;     /* -rodpair_max_step (s; 0: none): the paper's fixed-step comparison */
+  PetscBool output_state; /* -rodpair_output_state: also the nodal u1, v1 and rod 2's modal coordinates */
   PetscInt ngrid;
   PetscInt nblows;       /* <blows count>: the pulse repeated (0: a single load function) */
   PetscReal blow_period; /* <blows period> (s) */
@@ -269,8 +271,11 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
     }
   }
   /* the options override the input; read here so that validate checks them and -help lists them */
-  ctx->mmm_sample   = 1.0;
-  ctx->mmm_coupling = 0.5;
+  ctx->mmm_sample        = 1.0;
+  ctx->mmm_coupling      = 0.5;
+  ctx->mmm_transform_min = SK_RODPAIR_MMM_SEG_MIN;
+  ctx->mmm_nodes_min     = SK_RODPAIR_MMM_NODES_MIN;
+  ctx->mmm_fft_measure   = PETSC_FALSE;
   PetscOptionsBegin(ctx->comm, NULL, "rodpair solver (the command line and <options> override the input)", NULL);
   PetscCall(
       PetscOptionsEnum("-rodpair_solver", "integrator", "", SKRodPairMethods, (PetscEnum)ctx->method, (PetscEnum *)&ctx->method, NULL));
@@ -283,6 +288,12 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
                              NULL));
   PetscCall(PetscOptionsReal("-rodpair_mmm_coupling", "mmm: coupling step factor", "SKRodPairSetMMMSteps", ctx->mmm_coupling,
                              &ctx->mmm_coupling, NULL));
+  PetscCall(PetscOptionsInt("-rodpair_mmm_transform_min", "mmm: shortest uniform segment projected by FFT (larger than N: dense only)",
+                            "SKRodPairSetMMMTransforms", ctx->mmm_transform_min, &ctx->mmm_transform_min, NULL));
+  PetscCall(PetscOptionsInt("-rodpair_mmm_transform_nodes", "mmm: nodes an event evaluation needs to reconstruct a whole segment by FFT",
+                            "SKRodPairSetMMMTransforms", ctx->mmm_nodes_min, &ctx->mmm_nodes_min, NULL));
+  PetscCall(PetscOptionsBool("-rodpair_mmm_fft_measure", "mmm: FFTW plans by trial runs (FFTW_MEASURE)", "SKRodPairSetMMMTransforms",
+                             ctx->mmm_fft_measure, &ctx->mmm_fft_measure, NULL));
   PetscCall(PetscOptionsReal("-rodpair_max_step", "rk45/cvode: largest step (s; 0: none)", "SKRodPairSetMaxStep", ctx->max_step,
                              &ctx->max_step, NULL));
   PetscCall(PetscOptionsBool("-rodpair_output_state", "also write the nodal u1, v1 and rod 2's modal coordinates", "", ctx->output_state,
@@ -455,6 +466,7 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
                SKTimeFunctionTypes[ctx->load.type]);
   }
   PetscCall(SKRodPairSetMMMSteps(rp, ctx->mmm_sample, ctx->mmm_coupling));
+  PetscCall(SKRodPairSetMMMTransforms(rp, ctx->mmm_transform_min, ctx->mmm_nodes_min, ctx->mmm_fft_measure));
 
   mon.ctx  = ctx;
   mon.N    = p.N;
@@ -551,6 +563,16 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
     PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "eigen_cache_hits", hits));
     PetscCall(SKOutputSummary(out, "segment eigen-solves", "%" PetscInt_FMT " (eigenpairs found in the cache %" PetscInt_FMT " times)",
                               solves, hits));
+  }
+  if (method == SK_RODPAIR_MMM) {
+    PetscInt plans, tables;
+    PetscCall(SKRodPairGetMMMTransformCounts(rp, &plans, &tables));
+    PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "fft_plans", plans));
+    PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "fft_chirp_tables", tables));
+    PetscCall(SKOutputSummary(out, "segment transforms",
+                              "FFT for segments of %" PetscInt_FMT " nodes and more, %" PetscInt_FMT " FFTW plans, %" PetscInt_FMT
+                              " chirp tables",
+                              ctx->mmm_transform_min, plans, tables));
   }
   PetscCall(SKOutputSummary(out, "tip displacement", "%.6e m at t = %g s", (double)mon.u[(mon.row - 1) * ctx->ngrid + ctx->ngrid - 1],
                             (double)ctx->t_end));

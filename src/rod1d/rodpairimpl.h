@@ -88,7 +88,7 @@ struct _p_SKRodPair {
   PetscReal *gram;   /* N x N: g_i . g_k for sticking nodes */
   PetscBool factored;
   PetscInt nstick, *stick_idx; /* sticking nodes of the current factorization */
-  PetscReal *chol;             /* nstick x nstick Cholesky factor of diag(1/m) + G G^T */
+  PetscReal *chol;             /* Nm x Nm Cholesky factor of I + G^T diag(m) G (diag(1/m) + G G^T by Woodbury) */
 
   /* results of the last right-hand-side evaluation */
   PetscReal *force; /* friction force on each node of rod 1 (N) */
@@ -111,8 +111,11 @@ struct _p_SKRodPair {
   PetscBool load_form_set;
   PetscReal load_P0, load_W, load_phase;
   PetscReal mmm_sample, mmm_coupling;
-  PetscBool mmm_eigen_always;            /* SKRodPairSetMMMEigenSolve() */
-  PetscInt mmm_eig_solves, mmm_eig_hits; /* SKRodPairGetMMMEigenCounts() */
+  PetscBool mmm_eigen_always;                /* SKRodPairSetMMMEigenSolve() */
+  PetscInt mmm_eig_solves, mmm_eig_hits;     /* SKRodPairGetMMMEigenCounts() */
+  PetscInt mmm_transform_min, mmm_nodes_min; /* SKRodPairSetMMMTransforms() */
+  PetscBool mmm_fft_measure;
+  PetscInt mmm_plans, mmm_tables; /* FFTW plans and chirp tables made by the last solve */
   PetscReal work_max;
 };
 

@@ -1,0 +1,287 @@
+/* Mode-matching method: the modal projection and the nodal reconstruction of a rod-1 segment, by fast transforms for
+   uniform segments of at least the crossover length (O(n log n)) and by the dense mode rows otherwise (O(n^2)).
+   The uniform segment modes are the bases of the discrete cosine and sine transforms (docs/theory.md):
+     free-free   cos(pi j p/(n-1))              DCT-I both ways
+     free-fixed  cos(pi j (p+1/2)/n)            projection a DCT-III, reconstruction a DCT-II
+     fixed-free  the same with j -> n-1-j       (the node order reversed)
+     fixed-fixed sin(pi (j+1)(p+1)/(n+1))       DST-I both ways
+   All are y_k = sum_j x_j trig(pi (j + j0)(k + k0)/D). FFTW's r2r kinds (REDFT00, REDFT01/10, RODFT00) compute them, but
+   a plan is per length, and an event changes the long segment's length: a run meets hundreds of lengths, and making
+   their plans cost more than the transforms saved (docs/benchmarks.md). So each is computed as a chirp-z (Bluestein)
+   convolution: with J = 2(j + j0), K = 2(k + k0), the angle pi J K/(4D) = pi (J^2 + K^2 - (K - J)^2)/(8D), so
+     y_k = Re or -Im of  c_K sum_j (x_j c_J) conj(c_{K-J}),  c_q = exp(-i pi q^2/(8D)),
+   a linear convolution of length n done by complex FFTs of a size M >= 2n - 1 of the form 2^k or 3 2^k: the plans are
+   one pair per M (a handful per run), the chirps and the kernel's transform are kept per (kind, length) in a cache. */
+#include "mmmimpl.h"
+
+PetscLogEvent SK_MMM_ProjectFFT, SK_MMM_ProjectDense, SK_MMM_NodalFFT, SK_MMM_NodalDense, SK_MMM_Plan;
+
+/* -log_view: the segment passes of the mode matching by path (fast transform or dense rows), and the set-up of plans
+   and chirp tables */
+PetscErrorCode SKMMMRegisterLogEvents(void)
+{
+  static PetscBool registered = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (registered) PetscFunctionReturn(PETSC_SUCCESS);
+  registered = PETSC_TRUE;
+  PetscCall(PetscLogEventRegister("RodPairMMMProjFFT", SK_CLASSID, &SK_MMM_ProjectFFT));
+  PetscCall(PetscLogEventRegister("RodPairMMMProjDense", SK_CLASSID, &SK_MMM_ProjectDense));
+  PetscCall(PetscLogEventRegister("RodPairMMMNodalFFT", SK_CLASSID, &SK_MMM_NodalFFT));
+  PetscCall(PetscLogEventRegister("RodPairMMMNodalDense", SK_CLASSID, &SK_MMM_NodalDense));
+  PetscCall(PetscLogEventRegister("RodPairMMMPlan", SK_CLASSID, &SK_MMM_Plan));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the transforms a segment needs, by (j0, k0, D, sine): index into the chirp tables */
+enum { TR_DCT1, TR_DCT3, TR_DCT2, TR_DST1, TR_KINDS };
+
+/* The convolution size for length n: the smallest 2^k or 3 2^k >= 2n - 1 (FFTW is fast on both; the second
+   family cuts the padding from up to 4n to up to 3n). Sets *idx to the plan slot of that size (2k or 2k + 1). */
+static PetscInt ConvSize(PetscInt n, PetscInt *idx)
+{
+  PetscInt k = 0;
+  while (((PetscInt)1 << k) < 2 * n - 1) k++;
+  if (k >= 2 && 3 * ((PetscInt)1 << (k - 2)) >= 2 * n - 1) {
+    *idx = 2 * (k - 2) + 1;
+    return 3 * ((PetscInt)1 << (k - 2));
+  }
+  *idx = 2 * k;
+  return (PetscInt)1 << k;
+}
+
+PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, MMMTransforms *tr)
+{
+  PetscInt M, idx;
+
+  PetscFunctionBegin;
+  tr->N     = N;
+  tr->nmin  = nmin;
+  tr->flags = flags;
+  M         = ConvSize(N, &idx);
+  tr->Mmax  = M;
+  /* one chirp table per (kind, length) up to 32 MB of them (all lengths at N = 301; a window of 125 lengths per kind at
+     N = 1001, against the few lengths around the long segment's that a run moves through at a time), allocated on use */
+  tr->nslot = TR_KINDS * PetscMin(N + 1, PetscMax(16, (PetscInt)(32.0 * 1024 * 1024 / (16.0 * (M + 2 * N) * TR_KINDS))));
+  PetscCall(PetscCalloc2(tr->nslot, &tr->tab, 128, &tr->fwd));
+  PetscCall(PetscCalloc1(128, &tr->bwd));
+  /* fftw_malloc: SIMD-aligned, so a plan made on one buffer runs on another (fftw_execute_dft) */
+  tr->buf  = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
+  tr->work = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
+  PetscCheck(tr->buf && tr->work, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of %" PetscInt_FMT " complex values failed", M);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMMMTransformsDestroy(MMMTransforms *tr)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < 128 && tr->fwd; k++) {
+    if (tr->fwd[k]) fftw_destroy_plan(tr->fwd[k]);
+    if (tr->bwd[k]) fftw_destroy_plan(tr->bwd[k]);
+  }
+  for (PetscInt k = 0; k < tr->nslot && tr->tab; k++)
+    if (tr->tab[k].kernel) fftw_free(tr->tab[k].kernel);
+  PetscCall(PetscFree2(tr->tab, tr->fwd));
+  PetscCall(PetscFree(tr->bwd));
+  if (tr->buf) fftw_free(tr->buf);
+  if (tr->work) fftw_free(tr->work);
+  tr->buf = tr->work = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the forward and backward plans of size M (slot idx, ConvSize), made on first use (flags: FFTW_ESTIMATE or FFTW_MEASURE, see
+   docs/benchmarks.md) and kept for the run. Plans are made and run by this rank's thread only. */
+static PetscErrorCode GetPlans(MMMTransforms *tr, PetscInt M, PetscInt k, fftw_plan *fwd, fftw_plan *bwd)
+{
+  PetscFunctionBegin;
+  if (!tr->fwd[k]) {
+    double *tmp = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
+    PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
+    /* out of place into tr->buf's size class; FFTW_MEASURE overwrites the arrays while planning: both are scratch */
+    tr->fwd[k] = fftw_plan_dft_1d((int)M, (fftw_complex *)tmp, (fftw_complex *)tr->buf, FFTW_FORWARD, tr->flags);
+    tr->bwd[k] = fftw_plan_dft_1d((int)M, (fftw_complex *)tr->buf, (fftw_complex *)tmp, FFTW_BACKWARD, tr->flags);
+    PetscCall(PetscLogEventEnd(SK_MMM_Plan, 0, 0, 0, 0));
+    fftw_free(tmp);
+    PetscCheck(tr->fwd[k] && tr->bwd[k], PETSC_COMM_SELF, PETSC_ERR_LIB, "FFTW could not plan a complex transform of size %" PetscInt_FMT,
+               M);
+    tr->nplans += 2;
+  }
+  *fwd = tr->fwd[k];
+  *bwd = tr->bwd[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* exp(-i pi q/(8D)) for an integer q, reduced exactly modulo 16D first (q reaches 16 n^2) */
+static inline void Chirp(long long q, long long D, PetscReal *re, PetscReal *im)
+{
+  long long r = q % (16 * D);
+  PetscReal s, c;
+  if (r < 0) r += 16 * D;
+  SKSinCos(-PETSC_PI * (PetscReal)r / (8.0 * (PetscReal)D), &s, &c);
+  *re = c;
+  *im = s;
+}
+
+/* The chirp table of transform KIND at length n (a direct-mapped cache; rebuilt when another length took the
+   slot): pre-chirp c_J (n), post-chirp c_K (n) and the FFT of the kernel conj(c_{K-J}) / M (M), in one fftw_malloc. */
+static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, ChirpTable **tab)
+{
+  /* j0, k0 (times 2) and D - n of each kind */
+  static const PetscInt a2[TR_KINDS] = {0, 0, 1, 2}, b2[TR_KINDS] = {0, 1, 0, 2}, dD[TR_KINDS] = {-1, 0, 0, 1};
+  ChirpTable *t = &tr->tab[(n % (tr->nslot / TR_KINDS)) * TR_KINDS + kind]; /* lengths within a window of nslot / 4 never collide */
+  PetscInt M, idx;
+  long long D = n + dD[kind];
+
+  PetscFunctionBegin;
+  if (t->kernel && t->kind == kind && t->n == n) {
+    *tab = t;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
+  M = ConvSize(n, &idx);
+  if (t->kernel && t->M < M) {
+    fftw_free(t->kernel);
+    t->kernel = NULL;
+  }
+  if (!t->kernel) {
+    t->kernel = (double *)fftw_malloc(2 * sizeof(double) * (size_t)(M + 2 * tr->N));
+    PetscCheck(t->kernel, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of a chirp table failed");
+    t->M = M;
+  }
+  t->kind = kind;
+  t->n    = n;
+  t->Mn   = M;
+  t->idx  = idx;
+  t->pre  = t->kernel + 2 * t->M;
+  t->post = t->pre + 2 * tr->N;
+  for (PetscInt j = 0; j < n; j++) {
+    long long J = 2 * j + a2[kind], K = 2 * j + b2[kind];
+    Chirp(J * J, D, &t->pre[2 * j], &t->pre[2 * j + 1]);
+    Chirp(K * K, D, &t->post[2 * j], &t->post[2 * j + 1]);
+  }
+  {
+    fftw_plan fwd, bwd;
+    double *w = tr->buf;
+    PetscCall(GetPlans(tr, M, idx, &fwd, &bwd));
+    for (PetscInt m = 0; m < M; m++) w[2 * m] = w[2 * m + 1] = 0;
+    for (PetscInt m = -(n - 1); m <= n - 1; m++) {
+      long long q = 2 * m + b2[kind] - a2[kind];
+      PetscReal re, im;
+      Chirp(q * q, D, &re, &im);
+      w[2 * (m < 0 ? M + m : m)]     = re / M; /* conj(c_q) = exp(+i pi q^2/(8D)); 1/M: FFTW's backward transform is unscaled */
+      w[2 * (m < 0 ? M + m : m) + 1] = -im / M;
+    }
+    fftw_execute_dft(fwd, (fftw_complex *)w, (fftw_complex *)t->kernel);
+  }
+  tr->ntables++;
+  PetscCall(PetscLogEventEnd(SK_MMM_Plan, 0, 0, 0, 0));
+  *tab = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y_k = sum_j x_j trig(pi (j + j0)(k + k0)/D) of transform KIND (cos, or sin for the DST-I), x read and y written in
+   reverse node order for a fixed-free segment (REV_IN, REV_OUT) */
+static PetscErrorCode Apply(MMMTransforms *tr, PetscInt kind, PetscInt n, PetscBool rev_in, PetscBool rev_out, const PetscReal x[],
+                            PetscReal y[])
+{
+  ChirpTable *t = NULL;
+  fftw_plan fwd, bwd;
+  double *w;
+  PetscInt M;
+
+  PetscFunctionBegin;
+  PetscCall(GetTable(tr, kind, n, &t));
+  M = t->Mn;
+  PetscCall(GetPlans(tr, M, t->idx, &fwd, &bwd));
+  w = tr->buf;
+  for (PetscInt j = 0; j < n; j++) {
+    PetscReal xj = rev_in ? x[n - 1 - j] : x[j];
+    w[2 * j]     = xj * t->pre[2 * j];
+    w[2 * j + 1] = xj * t->pre[2 * j + 1];
+  }
+  for (PetscInt m = n; m < M; m++) w[2 * m] = w[2 * m + 1] = 0;
+  fftw_execute_dft(fwd, (fftw_complex *)w, (fftw_complex *)tr->work);
+  for (PetscInt m = 0; m < M; m++) {
+    PetscReal re        = tr->work[2 * m] * t->kernel[2 * m] - tr->work[2 * m + 1] * t->kernel[2 * m + 1];
+    PetscReal im        = tr->work[2 * m] * t->kernel[2 * m + 1] + tr->work[2 * m + 1] * t->kernel[2 * m];
+    tr->work[2 * m]     = re;
+    tr->work[2 * m + 1] = im;
+  }
+  fftw_execute_dft(bwd, (fftw_complex *)tr->work, (fftw_complex *)w);
+  for (PetscInt k = 0; k < n; k++) {
+    /* c_K times the convolution: its real part is the cosine sum, minus its imaginary part the sine sum */
+    PetscReal v                = kind == TR_DST1 ? -(t->post[2 * k] * w[2 * k + 1] + t->post[2 * k + 1] * w[2 * k])
+                                                 : t->post[2 * k] * w[2 * k] - t->post[2 * k + 1] * w[2 * k + 1];
+    y[rev_out ? n - 1 - k : k] = v;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The transform of a uniform segment: the projection y_p = sum_j phi_p(j) x_j (PROJECT) or the reconstruction
+   y_j = sum_p phi_p(j) x_p; the two differ only for the free-fixed pair (DCT-III and DCT-II: transposes) */
+static PetscErrorCode SegTransform(MMMTransforms *tr, const Seg *sg, PetscBool project, const PetscReal x[], PetscReal y[])
+{
+  PetscBool mirror = (PetscBool)(sg->kind == SEG_FIXED_FREE);
+
+  PetscFunctionBegin;
+  switch (sg->kind) {
+  case SEG_FREE_FREE:
+    PetscCall(Apply(tr, TR_DCT1, sg->n, PETSC_FALSE, PETSC_FALSE, x, y));
+    break;
+  case SEG_FREE_FIXED:
+  case SEG_FIXED_FREE: /* the node order reversed: on the way in for a projection, on the way out for a reconstruction */
+    PetscCall(Apply(tr, project ? TR_DCT3 : TR_DCT2, sg->n, (PetscBool)(project && mirror), (PetscBool)(!project && mirror), x, y));
+    break;
+  case SEG_FIXED_FIXED:
+    PetscCall(Apply(tr, TR_DST1, sg->n, PETSC_FALSE, PETSC_FALSE, x, y));
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PROJECT: modal sums Y[v][p] = sum_j phi_p(j) X[v][j]; else nodal values Y[v][j] = sum_p phi_p(j) X[v][p]; NV vectors,
+   by the transforms for a fast segment, else by the mode rows */
+static PetscErrorCode SegPass(MMM *mm, const Seg *sg, PetscBool project, PetscInt nv, const PetscReal *X[], PetscReal *Y[])
+{
+  PetscInt n          = sg->n;
+  PetscLogEvent event = project ? (sg->fast ? SK_MMM_ProjectFFT : SK_MMM_ProjectDense) : (sg->fast ? SK_MMM_NodalFFT : SK_MMM_NodalDense);
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(event, 0, 0, 0, 0));
+  if (sg->fast) {
+    for (PetscInt v = 0; v < nv; v++) PetscCall(SegTransform(&mm->tr, sg, project, X[v], Y[v]));
+  } else {
+    if (project)
+      for (PetscInt v = 0; v < nv; v++)
+        for (PetscInt p = 0; p < n; p++) Y[v][p] = 0;
+    for (PetscInt j = 0; j < n; j++) {
+      const PetscReal *row = SKMMMSegRow(mm, sg, j);
+      for (PetscInt v = 0; v < nv; v++) {
+        if (project) { /* row j scattered into all modal sums */
+          const PetscReal xj = X[v][j];
+          for (PetscInt p = 0; p < n; p++) Y[v][p] += row[p] * xj;
+        } else { /* row j dotted with the modal values */
+          PetscReal s = 0;
+          for (PetscInt p = 0; p < n; p++) s += row[p] * X[v][p];
+          Y[v][j] = s;
+        }
+      }
+    }
+  }
+  PetscCall(PetscLogEventEnd(event, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMMMSegProject(MMM *mm, const Seg *sg, PetscInt nv, const PetscReal *X[], PetscReal *S[])
+{
+  PetscFunctionBegin;
+  PetscCall(SegPass(mm, sg, PETSC_TRUE, nv, X, S));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMMMSegSynthesize(MMM *mm, const Seg *sg, PetscInt nv, const PetscReal *Q[], PetscReal *U[])
+{
+  PetscFunctionBegin;
+  PetscCall(SegPass(mm, sg, PETSC_FALSE, nv, Q, U));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
