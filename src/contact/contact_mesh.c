@@ -918,7 +918,7 @@ PetscErrorCode SKContactMeshSurfaceNearestFace(SKContactMeshSurface ms, const Pe
 
   PetscFunctionBegin;
   for (PetscInt f = 0; f < ms->nfaces; f++) {
-    FaceProjection fp;
+    FaceProjection fp = {0, {0}, {0}, {0}, PETSC_FALSE};
     if (ms->dim == 2)
       ProjectFace(ms, f, x, &fp, 2, 2);
     else if (ms->nfn == 4)

@@ -210,9 +210,9 @@ struct _p_SKContactPair {
   PetscReal dt_contact;
   PetscBool frictionless; /* mu_s = mu_k = 0: no friction force, so no sticking either (the statistics count none) */
   PetscInt passes;
-      /* the pair is one of PASSES over one interface, each with 1/PASSES of the penalty (fields scale) */ /* the pair's contact step with
-                                                                                                              the switching margin (s;
-                                                                                                              SKContactPairGetStepBound) */
+  /* the pair is one of PASSES over one interface, each with 1/PASSES of the penalty (fields scale) */ /* the pair's contact step with
+                                                                                                          the switching margin (s;
+                                                                                                          SKContactPairGetStepBound) */
   /* sticking-time statistics per node (s), committed and trial like the friction state: time in contact and sticking
      (SKFrictionIsSticking() on the tangential slip speed over the step), and time in contact */
   PetscReal *stick_time, *stick_time_trial, *contact_time, *contact_time_trial;
