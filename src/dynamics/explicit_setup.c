@@ -18,6 +18,9 @@ PetscErrorCode SKExplicitSetupView(SKExplicit ex, const char phase[])
   PetscReal v[4];
 
   PetscFunctionBegin;
+  /* SIGTERM/SIGINT between the phases of the set-up (ex->input is set until it ends), collectively: a parallel run stops
+     here, a serial one also inside the long loops of a phase (SKSignalCheckSerial()) */
+  if (ex->input) PetscCall(SKSignalCheck(ex->comm));
   PetscCall(PetscTime(&now));
   if (!ex->setup_view) PetscFunctionReturn(PETSC_SUCCESS);
   { /* the resident set now from /proc (PetscMemoryGetCurrentUsage may return the peak instead) */

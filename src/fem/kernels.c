@@ -153,6 +153,7 @@ static PetscErrorCode GeometryLoop(SKBasis t, PetscInt nelem, const PetscInt con
   ClearFailure(fail);
   for (PetscInt b = 0; b < nelem; b += SK_L) {
     PetscInt nl;
+    if (b % (64 * SK_L) == 63 * SK_L) PetscCall(SKSignalCheckSerial());
     BatchSetup(b, nelem, w, &nl);
     Gather(dim, nodes, conn, w->elem, Xg, w->X);
     if (ug) Gather(dim, nodes, conn, w->elem, ug, w->U);
@@ -298,6 +299,7 @@ static inline PetscErrorCode RowBoundBlock(SKBasis t, const PetscReal C[], const
               }
             }
     }
+    if (b % (64 * SK_L) == 63 * SK_L) PetscCall(SKSignalCheckSerial());
     for (PetscInt l = 0; l < nl; l++) {
       const PetscInt *c = conn + w->elem[l] * nodes;
       for (PetscInt a = 0; a < nodes; a++)
@@ -440,6 +442,7 @@ PetscErrorCode SKFEMBlockElementStiffness(SKBasis basis, SKMaterial mat, PetscIn
   PetscReal *X, *u, *f, lo[3], hi[3], size = 0.0, h;
 
   PetscFunctionBegin;
+  PetscCall(SKSignalCheckSerial()); /* the critical step calls this for every element */
   for (PetscInt d = 0; d < dim; d++) lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
   for (PetscInt a = 0; a < nodes; a++)
     for (PetscInt d = 0; d < dim; d++) lo[d] = PetscMin(lo[d], Xe[a * dim + d]), hi[d] = PetscMax(hi[d], Xe[a * dim + d]);
@@ -520,6 +523,7 @@ PetscErrorCode SKFEMElementFrequencyBound(SKBasis basis, SKMaterial mat, PetscIn
     PetscCallBLAS("LAPACKsyev", LAPACKsyev_("N", "U", &bn, K, &bn, eig, work, &lwork, &info));
     PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK syev failed with info %d", (int)info);
     *omega2 = PetscMax(*omega2, eig[n - 1]);
+    PetscCall(SKSignalCheckSerial()); /* an element costs a dense stiffness and eigen-solve */
   }
   PetscCall(PetscFree6(K, N, G, wdetJ, eig, work));
   PetscFunctionReturn(PETSC_SUCCESS);
