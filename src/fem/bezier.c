@@ -193,6 +193,7 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   PetscCall(SKBasisCreateShell(info->name, pdim, bb->nen, bb->nq, info->vtk_type, SKBezierGeometry, bb, basis));
   PetscCall(SKBasisShellSetContextDestroy(*basis, SKBezierBasisDestroy));
   (*basis)->internal_force    = SKBezierInternalForceKernel(pdim, bb->q); /* NULL: the generic loop */
+  (*basis)->element_mass      = SKBezierElementMass;
   (*basis)->degree            = bb->p;
   (*basis)->reference_measure = pdim == 2 ? 4.0 : 8.0;
   PetscFunctionReturn(PETSC_SUCCESS);

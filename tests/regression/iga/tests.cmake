@@ -2,6 +2,8 @@
 # The bad IGA inputs are in tests/regression/explicit/bad/iga-*.xml (registered there).
 # SIGTERM stops a long set-up (a 1500 x 1500 span patch) within 1 s, in two of its phases. About 20 s.
 sk_add_python_test(regression_iga_sigterm_setup ${SK_TEST_DIR}/check_sigterm_setup.py ARGS ${SK_PROGRAM} LABELS regression)
+# Kinetic energy of free rational plates and blocks (W = 2, 10, 100, 2D and 3D) in uniform motion: 5 J to 1e-12.
+sk_add_python_test(regression_iga_rational_mass ${SK_TEST_DIR}/check_rational_mass.py ARGS ${SK_PROGRAM} LABELS regression)
 
 # Several patches are separate bodies: bitwise the single-body run, the other body exactly at rest.
 sk_add_python_test(regression_iga_two_bodies ${SK_TEST_DIR}/check_two_bodies.py
