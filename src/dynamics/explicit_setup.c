@@ -120,6 +120,13 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
     PetscCall(SKInputGetInt(ex->input, node, "fields", &ex->field_interval, NULL));
     PetscCall(SKInputGetInt(ex->input, node, "histories", &ex->history_interval, NULL));
   }
+  { /* the field frames of any input from the command line, e.g. ParaView frames of an input that sets fields="0" */
+    PetscBool set;
+    PetscCall(SKOptionsInt(ex->comm, "-explicit_field_interval", "VTK fields every this many steps (0: none); replaces <output fields>",
+                           &ex->field_interval, &set));
+    PetscCheck(!set || ex->field_interval >= 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "-explicit_field_interval %" PetscInt_FMT ": need a number of steps >= 0 (0: no fields)", ex->field_interval);
+  }
   PetscCall(SKNodeGetChild(root, "checkpoint", &node));
   ex->checkpoint_keep = 2;
   if (node) {
