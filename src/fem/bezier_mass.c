@@ -24,12 +24,58 @@ typedef struct {
   PetscReal vol; /* scale of the tolerance: the element's volume by the base rule */
 } SKMassCell;
 
+/* y = M x along axis AXIS of a tensor with extents n[3] (axis 0 fastest), M of m rows with row stride ld: y has
+   extent m on that axis. */
+static void Apply1D(const PetscInt n[3], PetscInt axis, PetscInt m, const PetscReal *M, PetscInt ld, const PetscReal *x, PetscReal *y)
+{
+  PetscInt inner = 1, outer = 1;
+
+  for (PetscInt k = 0; k < axis; k++) inner *= n[k];
+  for (PetscInt k = axis + 1; k < 3; k++) outer *= n[k];
+  for (PetscInt o = 0; o < outer; o++)
+    for (PetscInt i = 0; i < m; i++)
+      for (PetscInt in = 0; in < inner; in++) {
+        PetscReal s = 0.0;
+        for (PetscInt j = 0; j < n[axis]; j++) s += M[i * ld + j] * x[(o * n[axis] + j) * inner + in];
+        y[(o * m + i) * inner + in] = s;
+      }
+}
+
+/* The largest tensor of a box: 2n x n (x n) points, the check rule in one direction; n <= 14 in 2D (p = 7), 8 in 3D
+   (p = 3) */
+#define SK_MASS_MAX_TENSOR 1024
+
+/* A tensor-product polynomial with coefficients coef[A] (the element's control points, direction 0 fastest) at the
+   points of a box: op[d] (np[d] x q, row stride ld) per direction, the 1D values or derivatives. */
+static void Evaluate(const SKMassCell *c, const PetscInt np[3], const PetscReal *const op[3], PetscInt ld, const PetscReal coef[],
+                     PetscReal out[])
+{
+  PetscReal t0[SK_MASS_MAX_TENSOR], t1[SK_MASS_MAX_TENSOR];
+  PetscInt n[3]      = {c->q, c->q, c->dim == 3 ? c->q : 1};
+  const PetscReal *x = coef;
+
+  for (PetscInt d = 0; d < c->dim; d++) {
+    /* written by Apply1D before it is read (cppcheck cannot follow it; zeroing would cost a memset per call) */
+    // cppcheck-suppress legacyUninitvar
+    PetscReal *y = d == c->dim - 1 ? out : (d % 2 ? t1 : t0);
+    Apply1D(n, d, np[d], op[d], ld, x, y);
+    n[d] = np[d];
+    x    = y;
+  }
+}
+
 /* Adds the integrals of R_a det J (and R_a^2 det J) over the box [lo, hi] of the reference cube with rule[d] (0: base,
-   1: check) per direction to out[]. PETSC_FALSE: det J <= 0 at a point. */
+   1: check) per direction to out[]. By sum factorisation: W = sum w_A N_A, V = sum w_A X_A N_A and their derivatives
+   at the points one direction at a time, x = V / W, dx/dxi = (dV - x dW) / W; then int R_A det J = w_A sum_g
+   (w det J / W)_g N_A(g) and int R_A^2 det J = w_A^2 sum_g (w det J / W^2)_g N_A(g)^2, contracted the same way.
+   PETSC_FALSE: det J <= 0 at a point. */
 static PetscBool CellRule(const SKMassCell *c, const PetscReal lo[], const PetscReal hi[], const PetscInt rule[], PetscReal out[])
 {
-  const PetscInt dim = c->dim, q = c->q, pdeg[3] = {c->p, c->p, c->p};
+  const PetscInt dim = c->dim, q = c->q, ld = SK_IGA_MAX_DEGREE + 1, nf = dim + 1;
   PetscReal N1[3][SK_MASS_MAX_POINTS][SK_IGA_MAX_DEGREE + 1], dN1[3][SK_MASS_MAX_POINTS][SK_IGA_MAX_DEGREE + 1], wt[3][SK_MASS_MAX_POINTS];
+  PetscReal NT[3][SK_IGA_MAX_DEGREE + 1][SK_MASS_MAX_POINTS], N2T[3][SK_IGA_MAX_DEGREE + 1][SK_MASS_MAX_POINTS];
+  PetscReal coef[4][SK_ELEMENT_MAX_NODES], F[4][4][SK_MASS_MAX_TENSOR], f[SK_MASS_MAX_TENSOR], h[SK_MASS_MAX_TENSOR];
+  PetscReal r1[SK_ELEMENT_MAX_NODES] = {0}, r2[SK_ELEMENT_MAX_NODES] = {0}, t0[SK_MASS_MAX_TENSOR] = {0}, t1[SK_MASS_MAX_TENSOR] = {0};
   PetscInt np[3] = {1, 1, 1}, total = 1;
 
   for (PetscInt d = 0; d < dim; d++) {
@@ -47,31 +93,53 @@ static PetscBool CellRule(const SKMassCell *c, const PetscReal lo[], const Petsc
         for (PetscInt i = 0; i < q; i++) v += Ca[i] * B[i], dv += Ca[i] * dB[i];
         N1[d][g][a]  = v;
         dN1[d][g][a] = dv;
+        NT[d][a][g]  = v;
+        N2T[d][a][g] = v * v;
       }
     }
   }
+  /* fields W, w X_i; variants: values, then d/dxi_k */
+  for (PetscInt a = 0; a < c->nen; a++) {
+    coef[0][a] = c->w[a];
+    for (PetscInt i = 0; i < dim; i++) coef[1 + i][a] = c->w[a] * c->Xe[a * dim + i];
+  }
+  for (PetscInt v = 0; v <= dim; v++) {
+    const PetscReal *op[3];
+    for (PetscInt d = 0; d < dim; d++) op[d] = (v == d + 1 ? &dN1[d][0][0] : &N1[d][0][0]);
+    for (PetscInt fi = 0; fi < nf; fi++) Evaluate(c, np, op, ld, coef[fi], F[fi][v]);
+  }
   for (PetscInt t = 0; t < total; t++) {
-    PetscReal Np[3][SK_IGA_MAX_DEGREE + 1], dNp[3][SK_IGA_MAX_DEGREE + 1], R[SK_ELEMENT_MAX_NODES], dR[SK_ELEMENT_MAX_NODES * 3];
+    const PetscReal W = F[0][0][t], iW = 1.0 / W;
     PetscReal J[9] = {0}, det, weight = 1.0;
     PetscInt rest = t;
     for (PetscInt d = 0; d < dim; d++) {
-      const PetscInt g = rest % np[d];
+      weight *= wt[d][rest % np[d]];
       rest /= np[d];
-      weight *= wt[d][g];
-      for (PetscInt a = 0; a < q; a++) Np[d][a] = N1[d][g][a], dNp[d][a] = dN1[d][g][a];
     }
-    SKRationalTensorBasis(dim, pdeg, (const PetscReal(*)[SK_IGA_MAX_DEGREE + 1]) Np, (const PetscReal(*)[SK_IGA_MAX_DEGREE + 1]) dNp, c->w,
-                          R, dR);
-    for (PetscInt a = 0; a < c->nen; a++)
-      for (PetscInt i = 0; i < dim; i++)
-        for (PetscInt k = 0; k < dim; k++) J[i * dim + k] += c->Xe[a * dim + i] * dR[a * dim + k];
+    for (PetscInt i = 0; i < dim; i++) {
+      const PetscReal x = F[1 + i][0][t] * iW;
+      for (PetscInt k = 0; k < dim; k++) J[i * dim + k] = (F[1 + i][1 + k][t] - x * F[0][1 + k][t]) * iW;
+    }
     det = dim == 2 ? J[0] * J[3] - J[1] * J[2]
                    : J[0] * (J[4] * J[8] - J[5] * J[7]) - J[1] * (J[3] * J[8] - J[5] * J[6]) + J[2] * (J[3] * J[7] - J[4] * J[6]);
-    if (!(det > 0.0)) return PETSC_FALSE;
-    weight *= det;
-    for (PetscInt a = 0; a < c->nen; a++) out[a] += weight * R[a];
-    if (c->nout > c->nen)
-      for (PetscInt a = 0; a < c->nen; a++) out[c->nen + a] += weight * R[a] * R[a];
+    if (!(det > 0.0) || !(W > 0.0)) return PETSC_FALSE;
+    f[t] = weight * det * iW;
+    h[t] = f[t] * iW;
+  }
+  /* contractions with N (and N^2) along each direction back to the control points */
+  for (PetscInt s = 0; s < (c->nout > c->nen ? 2 : 1); s++) {
+    PetscInt n[3]      = {np[0], np[1], np[2]};
+    const PetscReal *x = s ? h : f;
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscReal *y = d == dim - 1 ? (s ? r2 : r1) : (d % 2 ? t1 : t0);
+      Apply1D(n, d, q, s ? &N2T[d][0][0] : &NT[d][0][0], SK_MASS_MAX_POINTS, x, y);
+      n[d] = q;
+      x    = y;
+    }
+  }
+  for (PetscInt a = 0; a < c->nen; a++) {
+    out[a] += c->w[a] * r1[a];
+    if (c->nout > c->nen) out[c->nen + a] += c->w[a] * c->w[a] * r2[a];
   }
   return PETSC_TRUE;
 }
