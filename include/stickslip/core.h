@@ -52,5 +52,11 @@ PETSC_EXTERN unsigned long long SKHashBytes(unsigned long long seed, const void 
    (the ranks agree on whether any of them was signalled); SKProgressUpdate() and SKHistoryAppend() call it. */
 PETSC_EXTERN PetscErrorCode SKSignalsInstall(void);
 PETSC_EXTERN PetscErrorCode SKSignalCheck(MPI_Comm comm);
+/* The same, not collective, for the long loops of a set-up over one process' data (refinement, Bezier extraction,
+   masses, the stiffness bounds of the critical step): raises the error once a signal was recorded if the program runs
+   alone (PETSC_COMM_WORLD of size 1); in a parallel run it does nothing (a rank stopping alone would leave the others
+   waiting in the next collective call), and the set-up's collective SKSignalCheck() between its phases stops it. Cheap
+   enough for every iteration of a loop whose body takes microseconds. */
+PETSC_EXTERN PetscErrorCode SKSignalCheckSerial(void);
 
 #endif

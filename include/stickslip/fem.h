@@ -196,7 +196,9 @@ typedef enum {
 PETSC_EXTERN PetscErrorCode SKFEMInternalForce(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
                                                const PetscReal u[], PetscReal f[], PetscReal *energy, SKFEMFailure *fail);
 /* Lumped nodal masses m[node] += (kg), density rho (kg/m^3), with the given lumping. Row sum gives m_a = int rho N_a;
-   HRZ gives m_a = M_e int N_a^2 / sum_b int N_b^2 (always positive). Fails (in *fail) only on an inverted reference. */
+   HRZ gives m_a = M_e int N_a^2 / sum_b int N_b^2 (always positive). The integrals are the basis' quadrature, or its own
+   element integrals where it has them (Bezier cells: to round-off, also for rational elements). Fails (in *fail) only
+   on an inverted reference. */
 PETSC_EXTERN PetscErrorCode SKFEMLumpedMass(SKBasis basis, PetscReal rho, SKLumping lumping, PetscInt nelem, const PetscInt conn[],
                                             const PetscReal X[], PetscReal m[], SKFEMFailure *fail);
 /* Checks det(dX/dxi) > 0 at every quadrature point of every element; *fail tells the first bad one. Also adds the

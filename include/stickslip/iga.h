@@ -27,6 +27,15 @@
 /* Largest degree per direction a patch may have (tricubic elements fill SK_ELEMENT_MAX_NODES = 64 of fem; the
    1D kernels work up to this degree). */
 #define SK_IGA_MAX_DEGREE 8
+/* The control point weights an input may give (SKNURBSPatchCreateFromInput()). Only the ratios of the weights of a
+   patch matter (the rational basis and the geometry do not change when all are scaled), so the absolute range only keeps
+   the projective coordinates w x and their sums far from overflow and underflow; the ratio bounds how small the basis
+   function of a light control point gets against its neighbours' (its lumped mass and the critical time step shrink
+   with it) and how close to the element the poles of the rational basis come, which the mass quadrature must resolve:
+   docs/input.md and docs/theory.md give the measurements. */
+#define SK_IGA_MIN_WEIGHT 1e-100
+#define SK_IGA_MAX_WEIGHT 1e100
+#define SK_IGA_MAX_WEIGHT_RATIO 1e6
 
 /* ---- knot vectors, B-spline and Bernstein bases (pure kernels) ---- */
 

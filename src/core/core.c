@@ -78,3 +78,14 @@ PetscErrorCode SKSignalCheck(MPI_Comm comm)
   PetscCheck(!sig, comm, PETSC_ERR_SIG, "interrupted by %s", sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "a signal");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode SKSignalCheckSerial(void)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  if (!sk_signal) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) PetscCall(SKSignalCheck(PETSC_COMM_SELF));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -18,6 +18,9 @@ PetscErrorCode SKExplicitSetupView(SKExplicit ex, const char phase[])
   PetscReal v[4];
 
   PetscFunctionBegin;
+  /* SIGTERM/SIGINT between the phases of the set-up (ex->input is set until it ends), collectively: a parallel run stops
+     here, a serial one also inside the long loops of a phase (SKSignalCheckSerial()) */
+  if (ex->input) PetscCall(SKSignalCheck(ex->comm));
   PetscCall(PetscTime(&now));
   if (!ex->setup_view) PetscFunctionReturn(PETSC_SUCCESS);
   { /* the resident set now from /proc (PetscMemoryGetCurrentUsage may return the peak instead) */
@@ -123,6 +126,13 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
   if (node) {
     PetscCall(SKInputGetInt(ex->input, node, "fields", &ex->field_interval, NULL));
     PetscCall(SKInputGetInt(ex->input, node, "histories", &ex->history_interval, NULL));
+  }
+  { /* the field frames of any input from the command line, e.g. ParaView frames of an input that sets fields="0" */
+    PetscBool set;
+    PetscCall(SKOptionsInt(ex->comm, "-explicit_field_interval", "VTK fields every this many steps (0: none); replaces <output fields>",
+                           &ex->field_interval, &set));
+    PetscCheck(!set || ex->field_interval >= 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "-explicit_field_interval %" PetscInt_FMT ": need a number of steps >= 0 (0: no fields)", ex->field_interval);
   }
   PetscCall(SKNodeGetChild(root, "checkpoint", &node));
   ex->checkpoint_keep = 2;

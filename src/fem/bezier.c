@@ -184,6 +184,7 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   PetscCall(SKMeshGetBlockNaturalElements(mesh, block, natural));
   PetscCall(PetscMalloc2(ne * pdim, &bb->span, ne * bb->nen, &bb->w));
   for (PetscInt e = 0; e < ne; e++) {
+    if (e % 4096 == 4095) PetscCall(SKSignalCheckSerial());
     PetscCall(SKNURBSPatchGetElementSpans(patch, natural[e], bb->span + e * pdim));
     PetscCall(SKNURBSPatchGetElementControlPoints(patch, natural[e], idx));
     for (PetscInt a = 0; a < bb->nen; a++) bb->w[e * bb->nen + a] = weights[idx[a]];
@@ -192,6 +193,7 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   PetscCall(SKBasisCreateShell(info->name, pdim, bb->nen, bb->nq, info->vtk_type, SKBezierGeometry, bb, basis));
   PetscCall(SKBasisShellSetContextDestroy(*basis, SKBezierBasisDestroy));
   (*basis)->internal_force    = SKBezierInternalForceKernel(pdim, bb->q); /* NULL: the generic loop */
+  (*basis)->element_mass      = SKBezierElementMass;
   (*basis)->degree            = bb->p;
   (*basis)->reference_measure = pdim == 2 ? 4.0 : 8.0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -345,6 +347,7 @@ PetscErrorCode SKMeshCreateFromNURBSPatches(MPI_Comm comm, PetscInt npatch, cons
     PetscCall(SKNURBSPatchGetControlNet(copy, &ncp, NULL));
     PetscCall(PetscMalloc4(nelem * nen, &conn, ncp, &nodes, nelem, &elements, nelem, &faces));
     for (PetscInt e = 0; e < nelem; e++) {
+      if (e % 4096 == 4095) PetscCall(SKSignalCheckSerial());
       PetscCall(SKNURBSPatchGetElementControlPoints(copy, e, conn + e * nen));
       for (PetscInt a = 0; a < nen; a++) conn[e * nen + a] += offset[i];
     }

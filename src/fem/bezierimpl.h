@@ -25,4 +25,9 @@ typedef struct {
    element loop through the basis' geometry function). */
 PETSC_INTERN SKBasisInternalForceFn SKBezierInternalForceKernel(PetscInt dim, PetscInt q);
 
+/* The element mass integrals of a Bezier basis (its element_mass, bezier_mass.c): exact to round-off for B-spline and
+   rational elements alike. */
+PETSC_INTERN PetscErrorCode SKBezierElementMass(SKBasis basis, PetscInt e, const PetscReal Xe[], PetscReal rowsum[], PetscReal diag[],
+                                                PetscBool *inverted);
+
 #endif

@@ -9,6 +9,12 @@
    dedicated kernel exploits (the Bezier cells' sum factorisation); the clear failure is set by the caller. */
 typedef PetscErrorCode (*SKBasisInternalForceFn)(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
                                                  const PetscReal u[], PetscReal f[], PetscReal *energy, SKFEMFailure *fail);
+/* A basis' own element mass integrals (SKFEMLumpedMass(), SKFEMElementFrequencyBound()), for a cell kind whose basis
+   the element's quadrature rule does not integrate exactly (rational Bezier cells): for element e of the block
+   (block-local) with control points Xe[a*dim + d], rowsum[a] = int N_a dV and, when diag != NULL, diag[a] =
+   int N_a^2 dV (m^dim, density not included). *inverted: det(dX/dxi) <= 0 was met (the integrals are then void). */
+typedef PetscErrorCode (*SKBasisElementMassFn)(SKBasis basis, PetscInt e, const PetscReal Xe[], PetscReal rowsum[], PetscReal diag[],
+                                               PetscBool *inverted);
 
 struct _n_SKBasis {
   char name[32];
@@ -24,6 +30,7 @@ struct _n_SKBasis {
   PetscBool same_element; /* every element of a call is a copy of element `element` of the block (SKFEMBlockElementStiffness): */
   PetscInt element;       /* the id a shell geometry or the basis' own force loop is given for each of them */
   SKBasisInternalForceFn internal_force; /* optional: replaces the generic element loop of SKFEMInternalForce() */
+  SKBasisElementMassFn element_mass;     /* optional: replaces the quadrature rule in the mass integrals */
 };
 
 /* The bit mask of the first NL lanes of a batch (the live ones). */
@@ -48,6 +55,12 @@ static inline void SetFailure(SKFEMFailure *fail, SKFEMFailureKind kind, PetscIn
   fail->qp      = qp;
   fail->det     = det;
 }
+
+/* Adds the lumped masses of one element to m[conn[a]], from rho times its row sums rowsum[a*stride] = int N_a dV and its
+   consistent diagonal diag[a*stride] = int N_a^2 dV: the row sums, or HRZ (diagonal scaled to the element mass) for
+   SK_LUMPING_HRZ and, with SK_LUMPING_AUTO, for an element whose row sums are not all positive. */
+PETSC_INTERN void SKFEMLumpElement(SKLumping lumping, PetscReal rho, PetscInt nodes, const PetscReal rowsum[], const PetscReal diag[],
+                                   PetscInt stride, const PetscInt conn[], PetscReal m[]);
 
 /* 1D Lagrange polynomial of degree p (nodes -1, [0,] 1) that is 1 at node coordinate c, and its derivative, at x. */
 PETSC_INTERN void SKLagrange1D(PetscInt p, PetscReal c, PetscReal x, PetscReal *L, PetscReal *dL);

@@ -153,6 +153,7 @@ static PetscErrorCode GeometryLoop(SKBasis t, PetscInt nelem, const PetscInt con
   ClearFailure(fail);
   for (PetscInt b = 0; b < nelem; b += SK_L) {
     PetscInt nl;
+    if (b % (64 * SK_L) == 63 * SK_L) PetscCall(SKSignalCheckSerial());
     BatchSetup(b, nelem, w, &nl);
     Gather(dim, nodes, conn, w->elem, Xg, w->X);
     if (ug) Gather(dim, nodes, conn, w->elem, ug, w->U);
@@ -217,6 +218,22 @@ static PetscErrorCode MassVisitor(void *ctx, PetscInt b, PetscInt nl, PetscInt q
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void SKFEMLumpElement(SKLumping lumping, PetscReal rho, PetscInt nodes, const PetscReal rowsum[], const PetscReal diag[], PetscInt stride,
+                      const PetscInt conn[], PetscReal m[])
+{
+  PetscReal total = 0.0, dsum = 0.0, rmin = PETSC_MAX_REAL;
+
+  for (PetscInt a = 0; a < nodes; a++) {
+    total += rowsum[a * stride];
+    rmin = PetscMin(rmin, rowsum[a * stride]);
+  }
+  /* a row sum that is zero up to round-off (T6 corners) counts as non-positive: it would ruin the time step */
+  const PetscBool hrz = lumping == SK_LUMPING_HRZ || (lumping == SK_LUMPING_AUTO && !(rmin > 1e-10 * total));
+  if (hrz)
+    for (PetscInt a = 0; a < nodes; a++) dsum += diag[a * stride];
+  for (PetscInt a = 0; a < nodes; a++) m[conn[a]] += rho * (hrz ? total * diag[a * stride] / dsum : rowsum[a * stride]);
+}
+
 static PetscErrorCode MassScatter(void *ctx, PetscInt b, PetscInt nl, SKBatch *w)
 {
   SKMassCtx *c         = (SKMassCtx *)ctx;
@@ -224,17 +241,43 @@ static PetscErrorCode MassScatter(void *ctx, PetscInt b, PetscInt nl, SKBatch *w
 
   PetscFunctionBegin;
   (void)b;
-  for (PetscInt l = 0; l < nl; l++) {
-    const PetscInt *conn = c->conn + w->elem[l] * nodes;
-    PetscReal total = 0.0, diag = 0.0, rmin = PETSC_MAX_REAL;
-    for (PetscInt a = 0; a < nodes; a++) {
-      total += w->R[a * SK_L + l];
-      diag += w->R[(nodes + a) * SK_L + l];
-      rmin = PetscMin(rmin, w->R[a * SK_L + l]);
+  for (PetscInt l = 0; l < nl; l++)
+    SKFEMLumpElement(c->lumping, 1.0, nodes, w->R + l, w->R + nodes * SK_L + l, SK_L, c->conn + w->elem[l] * nodes, c->m);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Gathers the coordinates of element e into Xe (node-interleaved). */
+static void GatherElement(PetscInt dim, PetscInt nodes, const PetscInt conn[], PetscInt e, const PetscReal X[], PetscReal Xe[])
+{
+  for (PetscInt a = 0; a < nodes; a++)
+    for (PetscInt d = 0; d < dim; d++) Xe[a * dim + d] = X[conn[e * nodes + a] * dim + d];
+}
+
+/* The lumped masses through the basis' own element integrals (element_mass): the squares only where the lumping needs
+   them. */
+static PetscErrorCode LumpedMassByElement(SKBasis t, PetscReal rho, SKLumping lumping, PetscInt nelem, const PetscInt conn[],
+                                          const PetscReal X[], PetscReal m[], SKFEMFailure *fail)
+{
+  const PetscInt dim = t->dim, nodes = t->nodes;
+  PetscReal Xe[SK_ELEMENT_MAX_NODES * 3], rowsum[SK_ELEMENT_MAX_NODES], diag[SK_ELEMENT_MAX_NODES];
+
+  PetscFunctionBegin;
+  ClearFailure(fail);
+  for (PetscInt e = 0; e < nelem; e++) {
+    PetscBool inverted;
+    GatherElement(dim, nodes, conn, e, X, Xe);
+    PetscCall(t->element_mass(t, e, Xe, rowsum, lumping == SK_LUMPING_HRZ ? diag : NULL, &inverted));
+    if (!inverted && lumping == SK_LUMPING_AUTO) { /* the squares only for an element whose row sums are not positive */
+      PetscReal total = 0.0, rmin = PETSC_MAX_REAL;
+      for (PetscInt a = 0; a < nodes; a++) total += rowsum[a], rmin = PetscMin(rmin, rowsum[a]);
+      if (!(rmin > 1e-10 * total)) PetscCall(t->element_mass(t, e, Xe, rowsum, diag, &inverted));
     }
-    /* a row sum that is zero up to round-off (T6 corners) counts as non-positive: it would ruin the time step */
-    const PetscBool hrz = c->lumping == SK_LUMPING_HRZ || (c->lumping == SK_LUMPING_AUTO && !(rmin > 1e-10 * total));
-    for (PetscInt a = 0; a < nodes; a++) c->m[conn[a]] += hrz ? total * w->R[(nodes + a) * SK_L + l] / diag : w->R[a * SK_L + l];
+    if (inverted) {
+      SetFailure(fail, SK_FEM_INVERTED_REFERENCE, e, -1, 0.0);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    SKFEMLumpElement(lumping, rho, nodes, rowsum, diag, 1, conn + e * nodes, m);
+    if (e % 64 == 63) PetscCall(SKSignalCheckSerial());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -246,7 +289,10 @@ PetscErrorCode SKFEMLumpedMass(SKBasis basis, PetscReal rho, SKLumping lumping, 
 
   PetscFunctionBegin;
   PetscCheck(rho >= 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Density %g kg/m^3 must be non-negative", (double)rho);
-  PetscCall(GeometryLoop(basis, nelem, conn, X, NULL, PETSC_TRUE, MassVisitor, MassScatter, &c, fail));
+  if (basis->element_mass)
+    PetscCall(LumpedMassByElement(basis, rho, lumping, nelem, conn, X, m, fail));
+  else
+    PetscCall(GeometryLoop(basis, nelem, conn, X, NULL, PETSC_TRUE, MassVisitor, MassScatter, &c, fail));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -298,6 +344,7 @@ static inline PetscErrorCode RowBoundBlock(SKBasis t, const PetscReal C[], const
               }
             }
     }
+    if (b % (64 * SK_L) == 63 * SK_L) PetscCall(SKSignalCheckSerial());
     for (PetscInt l = 0; l < nl; l++) {
       const PetscInt *c = conn + w->elem[l] * nodes;
       for (PetscInt a = 0; a < nodes; a++)
@@ -440,6 +487,7 @@ PetscErrorCode SKFEMBlockElementStiffness(SKBasis basis, SKMaterial mat, PetscIn
   PetscReal *X, *u, *f, lo[3], hi[3], size = 0.0, h;
 
   PetscFunctionBegin;
+  PetscCall(SKSignalCheckSerial()); /* the critical step calls this for every element */
   for (PetscInt d = 0; d < dim; d++) lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
   for (PetscInt a = 0; a < nodes; a++)
     for (PetscInt d = 0; d < dim; d++) lo[d] = PetscMin(lo[d], Xe[a * dim + d]), hi[d] = PetscMax(hi[d], Xe[a * dim + d]);
@@ -495,17 +543,26 @@ PetscErrorCode SKFEMElementFrequencyBound(SKBasis basis, SKMaterial mat, PetscIn
   ClearFailure(fail);
   for (PetscInt e = 0; e < nelem; e++) {
     PetscInt bad;
-    for (PetscInt a = 0; a < nodes; a++)
-      for (PetscInt d = 0; d < dim; d++) Xe[a * dim + d] = X[conn[e * nodes + a] * dim + d];
+    GatherElement(dim, nodes, conn, e, X, Xe);
     PetscCall(SKBasisEvaluateElement(basis, e, Xe, N, G, wdetJ, &bad));
     if (bad >= 0) {
       SetFailure(fail, SK_FEM_INVERTED_REFERENCE, e, bad, wdetJ[bad]);
       break;
     }
-    for (PetscInt a = 0; a < nodes; a++) {
-      m[a] = 0.0;
-      for (PetscInt q = 0; q < basis->nq; q++) m[a] += par->rho * N[q * nodes + a] * wdetJ[q];
-    }
+    /* the element's row sums as SKFEMLumpedMass() forms them, so that M = sum M_e holds for the assembled masses */
+    if (basis->element_mass) {
+      PetscBool inverted;
+      PetscCall(basis->element_mass(basis, e, Xe, m, NULL, &inverted));
+      if (inverted) {
+        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, e, -1, 0.0);
+        break;
+      }
+      for (PetscInt a = 0; a < nodes; a++) m[a] *= par->rho;
+    } else
+      for (PetscInt a = 0; a < nodes; a++) {
+        m[a] = 0.0;
+        for (PetscInt q = 0; q < basis->nq; q++) m[a] += par->rho * N[q * nodes + a] * wdetJ[q];
+      }
     PetscCall(SKFEMBlockElementStiffness(basis, mat, e, Xe, ue, K, fail));
     if (fail->kind != SK_FEM_OK) {
       fail->element = e;
@@ -520,6 +577,7 @@ PetscErrorCode SKFEMElementFrequencyBound(SKBasis basis, SKMaterial mat, PetscIn
     PetscCallBLAS("LAPACKsyev", LAPACKsyev_("N", "U", &bn, K, &bn, eig, work, &lwork, &info));
     PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK syev failed with info %d", (int)info);
     *omega2 = PetscMax(*omega2, eig[n - 1]);
+    PetscCall(SKSignalCheckSerial()); /* an element costs a dense stiffness and eigen-solve */
   }
   PetscCall(PetscFree6(K, N, G, wdetJ, eig, work));
   PetscFunctionReturn(PETSC_SUCCESS);

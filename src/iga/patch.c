@@ -337,6 +337,7 @@ PetscErrorCode SKNURBSPatchInvert(SKNURBSPatch patch, const PetscReal x[], Petsc
       const PetscReal *r = patch->range[d] + 2 * e;
       v[d]               = r[0] + (r[1] - r[0]) * ((k % ns) + 0.5) / ns;
     }
+    if (s % 4096 == 4095) PetscCall(SKSignalCheckSerial()); /* ns^pdim samples per element: long on big patches */
     PetscCall(SKNURBSPatchEvaluate(patch, v, y, NULL));
     for (PetscInt c = 0; c < sdim; c++) dist += PetscSqr(y[c] - x[c]);
     if (dist < best) {

@@ -2,6 +2,7 @@
    degree elevation and uniform refinement), every problem reported as "FILE:LINE: message". */
 #include "iga/igaimpl.h"
 #include <stickslip/input.h>
+#include <stickslip/mesh.h>
 #include <string.h>
 
 /* A generator child of <patch>: <rectangle>/<box> lower upper, <annulus>/<cylinder> r_inner r_outer angle [length]. */
@@ -81,6 +82,22 @@ static PetscErrorCode SKPatchExplicit(SKInput input, SKNode node, PetscInt dim, 
     for (PetscInt c = 0; c < dim; c++) X[i * dim + c] = values[i * (dim + 1) + c];
     w[i] = values[i * (dim + 1) + dim];
     PetscCall(SKInputCheck(input, cps, w[i] > 0, "control point %" PetscInt_FMT ": weight %g is not positive", i, (double)w[i]));
+    PetscCall(SKInputCheck(input, cps, w[i] >= SK_IGA_MIN_WEIGHT && w[i] <= SK_IGA_MAX_WEIGHT,
+                           "control point %" PetscInt_FMT ": weight %g is outside [%g, %g]: only the ratios of the weights matter, so "
+                           "scale them all",
+                           i, (double)w[i], SK_IGA_MIN_WEIGHT, SK_IGA_MAX_WEIGHT));
+  }
+  {
+    PetscInt lo = 0, hi = 0;
+    for (PetscInt i = 1; i < total; i++) {
+      if (w[i] < w[lo]) lo = i;
+      if (w[i] > w[hi]) hi = i;
+    }
+    PetscCall(SKInputCheck(input, cps, w[hi] <= SK_IGA_MAX_WEIGHT_RATIO * w[lo],
+                           "weights from %g (control point %" PetscInt_FMT ") to %g (control point %" PetscInt_FMT
+                           "): their ratio %g is above %g (the light control point's basis function, its mass and the critical "
+                           "time step all but vanish; docs/input.md)",
+                           (double)w[lo], lo, (double)w[hi], hi, (double)(w[hi] / w[lo]), SK_IGA_MAX_WEIGHT_RATIO));
   }
   PetscCall(SKNURBSPatchCreate(dim, dim, deg, ncp, (const PetscReal *const *)U, X, w, patch));
   PetscCall(PetscFree3(values, X, w));
@@ -116,12 +133,31 @@ PetscErrorCode SKNURBSPatchCreateFromInput(SKInput input, SKNode node, PetscInt 
   PetscCall(SKInputGetRealList(input, node, "refine", &nr, refine, &found));
   PetscCall(SKInputCheck(input, node, !found || nr == dim,
                          "attribute 'refine' needs %" PetscInt_FMT " values (one per direction), not %" PetscInt_FMT, dim, nr));
+  { /* the size of the refined patch, before anything is allocated for it: as the mesh generators check theirs */
+    PetscInt ncp[3];
+    PetscReal nodes = 1, elements = 1;
+    char msg[512];
+    PetscCall(SKNURBSPatchGetSizes(*patch, NULL, NULL, NULL, ncp));
+    for (PetscInt d = 0; d < dim; d++) {
+      const PetscReal r = refine[d];
+      PetscInt m, nspan;
+      const PetscReal *U;
+      PetscCall(SKNURBSPatchGetKnots(*patch, d, &m, &U));
+      nspan = SKKnotVectorNumSpans(m, U);
+      PetscCall(SKInputCheck(input, node, r >= 1 && r <= 1e4 && r == PetscFloorReal(r),
+                             "attribute 'refine': %g is not a whole number of parts between 1 and 10000", (double)r));
+      /* elevation by t adds t control points per span (each distinct knot gains multiplicity t), splitting a span into r
+         parts r - 1 more */
+      nodes *= (PetscReal)ncp[d] + (PetscReal)PetscMax(target - deg[d], 0) * nspan + (r - 1) * nspan;
+      elements *= r * nspan;
+    }
+    PetscCall(SKMeshCheckSize(dim, nodes, elements, PetscPowInt(target + 1, dim), msg, sizeof(msg)));
+    if (msg[0]) PetscCall(SKInputError(input, node, "patch of degree %" PetscInt_FMT ": %s", target, msg));
+  }
   for (PetscInt d = 0; d < dim; d++) {
     PetscCall(SKInputCheck(input, node, deg[d] <= target,
                            "degree=\"%" PetscInt_FMT "\" is below the degree %" PetscInt_FMT " of direction %" PetscInt_FMT, target, deg[d],
                            d));
-    PetscCall(SKInputCheck(input, node, refine[d] >= 1 && refine[d] <= 1e4 && refine[d] == PetscFloorReal(refine[d]),
-                           "attribute 'refine': %g is not a whole number of parts between 1 and 10000", (double)refine[d]));
     /* k-refinement: elevate first, then split the spans (C^{p-1} across the new knots) */
     PetscCall(SKNURBSPatchElevateDegree(*patch, d, target - deg[d]));
     PetscCall(SKNURBSPatchRefine(*patch, d, (PetscInt)refine[d]));

@@ -15,7 +15,8 @@ static PetscErrorCode SKNURBSPatchApplyAlongDirection(SKNURBSPatch P, PetscInt d
   for (PetscInt k = 0; k < d; k++) nin *= P->n[k];
   for (PetscInt k = d + 1; k < 3; k++) nout *= P->n[k];
   PetscCall(PetscCalloc1(nout * nnew * nin * nc, &Q));
-  for (PetscInt o = 0; o < nout; o++)
+  for (PetscInt o = 0; o < nout; o++) {
+    PetscCall(SKSignalCheckSerial());
     for (PetscInt i = 0; i < nnew; i++)
       for (PetscInt j = 0; j < nold; j++) {
         const PetscReal a = A[i * nold + j];
@@ -23,6 +24,7 @@ static PetscErrorCode SKNURBSPatchApplyAlongDirection(SKNURBSPatch P, PetscInt d
         for (PetscInt in = 0; in < nin; in++)
           for (PetscInt c = 0; c < nc; c++) Q[((o * nnew + i) * nin + in) * nc + c] += a * P->Pw[((o * nold + j) * nin + in) * nc + c];
       }
+  }
   PetscCall(PetscFree(P->Pw));
   P->Pw   = Q;
   P->n[d] = nnew;
@@ -71,6 +73,7 @@ PetscErrorCode SKNURBSPatchInsertKnots(SKNURBSPatch patch, PetscInt d, PetscInt 
               (double)u, d, mult + 1, p);
     }
     const PetscInt k = SKBSplineFindSpan(p, n, U, u);
+    if (r % 256 == 255) PetscCall(SKSignalCheckSerial()); /* a set-up phase: SIGTERM honoured (core.h) */
     /* Boehm: Q_i = P_i (i <= k-p), alpha_i P_i + (1 - alpha_i) P_{i-1} (k-p < i <= k), P_{i-1} (i > k) */
     for (PetscInt i = 0; i <= n; i++) {
       PetscReal al = 0.0;

@@ -1,5 +1,21 @@
 # Regression tests of NURBS patches in the explicit solver (module iga, Bezier cells of fem), label "regression".
-# The bad IGA inputs are in tests/regression/explicit/bad/iga-*.xml (registered there).
+# Bad IGA inputs are in tests/regression/explicit/bad/iga-*.xml (registered there) and, for the size and weight limits,
+# in bad/ here: each refused at its line (tests/common/check_bad_input.py).
+file(GLOB SK_IGA_BAD CONFIGURE_DEPENDS ${SK_TEST_DIR}/bad/*.xml)
+foreach(bad IN LISTS SK_IGA_BAD)
+  get_filename_component(stem ${bad} NAME_WE)
+  sk_add_python_test(regression_iga_bad_${stem} ${CMAKE_SOURCE_DIR}/tests/common/check_bad_input.py ARGS ${SK_PROGRAM} ${bad} LABELS regression)
+endforeach()
+# refine="10000 10000" refused within 1 s beyond the program's start-up and without allocating (peak below 200 MB).
+sk_add_python_test(regression_iga_size_limits ${SK_TEST_DIR}/check_size_limits.py
+  ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/bad/iga-refine-too-large.xml ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_block_slide.xml LABELS regression)
+# SIGTERM stops a long set-up (a 1500 x 1500 span patch) within 1 s, in two of its phases. About 20 s.
+sk_add_python_test(regression_iga_sigterm_setup ${SK_TEST_DIR}/check_sigterm_setup.py ARGS ${SK_PROGRAM} LABELS regression)
+# Kinetic energy of free rational plates and blocks (W = 2, 10, 100, 2D and 3D) in uniform motion: 5 J to 1e-12.
+sk_add_python_test(regression_iga_rational_mass ${SK_TEST_DIR}/check_rational_mass.py ARGS ${SK_PROGRAM} LABELS regression)
+# -explicit_field_interval: field frames of an input that sets fields="0", at the right steps.
+sk_add_python_test(regression_iga_field_interval ${SK_TEST_DIR}/check_field_interval.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_block_slide.xml LABELS regression)
 
 # Several patches are separate bodies: bitwise the single-body run, the other body exactly at rest.
 sk_add_python_test(regression_iga_two_bodies ${SK_TEST_DIR}/check_two_bodies.py
