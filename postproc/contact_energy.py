@@ -17,14 +17,24 @@ import numpy as np
 from postproc.results import Results
 
 
-def balance(res):
-    """(final drift, largest drift) of the balance relative to the running largest energy in play, and that energy (J)."""
+def relative_drift(res):
+    """Per history row of /explicit/energy of the Results RES: |balance - balance_0| relative to the largest energy in
+    play so far (kinetic, internal, spring, |external work|, the pairs' stored, dissipated and |supplied| energy: the
+    run-time check's measure; 0 while nothing is in play), and that largest energy (J)."""
     e = res.history("/explicit/energy")
     cols = [c for c in e.columns if c in ("kinetic", "internal", "spring", "external_work") or c.startswith(("stored_", "dissipated_", "supplied_"))]
     scale = np.maximum.accumulate(np.max(np.abs(np.array([e[c] for c in cols])), axis=0))
     rel = np.zeros(len(scale))
     ok = scale > 0
     rel[ok] = np.abs(e["balance"] - e["balance"][0])[ok] / scale[ok]
+    return rel, scale
+
+
+def balance(res):
+    """(final drift, largest drift) of the balance relative to the running largest energy in play, that energy (J) and
+    the signed drift at the end (J)."""
+    e = res.history("/explicit/energy")
+    rel, scale = relative_drift(res)
     # the largest drift once the energy in play has reached a tenth of its final value: before, one step's accounting is
     # a large part of the tiny energy then in play, and the run-time check waits for it to recede
     grown = scale >= 0.1 * scale[-1]

@@ -382,7 +382,8 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
       cp->stored_trial[i] = N > 0 ? info.stored_energy : 0.0;
       cp->fn[i]           = N;
       cp->gap[i]          = dist;
-      if (dt > 0) { /* the step's relative displacement bounds the distance of a node that opened */
+      if (dt > 0 &&
+          (N > 0) != (cp->fn_commit[i] > 0)) { /* a switch; the step's relative displacement bounds the distance of a node that opened */
         PetscReal reach = 0;
         for (PetscInt d = 0; d < dim; d++) reach += PetscSqr((va[d] - velocity[d]) * dt);
         /* a mesh surface with no face near gives no distance: the node is then far off and the opening is not booked */
@@ -640,7 +641,7 @@ PetscErrorCode SKContactPairDiagnoseDrift(SKContactPair cp, const char name[], P
 
 PetscErrorCode SKContactPairGetStats(SKContactPair cp, SKContactPairStats *s)
 {
-  PetscReal sums[12] = {0}, fnorm;
+  PetscReal sums[11] = {0}, fnorm;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(s, sizeof(*s)));

@@ -472,6 +472,15 @@ static PetscErrorCode ExplicitPeakLoad(SKExplicit ex, PetscReal *peak)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* One past the last of the consecutive terms that share the group of term I (the passes of one <contact>; a term without
+   a group is its own). */
+static PetscInt GroupEnd(SKExplicit ex, PetscInt i)
+{
+  PetscInt j = i + 1;
+  while (ex->terms[i].group >= 0 && j < ex->nterms && ex->terms[j].group == ex->terms[i].group) j++;
+  return j;
+}
+
 /* *DT (s: the body's own critical step, or PETSC_MAX_REAL) lowered to what every term with a step bound allows when
    each carries the normal load NORMAL_LOAD (N) (contact pairs). Consecutive terms of one group (the passes of one
    <contact>) act on the same nodes together: the omega^2 each adds to the body's are summed. */
@@ -480,16 +489,17 @@ static PetscErrorCode ExplicitContactStep(SKExplicit ex, PetscReal normal_load, 
   const PetscReal omega2 = *dt < PETSC_MAX_REAL ? 4 / PetscSqr(*dt) : 0.0;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0, j; i < ex->nterms; i = j) {
+  for (PetscInt i = 0, end; i < ex->nterms; i = end) {
     PetscReal bound = PETSC_MAX_REAL, extra = 0;
 
-    for (j = i; j < ex->nterms && (j == i || (ex->terms[i].group >= 0 && ex->terms[j].group == ex->terms[i].group)); j++) {
+    end = GroupEnd(ex, i);
+    for (PetscInt j = i; j < end; j++) {
       const SKExplicitTerm *term = &ex->terms[j];
       if (!term->ops || !term->ops->stepbound) continue;
       PetscCall(term->ops->stepbound(term->ctx, ex->mass, omega2, normal_load, &bound));
       if (bound < PETSC_MAX_REAL) extra += 4 / PetscSqr(bound) - omega2;
     }
-    if (j == i + 1)
+    if (end == i + 1)
       *dt = PetscMin(*dt, bound);
     else if (extra > 0)
       *dt = PetscMin(*dt, 2 / PetscSqrtReal(omega2 + extra));
@@ -503,9 +513,10 @@ static PetscErrorCode ExplicitOwnStep(SKExplicit ex, PetscReal *dt)
 {
   PetscFunctionBegin;
   *dt = PETSC_MAX_REAL;
-  for (PetscInt i = 0, j; i < ex->nterms; i = j) {
+  for (PetscInt i = 0, end; i < ex->nterms; i = end) {
     PetscReal inv2 = 0;
-    for (j = i; j < ex->nterms && (j == i || (ex->terms[i].group >= 0 && ex->terms[j].group == ex->terms[i].group)); j++) {
+    end            = GroupEnd(ex, i);
+    for (PetscInt j = i; j < end; j++) {
       const SKExplicitTerm *term = &ex->terms[j];
       PetscReal own;
       if (!term->ops || !term->ops->ownstep) continue;

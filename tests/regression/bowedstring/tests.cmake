@@ -3,11 +3,7 @@
 set(SK_BOW_CHECK ${SK_TEST_DIR}/check_bowedstring.py)
 set(SK_BOW_INPUTS ${CMAKE_SOURCE_DIR}/inputs/bowedstring)
 # Bad inputs: `stickslip validate` refuses each with "FILE:LINE: message" (line and message in the file's comment).
-file(GLOB SK_BOW_BAD CONFIGURE_DEPENDS ${SK_TEST_DIR}/bad/*.xml)
-foreach(bad IN LISTS SK_BOW_BAD)
-  get_filename_component(stem ${bad} NAME_WE)
-  sk_add_python_test(bowedstring_bad_${stem} ${CMAKE_SOURCE_DIR}/tests/common/check_bad_input.py ARGS ${SK_PROGRAM} ${bad} LABELS regression)
-endforeach()
+sk_add_bad_input_tests(bowedstring_bad regression)
 # Paper parameters: the reduced and full models stick and slip at the same times (transient to steady sliding).
 sk_add_python_test(bowedstring_transient ${SK_BOW_CHECK} ARGS transient ${SK_PROGRAM} ${SK_BOW_INPUTS}/section5.xml
                    ${CMAKE_BINARY_DIR}/out/bowedstring-transient LABELS regression)

@@ -22,6 +22,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from postproc.contact_energy import relative_drift
 from postproc.results import Results
 
 # (input, end time override): the Hertz case over its first 8 ms (the unstable runs blew up by 3 ms at 0.9 of the
@@ -66,13 +67,7 @@ def run(prog, inp, extra=()):
 
 def drift(res):
     """Largest |balance - balance_0| over the run relative to the largest energy in play so far (the check's measure)."""
-    e = res.history("/explicit/energy")
-    cols = [c for c in e.columns if c in ("kinetic", "internal", "spring") or c.startswith(("stored_", "dissipated_"))]
-    signed = [c for c in e.columns if c == "external_work" or c.startswith("supplied_")]
-    scale = np.maximum.accumulate(np.max(np.abs(np.array([e[c] for c in cols + signed])), axis=0))
-    bal = e["balance"] - e["balance"][0]
-    ok = scale > 0
-    return float(np.max(np.abs(bal[ok]) / scale[ok]))
+    return float(np.max(relative_drift(res)[0]))
 
 
 def main():

@@ -18,11 +18,7 @@ endfunction()
 
 # Bad inputs: `stickslip validate` must refuse each with "FILE:LINE: message" at the offending element (<contact> or
 # its <friction> child; the expected line and a message regex are in a comment at the top of each file). No tolerance.
-file(GLOB SK_CONTACT_BAD CONFIGURE_DEPENDS ${SK_TEST_DIR}/bad/*.xml)
-foreach(bad IN LISTS SK_CONTACT_BAD)
-  get_filename_component(stem ${bad} NAME_WE)
-  sk_add_python_test(regression_contact_bad_${stem} ${CMAKE_SOURCE_DIR}/tests/common/check_bad_input.py ARGS ${SK_PROGRAM} ${bad} LABELS regression)
-endforeach()
+sk_add_bad_input_tests(regression_contact_bad regression)
 
 # A block sliding on the plane (inputs/explicit/contact_slide.xml): contact history and energy balance; tolerances in
 # the script (mean normal force 3 %, COF while sliding 1e-9, energy balance 1e-3 of the external work).

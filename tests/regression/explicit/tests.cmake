@@ -2,11 +2,7 @@
 
 # Bad inputs: `stickslip validate` must refuse each with "FILE:LINE: message" at the offending element (the expected line
 # and a message regex are in a comment at the top of each file). The checker script is shared with the rod1d tests.
-file(GLOB SK_EXPLICIT_BAD CONFIGURE_DEPENDS ${SK_TEST_DIR}/bad/*.xml)
-foreach(bad IN LISTS SK_EXPLICIT_BAD)
-  get_filename_component(stem ${bad} NAME_WE)
-  sk_add_python_test(regression_explicit_bad_${stem} ${CMAKE_SOURCE_DIR}/tests/common/check_bad_input.py ARGS ${SK_PROGRAM} ${bad} LABELS regression)
-endforeach()
+sk_add_bad_input_tests(regression_explicit_bad regression)
 
 # d'Alembert wave in a bar, step load: the displacement has a kink at the front, so its L2 error falls like h
 # (measured rates 1.16 and 0.99 for Q4, 1.06 and 0.99 for H8 over 50, 100, 200 cells; 0.98-1.11 up to 400); 0.9 leaves

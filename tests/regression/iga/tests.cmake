@@ -1,11 +1,7 @@
 # Regression tests of NURBS patches in the explicit solver (module iga, Bezier cells of fem), label "regression".
 # Bad IGA inputs are in tests/regression/explicit/bad/iga-*.xml (registered there) and, for the size and weight limits,
 # in bad/ here: each refused at its line (tests/common/check_bad_input.py).
-file(GLOB SK_IGA_BAD CONFIGURE_DEPENDS ${SK_TEST_DIR}/bad/*.xml)
-foreach(bad IN LISTS SK_IGA_BAD)
-  get_filename_component(stem ${bad} NAME_WE)
-  sk_add_python_test(regression_iga_bad_${stem} ${CMAKE_SOURCE_DIR}/tests/common/check_bad_input.py ARGS ${SK_PROGRAM} ${bad} LABELS regression)
-endforeach()
+sk_add_bad_input_tests(regression_iga_bad regression)
 # refine="10000 10000" refused within 1 s beyond the program's start-up and without allocating (peak below 200 MB).
 sk_add_python_test(regression_iga_size_limits ${SK_TEST_DIR}/check_size_limits.py
   ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/bad/iga-refine-too-large.xml ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_block_slide.xml LABELS regression)

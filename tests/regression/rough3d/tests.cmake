@@ -3,11 +3,7 @@
 sk_add_python_test(rough3d_campaign_restart ${SK_TEST_DIR}/check_campaign.py ARGS restart rough3d LABELS "regression;mpi")
 set_tests_properties(rough3d_campaign_restart PROPERTIES PROCESSORS 2 TIMEOUT 300)
 sk_add_python_test(rough3d_flat_symmetry ${SK_TEST_DIR}/check_campaign.py ARGS symmetry rough3d LABELS regression)
-file(GLOB SK_ROUGH_BAD CONFIGURE_DEPENDS ${SK_TEST_DIR}/bad/*.xml)
-foreach(bad IN LISTS SK_ROUGH_BAD)
-  get_filename_component(stem ${bad} NAME_WE)
-  sk_add_python_test(rough3d_bad_${stem} ${CMAKE_SOURCE_DIR}/tests/common/check_bad_input.py ARGS ${SK_PROGRAM} ${bad} LABELS regression)
-endforeach()
+sk_add_bad_input_tests(rough3d_bad regression)
 # the figure and table scripts on the uninterrupted campaign of the restart test
 set_tests_properties(rough3d_campaign_restart PROPERTIES FIXTURES_SETUP rough3d_campaign)
 sk_add_python_test(rough3d_postproc ${CMAKE_SOURCE_DIR}/postproc/rough3d.py ARGS figures rough3d/uninterrupted rough3d/figures LABELS regression)
