@@ -403,18 +403,24 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
         /* friction dissipation of the step: the work the law's force on the body loses on the relative motion, trapezoidal
            in the forces at both ends of the step (the explicit loop's work of the same forces), less the change of the
            energy the law stores (docs/theory.md, "Energy of contact"); a law that gives energy back shows as a falling
-           dissipation, which the explicit solver's energy check refuses. The motion is the node's own: on a NURBS patch
-           face the force acts on the control point, while the law sees the face's weighted velocity */
-        PetscReal lost = 0;
+           dissipation, which the explicit solver's energy check refuses. The motion is the one the law sees: a node's own
+           velocity, or on a NURBS patch face the weighted velocity, on which the face's distributed forces do that work */
+        PetscReal lost = 0, *load = cp->pface ? SKContactPatchFaceGetLoad(cp->pface, cp->pface_index[i]) : NULL;
         for (PetscInt d = 0; d < dim; d++) {
           PetscReal ftd = 0;
           for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * tangent[k][d]; /* the body feels -F */
           cp->ft[i * dim + d] = ftd;
           fa[d]               = N * normal[d] + ftd;
-          f[a * dim + d] += fa[d];
-          if (rigid) power += fa[d] * velocity[d];
-          lost -= 0.5 * (cp->ffr_commit[i * dim + d] + ftd) * (v[a * dim + d] - velocity[d]) * dt;
+          if (load) { /* spread over the face after the loop (SKContactPatchFaceDistribute()), with its own normal power */
+            load[1 + d] = ftd;
+            if (rigid) power += ftd * velocity[d];
+          } else {
+            f[a * dim + d] += fa[d];
+            if (rigid) power += fa[d] * velocity[d];
+          }
+          lost -= 0.5 * (cp->ffr_commit[i * dim + d] + ftd) * (va[d] - velocity[d]) * dt;
         }
+        if (load) load[0] = N;
         diss += lost - (cp->stored_trial[i] - cp->stored[i]);
       }
       if (sops->react && N > 0) { /* action and reaction */
@@ -491,6 +497,11 @@ PetscErrorCode SKContactPairForce(void *ctx, PetscReal t, PetscInt nlocal, const
     PetscCall(ContactPairNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &pen, &sums, 3));
   else
     PetscCall(ContactPairNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &pen, &sums, 2));
+  if (cp->pface) {
+    PetscReal power;
+    PetscCall(SKContactPatchFaceDistribute(cp->pface, f, &power));
+    sums.power += power;
+  }
   if (cp->surface->ops->addreactions) PetscCall(cp->surface->ops->addreactions(cp->surface->data, f));
   cp->dissipation_trial   = cp->dissipation + sums.diss;
   cp->damping_diss_trial  = cp->damping_diss;

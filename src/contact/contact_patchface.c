@@ -21,6 +21,8 @@ struct _p_SKContactPatchFace {
   PetscReal *A;                          /* A_A = int R_A dgamma (reference, m^(dim-1)) */
   PetscReal *xv, *buf;                   /* gathered current position and velocity, 2 dim per control point */
   PetscReal *avg;                        /* per control point: weighted gap, position (dim), velocity (dim) */
+  PetscReal *nv;                         /* nfaces * nq * 2 dim: normal and velocity of the surface at each Gauss point's projection */
+  PetscReal *load, *lbuf;                /* per control point: N_A and F_A (dim) set by its owner, and the sum over ranks */
 };
 
 PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[], const PetscInt faces[],
@@ -148,6 +150,7 @@ PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsi
   for (PetscInt k = 0; k < pf->nfaces * pf->nq * pf->nfn; k++)
     pf->A[pf->faces[(k / (pf->nq * pf->nfn)) * pf->nfn + k % pf->nfn]] += pf->W[k];
   PetscCall(PetscMalloc3(pf->nnodes * 2 * dim, &pf->xv, pf->nnodes * 2 * dim, &pf->buf, pf->nnodes * (1 + 2 * dim), &pf->avg));
+  PetscCall(PetscMalloc3(pf->nfaces * pf->nq * 2 * dim, &pf->nv, pf->nnodes * (1 + dim), &pf->load, pf->nnodes * (1 + dim), &pf->lbuf));
   *pfp = pf;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -165,6 +168,7 @@ PetscErrorCode SKContactPatchFaceDestroy(SKContactPatchFace *pfp)
   PetscCall(PetscFree(pf->local));
   PetscCall(PetscFree(pf->A));
   PetscCall(PetscFree3(pf->xv, pf->buf, pf->avg));
+  PetscCall(PetscFree3(pf->nv, pf->load, pf->lbuf));
   PetscCall(PetscFree(pf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -208,6 +212,10 @@ PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X
       for (PetscInt a = 0; a < nfn; a++)
         for (PetscInt d = 0; d < dim; d++) xq[d] += R[a] * pf->xv[fn[a] * 2 * dim + d], vq[d] += R[a] * pf->xv[fn[a] * 2 * dim + dim + d];
       if (!surface->ops->project(surface->data, xq, t, PETSC_MAX_REAL, &proj, &support)) failed++;
+      for (PetscInt d = 0; d < dim; d++) {
+        pf->nv[(f * pf->nq + q) * 2 * dim + d]       = proj.normal[d];
+        pf->nv[(f * pf->nq + q) * 2 * dim + dim + d] = proj.velocity[d];
+      }
       for (PetscInt a = 0; a < nfn; a++) {
         PetscReal *avg = pf->avg + fn[a] * w;
         avg[0] += W[a] * proj.distance;
@@ -222,6 +230,51 @@ PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X
              failed, surface->ops->type, (double)t);
   for (PetscInt m = 0; m < pf->nnodes; m++)
     for (PetscInt k = 0; k < w; k++) pf->avg[m * w + k] /= pf->A[m];
+  PetscCall(PetscArrayzero(pf->load, pf->nnodes * (1 + dim))); /* the pair's loop sets the owned points' forces */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscReal *SKContactPatchFaceGetLoad(SKContactPatchFace pf, PetscInt m)
+{
+  return pf->load + m * (1 + pf->dim);
+}
+
+PetscErrorCode SKContactPatchFaceDistribute(SKContactPatchFace pf, PetscReal f[], PetscReal *power)
+{
+  const PetscInt dim = pf->dim, nfn = pf->nfn, w = 1 + dim;
+  const PetscReal *load = pf->load;
+  PetscReal pw          = 0;
+
+  PetscFunctionBegin;
+  /* one owner per control point: the sum over ranks is exact and the same on every rank */
+  if (pf->size > 1) {
+    PetscCallMPI(MPI_Allreduce(pf->load, pf->lbuf, (PetscMPIInt)(pf->nnodes * w), MPIU_REAL, MPIU_SUM, pf->comm));
+    load = pf->lbuf;
+  }
+  /* eq. 34: the pressure p = sum_A R_A N_A / A_A and the traction sum_A R_A F_A / A_A at each Gauss point, and the force
+     int R_B (p n + t) dgamma on the owned control points B; the surface's power int p n.v_s R_B dgamma on them */
+  for (PetscInt f0 = 0; f0 < pf->nfaces; f0++) {
+    const PetscInt *fn = pf->faces + f0 * nfn;
+    for (PetscInt q = 0; q < pf->nq; q++) {
+      const PetscReal *R = pf->R + (f0 * pf->nq + q) * nfn, *W = pf->W + (f0 * pf->nq + q) * nfn;
+      const PetscReal *n = pf->nv + (f0 * pf->nq + q) * 2 * dim, *vs = n + dim;
+      PetscReal p = 0, tr[3] = {0, 0, 0}, trac[3], pn = 0;
+      for (PetscInt a = 0; a < nfn; a++) {
+        const PetscReal *la = load + fn[a] * w, r = R[a] / pf->A[fn[a]];
+        p += r * la[0];
+        for (PetscInt d = 0; d < dim; d++) tr[d] += r * la[1 + d];
+      }
+      if (p == 0 && tr[0] == 0 && tr[1] == 0 && tr[2] == 0) continue; /* open: no force here */
+      for (PetscInt d = 0; d < dim; d++) trac[d] = p * n[d] + tr[d], pn += p * n[d] * vs[d];
+      for (PetscInt b = 0; b < nfn; b++) {
+        const PetscInt node = pf->local[fn[b]];
+        if (node < 0) continue;
+        for (PetscInt d = 0; d < dim; d++) f[node * dim + d] += W[b] * trac[d];
+        pw += W[b] * pn;
+      }
+    }
+  }
+  *power = pw;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -15,6 +15,15 @@ PETSC_INTERN PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, cons
 PETSC_INTERN PetscInt SKContactPatchFaceFindLocal(SKContactPatchFace pf, PetscInt node);
 /* The weighted quantities of control point M of the last update: gap (m), position x[dim] (m) and a pointer to the
    velocity (m/s, dim values). */
+/* The force of control point M (1 + dim values: the normal force N_A (N) and the tangential force on the body F_A (N)),
+   set by the point's owner after SKContactPatchFaceUpdate(), which zeroes them. */
+PETSC_INTERN PetscReal *SKContactPatchFaceGetLoad(SKContactPatchFace pf, PetscInt m);
+/* Adds to the local force array F the forces of the face on its owned control points, eq. 34 of the paper: the loads
+   N_A, F_A set for this evaluation are interpolated over the face as a pressure and traction and integrated against
+   each R_B, the transpose of the weighting of the gaps and velocities, so the forces are the derivative of the stored
+   penalty energy and do on the body the work the law sees. POWER: the power of the (rigid) surface's motion through the
+   normal pressure on the owned points' shares (W). Collective. */
+PETSC_INTERN PetscErrorCode SKContactPatchFaceDistribute(SKContactPatchFace pf, PetscReal f[], PetscReal *power);
 PETSC_INTERN void SKContactPatchFaceGetPoint(SKContactPatchFace pf, PetscInt m, PetscReal *gap, PetscReal x[], const PetscReal **v);
 
 #endif

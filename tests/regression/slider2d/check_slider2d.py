@@ -22,7 +22,7 @@ import tempfile
 
 import numpy as np
 
-from postproc import slider2d
+from postproc import contact_energy, slider2d
 from postproc.results import Results
 from tests.common.figdata import captured_figures, shows
 
@@ -224,9 +224,10 @@ def velocity(prog, inp):
 
 
 def iga(prog, inp):
-    """The IGA slider (contact at the control points of the patch's bottom face, weighted gaps and velocities): with
-    every control point driven the weighted velocity of each is exactly V, so steady_sliding() holds with its
-    round-off bounds; then the input shortened to 3 s must stick and slip with the mean global COF at mu_k."""
+    """The IGA slider (contact at the control points of the patch's bottom face, weighted gaps and velocities, the
+    forces of eq. 34 of the paper): with every control point driven the weighted velocity of each is exactly V, so
+    steady_sliding() holds with its round-off bounds; then the input shortened to 3 s must stick and slip with the mean
+    global COF at mu_k and close its energy balance."""
     with open(inp) as f:
         text = f.read()
     with tempfile.TemporaryDirectory() as tmp:
@@ -235,18 +236,28 @@ def iga(prog, inp):
         w, c = r.history("/explicit/watch/mid"), r.history("/explicit/contact/floor")
         t, v, tc, cof = np.asarray(w["time"]), np.asarray(w["v_x"]), np.asarray(c["time"]), np.asarray(c["cof"])
         ratio = r.attrs("/explicit/contact_nodes/floor")["sticking_time_ratio"]
+        drift, _, scale, _ = contact_energy.balance(r)
     V, vs, m = 0.01, 1e-3, t > 1
-    stick, fast, mean_cof = np.mean(np.abs(v[m]) < vs), np.mean(v[m] > 2 * V), np.mean(cof[tc > 1])
-    print("IGA midpoint: sticking %.3f of the time over 1-3 s, faster than 2 V %.3f; sticking-time ratio %.3f; mean COF %.4f"
-          % (stick, fast, ratio, mean_cof))
-    # stick-slip, not steady sliding at V: the IGA midpoint (a point of the physical face) sticks 12 % and slips faster
-    # than 2 V 24 % of the time over 1-3 s (measured, h = 0.25; the Q4 midpoint sticks longer, 45 %): bounds 5 % each
-    if not (stick > 0.05 and fast > 0.05 and 0.2 < ratio < 0.8):
-        fails.append("no stick-slip: midpoint sticks %.3f, slips above 2 V %.3f, sticking-time ratio %.3f" % (stick, fast, ratio))
-    # the mean friction equals the mean drive, which stick-slip keeps near mu_k N (velocity() above; measured 0.2990 for
-    # IGA h = 0.25 over 1-3 s, 0.2966 to 0.3016 over the IGA meshes over 1-5 s): bound 0.3 +- 0.02, as for Q4
+    rest, fast, mean_cof = np.mean(v[m] < vs), np.mean(v[m] > 2 * V), np.mean(cof[tc > 1])
+    print("IGA midpoint: below v_s %.3f of the time over 1-3 s, faster than 2 V %.3f; sticking-time ratio %.3f; mean COF %.4f; "
+          "energy drift %.2g of %.4g J" % (rest, fast, ratio, mean_cof, drift, scale))
+    # stick-slip, not steady sliding at V (which gives no time below v_s = V / 10, none above 2 V and a sticking-time
+    # ratio of 0): the control points stick 27 % of the time (the paper's measure), the midpoint (a point of the
+    # physical face) slips faster than 2 V 5.8 % of the time and comes to rest or swings back (v < v_s) 2.2 % of it over
+    # 1-3 s (measured, h = 0.25; this mesh sticks least of the five, docs/validation/slider2d.md): bounds 20 % for the
+    # ratio, 1 % for each share of the midpoint
+    if not (rest > 0.01 and fast > 0.01 and 0.2 < ratio < 0.8):
+        fails.append("no stick-slip: midpoint below v_s %.3f, above 2 V %.3f, sticking-time ratio %.3f" % (rest, fast, ratio))
+    # the mean friction equals the mean drive, which stick-slip keeps near mu_k N (velocity() above; measured 0.2942 for
+    # IGA h = 0.25 over 1-3 s): bound 0.3 +- 0.02, as for Q4
     if abs(mean_cof - 0.3) > 0.02:
         fails.append("mean COF %.4f not within 0.02 of mu_k = 0.3" % mean_cof)
+    # the face's forces are the derivative of the stored penalty energy and do on the body the work the friction law
+    # sees (eq. 34), so the balance closes to round-off: measured 1.1e-8 of the energy in play; forces acting on the
+    # control points themselves (the row sum of eq. 34, the earlier rule) drift by 4.5e-5 on this input over 5 s and
+    # 1.2e-2 at h = 0.1 (docs/theory.md, "Energy of contact"): bound 1e-6
+    if drift > 1e-6:
+        fails.append("energy balance drifts by %.3g > 1e-6 of the energy in play" % drift)
     if fails:
         sys.exit("FAIL: " + "; ".join(fails))
 
