@@ -74,6 +74,11 @@ PETSC_EXTERN PetscErrorCode SKBasisShellSetContextDestroy(SKBasis basis, PetscEr
 /* The basis of block B of MESH: the Lagrange basis of a built-in type, or what a registered type's create_basis hook
    makes (Bezier cells: SKMeshCreateFromNURBSPatches()). Destroy with SKBasisDestroy(); the mesh must outlive it. */
 PETSC_EXTERN PetscErrorCode SKBasisCreateForBlock(SKMesh mesh, PetscInt b, SKBasis *basis);
+/* Tells the basis of a block the block's NELEM elements CONN and the reference coordinates X that every later
+   SKFEMInternalForce() call will use (the explicit solver's block loop): a basis whose force loop can keep part of the
+   reference geometry does so (Bezier cells: det J and dxi/dX at the Gauss points, 8 (1 + dim^2) bytes per point);
+   the others ignore it. Forces are the same bit for bit either way. */
+PETSC_EXTERN PetscErrorCode SKBasisSetReference(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[]);
 /* Frees a basis and sets *basis = NULL. */
 PETSC_EXTERN PetscErrorCode SKBasisDestroy(SKBasis *basis);
 /* Facts about a basis (strings owned by the basis). */

@@ -153,10 +153,10 @@ PETSC_EXTERN PetscErrorCode SKMeshCheck(SKMesh mesh);
    NODES_PER_ELEMENT nodes in dimension DIM (counts as reals, so that a product cannot overflow) can be indexed with
    PetscInt (nodes, elements, dofs = nodes x dim, connectivity entries) and fits in memory: an estimate of what the
    explicit solver holds (about 1 kB per node and 100 B + 16 B per element node, every rank holding the replicated
-   mesh during set-up) against the physical memory of the machine. msg[len] gets the reason ("" when it fits), for the
-   caller's FILE:LINE error. */
+   mesh during set-up, plus ELEMENT_BYTES more per element that the cell kind keeps) against the physical memory of the
+   machine. msg[len] gets the reason ("" when it fits), for the caller's FILE:LINE error. */
 PETSC_EXTERN PetscErrorCode SKMeshCheckSize(PetscInt dim, PetscReal num_nodes, PetscReal num_elements, PetscInt nodes_per_element,
-                                            char msg[], size_t len);
+                                            PetscReal element_bytes, char msg[], size_t len);
 
 /* FNV-1a hash of what defines a replicated mesh: dimension, coordinates, and every block's type and connectivity (the
    mesh as loaded; sets are not included). Identifies the mesh of a run in its checkpoints. */

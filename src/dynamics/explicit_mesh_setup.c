@@ -235,6 +235,7 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
     PetscCall(SKElementTypeGetInfo(et, &info));
     blk->nodes = info->num_nodes;
     PetscCall(SKBasisCreateForBlock(ex->mesh, b, &blk->basis));
+    PetscCall(SKBasisSetReference(blk->basis, blk->nelem, blk->conn, ex->X)); /* before any force: the critical step's too */
     {
       const SKLumping lump = !strcmp(lumping, "rowsum") ? SK_LUMPING_ROWSUM : !strcmp(lumping, "hrz") ? SK_LUMPING_HRZ : SK_LUMPING_AUTO;
       PetscCall(SKFEMLumpedMass(blk->basis, rho, lump, blk->nelem, blk->conn, ex->X, ex->mass, &fail));

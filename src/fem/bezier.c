@@ -72,6 +72,7 @@ static PetscErrorCode SKBezierBasisDestroy(void *ctx)
 
   PetscFunctionBegin;
   PetscCall(PetscFree2(bb->span, bb->w));
+  PetscCall(PetscFree(bb->geo));
   for (PetscInt d = 0; d < bb->dim; d++) PetscCall(PetscFree2(bb->N1t[d], bb->dN1t[d]));
   PetscCall(PetscFree(bb));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -194,6 +195,7 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   PetscCall(SKBasisShellSetContextDestroy(*basis, SKBezierBasisDestroy));
   (*basis)->internal_force    = SKBezierInternalForceKernel(pdim, bb->q); /* NULL: the generic loop */
   (*basis)->element_mass      = SKBezierElementMass;
+  (*basis)->set_reference     = SKBezierSetReference;
   (*basis)->degree            = bb->p;
   (*basis)->reference_measure = pdim == 2 ? 4.0 : 8.0;
   PetscFunctionReturn(PETSC_SUCCESS);

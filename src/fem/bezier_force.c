@@ -8,8 +8,11 @@
    field instead of O((p+1)^(2 dim)) for the basis evaluated point by point. The force is the transpose:
      f_Ai = sum_q (w det J)_q P_ij dR_A/dX_j = w_A sum_q [ sum_k S_ik dN_A/dxi_k + S_i0 N_A ],
      S_ik = (w det J) P_ij (dxi_k/dX_j) / W,   S_i0 = -sum_k S_ik (dW/dxi_k) / W,
-   the same 1D passes backwards. The Jacobian is recomputed from X every evaluation, as in the generic element loop
-   (no stored geometry), and the results agree with that loop to round-off (tests/unit/fem/test_bezier.c).
+   the same 1D passes backwards. The reference geometry (det J and dxi/dX at every Gauss point) is computed once by
+   SKBezierSetReference() with the same passes and stored per element, so that each evaluation passes only W and w u
+   (1 + dim fields instead of 1 + 2 dim) and skips the Jacobian and its inverse; without it the Jacobian is recomputed
+   from X every evaluation, as in the generic element loop. Both agree with that loop to round-off and with each other
+   bit for bit (tests/unit/fem/test_bezier.c).
    Instantiated with the dimension and the points per direction q = p + 1 as constants (q = 2..4), so that every loop
    has a constant length and the lane loops vectorise. */
 #include "bezierimpl.h"
@@ -205,14 +208,73 @@ SK_HOT_INLINE void Backward(const PetscInt dim, const PetscInt q, SKBezierForceW
 #undef TT
 #undef DD
 
+/* The coefficients of the batch's fields into C: w_A, then w_A X_A (when X is given) and w_A u_A, in that order. */
+SK_HOT_INLINE void GatherFields(const PetscInt dim, const PetscInt nen, const PetscInt *conn, PetscInt b, PetscInt nl, const PetscReal Xg[],
+                                const PetscReal ug[], SKBezierForceWork *w)
+{
+  const PetscInt fu = Xg ? 1 + dim : 1; /* the first field of w u */
+  for (PetscInt l = 0; l < SK_L; l++) {
+    const PetscInt *c = conn + (b + (l < nl ? l : 0)) * nen;
+    for (PetscInt a = 0; a < nen; a++) {
+      const PetscReal wa = w->w[a * SK_L + l];
+      w->C[a * SK_L + l] = wa;
+      for (PetscInt d = 0; d < dim; d++) {
+        if (Xg) w->C[((1 + d) * nen + a) * SK_L + l] = wa * Xg[c[a] * dim + d];
+        if (ug) w->C[((fu + d) * nen + a) * SK_L + l] = wa * ug[c[a] * dim + d];
+      }
+    }
+  }
+}
+
+/* The reference geometry at Gauss point G of the batch from the values V of the passes over W and w X (fields 0 and
+   1..dim): det J and G[j][k] = dxi_k/dX_j. */
+SK_HOT_INLINE void ReferenceGeometry(const PetscInt dim, const PetscInt nq, PetscInt g, const PetscReal *V, PetscReal det[], PetscReal G[])
+{
+  const PetscInt nv = dim + 1;
+  SK_ALIGN PetscReal jac[9 * SK_L], iW[SK_L];
+#define VV(f, v, l) V[(((f)*nq + g) * nv + (v)) * SK_L + (l)]
+  LANES(l) iW[l] = 1.0 / VV(0, 0, l);
+  for (PetscInt d = 0; d < dim; d++)
+    for (PetscInt k = 0; k < dim; k++) LANES(l)
+      {
+        SK_AT(jac, dim, d, k, l) = (VV(1 + d, 1 + k, l) - VV(1 + d, 0, l) * iW[l] * VV(0, 1 + k, l)) * iW[l];
+      }
+#undef VV
+  SKLanesDetInvT(dim, jac, det, G);
+}
+
+/* The stored geometry: per batch of SK_L elements, per Gauss point, det J then G (dim^2), lane last. */
+#define SK_BF_GEO(dim) (1 + (dim) * (dim))
+
+SK_HOT_INLINE PetscErrorCode BezierReference(SKBezierBasis *bb, const PetscInt dim, const PetscInt q, PetscInt nelem, const PetscInt conn[],
+                                             const PetscReal Xg[])
+{
+  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = nen, ng = SK_BF_GEO(dim);
+  SKBezierForceWork work, *w = &work;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < nelem; b += SK_L) {
+    const PetscInt nl = PetscMin(SK_L, nelem - b);
+    PetscReal *geo    = bb->geo + (b / SK_L) * nq * ng * SK_L;
+    for (PetscInt l = 0; l < SK_L; l++) w->elem[l] = b + (l < nl ? l : 0);
+    GatherTables(bb, dim, q, w->elem, w);
+    GatherFields(dim, nen, conn, b, nl, Xg, NULL, w);
+    Forward(dim, q, 1 + dim, w);
+    for (PetscInt g = 0; g < nq; g++) ReferenceGeometry(dim, nq, g, w->V, geo + g * ng * SK_L, geo + (g * ng + 1) * SK_L);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const PetscInt dim, const PetscInt q, PetscInt nelem,
                                          const PetscInt conn[], const PetscReal Xg[], const PetscReal ug[], PetscReal f[],
                                          PetscReal *energy, SKFEMFailure *fail)
 {
   const SKBezierBasis *bb = (const SKBezierBasis *)basis->ctx;
-  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = nen, nv = dim + 1, nf = 1 + 2 * dim;
-  SKBezierForceWork work, *w = &work;
-  SKMaterialBatch batch, *mb = &batch;
+  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = nen, nv = dim + 1, ng = SK_BF_GEO(dim);
+  const PetscBool stored = bb->geo ? PETSC_TRUE : PETSC_FALSE;
+  const PetscInt nf = stored ? 1 + dim : 1 + 2 * dim, fu = stored ? 1 : 1 + dim; /* the fields, the first of w u */
+  SKBezierForceWork work, *w                             = &work;
+  SKMaterialBatch batch, *mb                             = &batch;
   PetscReal esum = 0.0;
 
   PetscFunctionBegin;
@@ -223,32 +285,31 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
     /* lanes past the block end repeat element b, so that their (discarded) results are well defined */
     for (PetscInt l = 0; l < SK_L; l++) w->elem[l] = basis->same_element ? basis->element : b + (l < nl ? l : 0);
     GatherTables(bb, dim, q, w->elem, w);
-    for (PetscInt l = 0; l < SK_L; l++) { /* the fields' coefficients: w_A, w_A X_A, w_A u_A */
-      const PetscInt *c = conn + (b + (l < nl ? l : 0)) * nen;
-      for (PetscInt a = 0; a < nen; a++) {
-        const PetscReal wa = w->w[a * SK_L + l];
-        w->C[a * SK_L + l] = wa;
-        for (PetscInt d = 0; d < dim; d++) {
-          w->C[((1 + d) * nen + a) * SK_L + l]       = wa * Xg[c[a] * dim + d];
-          w->C[((1 + dim + d) * nen + a) * SK_L + l] = wa * ug[c[a] * dim + d];
-        }
-      }
-    }
+    GatherFields(dim, nen, conn, b, nl, stored ? NULL : Xg, ug, w); /* w_A, [w_A X_A,] w_A u_A */
     Forward(dim, q, nf, w);
     for (PetscInt g = 0; g < nq; g++) {
-      SK_ALIGN PetscReal jac[9 * SK_L], G[9 * SK_L], det[SK_L], iW[SK_L], Du[9 * SK_L];
-      const PetscReal *V = w->V;
+      SK_ALIGN PetscReal Gl[9 * SK_L], detl[SK_L], iW[SK_L], Du[9 * SK_L];
+      const PetscReal *V = w->V, *G = Gl, *det = detl;
       unsigned bad;
 #define VV(f, v, l) V[(((f)*nq + g) * nv + (v)) * SK_L + (l)]
+      if (!stored)
+        ReferenceGeometry(dim, nq, g, V, detl, Gl);
+      else if (!basis->same_element) { /* the batch's own elements: their stored geometry, lane by lane */
+        det = bb->geo + ((b / SK_L) * nq + g) * ng * SK_L;
+        G   = det + SK_L;
+      } else { /* copies of one element */
+        const PetscInt e    = basis->element;
+        const PetscReal *ge = bb->geo + ((e / SK_L) * nq + g) * ng * SK_L + e % SK_L;
+        LANES(l) detl[l]    = ge[0];
+        for (PetscInt k = 0; k < dim * dim; k++) LANES(l) Gl[k * SK_L + l] = ge[(1 + k) * SK_L];
+      }
       LANES(l) iW[l] = 1.0 / VV(0, 0, l);
-      /* dX_d/dxi_k and du_i/dxi_k of the rational fields */
+      /* du_i/dxi_k of the rational field */
       for (PetscInt d = 0; d < dim; d++)
         for (PetscInt k = 0; k < dim; k++) LANES(l)
           {
-            SK_AT(jac, dim, d, k, l) = (VV(1 + d, 1 + k, l) - VV(1 + d, 0, l) * iW[l] * VV(0, 1 + k, l)) * iW[l];
-            SK_AT(Du, dim, d, k, l)  = (VV(1 + dim + d, 1 + k, l) - VV(1 + dim + d, 0, l) * iW[l] * VV(0, 1 + k, l)) * iW[l];
+            SK_AT(Du, dim, d, k, l) = (VV(fu + d, 1 + k, l) - VV(fu + d, 0, l) * iW[l] * VV(0, 1 + k, l)) * iW[l];
           }
-      SKLanesDetInvT(dim, jac, det, G); /* G[j][k] = dxi_k/dX_j */
       bad = SKLanesNonPositive(det) & live;
       if (bad) {
         const PetscInt l = FirstLane(bad);
@@ -313,6 +374,30 @@ SK_BEZIER_FORCE(3, 2)
 SK_BEZIER_FORCE(3, 3)
 SK_BEZIER_FORCE(3, 4)
 #undef SK_BEZIER_FORCE
+
+PetscErrorCode SKBezierSetReference(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[])
+{
+  SKBezierBasis *bb = (SKBezierBasis *)basis->ctx;
+  const PetscInt q = bb->q, nq = bb->nq, dim = bb->dim;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(bb->geo));
+  if (!basis->internal_force || nelem == 0) PetscFunctionReturn(PETSC_SUCCESS); /* the generic loop stores nothing */
+  PetscCall(PetscMalloc1(((nelem + SK_L - 1) / SK_L) * nq * SK_BF_GEO(dim) * SK_L, &bb->geo));
+  if (dim == 2 && q == 2)
+    PetscCall(BezierReference(bb, 2, 2, nelem, conn, X));
+  else if (dim == 2 && q == 3)
+    PetscCall(BezierReference(bb, 2, 3, nelem, conn, X));
+  else if (dim == 2 && q == 4)
+    PetscCall(BezierReference(bb, 2, 4, nelem, conn, X));
+  else if (dim == 3 && q == 2)
+    PetscCall(BezierReference(bb, 3, 2, nelem, conn, X));
+  else if (dim == 3 && q == 3)
+    PetscCall(BezierReference(bb, 3, 3, nelem, conn, X));
+  else
+    PetscCall(BezierReference(bb, 3, 4, nelem, conn, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 SKBasisInternalForceFn SKBezierInternalForceKernel(PetscInt dim, PetscInt q)
 {

@@ -18,12 +18,19 @@ typedef struct {
   /* the 1D B-splines of each span at each Gauss point, N1t[d][(k*q + g)*q + a] and dN1t (tabulated once: they depend
      on the span and the point, not on the element) */
   PetscReal *N1t[3], *dN1t[3];
+  /* the reference geometry of the block's elements at their Gauss points (SKBezierSetReference()), or NULL */
+  PetscReal *geo;
 } SKBezierBasis;
 
 /* The internal force of SK_LANES-batched Bezier elements by sum factorisation (bezier_force.c): the kernel of a Bezier
    basis in 2D or 3D with 2 to 4 points per direction (degree 1 to 3), NULL for the others (which take the generic
    element loop through the basis' geometry function). */
 PETSC_INTERN SKBasisInternalForceFn SKBezierInternalForceKernel(PetscInt dim, PetscInt q);
+
+/* Stores the reference geometry (det J and dxi/dX at every Gauss point: 1 + dim^2 values, 80 bytes per point in 3D) of
+   the NELEM elements CONN of the block at the coordinates X, for the internal-force kernel; every later force call of
+   the basis must be over the same elements at the same X (the block's own loop and copies of its elements). */
+PETSC_INTERN PetscErrorCode SKBezierSetReference(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[]);
 
 /* The element mass integrals of a Bezier basis (its element_mass, bezier_mass.c): exact to round-off for B-spline and
    rational elements alike. */

@@ -169,6 +169,13 @@ PetscErrorCode SKBasisDestroy(SKBasis *basis)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKBasisSetReference(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[])
+{
+  PetscFunctionBegin;
+  if (basis->set_reference) PetscCall(basis->set_reference(basis, nelem, conn, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKBasisGetInfo(SKBasis basis, SKBasisInfo *info)
 {
   PetscFunctionBegin;

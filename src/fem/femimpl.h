@@ -31,6 +31,8 @@ struct _n_SKBasis {
   PetscInt element;       /* the id a shell geometry or the basis' own force loop is given for each of them */
   SKBasisInternalForceFn internal_force; /* optional: replaces the generic element loop of SKFEMInternalForce() */
   SKBasisElementMassFn element_mass;     /* optional: replaces the quadrature rule in the mass integrals */
+  /* optional: keeps what the basis' force loop needs of the block's reference geometry (SKBasisSetReference()) */
+  PetscErrorCode (*set_reference)(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[]);
 };
 
 /* The bit mask of the first NL lanes of a batch (the live ones). */

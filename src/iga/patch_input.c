@@ -151,7 +151,10 @@ PetscErrorCode SKNURBSPatchCreateFromInput(SKInput input, SKNode node, PetscInt 
       nodes *= (PetscReal)ncp[d] + (PetscReal)PetscMax(target - deg[d], 0) * nspan + (r - 1) * nspan;
       elements *= r * nspan;
     }
-    PetscCall(SKMeshCheckSize(dim, nodes, elements, PetscPowInt(target + 1, dim), msg, sizeof(msg)));
+    /* per element: its (p + 1)^dim control points, and the reference geometry the force kernel keeps at as many Gauss
+       points, 8 (1 + dim^2) bytes each (SKBasisSetReference()) */
+    PetscCall(SKMeshCheckSize(dim, nodes, elements, PetscPowInt(target + 1, dim), 8.0 * (1 + dim * dim) * PetscPowInt(target + 1, dim), msg,
+                              sizeof(msg)));
     if (msg[0]) PetscCall(SKInputError(input, node, "patch of degree %" PetscInt_FMT ": %s", target, msg));
   }
   for (PetscInt d = 0; d < dim; d++) {

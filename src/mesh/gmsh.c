@@ -297,7 +297,7 @@ static PetscErrorCode SKGmshReadNodes(SKGmshLexer *lex, SKGmshFile *f)
                           f->max_node_tag, f->num_nodes));
   {
     char msg[512];
-    PetscCall(SKMeshCheckSize(3, (PetscReal)f->num_nodes, 0, 1, msg, sizeof(msg)));
+    PetscCall(SKMeshCheckSize(3, (PetscReal)f->num_nodes, 0, 1, 0, msg, sizeof(msg)));
     if (msg[0]) PetscCall(SKGmshError(lex, "%s", msg));
   }
   PetscCall(PetscMalloc1(f->max_node_tag + 1, &f->node_index));
@@ -352,7 +352,7 @@ static PetscErrorCode SKGmshReadElements(SKGmshLexer *lex, SKGmshFile *f)
   PetscCall(SKGmshNonNegative(lex, "the largest element tag", &max_tag));
   {
     char msg[512];
-    PetscCall(SKMeshCheckSize(3, (PetscReal)f->num_nodes, (PetscReal)f->num_elements, 1, msg, sizeof(msg)));
+    PetscCall(SKMeshCheckSize(3, (PetscReal)f->num_nodes, (PetscReal)f->num_elements, 1, 0, msg, sizeof(msg)));
     if (msg[0]) PetscCall(SKGmshError(lex, "%s", msg));
   }
   PetscCall(PetscMalloc1(f->num_elements, &f->el_type));

@@ -311,13 +311,13 @@ PetscErrorCode SKMeshCheck(SKMesh mesh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKMeshCheckSize(PetscInt dim, PetscReal num_nodes, PetscReal num_elements, PetscInt nodes_per_element, char msg[],
-                               size_t len)
+PetscErrorCode SKMeshCheckSize(PetscInt dim, PetscReal num_nodes, PetscReal num_elements, PetscInt nodes_per_element,
+                               PetscReal element_bytes, char msg[], size_t len)
 {
   const PetscReal max_int = (PetscReal)PETSC_MAX_INT;
   /* bytes: coordinates, ~16 state and force vectors of dim values, lumped mass, numbering maps, VTK/checkpoint
      buffers per node (~1 kB in 3D); connectivity, batch workspace and stresses per element */
-  const PetscReal need = num_nodes * 1024.0 + num_elements * (100.0 + 16.0 * nodes_per_element);
+  const PetscReal need = num_nodes * 1024.0 + num_elements * (100.0 + 16.0 * nodes_per_element + element_bytes);
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   const PetscReal have = pages > 0 && page > 0 ? (PetscReal)pages * (PetscReal)page : PETSC_MAX_REAL;
 

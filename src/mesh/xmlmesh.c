@@ -151,7 +151,7 @@ static PetscErrorCode SKXmlMeshGenerator(SKInput input, SKNode gen, SKMesh *mesh
     PetscCall(SKElementTypeGetInfo(type, &info));
     for (PetscInt d = 0; d < dim; d++) nodes *= rcells[d] * info->order + 1, elements *= rcells[d];
     if (info->simplex) elements *= dim == 2 ? 2 : 6;
-    PetscCall(SKMeshCheckSize(dim, nodes, elements, info->num_nodes, msg, sizeof(msg)));
+    PetscCall(SKMeshCheckSize(dim, nodes, elements, info->num_nodes, 0, msg, sizeof(msg)));
     if (msg[0]) PetscCall(SKInputError(input, gen, "%s", msg));
   }
   PetscCall(SKMeshCreateBox(comm, type, cells, lower, upper, has_ratio ? ratio : NULL, mesh));

@@ -10,7 +10,10 @@ Prints, as its last line,
 Also printed per case: nodes, elements, time per step, time per node and step, and per element and step, and for
 the patches the set-up and output time of a run (its wall time less its time loop: mesh, masses, critical step).
 
-Usage: iga_cost.py STICKSLIP [--repeat N] [--steps N]"""
+With --vs OTHER (a second build), each patch case is also run with OTHER, the two alternating run by run, and the
+RESULT line adds pK_Dd_speedup = (OTHER's time per step) / (STICKSLIP's) for every patch case.
+
+Usage: iga_cost.py STICKSLIP [--repeat N] [--steps N] [--vs OTHER]"""
 import argparse
 import os
 import re
@@ -70,6 +73,7 @@ def main():
     ap.add_argument("prog")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--vs", help="a second build to compare the patch cases with, run by run")
     a = ap.parse_args()
     result = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -81,12 +85,21 @@ def main():
                   f"{per_lag * 1e9:.1f} ns per node-step, {t_lag / n ** dim * 1e9:.1f} ns per element-step")
             for p in (2, 3):
                 spans = n + 1 - p
-                t, setup = step_time(a.prog, tmp, f"p{p}_{dim}", dim, "patch", p, spans, a.steps, a.repeat)
+                if a.vs:  # alternate the two builds run by run: each one's minimum over the same stretch of time
+                    t, setup, t_vs = float("inf"), float("inf"), float("inf")
+                    for _ in range(a.repeat):
+                        t1, s1 = step_time(a.prog, tmp, f"p{p}_{dim}", dim, "patch", p, spans, a.steps, 1)
+                        t2, _ = step_time(a.vs, tmp, f"p{p}_{dim}vs", dim, "patch", p, spans, a.steps, 1)
+                        t, setup, t_vs = min(t, t1), min(setup, s1), min(t_vs, t2)
+                    result[f"p{p}_{dim}d_speedup"] = t_vs / t
+                    print(f"{dim}D p = {p} with {a.vs}: {t_vs:.4g} s/step, speedup {t_vs / t:.2f}")
+                else:
+                    t, setup = step_time(a.prog, tmp, f"p{p}_{dim}", dim, "patch", p, spans, a.steps, a.repeat)
                 result[f"p{p}_{dim}d_ratio"] = (t / nodes) / per_lag
                 print(f"{dim}D p = {p}: {nodes} control points, {spans ** dim} elements, {t:.4g} s/step, "
                       f"{t / nodes * 1e9:.1f} ns per control-point-step, {t / spans ** dim * 1e9:.1f} ns per element-step, "
                       f"ratio {result[f'p{p}_{dim}d_ratio']:.2f}, set-up and output {setup:.3g} s")
-    print("RESULT iga_cost " + " ".join(f"{k}={result[k]:.3g}" for k in ("p2_2d_ratio", "p3_2d_ratio", "p2_3d_ratio", "p3_3d_ratio")))
+    print("RESULT iga_cost " + " ".join(f"{k}={v:.3g}" for k, v in result.items()))
 
 
 if __name__ == "__main__":

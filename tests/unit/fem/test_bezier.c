@@ -3,6 +3,7 @@
    rho times the volume, the volume itself where Gauss integration is exact, the cell-type registry, and METIS
    partitions of such blocks. 2D (p = 1..4) and 3D (p = 1..3). The sum-factorised internal force of the Bezier cells
    against the generic element loop (the rational basis point by point) on curved patches with unequal weights. */
+#include <string.h>
 #include <stickslip/fem.h>
 #include "../../../src/fem/femimpl.h" /* white box: the sum-factorised force against the generic element loop */
 
@@ -191,7 +192,7 @@ static PetscErrorCode TestSumFactorisation(PetscInt dim, PetscInt p)
   const PetscReal *X;
   const PetscInt *conn;
   PetscInt nn, ne, nen, deg[3];
-  PetscReal *u, *f[2], energy[2] = {0, 0}, fscale = 0, ferr = 0, *K[2], *Xe, *ue, kscale = 0, kerr = 0;
+  PetscReal *u, *f[3], energy[3] = {0, 0, 0}, fscale = 0, ferr = 0, *K[3], *Xe, *ue, kscale = 0, kerr = 0;
   SKBasisInternalForceFn kernel;
   unsigned long long seed = 11;
 
@@ -214,12 +215,14 @@ static PetscErrorCode TestSumFactorisation(PetscInt dim, PetscInt p)
   PetscCall(SKMeshGetBlock(mesh, 0, NULL, NULL, NULL, &ne, NULL, &conn));
   nen = PetscPowInt(p + 1, dim);
   PetscCall(SKMaterialCreate("neo_hookean", dim == 2 ? SK_STRESS_STATE_PLANE_STRAIN : SK_STRESS_STATE_3D, 1.0e7, 0.3, 1000.0, &mat));
-  PetscCall(PetscMalloc3(nn * dim, &u, nn * dim, &f[0], nn * dim, &f[1]));
-  PetscCall(PetscMalloc4(nen * dim * nen * dim, &K[0], nen * dim * nen * dim, &K[1], nen * dim, &Xe, nen * dim, &ue));
+  PetscCall(PetscMalloc4(nn * dim, &u, nn * dim, &f[0], nn * dim, &f[1], nn * dim, &f[2]));
+  PetscCall(PetscMalloc5(nen * dim * nen * dim, &K[0], nen * dim * nen * dim, &K[1], nen * dim * nen * dim, &K[2], nen * dim, &Xe,
+                         nen * dim, &ue));
   for (PetscInt k = 0; k < nn * dim; k++) u[k] = 0.02 * Rand(&seed);
-  for (PetscInt pass = 0; pass < 2; pass++) { /* 0: the kernel, 1: the generic loop */
+  for (PetscInt pass = 0; pass < 3; pass++) { /* 0: the kernel, 1: the generic loop, 2: the kernel with the stored geometry */
     const PetscInt e      = ne / 2 + 1;       /* an inner element: not the first of the block */
-    basis->internal_force = pass ? NULL : kernel;
+    basis->internal_force = pass == 1 ? NULL : kernel;
+    if (pass == 2) PetscCall(SKBasisSetReference(basis, ne, conn, X));
     PetscCall(PetscArrayzero(f[pass], nn * dim));
     PetscCall(SKFEMInternalForce(basis, mat, ne, conn, X, u, f[pass], &energy[pass], &fail));
     PetscCheck(fail.kind == SK_FEM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "failure %d in element %" PetscInt_FMT, (int)fail.kind,
@@ -240,8 +243,12 @@ static PetscErrorCode TestSumFactorisation(PetscInt dim, PetscInt p)
              ": sum factorisation off the element loop by %g (force), %g (energy), %g (stiffness), relative",
              dim, p, (double)(ferr / fscale), (double)(PetscAbsReal(energy[0] - energy[1]) / PetscAbsReal(energy[1])),
              (double)(kerr / kscale));
-  PetscCall(PetscFree3(u, f[0], f[1]));
-  PetscCall(PetscFree4(K[0], K[1], Xe, ue));
+  /* the stored geometry is the same arithmetic as the recomputed one: bit for bit */
+  PetscCheck(!memcmp(f[0], f[2], nn * dim * sizeof(PetscReal)) && energy[0] == energy[2] &&
+                 !memcmp(K[0], K[2], nen * dim * nen * dim * sizeof(PetscReal)),
+             PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT "D p = %" PetscInt_FMT ": the stored geometry changes the force", dim, p);
+  PetscCall(PetscFree4(u, f[0], f[1], f[2]));
+  PetscCall(PetscFree5(K[0], K[1], K[2], Xe, ue));
   PetscCall(SKMaterialDestroy(&mat));
   PetscCall(SKBasisDestroy(&basis));
   PetscCall(SKMeshDestroy(&mesh));
