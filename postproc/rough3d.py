@@ -17,7 +17,8 @@ import numpy as np
 
 
 def load(outdir):
-    """List of dicts, one per correlation length: 'lc', 'count', 'x', 'y', 'time' and the aggregated arrays
+    """List of dicts, one per correlation length: 'lc', 'count' (realisations asked for), 'finished' (those the aggregate
+    is over: a failed realisation is left out, /campaign_failures), 'x', 'y', 'time' and the aggregated arrays
     (NAME_mean, NAME_std, NAME_ci_low, NAME_ci_high for sticking_time_ratio, cof, contact_area_fraction and
     global_sticking_time_ratio), 'convergence' (n, mean, std, ci95 half-width), 'core_s' per realisation."""
     out = []
@@ -27,7 +28,8 @@ def load(outdir):
             d = {k: g[name][k][()] for k in g[name]}
             d["lc"] = float(g[name].attrs["correlation_length"])
             d["count"] = int(g[name].attrs["count"])
-            d["core_s"] = float(g[name].attrs["core_seconds_per_realisation"])
+            d["finished"] = int(g[name].attrs.get("finished", d["count"]))
+            d["core_s"] = float(g[name].attrs.get("core_seconds_per_realisation", float("nan")))  # absent: none finished
             d["index"] = int(name.split("_")[1])
             out.append(d)
     return out
@@ -41,6 +43,14 @@ def realisation(outdir, task):
     return d
 
 
+def first_finished(outdir, s):
+    """The first realisation of correlation length S (a load() entry) that finished (has its file)."""
+    for k in range(s["count"]):
+        if os.path.exists(os.path.join(outdir, "realisations", "realisation_%05d.h5" % (s["index"] * s["count"] + k))):
+            return k
+    raise FileNotFoundError("no realisation of l_c = %g m finished" % s["lc"])
+
+
 def figures(outdir, figdir):
     import matplotlib
 
@@ -48,16 +58,17 @@ def figures(outdir, figdir):
     import matplotlib.pyplot as plt
 
     os.makedirs(figdir, exist_ok=True)
-    stats = load(outdir)
+    stats = [s for s in load(outdir) if s["finished"]]  # a correlation length whose realisations all failed has no statistics
     n = len(stats)
 
     # Fig. 17: one realisation per l_c, the bottom face of the mesh (nodes mapped onto the surface), heights in um
     fig = plt.figure(figsize=(4.2 * n, 3.6))
     for i, s in enumerate(stats):
-        r = realisation(outdir, s["index"] * s["count"])
+        k = first_finished(outdir, s)
+        r = realisation(outdir, s["index"] * s["count"] + k)
         ax = fig.add_subplot(1, n, i + 1, projection="3d")
         ax.plot_trisurf(r["x"], r["y"], 1e6 * r["z"], cmap="viridis", linewidth=0)
-        ax.set_title("l_c = %g m (realisation 0)" % s["lc"])
+        ax.set_title("l_c = %g m (realisation %d)" % (s["lc"], k))
         ax.set_xlabel("x (m)")
         ax.set_ylabel("y (m)")
         ax.set_zlabel("z (um)")
@@ -74,7 +85,7 @@ def figures(outdir, figdir):
             c = ax.tricontourf(s["x"], s["y"], s[key], levels=np.linspace(0, vmax, 21), cmap="jet", extend="max")
             fig.colorbar(c, ax=ax)
             ax.set_aspect("equal")
-            ax.set_title("l_c = %g m: %s (%d realisations)" % (s["lc"], label, s["count"]))
+            ax.set_title("l_c = %g m: %s (%d realisations)" % (s["lc"], label, s["finished"]))
             ax.set_xlabel("x (m)")
             ax.set_ylabel("y (m)")
     fig.tight_layout()
@@ -91,7 +102,7 @@ def figures(outdir, figdir):
             ax.fill_between(t, s[key + "_ci_low"], s[key + "_ci_high"], color="C1", alpha=0.5, label="95 % band of the mean")
             ax.plot(t, m, "k", lw=0.8, label="mean")
             ax.set_ylabel(label)
-            ax.set_title("l_c = %g m, %d realisations" % (s["lc"], s["count"]))
+            ax.set_title("l_c = %g m, %d realisations" % (s["lc"], s["finished"]))
             ax.legend(fontsize=7, loc="lower right")
         axes[-1][0].set_xlabel("t (s)")
         fig.tight_layout()
@@ -119,10 +130,13 @@ def table(outdir):
           "mean std of the nodal ratio | COF, 2nd half (mean) | COF std in time, 2nd half (mean curve) | contact area, 2nd half | core-s per realisation |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for s in stats:
+        if not s["finished"]:
+            print("| %g | 0 of %d: all failed (/campaign_failures) | | | | | | | | |" % (s["lc"], s["count"]))
+            continue
         c = s["convergence"][-1]
         half = s["time"] >= 0.5 * s["time"][-1]
-        print("| %g | %d | %.4f +- %.4f | %.4f | %.3f | %.4f | %.4f | %.2e | %.3f | %.1f |" % (
-            s["lc"], s["count"], c[1], c[3], c[2], np.mean(s["sticking_time_ratio_mean"] > 0.5), np.mean(s["sticking_time_ratio_std"]),
+        print("| %g | %s | %.4f +- %.4f | %.4f | %.3f | %.4f | %.4f | %.2e | %.3f | %.1f |" % (
+            s["lc"], "%d" % s["finished"] if s["finished"] == s["count"] else "%d of %d" % (s["finished"], s["count"]), c[1], c[3], c[2], np.mean(s["sticking_time_ratio_mean"] > 0.5), np.mean(s["sticking_time_ratio_std"]),
             np.mean(s["cof_mean"][half]), np.std(s["cof_mean"][half]), np.mean(s["contact_area_fraction_mean"][half]), s["core_s"]))
 
 

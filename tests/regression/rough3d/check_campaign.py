@@ -253,6 +253,13 @@ def failures(work, mpi=False):
     if r.returncode != 0 or "exists already" not in r.stdout:
         sys.exit("FAIL: -realisation 4 (finished) should do nothing and exit 0")
     print("ok: -restart keeps the failure records, -campaign_retry_failed runs exactly the failed ones again")
+    # the post-processing reads the aggregate over the finished realisations: the table counts them per correlation
+    # length (0, 1 and 3 of 3 finish here) and the figures skip the correlation length without statistics
+    table = subprocess.run([sys.executable, "-m", "postproc.rough3d", "table", d], capture_output=True, text=True, check=True).stdout
+    rows = [line.split("|")[2].strip() for line in table.splitlines() if line.startswith("| ") and "l_c" not in line]
+    if rows != ["0 of 3: all failed (/campaign_failures)", "1 of 3", "3"]:
+        sys.exit(f"FAIL: postproc.rough3d table counts the realisations as {rows}")
+    subprocess.run([sys.executable, "-m", "postproc.rough3d", "figures", d, os.path.join(d, "figures")], capture_output=True, check=True)
     d = os.path.join(work, "interrupted")
     shutil.rmtree(d, ignore_errors=True)
     p = subprocess.Popen([PROG, "run", inp, "-o", d, "-quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
