@@ -1014,8 +1014,8 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
     PetscMPIInt grank;
 
     groups = c->groups > 0 ? c->groups : size;
-    PetscCheck(groups >= 1 && groups <= size && size % groups == 0, c->comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-campaign_groups %" PetscInt_FMT " must divide the %d ranks", groups, (int)size);
+    PetscCheck(groups >= 1 && groups <= size && size % groups == 0, c->comm, SK_ERR_INPUT,
+               "-campaign_groups %" PetscInt_FMT ": the groups must divide the %d ranks evenly (0: one group per rank)", groups, (int)size);
     PetscCall(PetscSubcommCreate(c->comm, &psub));
     PetscCall(PetscSubcommSetNumber(psub, groups));
     PetscCall(PetscSubcommSetType(psub, PETSC_SUBCOMM_CONTIGUOUS));

@@ -220,6 +220,9 @@ def check_failed_campaign(d, r, what):
 def failures(work, mpi=False):
     inp = os.path.join(HERE, "campaign_failing.xml")
     if mpi:
+        r = run(MPI + [PROG, "run", inp, "-o", os.path.join(work, "groups3"), "-quiet", "-campaign_groups", "3"], expect_ok=False)
+        if r.returncode != 1 or "must divide the 2 ranks" not in r.stdout + r.stderr:
+            sys.exit(f"FAIL: -campaign_groups 3 on 2 ranks: exit {r.returncode}, expected 1 (bad input) and the message")
         for name, extra in (("two-groups", []), ("one-group", ["-campaign_groups", "1"])):
             d = os.path.join(work, "failing-" + name)
             shutil.rmtree(d, ignore_errors=True)
