@@ -28,10 +28,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-SRC = os.environ.get("SK_SOURCE_DIR") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# the repository: $SK_SOURCE_DIR, the checkout this file is in, or (installed by pip) the current directory
+SRC = os.environ.get("SK_SOURCE_DIR") or (_CHECKOUT if os.path.isdir(os.path.join(_CHECKOUT, "docs", "validation")) else os.getcwd())
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?(?![\w.])")
-# the parts of the tree a run depends on: a change elsewhere (docs/) does not make the numbers "uncommitted"
-RUN_INPUTS = ["src", "include", "schema", "inputs", "meshes", "postproc", "tests", "CMakeLists.txt", "cmake"]
+# the parts of the tree the numbers depend on (the program, its inputs, the post-processing): a change elsewhere (docs,
+# test scripts) does not make them "uncommitted"
+RUN_INPUTS = ["src", "include", "schema", "inputs", "meshes", "postproc", "CMakeLists.txt", "cmake", ":(glob)tests/**/*.xml"]
 
 
 @dataclass(frozen=True)
