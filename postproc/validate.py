@@ -102,13 +102,16 @@ def _git(*args):
     return p.stdout.strip() if p.returncode == 0 else ""
 
 
-def provenance():
+def provenance(reused=False):
     """'commit abc1234 (with uncommitted changes), 2026-11-27, 2 cores at load average 1.9': where and when the
-    numbers were made (the load explains the wall times)."""
+    numbers were made (the load explains the wall times); REUSED: the runs were there before (--reuse), so the load
+    of this moment says nothing about them."""
     commit = _git("rev-parse", "--short=10", "HEAD") or "unknown"
     if _git("status", "--porcelain", "--", *RUN_INPUTS):
         commit += " with uncommitted changes"
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+    if reused:
+        return f"commit {commit}, {date} (from runs made before, --reuse)"
     return f"commit {commit}, {date}, {os.cpu_count()} cores at load average {os.getloadavg()[0]:.1f}"
 
 
@@ -226,13 +229,13 @@ def _block(text, name, page):
     return i + len(begin), j
 
 
-def write(table, values):
+def write(table, values, reused):
     path = os.path.join(SRC, table.page)
     with open(path, encoding="utf-8") as f:
         text = f.read()
     i, j = _block(text, table.name, table.page)
     with open(path, "w", encoding="utf-8") as f:
-        f.write(text[:i] + "\n" + render(table, values, provenance()) + "\n" + text[j:])
+        f.write(text[:i] + "\n" + render(table, values, provenance(reused)) + "\n" + text[j:])
 
 
 def page_rows(table, path):
@@ -323,7 +326,7 @@ def main(argv=None):
             compared += n
             print(f"{t.name}: {n} numbers compared, {len(bad)} differ", flush=True)
         else:
-            write(t, values)
+            write(t, values, a.reuse)
             print(f"{t.name}: wrote {t.page}", flush=True)
     if a.check:
         for b in failures:
