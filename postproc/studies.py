@@ -284,8 +284,85 @@ SLIDER2D_Q4 = _slider_table("slider2d", [
     ("slider-cyclic", "slider-cyclic")],
     "COF statistics after 1 s (`postproc.slider2d` `table_values`); energy drift: largest drift of the solver's balance, "
     "which includes the contact's work, over the largest external work.")
+# ---------------------------------------------------------------- rodpair (docs/validation/rodpair.md)
+
+RODPAIR_CASES = ["omega1-caseA", "omega1-caseB", "omega2-caseA", "omega2-caseB", "pulse-caseA", "pulse-caseB"]
+
+
+def _rodpair_row(case):
+    def values(dirs):
+        from postproc.rodpair import SECTIONS, load, summary
+
+        mmm, rk45 = (os.path.join(dirs[f"{case}-{s}"], "results.h5") for s in ("mmm", "rk45"))
+        a, b = load(mmm), load(rk45)
+        l2 = tuple(float(np.linalg.norm(a["sections"][c] - b["sections"][c]) / np.linalg.norm(b["sections"][c]))
+                   for c, _ in SECTIONS)
+        sa, sb = summary(mmm), summary(rk45)
+        return [(sa["events"], sb["events"]), l2, (sa["energy balance / work"], sb["energy balance / work"]),
+                (sa["stick fraction at z1 = 2L1/3"], sa["stick fraction at z1 = L1"])]
+    return values
+
+
+RODPAIR = Table(
+    name="rodpair-table1",
+    page="docs/validation/rodpair.md",
+    intro="Full runs with MMM (defaults), compared with RK45 (the inputs' solver, rtol 1e-7); stick fractions of the MMM "
+          "run.",
+    runs={f"{c}-{s}": ["{program}", "run", f"inputs/rodpair/{c}.xml", "-o", "{out}", "-force", "-quiet", "-rodpair_solver", s]
+          for c in RODPAIR_CASES for s in ("mmm", "rk45")},
+    columns=[Column("case"), Column("events (MMM / RK45)", fmt_f(0, " / "), Tol(origin="event counts of deterministic runs")),
+             Column("MMM vs RK45, rel. L2 of u1 at z1 = 0, L1/3, 2L1/3, L1", fmt_e(2),
+                    Tol(rel=0.01, origin="a margin for another build: reruns agree to the bit")),
+             Column("energy balance / work (MMM / RK45)", fmt_e(2, " / "), Tol(rel=0.05, origin="a margin for another build")),
+             Column("stick fraction at 2L1/3, L1", fmt_f(2), Tol(origin="fractions of 1000 output times"))],
+    rows=[Row(c, [f"{c}-mmm", f"{c}-rk45"], _rodpair_row(c)) for c in RODPAIR_CASES],
+    run_note="12 rod-pair runs, MMM and RK45",
+)
+
+
+# ---------------------------------------------------------------- contact (docs/validation/contact.md)
+
+def _hertz_rows(dirs):
+    from postproc.contact_hertz import R, measure
+
+    return measure(dirs["hertz"]), R
+
+
+def _hertz(quantity):
+    def values(dirs):
+        m, R = _hertz_rows(dirs)
+        if quantity == "P":
+            return [f"{m['P']:.1f} N/m", "", ""]
+        if quantity == "a/R":
+            return [f"{m['a'] / R:.4f}", f"{m['a_hertz'] / R:.4f}", ""]
+        if quantity == "across":
+            return [f"{m['across']}", "", ""]
+        scale, unit = (1e3, "mm") if quantity == "a" else (1e-3, "kPa")
+        v, h = m[quantity], m[quantity + "_hertz"]
+        return [f"{v * scale:.5g} {unit}", f"{h * scale:.5g} {unit}", f"{100 * (v / h - 1):+.2f} %"]
+    return values
+
+
+HERTZ = Table(
+    name="hertz",
+    page="docs/validation/contact.md",
+    intro="Extraction: `postproc/contact_hertz.py`; the bound of `regression_contact_hertz` is 3 %.",
+    runs={"hertz": ["{program}", "run", "inputs/explicit/contact_hertz.xml", "-o", "{out}", "-force", "-quiet"]},
+    columns=[Column("quantity"),
+             Column("computed", tol=Tol(rel=1e-4, origin="a margin for another build: reruns agree to the bit; a mesh "
+                                                         "twice as fine moves a and p0 by 2e-4 and 3e-4")),
+             Column("Hertz for the computed P", tol=Tol(rel=1e-4, origin="the closed form of the computed P")),
+             Column("error", tol=Tol(abs=0.01, origin="percentage points: below the 0.02 and 0.03 of a mesh twice as fine"))],
+    rows=[Row("load P (whole cylinder)", ["hertz"], _hertz("P")), Row("a/R", ["hertz"], _hertz("a/R")),
+          Row("contact half-width a", ["hertz"], _hertz("a")), Row("peak pressure p0", ["hertz"], _hertz("p0")),
+          Row("contact nodes across 2a", ["hertz"], _hertz("across"))],
+    ctest="every row",
+    run_note="1 explicit run, 31281 steps: 5-10 s",
+)
+
+
 # The IGA results table of slider2d.md is not generated: iga-slider-velocity-h0.1.xml stops at t = 4.41 s at this
 # commit (a contact node's friction stiffness needs dt <= 9.99e-6 s, the input has 1e-5 s).
 
 
-REGISTRY = {t.name: t for t in (CROSSVAL, SPRINGSLIDER, BK, BARS2020, BOWEDSTRING, SLIDER2D_Q4)}
+REGISTRY = {t.name: t for t in (CROSSVAL, SPRINGSLIDER, BK, BARS2020, BOWEDSTRING, SLIDER2D_Q4, RODPAIR, HERTZ)}

@@ -221,7 +221,8 @@ def render(table, values, prov):
     return "\n".join(lines)
 
 
-def _block(text, name, page):
+def block_span(text, name, page):
+    """(start, end) of the content of the block NAME in TEXT (the page PAGE), between its two markers."""
     begin, end = f"<!-- validate:{name} begin -->", f"<!-- validate:{name} end -->"
     i, j = text.find(begin), text.find(end)
     if i < 0 or j < i or text.count(begin) != 1:
@@ -233,7 +234,7 @@ def write(table, values, reused):
     path = os.path.join(SRC, table.page)
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    i, j = _block(text, table.name, table.page)
+    i, j = block_span(text, table.name, table.page)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text[:i] + "\n" + render(table, values, provenance(reused)) + "\n" + text[j:])
 
@@ -242,7 +243,7 @@ def page_rows(table, path):
     """(header cells, {first cell: [cells]}) of the table inside the block of the page at PATH."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    i, j = _block(text, table.name, path)
+    i, j = block_span(text, table.name, path)
     rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in text[i:j].splitlines()
             if line.startswith("|") and not re.match(r"^\|(\s*-+\s*\|)+\s*$", line)]
     if not rows:

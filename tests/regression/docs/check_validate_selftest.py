@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 from postproc.studies import REGISTRY
-from postproc.validate import NUMBER, SRC, _block
+from postproc.validate import NUMBER, SRC, block_span
 
 
 def check(outdir, table, row_id, page):
@@ -36,7 +36,7 @@ def main():
         raise SystemExit(f"FAIL: the unchanged page does not pass:\n{p.stdout}{p.stderr}")
     with open(page, encoding="utf-8") as f:
         text = f.read()
-    i, j = _block(text, name, page)
+    i, j = block_span(text, name, page)
     lines = text[i:j].split("\n")
     k = next(n for n, line in enumerate(lines) if line.startswith(f"| {row.key} |"))
     cells = lines[k].split("|")

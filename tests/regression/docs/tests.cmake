@@ -28,6 +28,7 @@ endfunction()
 sk_add_validate_test(bk TABLES springslider bk TIMEOUT 300)
 sk_add_validate_test(bars2020 TABLES bars2020 TIMEOUT 300)
 sk_add_validate_test(bowedstring TABLES bowedstring-limitcycle TIMEOUT 120)
+sk_add_validate_test(hertz TABLES hertz TIMEOUT 300)
 # crossval: the validation case and the soft case (the one whose hand-written number went stale); the other three rows
 # (lugre, pulse, pressure: 2 more minutes) are regenerated and checked by `make validate` only.
 sk_add_validate_test(crossval TABLES crossval ROWS omega1-caseA-coulomb soft-omega1-caseA-coulomb TIMEOUT 400)
