@@ -17,7 +17,8 @@ written whole: a line saying that it is generated, at which commit and on which 
 commands, the table, and the tolerance of every checked column with its origin. The registry (postproc/studies.py)
 says per table: the page, the runs (program arguments), the function that turns the runs into a row, and per column
 the tolerance. A documented number agrees with the recomputed value v when |doc - v| <= max(rel |v|, abs, half a unit
-of the last digit printed in the page); a column without a tolerance (wall and CPU times) is not compared."""
+of the last digit printed in the page); a column without a tolerance (wall and CPU times) is not compared. A row of
+the page that the registry does not have, a header that differs or a cell with another count of numbers fails too."""
 import argparse
 import datetime
 import os
@@ -258,6 +259,8 @@ def check(table, values, path):
     bad, compared = [], 0
     if header != [c.header for c in table.columns]:
         return [f"{path}: {table.name}: the header is {header}, the registry's {[c.header for c in table.columns]}"], 0
+    bad += [f"{path}: {table.name}: row '{key}' is not in the registry (added by hand?)" for key in doc
+            if key not in {r.key for r in table.rows}]
     for key, vals in values.items():
         if key not in doc:
             bad.append(f"{path}: {table.name}: no row '{key}'")
@@ -325,7 +328,7 @@ def main(argv=None):
             bad, n = check(t, values, a.page or os.path.join(SRC, t.page))
             failures += bad
             compared += n
-            print(f"{t.name}: {n} numbers compared, {len(bad)} differ", flush=True)
+            print(f"{t.name}: {n} numbers compared, {len(bad)} problems", flush=True)
         else:
             write(t, values, a.reuse)
             print(f"{t.name}: wrote {t.page}", flush=True)
