@@ -12,8 +12,8 @@ sk_add_python_test(docs_self_contained ${SK_TEST_DIR}/check_self_contained.py LA
 # The generated tables of docs/validation/ (postproc/validate.py, registry postproc/studies.py) against a rerun, label
 # "docs": each reruns the runs of its rows into validate-check/ of the build dir and fails when a number of the page differs
 # from the recomputed one beyond the tolerance the page prints beside the table. The cheap tables only (docs/developing.md
-# lists them); `make validate` regenerates every table. `ctest -L docs -j2` took 114 s of CPU, 240 s of wall time on the
-# shared 2-core VM at load average 8 (crossval 215 s, bk 125 s, bars2020 115 s of wall time); the TIMEOUTs allow for that.
+# lists them); `make validate` regenerates every table. `ctest -L docs -j2` took 111 s of CPU, 198 s of wall time on the
+# shared 2-core VM at load average 9 (crossval 170 s, bars2020 112 s, bk 86 s, hertz 14 s); the TIMEOUTs allow for that.
 function(sk_add_validate_test name)
   cmake_parse_arguments(A "" "TIMEOUT" "ROWS;TABLES" ${ARGN})
   set(rows)
