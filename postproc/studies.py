@@ -15,6 +15,11 @@ import numpy as np
 from postproc.validate import Column, Row, Table, Tol, fmt_e, fmt_f, fmt_g
 
 
+def _run(inp, *options):
+    """The program arguments of a run of INP (a path from the top of the repository) with OPTIONS."""
+    return ["{program}", "run", inp, "-o", "{out}", "-force", "-quiet", *options]
+
+
 def _wall(results):
     """Wall time (s) of a run from the dates results.h5 records (start, final status)."""
     m = results.meta
@@ -59,10 +64,9 @@ CROSSVAL = Table(
     intro="Relative L2 difference of u1 over the run per section (z1 = 0, L1/3, 2L1/3, L1), its largest over the first "
           "half of the run, the normal spread, the FEM's step and its energy balance: the drift of the balance at the "
           "end of the run and its largest over the run, against the external work.",
-    runs={**{"rp-" + rod: ["{program}", "run", f"inputs/rodpair/{rod}.xml", "-o", "{out}", "-force", "-quiet",
-                           "-rodpair_solver", "mmm"] for rod in ("omega1-caseA", "pulse-caseA", "soft-omega1-caseA")},
-          **{fem: ["{program}", "run", f"inputs/crossval/{fem}.xml", "-o", "{out}", "-force", "-quiet"]
-             for fem, _, _ in CROSSVAL_CASES}},
+    runs={**{"rp-" + rod: _run(f"inputs/rodpair/{rod}.xml", "-rodpair_solver", "mmm")
+             for rod in ("omega1-caseA", "pulse-caseA", "soft-omega1-caseA")},
+          **{fem: _run(f"inputs/crossval/{fem}.xml") for fem, _, _ in CROSSVAL_CASES}},
     columns=[Column("case (FEM input)"), Column("rod pair"),
              Column("rel. L2 of u1 at z1 = 0, L1/3, 2L1/3, L1", fmt_e(2), CROSSVAL_L2),
              Column("first half", fmt_e(2), CROSSVAL_L2),
@@ -112,9 +116,8 @@ SPRINGSLIDER = Table(
     page="docs/validation/bk.md",
     intro="Cycle values from `postproc/springslider.py` (slip = `v > 0.01 V`, 1 ms sampling; stick and slip are means "
           "over the steady cycles after the first slip).",
-    runs={"springslider-rigid": ["{program}", "run", "inputs/slider2d/springslider-rigid.xml", "-o", "{out}", "-force", "-quiet"],
-          "coulomb-limit": ["{program}", "run", "tests/regression/bk/springslider-lugre-coulomb-limit.xml", "-o", "{out}",
-                            "-force", "-quiet"]},
+    runs={"springslider-rigid": _run("inputs/slider2d/springslider-rigid.xml"),
+          "coulomb-limit": _run("tests/regression/bk/springslider-lugre-coulomb-limit.xml")},
     columns=[Column("spring-slider, 6 s"), Column("first stick (s)", fmt_f(4), CYCLE), Column("stick (s)", fmt_f(4), CYCLE),
              Column("slip (s)", fmt_f(4), CYCLE), Column("spring force drop (N)", fmt_f(3), CYCLE),
              Column("peak friction (N)", fmt_f(3), CYCLE),
@@ -147,7 +150,7 @@ def _chain_row(run):
 BK = Table(
     name="bk",
     page="docs/validation/bk.md",
-    runs={f"bk-n{n}": ["{program}", "run", f"inputs/bk/bk-n{n}.xml", "-o", "{out}", "-force", "-quiet"] for n in (3, 5, 10, 15)},
+    runs={f"bk-n{n}": _run(f"inputs/bk/bk-n{n}.xml") for n in (3, 5, 10, 15)},
     columns=[Column("Burridge-Knopoff, 15 s"),
              Column("`x_mean(15 s)` (m)", fmt_f(4), Tol(rel=1e-3, origin="a tenth of the differences between the chains of different n")),
              Column("mean sticking ratio", fmt_f(3), Tol(rel=1e-3, origin="15 s sampled every 1 ms: 1e-3 is about ten samples")),
@@ -199,7 +202,7 @@ BARS2020 = Table(
     page="docs/validation/bars2020.md",
     intro="Serial runs, implicit friction update; wall time as written by the solver (`/bars2020@wall_time`), the "
           "solve only.",
-    runs={run: ["{program}", "run", f"inputs/bars2020/{run}.xml", "-o", "{out}", "-force", "-quiet"] for run, _ in BARS2020_RUNS},
+    runs={run: _run(f"inputs/bars2020/{run}.xml") for run, _ in BARS2020_RUNS},
     columns=[Column("input"), Column("modes", tol=EXACT),
              Column("dt (s)", fmt_e(4), EXACT),
              Column("v95 (m/s)", fmt_e(3), EXACT),
@@ -234,8 +237,7 @@ def _limitcycle_difference(dirs):
 BOWEDSTRING = Table(
     name="bowedstring-limitcycle",
     page="docs/validation/bowedstring.md",
-    runs={"limitcycle": ["{program}", "run", "inputs/bowedstring/section5-limitcycle.xml", "-o", "{out}", "-force", "-quiet",
-                         "-bowedstring_model", "both"]},
+    runs={"limitcycle": _run("inputs/bowedstring/section5-limitcycle.xml", "-bowedstring_model", "both")},
     columns=[Column("N = 160, D = 0.01, dt = 5e-4"),
              Column("period", fmt_f(6), EVENTS), Column("stick duration", fmt_f(6), EVENTS)],
     rows=[Row("reduced", ["limitcycle"], _limitcycle("reduced")), Row("full (rtol 1e-9)", ["limitcycle"], _limitcycle("full")),
@@ -261,7 +263,7 @@ def _slider_table(name, runs, intro):
         name=name,
         page="docs/validation/slider2d.md",
         intro=intro,
-        runs={run: ["{program}", "run", f"inputs/slider2d/{run}.xml", "-o", "{out}", "-force", "-quiet"] for run, _ in runs},
+        runs={run: _run(f"inputs/slider2d/{run}.xml") for run, _ in runs},
         columns=[Column("run"), Column("h (m)", fmt_g(3), SLIDER_EXACT),
                  Column("sticking-time ratio", fmt_f(3), SLIDER), Column("mean COF (t > 1 s)", fmt_f(4), SLIDER),
                  Column("COF range", fmt_f(3, " .. "), SLIDER), Column("normal force (N/m)", fmt_f(0, " .. "), SLIDER),
@@ -308,7 +310,7 @@ RODPAIR = Table(
     page="docs/validation/rodpair.md",
     intro="Full runs with MMM (defaults), compared with RK45 (the inputs' solver, rtol 1e-7); stick fractions of the MMM "
           "run.",
-    runs={f"{c}-{s}": ["{program}", "run", f"inputs/rodpair/{c}.xml", "-o", "{out}", "-force", "-quiet", "-rodpair_solver", s]
+    runs={f"{c}-{s}": _run(f"inputs/rodpair/{c}.xml", "-rodpair_solver", s)
           for c in RODPAIR_CASES for s in ("mmm", "rk45")},
     columns=[Column("case"), Column("events (MMM / RK45)", fmt_f(0, " / "), Tol(origin="event counts of deterministic runs")),
              Column("MMM vs RK45, rel. L2 of u1 at z1 = 0, L1/3, 2L1/3, L1", fmt_e(2),
@@ -347,7 +349,7 @@ HERTZ = Table(
     name="hertz",
     page="docs/validation/contact.md",
     intro="Extraction: `postproc/contact_hertz.py`; the bound of `regression_contact_hertz` is 3 %.",
-    runs={"hertz": ["{program}", "run", "inputs/explicit/contact_hertz.xml", "-o", "{out}", "-force", "-quiet"]},
+    runs={"hertz": _run("inputs/explicit/contact_hertz.xml")},
     columns=[Column("quantity"),
              Column("computed", tol=Tol(rel=1e-4, origin="a margin for another build: reruns agree to the bit; a mesh "
                                                          "twice as fine moves a and p0 by 2e-4 and 3e-4")),
