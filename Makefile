@@ -9,7 +9,7 @@ DEMO_OPTS ?= -rodpair_solver mmm
 CMAKE_FLAGS ?=
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps configure build demo check asan-check bench format format-check cppcheck fuzz clean
+.PHONY: all deps configure build demo check validate asan-check bench format format-check cppcheck fuzz clean
 
 all: build
 
@@ -32,6 +32,12 @@ demo: build
 
 check: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Reruns the validation studies of docs/validation/ and rewrites their generated tables (postproc/studies.py lists them):
+# `make validate`, or `make validate STUDY="crossval bk"` for some (a table name or a page stem).
+STUDY ?=
+validate: build
+	PYTHONPATH=$(CURDIR) /usr/bin/python3 -m postproc.validate --program $(BUILD)/bin/stickslip --out $(BUILD)/validate -j $(JOBS) $(STUDY)
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build running the unit tests (the CI sanitizer job).
 asan-check: deps

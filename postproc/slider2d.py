@@ -239,17 +239,22 @@ def cyclic(figdir, run):
     plt.close(fig)
 
 
+def table_values(r):
+    """The measured quantities of a run loaded by load(): h, sticking-time ratio, mean COF after 1 s, (min, max) of the
+    COF and of the normal force after 1 s, frictional dissipation, energy-balance drift."""
+    m = r["t"] > 1
+    return (r["h"], r["sticking"], np.mean(r["cof"][m]), (np.min(r["cof"][m]), np.max(r["cof"][m])),
+            (np.min(r["N"][m]), np.max(r["N"][m])), r["dissipation"][-1], r["drift"])
+
+
 def table(runs):
-    """Markdown rows: run, h, sticking-time ratio, mean and range of the COF after 1 s, normal force range,
-    frictional dissipation, energy-balance drift."""
+    """Markdown rows: run and table_values()."""
     print("| run | h (m) | sticking-time ratio | mean COF (t > 1 s) | COF range | normal force (N/m) | dissipation (J/m) | energy drift |")
     print("|---|---|---|---|---|---|---|---|")
     for p in runs:
-        r = load(p)
-        m = r["t"] > 1
+        h, sticking, cof, (c0, c1), (n0, n1), diss, drift = table_values(load(p))
         print("| %s | %.3g | %.3f | %.4f | %.3f .. %.3f | %.0f .. %.0f | %.4g | %.1e |" % (
-            os.path.basename(os.path.normpath(p)), r["h"], r["sticking"], np.mean(r["cof"][m]), np.min(r["cof"][m]),
-            np.max(r["cof"][m]), np.min(r["N"][m]), np.max(r["N"][m]), r["dissipation"][-1], r["drift"]))
+            os.path.basename(os.path.normpath(p)), h, sticking, cof, c0, c1, n0, n1, diss, drift))
 
 
 def main(argv):

@@ -5,20 +5,16 @@
   check_bowedstring.py limitcycle STICKSLIP INPUT OUT reduced vs full: period and stick duration within 1 %
   check_bowedstring.py jump STICKSLIP INPUT OUT       full model: friction jump at the first stick onset falls with N
 """
-import subprocess
 import sys
 
 import numpy as np
 
 from postproc.results import Results
+from tests.common.runs import stickslip_run
 
 
 def run(prog, inp, out, *opts):
-    cmd = [prog, "run", inp, "-o", out, "-force", "-quiet", *opts]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    print(r.stdout + r.stderr)
-    if r.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)} exited with {r.returncode}")
+    stickslip_run(prog, inp, out, "-force", "-quiet", *opts, show=True)
     return Results(out + "/results.h5")
 
 

@@ -1,13 +1,13 @@
 """Helpers of the regression tests of contact between deformable bodies: the lumped nodal masses of a Q4 or H8 XML mesh
 (meshes/make_two_bodies.py writes them), the run of an input and its results."""
 import os
-import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
 from postproc.results import Results
+from tests.common.runs import stickslip_run
 
 
 def lumped_masses(mesh_file, rho):
@@ -34,7 +34,7 @@ def run(prog, inp, extra=(), prefix=()):
     """Runs INP with PROG (under PREFIX, e.g. mpiexec -n 2) in a temporary directory; returns its Results."""
     tmp = tempfile.mkdtemp()
     out = os.path.join(tmp, "out")
-    subprocess.run([*prefix, prog, "run", inp, "-o", out, *extra], cwd=tmp, check=True, stdout=subprocess.DEVNULL)
+    stickslip_run(prog, inp, out, *extra, prefix=prefix, cwd=tmp)
     return Results(os.path.join(out, "results.h5"))
 
 

@@ -7,11 +7,11 @@ usage: check_crossval.py PROGRAM FEM_INPUT ROD_INPUT END TOLERANCE [MU]
 With MU the FEM runs with that friction coefficient instead (mu_s = mu_k) and the check must FAIL, i.e. the largest
 difference must exceed TOLERANCE: the selftest that the comparison sees a friction force off by the given factor."""
 import os
-import subprocess
 import sys
 import tempfile
 
 from postproc.crossval import compare, preload_time, variant
+from tests.common.runs import stickslip_run
 
 
 def main():
@@ -20,13 +20,12 @@ def main():
     end, tol = float(end), float(tol)
     tmp = tempfile.mkdtemp()
     rod = os.path.join(tmp, "rod")
-    subprocess.run([prog, "run", rod_in, "-o", rod, "-rodpair_solver", "mmm", "-rodpair_end", f"{end:g}"], check=True,
-                   stdout=subprocess.DEVNULL)
+    stickslip_run(prog, rod_in, rod, "-rodpair_solver", "mmm", "-rodpair_end", f"{end:g}")
     with open(fem_in) as f:
         t0 = preload_time(f.read())
     inp = variant(fem_in, tmp, "fem", end=t0 + end, mu=mu)
     fem = os.path.join(tmp, "fem")
-    subprocess.run([prog, "run", inp, "-o", fem], check=True, stdout=subprocess.DEVNULL)
+    stickslip_run(prog, inp, fem)
     l2 = compare(os.path.join(fem, "results.h5"), os.path.join(rod, "results.h5"), "-", "crossval")
     if mu is None and l2.max() > tol:
         raise SystemExit(f"FAIL: FEM and mode matching differ by {l2.max():.3g} (relative L2, worst section) > {tol:g}")

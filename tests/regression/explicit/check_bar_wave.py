@@ -10,12 +10,13 @@ step; the C1 smoothstep over [0, t1] for the smooth load)."""
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 import h5py
 import numpy as np
+
+from tests.common.runs import stickslip_run
 
 
 def exact(x, t, p, E, rho, load, t1):
@@ -37,9 +38,7 @@ def run(prog, template, cells_x, load, t1, workdir):
     path = os.path.join(workdir, "bar_%d.xml" % cells_x)
     open(path, "w").write(text)
     out = os.path.join(workdir, "out_%d" % cells_x)
-    r = subprocess.run([prog, "run", path, "-o", out, "-force", "-quiet"], capture_output=True, text=True)
-    if r.returncode:
-        sys.exit("FAIL: run failed\n" + r.stdout + r.stderr)
+    stickslip_run(prog, path, out, "-force", "-quiet")
     with h5py.File(os.path.join(out, "results.h5"), "r") as f:
         X = f["/explicit/final/coordinates"][...]
         u = f["/explicit/final/displacement"][...]

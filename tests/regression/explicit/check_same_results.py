@@ -9,21 +9,17 @@ own size. Final nodal arrays are compared after sorting the nodes by their coord
 
 Usage: check_same_results.py STICKSLIP RTOL A.xml NPROC_A B.xml NPROC_B [MPIEXEC]"""
 import os
-import subprocess
 import sys
 import tempfile
 
 import h5py
 import numpy as np
 
+from tests.common.runs import stickslip_run
+
 
 def run(prog, inp, nproc, mpiexec, out):
-    cmd = [prog, "run", inp, "-o", out, "-quiet"]
-    if nproc > 1:
-        cmd = [mpiexec, "-n", str(nproc), "--oversubscribe"] + cmd
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode:
-        sys.exit("FAIL: %s\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
+    stickslip_run(prog, inp, out, "-quiet", prefix=[mpiexec, "-n", str(nproc), "--oversubscribe"] if nproc > 1 else ())
 
 
 def datasets(path):

@@ -6,17 +6,18 @@ N is refused.
 Usage: check_field_interval.py STICKSLIP INPUT.xml"""
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 import h5py
 
+from tests.common.runs import stickslip_run
+
 N = 400
 
 
 def run(prog, inp, out, *options):
-    r = subprocess.run([prog, "run", inp, "-o", out, "-quiet", *options], capture_output=True, text=True)
+    r = stickslip_run(prog, inp, out, "-quiet", *options, check=False)
     return r.returncode, r.stdout + r.stderr
 
 

@@ -3,13 +3,14 @@
 the energy kept (the solver's own check, 5 % of the energy in play), and the run at 1.05 of it (testing option
 -explicit_unsafe_safety) is stopped by the energy check with its message. Usage: check_stability.py STICKSLIP INPUT.xml"""
 import re
-import subprocess
 import sys
 import tempfile
 
+from tests.common.runs import stickslip_run
+
 
 def run(prog, inp, out, extra):
-    r = subprocess.run([prog, "run", inp, "-o", out] + extra, capture_output=True, text=True)
+    r = stickslip_run(prog, inp, out, *extra, check=False)
     return r.returncode, r.stdout + r.stderr
 
 

@@ -3,18 +3,17 @@
 exactly as the single one of iga_cantilever.xml (same patch, same operations in the same order per node: bitwise
 equal histories) and the upper one, clamped and not started, must stay exactly at rest.
 Usage: check_two_bodies.py STICKSLIP TWO.xml ONE.xml"""
-import subprocess
 import sys
 import tempfile
 
 import h5py
 import numpy as np
 
+from tests.common.runs import stickslip_run
+
 
 def run(prog, inp, out):
-    r = subprocess.run([prog, "run", inp, "-o", out, "-quiet"], capture_output=True, text=True)
-    if r.returncode:
-        sys.exit("FAIL: %s\n%s%s" % (inp, r.stdout, r.stderr))
+    stickslip_run(prog, inp, out, "-quiet")
     return h5py.File(out + "/results.h5", "r")
 
 

@@ -16,7 +16,6 @@ usage: check_slider2d.py elastic PROGRAM RIGID_INPUT ELASTIC_INPUT
            loaded edge, and no drift after the force is removed"""
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -25,6 +24,7 @@ import numpy as np
 from postproc import contact_energy, slider2d
 from postproc.results import Results
 from tests.common.figdata import captured_figures, shows
+from tests.common.runs import stickslip_run
 
 
 def run(prog, text, name, tmp, *options):
@@ -32,7 +32,7 @@ def run(prog, text, name, tmp, *options):
     path = os.path.join(tmp, name + ".xml")
     with open(path, "w") as f:
         f.write(text)
-    subprocess.run([prog, "run", path, "-o", os.path.join(tmp, name), "-quiet", *options], check=True, stdout=subprocess.DEVNULL)
+    stickslip_run(prog, path, os.path.join(tmp, name), "-quiet", *options)
     return Results(os.path.join(tmp, name, "results.h5"))
 
 

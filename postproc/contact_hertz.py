@@ -1,0 +1,69 @@
+"""Hertz contact in 2D (docs/validation/contact.md): what a run of inputs/explicit/contact_hertz.xml gives against
+Hertz's plane-strain solution for a rigid cylinder on an elastic half-plane (Johnson, Contact Mechanics, 1985,
+section 4.3): p(x) = p0 sqrt(1 - x^2 / a^2), a = sqrt(4 P R / (pi E*)), p0 = sqrt(P E* / (pi R)), E* = E / (1 - nu^2).
+
+  * P: twice the pair's normal force (the half model carries half the load);
+  * a and p0: least-squares fit of p_a^2 = p0^2 - (p0 / a)^2 x_a^2 over the contact nodes (nodal pressure
+    p_a = |f_a| / w_a at the current position x_a, from the last field frame), without the two outermost ones, whose
+    weights straddle the edge where p falls off as a square root (their averages are not point values of p).
+
+    python3 -m postproc.contact_hertz OUTDIR      prints the numbers of a run"""
+import glob
+import os
+import sys
+
+import numpy as np
+
+from postproc.results import Results
+
+E, NU, R = 1e7, 0.3, 0.05  # the input's block and cylinder
+PAIR = "cylinder"
+
+
+def last_frame(out):
+    """(reference coordinates, displacement, contact pressure) of the nodes in the last field frame of OUT."""
+    import vtk
+    from vtk.util.numpy_support import vtk_to_numpy
+
+    path = sorted(glob.glob(os.path.join(out, "fields_*.vtu")))[-1]
+    r = vtk.vtkXMLUnstructuredGridReader()
+    r.SetFileName(path)
+    r.Update()
+    g = r.GetOutput()
+    X = vtk_to_numpy(g.GetPoints().GetData())
+    p = vtk_to_numpy(g.GetPointData().GetArray("contact_pressure")).ravel()
+    u = vtk_to_numpy(g.GetPointData().GetArray("displacement"))
+    return X, u, p
+
+
+def measure(out):
+    """dict of the run in OUT: P (N/m), a and p0 fitted and Hertz's a_hertz, p0_hertz for that P, a_reference (the fit
+    on the reference positions), p_centre (the nodal pressure at x = 0), contact_nodes (in contact, the top surface
+    from x = 0 on, in order), across (nodes across 2a), kinetic_ratio (kinetic / internal energy at the end)."""
+    X, u, p = last_frame(out)
+    res = Results(os.path.join(out, "results.h5"))
+    contact = res.history(f"/explicit/contact/{PAIR}").asdict()
+    energy = res.history("/explicit/energy").asdict()
+    top = X[:, 1] == 0.0
+    x, xref, pt = (X[top, 0] + u[top, 0]), X[top, 0], p[top]
+    order = np.argsort(xref)
+    x, xref, pt = x[order], xref[order], pt[order]
+    n = int(np.count_nonzero(pt > 0))
+    P = 2 * float(np.asarray(contact["normal_force"])[-1])
+    es = E / (1 - NU**2)
+    m = dict(P=P, a_hertz=np.sqrt(4 * P * R / (np.pi * es)), p0_hertz=np.sqrt(P * es / (np.pi * R)), pressure=pt,
+             contact_nodes=n, across=2 * n - 1,  # the node at x = 0 once
+             kinetic_ratio=float(np.asarray(energy["kinetic"])[-1]) / float(np.asarray(energy["internal"])[-1]))
+    if n < 4:  # no contact zone to fit
+        return {**m, "a": np.nan, "p0": np.nan, "a_reference": np.nan, "p_centre": pt[0]}
+    k = n - 2
+    c = np.linalg.lstsq(np.c_[np.ones(k), x[:k] ** 2], pt[:k] ** 2, rcond=None)[0]
+    cref = np.linalg.lstsq(np.c_[np.ones(k), xref[:k] ** 2], pt[:k] ** 2, rcond=None)[0]
+    m.update(p0=np.sqrt(c[0]), a=np.sqrt(-c[0] / c[1]), a_reference=np.sqrt(-cref[0] / cref[1]), p_centre=pt[0])
+    return m
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    print({k: v for k, v in measure(sys.argv[1]).items() if k != "pressure"})
