@@ -224,3 +224,51 @@ PetscErrorCode SKBezierElementMass(SKBasis basis, PetscInt e, const PetscReal Xe
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* out = (M[dim-1] x ... x M[0]) in for a tensor of q points per direction, M[d] q x q with row stride q. */
+static void TensorApply(PetscInt dim, PetscInt q, const PetscReal *const M[3], const PetscReal in[], PetscReal out[])
+{
+  PetscReal t0[SK_ELEMENT_MAX_NODES], t1[SK_ELEMENT_MAX_NODES];
+  PetscInt n[3]      = {q, q, dim == 3 ? q : 1};
+  const PetscReal *x = in;
+
+  for (PetscInt d = 0; d < dim; d++) {
+    /* written by Apply1D before it is read (as in Evaluate) */
+    // cppcheck-suppress legacyUninitvar
+    PetscReal *y = d == dim - 1 ? out : (d % 2 ? t1 : t0);
+    Apply1D(n, d, q, M[d], q, x, y);
+    x = y;
+  }
+}
+
+PetscErrorCode SKBezierMassApply(SKBasis basis, const PetscReal G[], PetscInt nelem, const PetscInt conn[], PetscInt bs, PetscInt nvec,
+                                 const PetscReal *const x[], PetscReal *const y[])
+{
+  const SKBezierBasis *bb = (const SKBezierBasis *)basis->ctx;
+  const PetscInt dim = bb->dim, q = bb->q, nen = bb->nen, nq = bb->nq;
+
+  PetscFunctionBegin;
+  for (PetscInt e = 0; e < nelem; e++) {
+    const PetscInt *c  = conn + e * nen;
+    const PetscReal *w = bb->w + e * nen, *Ge = G + e * nq;
+    const PetscReal *fwd[3], *bwd[3];
+    PetscReal T[3][(SK_IGA_MAX_DEGREE + 1) * (SK_IGA_MAX_DEGREE + 1)];
+
+    for (PetscInt d = 0; d < dim; d++) { /* the span's B-splines at the Gauss points, N[g][a], and their transpose */
+      fwd[d] = bb->N1t[d] + bb->span[e * dim + d] * q * q;
+      for (PetscInt g = 0; g < q; g++)
+        for (PetscInt a = 0; a < q; a++) T[d][a * q + g] = fwd[d][g * q + a];
+      bwd[d] = T[d];
+    }
+    for (PetscInt v = 0; v < nvec; v++)
+      for (PetscInt k = 0; k < bs; k++) {
+        PetscReal z[SK_ELEMENT_MAX_NODES], zq[SK_ELEMENT_MAX_NODES], r[SK_ELEMENT_MAX_NODES];
+        for (PetscInt a = 0; a < nen; a++) z[a] = w[a] * x[v][c[a] * bs + k];
+        TensorApply(dim, q, fwd, z, zq);
+        for (PetscInt g = 0; g < nq; g++) zq[g] *= Ge[g];
+        TensorApply(dim, q, bwd, zq, r);
+        for (PetscInt a = 0; a < nen; a++) y[v][c[a] * bs + k] += w[a] * r[a];
+      }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
