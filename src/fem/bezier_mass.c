@@ -241,8 +241,12 @@ SK_HOT_INLINE void FieldPass(const PetscInt dim, const PetscInt q, const PetscIn
   for (PetscInt o = 0; o < outer; o++)
     for (PetscInt i = 0; i < q; i++) {
       PetscReal *restrict yo = out + (o * q + i) * inner;
-      for (PetscInt m = 0; m < inner; m++) yo[m] = 0.0;
-      for (PetscInt j = 0; j < q; j++) {
+      { /* the first term sets the row (a zeroing loop becomes a slow rep stos for these short rows) */
+        const PetscReal Mi0          = trans ? N[i] : N[i * q];
+        const PetscReal *restrict x0 = in + o * q * inner;
+        for (PetscInt m = 0; m < inner; m++) yo[m] = Mi0 * x0[m];
+      }
+      for (PetscInt j = 1; j < q; j++) {
         const PetscReal Mij          = trans ? N[j * q + i] : N[i * q + j];
         const PetscReal *restrict xo = in + (o * q + j) * inner;
         for (PetscInt m = 0; m < inner; m++) yo[m] += Mij * xo[m];
