@@ -262,9 +262,8 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
       deg = info->order;
       PetscCall(SKInputGetInt(ex->input, items[i], "mass_iterations", &its, NULL));
       PetscCall(SKInputCheck(ex->input, items[i], its >= 0 && its <= SK_EXPLICIT_MASS_MAX_ITERATIONS,
-                             "mass_iterations = %" PetscInt_FMT " is outside 0..%d (the default p - 1 = %" PetscInt_FMT
-                             " gives the order of the consistent mass)",
-                             its, SK_EXPLICIT_MASS_MAX_ITERATIONS, deg - 1));
+                             "mass_iterations = %" PetscInt_FMT " is outside 0..%d (the default is p - 1 = %" PetscInt_FMT ")", its,
+                             SK_EXPLICIT_MASS_MAX_ITERATIONS, deg - 1));
       ex->mass_iterations = PetscMax(ex->mass_iterations, its);
       PetscCall(SKFEMMassOperatorCreate(blk->basis, rho, blk->nelem, blk->conn, ex->X, &blk->mop, &fail));
       if (fail.kind != SK_FEM_OK)
