@@ -7,6 +7,7 @@
    - plate mode: the unit square, nel x nel elements, plane strain, E = rho = 1, nu = 0.3, rollers (u_x = 0 on x = 0, 1,
      u_y = 0 on y = 0, 1): the lowest mode is the shear mode u = (sin pi x cos pi y, -cos pi x sin pi y),
      omega = c_s pi sqrt(2), c_s = sqrt(E / (2 (1 + nu) rho)).
+   - the same bar in 3D: a box 1 x 0.05 x 0.05 m, nel x 1 x 1 elements, u_y = u_z = 0, p = 2 and 3 (the 3D cells).
    Prints the table of docs/validation/iga.md (relative error of omega_1, observed orders, the critical step the solver
    reports) and fails when the orders of the iterated mass fall below 3 (p = 2) and 3.5 (p = 3), when p = 3 is not more
    accurate than p = 2 at equal control points, or when the reported step is not within 1 % above 2 / omega_max.
@@ -16,7 +17,7 @@
 #include <petscblaslapack.h>
 #include "../dynamics/test_explicit_common.h"
 
-typedef enum { BAR, PLATE } Problem;
+typedef enum { BAR, PLATE, BAR3D } Problem;
 
 /* The exact mode of the problem at a point X (component c). */
 typedef PetscReal (*ModeFn)(const PetscReal X[], PetscInt c);
@@ -152,6 +153,14 @@ static PetscErrorCode Input(Problem problem, PetscInt p, PetscInt nel, const cha
                             "<displacement nodeset=\"left\" component=\"x\"/><displacement nodeset=\"all\" component=\"y\"/>"
                             "<time end=\"1\"/><output fields=\"0\"/></explicit>",
                             p, nel, mass));
+  else if (problem == BAR3D)
+    PetscCall(PetscSNPrintf(text, len,
+                            "<explicit><mesh><patch name=\"body\" degree=\"%" PetscInt_FMT "\" refine=\"%" PetscInt_FMT " 1 1\">"
+                            "<box lower=\"0 0 0\" upper=\"1 0.05 0.05\"/></patch></mesh>"
+                            "<block name=\"body\" material=\"linear_elastic\" E=\"1\" nu=\"0\" rho=\"1\" %s/>"
+                            "<displacement nodeset=\"left\" component=\"x\"/><displacement nodeset=\"all\" component=\"y\"/>"
+                            "<displacement nodeset=\"all\" component=\"z\"/><time end=\"1\"/><output fields=\"0\"/></explicit>",
+                            p, nel, mass));
   else
     PetscCall(PetscSNPrintf(text, len,
                             "<explicit><mesh><patch name=\"body\" degree=\"%" PetscInt_FMT "\" refine=\"%" PetscInt_FMT " %" PetscInt_FMT
@@ -172,8 +181,8 @@ static PetscErrorCode Input(Problem problem, PetscInt p, PetscInt nel, const cha
 static PetscErrorCode Study(Problem problem, PetscInt p, PetscInt nel0, const char mass[], PetscReal err[], PetscReal order[],
                             PetscReal *dt_h, PetscReal *dt_ratio)
 {
-  const PetscReal exact = problem == BAR ? 0.5 * PETSC_PI : PetscSqrtReal(1.0 / 2.6) * PETSC_PI * PetscSqrtReal(2.0);
-  const PetscReal c     = problem == BAR ? 1.0 : PetscSqrtReal(1.0 / 2.6);
+  const PetscReal exact = problem != PLATE ? 0.5 * PETSC_PI : PetscSqrtReal(1.0 / 2.6) * PETSC_PI * PetscSqrtReal(2.0);
+  const PetscReal c     = problem != PLATE ? 1.0 : PetscSqrtReal(1.0 / 2.6);
   char text[2048];
 
   PetscFunctionBeginUser;
@@ -181,7 +190,7 @@ static PetscErrorCode Study(Problem problem, PetscInt p, PetscInt nel0, const ch
     const PetscInt nel = nel0 << l;
     PetscReal lmin, lmax, dtc, dte;
     PetscCall(Input(problem, p, nel, mass, text, sizeof(text)));
-    PetscCall(Spectrum(text, problem == BAR ? BarMode : PlateMode, &lmin, &lmax, &dtc, &dte));
+    PetscCall(Spectrum(text, problem != PLATE ? BarMode : PlateMode, &lmin, &lmax, &dtc, &dte));
     err[l] = PetscAbsReal(PetscSqrtReal(lmin) - exact) / exact;
     if (l == NLEVEL - 1) {
       *dt_h     = dtc * c * nel;
@@ -207,13 +216,13 @@ static PetscBool OrderOK(PetscInt p, const PetscReal order[])
 /* omega_1 error of PROBLEM at degree p with NCP control points per direction along x (nel = ncp - p). */
 static PetscErrorCode ErrorAt(Problem problem, PetscInt p, PetscInt ncp, const char mass[], PetscReal *err)
 {
-  const PetscReal exact = problem == BAR ? 0.5 * PETSC_PI : PetscSqrtReal(1.0 / 2.6) * PETSC_PI * PetscSqrtReal(2.0);
+  const PetscReal exact = problem != PLATE ? 0.5 * PETSC_PI : PetscSqrtReal(1.0 / 2.6) * PETSC_PI * PetscSqrtReal(2.0);
   char text[2048];
   PetscReal lmin, lmax, dtc, dte;
 
   PetscFunctionBeginUser;
   PetscCall(Input(problem, p, ncp - p, mass, text, sizeof(text)));
-  PetscCall(Spectrum(text, problem == BAR ? BarMode : PlateMode, &lmin, &lmax, &dtc, &dte));
+  PetscCall(Spectrum(text, problem != PLATE ? BarMode : PlateMode, &lmin, &lmax, &dtc, &dte));
   *err = PetscAbsReal(PetscSqrtReal(lmin) - exact) / exact;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -259,6 +268,22 @@ int main(int argc, char **argv)
                  ncp);
     }
   }
+  /* 3D: the fixed-free bar as a box 1 x 0.05 x 0.05 m, one element across, u_y = u_z = 0 (the same exact 1D bar),
+     p = 2 and 3 (3D cells hold at most 64 control points) */
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fixed-free bar in 3D: 8, 16, 32 x 1 x 1 elements, as above\n"));
+  for (PetscInt p = 2; p <= 3; p++)
+    for (PetscInt m = 0; m < 2; m++) {
+      PetscReal err[NLEVEL], order[NLEVEL - 1], dt_h, ratio;
+      PetscCall(Study(BAR3D, p, nel0[BAR], masses[m], err, order, &dt_h, &ratio));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "| %" PetscInt_FMT " | %s | %.3e | %.3e | %.3e | %.2f | %.2f | %.4f | %.6f |\n", p,
+                            mass_names[m], (double)err[0], (double)err[1], (double)err[2], (double)order[0], (double)order[1], (double)dt_h,
+                            (double)ratio));
+      if (m == 1)
+        PetscCheck(OrderOK(p, order), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                   "3D bar, p = %" PetscInt_FMT ": iterated mass order %g below its threshold", p, (double)order[NLEVEL - 2]);
+      PetscCheck(ratio <= 1.01, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "3D bar, p = %" PetscInt_FMT ", %s: reported critical step %g times 2/omega_max", p, mass_names[m], (double)ratio);
+    }
   { /* self-test: a diagonal mass (no iteration) is second order and must fail the check */
     PetscReal err[NLEVEL], order[NLEVEL - 1], dt_h, ratio;
     PetscCall(Study(BAR, 3, nel0[BAR], "mass=\"iterated\" mass_iterations=\"0\"", err, order, &dt_h, &ratio));
