@@ -103,6 +103,12 @@ PETSC_EXTERN PetscErrorCode SKExplicitGetElementStress(SKExplicit ex, PetscReal 
    velocity. The caller destroys all three. */
 PETSC_EXTERN PetscErrorCode SKExplicitGetOperators(SKExplicit ex, Mat *K, Vec *mass, IS *constrained);
 
+/* The accelerations (m/s^2) a step computes from the force F (N) with the prescribed accelerations zero, a = B f: B the
+   inverse of the lumped mass, or with <block mass="iterated"> the effective inverse of the iterated mass (docs/theory.md,
+   "Higher-order mass of patches"); so B K is the operator whose spectrum sets the critical step. F and A are laid out
+   as the Vecs of SKExplicitGetOperators(); A is 0 at the constrained dofs. Collective. */
+PETSC_EXTERN PetscErrorCode SKExplicitApplyMassInverse(SKExplicit ex, Vec f, Vec a);
+
 /* Pure kernel: the largest eigenvalue of diag(m)^-1 K (1/s^2) by power iteration on the symmetric form
    D K D (D = diag(m)^-1/2), the dofs in CONSTRAINED excluded, from a start vector that depends only on the global
    dof number (same result on any number of ranks to round-off). Stops when the Rayleigh quotient changes by less than

@@ -206,6 +206,19 @@ PETSC_EXTERN PetscErrorCode SKFEMInternalForce(SKBasis basis, SKMaterial mat, Pe
    on an inverted reference. */
 PETSC_EXTERN PetscErrorCode SKFEMLumpedMass(SKBasis basis, PetscReal rho, SKLumping lumping, PetscInt nelem, const PetscInt conn[],
                                             const PetscReal X[], PetscReal m[], SKFEMFailure *fail);
+/* The consistent mass M_ab = int rho N_a N_b dV of a block as a matrix-free operator (docs/theory.md, "Higher-order mass of
+   patches"): set up once from the reference coordinates X (m) with density rho (kg/m^3), one number per element and
+   quadrature point; applied element by element. Bases with a mass kernel only (NURBS patch cells; SKBasisHasMassOperator()).
+   The operator keeps pointers to BASIS and CONN, which must outlive it. Fails (in *fail) only on an inverted reference. */
+typedef struct _n_SKFEMMassOperator *SKFEMMassOperator;
+PETSC_EXTERN PetscErrorCode SKBasisHasMassOperator(SKBasis basis, PetscBool *has);
+PETSC_EXTERN PetscErrorCode SKFEMMassOperatorCreate(SKBasis basis, PetscReal rho, PetscInt nelem, const PetscInt conn[],
+                                                    const PetscReal X[], SKFEMMassOperator *op, SKFEMFailure *fail);
+/* y[v][node*bs + c] += (M x[v])[node*bs + c] (kg times the unit of x) for the nvec vectors x[v], bs components per node
+   (each component separately), over the local elements of the block: ghost sums are the caller's. */
+PETSC_EXTERN PetscErrorCode SKFEMMassOperatorApply(SKFEMMassOperator op, PetscInt bs, PetscInt nvec, const PetscReal *const x[],
+                                                   PetscReal *const y[]);
+PETSC_EXTERN PetscErrorCode SKFEMMassOperatorDestroy(SKFEMMassOperator *op);
 /* Checks det(dX/dxi) > 0 at every quadrature point of every element; *fail tells the first bad one. Also adds the
    block volume (m^dim) to *volume when volume != NULL. */
 PETSC_EXTERN PetscErrorCode SKFEMCheckReference(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[],

@@ -180,12 +180,24 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
   PetscCall(SKMeshGetNumBlocks(ex->mesh, &ex->nblocks));
   PetscCall(PetscCalloc1(ex->nblocks, &ex->blocks));
   PetscCall(SKNodeGetChildren(root, "block", &n, &items));
+  for (PetscInt i = 0; i < n; i++) { /* any iterated mass: the lumped masses of the other blocks are kept apart */
+    char mass[16] = "lumped";
+    PetscCall(SKInputGetString(ex->input, items[i], "mass", mass, sizeof(mass), NULL));
+    PetscCall(SKInputCheck(ex->input, items[i], !strcmp(mass, "lumped") || !strcmp(mass, "iterated"),
+                           "mass = '%s' is not a mass of this solver (known: lumped, iterated)", mass));
+    if (!strcmp(mass, "iterated")) ex->mass_iterated = PETSC_TRUE;
+  }
+  if (ex->mass_iterated) {
+    PetscCall(PetscCalloc1(ex->nlocal, &ex->mass_other));
+    PetscCall(PetscMalloc3(ex->ndof, &ex->mass_work[0], ex->ndof, &ex->mass_work[1], ex->ndof, &ex->mass_work[2]));
+  }
   for (PetscInt i = 0; i < n; i++) {
-    char name[SK_MESH_NAME_LEN], type[64], state[32] = "", lumping[16] = "auto", list[1024];
+    char name[SK_MESH_NAME_LEN], type[64], state[32] = "", lumping[16] = "auto", mass[16] = "lumped", list[1024];
     PetscReal E, nu, rho;
     PetscInt b;
     SKStressState ss = ex->dim == 3 ? SK_STRESS_STATE_3D : SK_STRESS_STATE_PLANE_STRAIN;
     PetscBool exists, found;
+    SKLumping lump;
     SKElementType et;
     const SKElementTypeInfo *info;
     SKExplicitBlock *blk;
@@ -236,11 +248,33 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
     blk->nodes = info->num_nodes;
     PetscCall(SKBasisCreateForBlock(ex->mesh, b, &blk->basis));
     PetscCall(SKBasisSetReference(blk->basis, blk->nelem, blk->conn, ex->X)); /* before any force: the critical step's too */
-    {
-      const SKLumping lump = !strcmp(lumping, "rowsum") ? SK_LUMPING_ROWSUM : !strcmp(lumping, "hrz") ? SK_LUMPING_HRZ : SK_LUMPING_AUTO;
-      PetscCall(SKFEMLumpedMass(blk->basis, rho, lump, blk->nelem, blk->conn, ex->X, ex->mass, &fail));
+    lump = !strcmp(lumping, "rowsum") ? SK_LUMPING_ROWSUM : !strcmp(lumping, "hrz") ? SK_LUMPING_HRZ : SK_LUMPING_AUTO;
+    PetscCall(SKFEMLumpedMass(blk->basis, rho, lump, blk->nelem, blk->conn, ex->X, ex->mass, &fail));
+    if (fail.kind != SK_FEM_OK) PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
+    PetscCall(SKInputGetString(ex->input, items[i], "mass", mass, sizeof(mass), NULL));
+    if (!strcmp(mass, "iterated")) { /* docs/theory.md, "Higher-order mass of patches" */
+      PetscBool has;
+      PetscInt its = info->order - 1, deg;
+      PetscCall(SKBasisHasMassOperator(blk->basis, &has));
+      PetscCall(SKInputCheck(ex->input, items[i], has, "mass=\"iterated\" needs a NURBS patch block; block '%s' has %s elements", name,
+                             info->name));
+      PetscCall(SKInputCheck(ex->input, items[i], strcmp(lumping, "hrz"),
+                             "mass=\"iterated\" takes the row-sum lumped mass as its start, not lumping=\"hrz\""));
+      deg = info->order;
+      PetscCall(SKInputGetInt(ex->input, items[i], "mass_iterations", &its, NULL));
+      PetscCall(SKInputCheck(ex->input, items[i], its >= 0 && its <= SK_EXPLICIT_MASS_MAX_ITERATIONS,
+                             "mass_iterations = %" PetscInt_FMT " is outside 0..%d (the default is p - 1 = %" PetscInt_FMT ")", its,
+                             SK_EXPLICIT_MASS_MAX_ITERATIONS, deg - 1));
+      ex->mass_iterations = PetscMax(ex->mass_iterations, its);
+      PetscCall(SKFEMMassOperatorCreate(blk->basis, rho, blk->nelem, blk->conn, ex->X, &blk->mop, &fail));
       if (fail.kind != SK_FEM_OK)
         PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
+    } else {
+      PetscBool set;
+      PetscInt its;
+      PetscCall(SKInputGetInt(ex->input, items[i], "mass_iterations", &its, &set));
+      PetscCall(SKInputCheck(ex->input, items[i], !set, "mass_iterations needs mass=\"iterated\""));
+      if (ex->mass_iterated) PetscCall(SKFEMLumpedMass(blk->basis, rho, lump, blk->nelem, blk->conn, ex->X, ex->mass_other, &fail));
     }
   }
   PetscCall(PetscFree(items));

@@ -197,6 +197,7 @@ static PetscErrorCode RegisterEvents(void)
   PetscCall(PetscLogEventRegister("ExplicitUpdate", SK_CLASSID, &SK_EXPLICIT_Update));
   PetscCall(PetscLogEventRegister("ExplicitOutput", SK_CLASSID, &SK_EXPLICIT_Output));
   PetscCall(PetscLogEventRegister("ExplicitCritDt", SK_CLASSID, &SK_EXPLICIT_CriticalStep));
+  PetscCall(PetscLogEventRegister("ExplicitMass", SK_CLASSID, &SK_EXPLICIT_Mass));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -284,10 +285,12 @@ PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapF
   PetscCall(SKExplicitSetupView(ex, "state arrays"));
   PetscCall(SKExplicitReadBlocks(ex, root));
   PetscCall(SKExplicitAssembleNodal(ex, ex->mass, 1));
+  if (ex->mass_iterated) PetscCall(SKExplicitAssembleNodal(ex, ex->mass_other, 1));
   PetscCall(SKExplicitSetupView(ex, "blocks, lumped mass"));
   PetscCall(SKExplicitReadLoadsAndConditions(ex, root));
   PetscCall(SKExplicitCompressLoads(ex));
   PetscCall(SKExplicitSetupView(ex, "loads, conditions"));
+  PetscCall(SKExplicitMassSetUp(ex)); /* its weights need the prescribed dofs */
 
   ex->energy_tolerance = 0.05;
   ex->power_its        = 2000;
@@ -310,7 +313,8 @@ PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapF
   PetscCall(SKExplicitSetupView(ex, "critical step, output"));
   for (PetscInt k = 0; k < ex->nterms; k++) { /* e.g. the friction moduli, known only during the run: checked there */
     SKExplicitTerm *term = &ex->terms[k];
-    if (term->ops && term->ops->setstep) PetscCall(term->ops->setstep(term->ctx, ex->dt, 4 / PetscSqr(ex->dt_critical), ex->mass));
+    if (term->ops && term->ops->setstep)
+      PetscCall(term->ops->setstep(term->ctx, ex->dt, 4 / PetscSqr(ex->dt_critical), SKExplicitContactMass(ex)));
   }
 
   /* accelerations at t = 0 */
@@ -329,6 +333,7 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
   for (PetscInt b = 0; b < ex->nblocks; b++) {
     if (ex->blocks[b].basis) PetscCall(SKBasisDestroy(&ex->blocks[b].basis));
     if (ex->blocks[b].mat) PetscCall(SKMaterialDestroy(&ex->blocks[b].mat));
+    PetscCall(SKFEMMassOperatorDestroy(&ex->blocks[b].mop));
   }
   PetscCall(PetscFree(ex->blocks));
   for (PetscInt i = 0; i < ex->nbc; i++) PetscCall(SKTimeFunctionReset(&ex->bc[i].f));
@@ -352,6 +357,10 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
   PetscCall(PetscFree(ex->watch));
   PetscCall(PetscFree(ex->sethist));
   PetscCall(PetscFree(ex->mass));
+  PetscCall(PetscFree3(ex->mass_work[0], ex->mass_work[1], ex->mass_work[2]));
+  PetscCall(PetscFree(ex->mass_other));
+  PetscCall(PetscFree(ex->mass_diag));
+  PetscCall(PetscFree(ex->mass_contact));
   PetscCall(PetscFree4(ex->u, ex->v, ex->a, ex->vh));
   PetscCall(PetscFree2(ex->f, ex->react));
   PetscCall(PetscFree(ex->fwork));

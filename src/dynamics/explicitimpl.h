@@ -21,6 +21,9 @@ PETSC_INTERN const char *const SKExplicitCriticalStepTypes[];
 /* 2e4 dofs: the power iteration costs about 2 s of CPU there (3.4 s at 34 000 dofs, measured), and the largest input
    in inputs/ has 1 250 */
 #define SK_EXPLICIT_POWER_MAX_DOFS 20000
+/* the most mass_iterations of <block mass="iterated">: each costs a pass over the elements per step, and the default p - 1
+   already gives the order of the consistent mass (docs/theory.md, "Higher-order mass of patches") */
+#define SK_EXPLICIT_MASS_MAX_ITERATIONS 8
 
 /* How the terms that book their own energy enter the balance (-explicit_energy_booking, a test hook that shows what the
    energy check relies on): FULL, their stored + dissipated - supplied energy (the default); NOSTORED, the same without
@@ -32,8 +35,9 @@ typedef struct {
   SKBasis basis;
   SKMaterial mat;
   PetscInt nelem, first, nodes;
-  const PetscInt *conn; /* local node numbers, owned by the mesh */
-  PetscInt id;          /* user block id (VTK cell data) */
+  const PetscInt *conn;  /* local node numbers, owned by the mesh */
+  PetscInt id;           /* user block id (VTK cell data) */
+  SKFEMMassOperator mop; /* mass="iterated": the block's consistent mass (NULL: its lumped mass enters ex->mass_other) */
 } SKExplicitBlock;
 
 /* Prescribed motion of some dofs. Displacement-like kinds give u(t); the velocity kind gives v(t). */
@@ -182,8 +186,17 @@ struct _p_SKExplicit {
   PetscReal t, dt, t_end;
   PetscReal *u, *v, *a, *vh; /* the increment of a step is dt vh: recomputed, not stored */
   PetscReal *mass;           /* per node, assembled */
-  PetscReal *f;              /* total force at the current step */
-  PetscReal *fwork;          /* loads + reactions: the external forces whose work is W_external */
+  /* mass="iterated" on some block (explicit_mass.c): a solves M a = f by mass_iterations iterations preconditioned by
+     mass_diag; M = the consistent mass of those blocks + mass_other (per node: the lumped masses of the other blocks) */
+  PetscBool mass_iterated;
+  PetscInt mass_iterations; /* the largest count of the blocks' */
+  PetscReal *mass_other;    /* per node, assembled */
+  PetscReal *mass_diag;     /* per dof, the preconditioner D (kg) */
+  PetscReal *mass_contact;  /* per node, min_c D / (iterations + 1): the mass the contact pairs bound their steps with */
+  PetscReal *mass_work[3];  /* ndof each */
+  PetscReal mass_ratio;     /* max over the free dofs of mass / mass_diag (for the bounds of the critical step) */
+  PetscReal *f;             /* total force at the current step */
+  PetscReal *fwork;         /* loads + reactions: the external forces whose work is W_external */
   PetscReal *fwork_new;
   PetscReal *react;  /* reactions at prescribed dofs (N), 0 elsewhere */
   PetscReal kinetic; /* kinetic energy at the current step (J), global */
@@ -273,6 +286,33 @@ PETSC_INTERN PetscErrorCode SKExplicitGatherNaturalBlock(SKExplicit, const Petsc
 /* checkpoint.c */
 /* The run's digests from the input, the options database and the replicated mesh (before distribution). */
 PETSC_INTERN PetscErrorCode SKExplicitSetDigests(SKExplicit, SKMesh replicated);
+/* explicit_mass.c */
+/* y[v] = M x[v] (v < nvec), assembled over ranks on every copy of a node. */
+PETSC_INTERN PetscErrorCode SKExplicitMassApply(SKExplicit, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[]);
+/* The accelerations of the free dofs from the (assembled) force F by the iterated mass, with the prescribed ones of A. */
+PETSC_INTERN PetscErrorCode SKExplicitMassSolve(SKExplicit, const PetscReal f[], PetscReal a[]);
+/* The preconditioner (distance weights), after the conditions are read; nothing without mass="iterated". */
+PETSC_INTERN PetscErrorCode SKExplicitMassSetUp(SKExplicit);
+/* The factor by which the largest frequency^2 of the lumped mass bounds that of the iterated one (1 without it):
+   (iterations + 1) times the largest lumped/preconditioner ratio. */
+PETSC_INTERN PetscReal SKExplicitMassBoundFactor(SKExplicit);
+/* The power iteration of the critical step with the iterated mass: the largest eigenvalue of B K, B its effective
+   inverse, from below (Rayleigh quotients of K^1/2 B K^1/2). */
+PETSC_INTERN PetscErrorCode SKExplicitMassPowerIteration(SKExplicit, Mat K, IS constrained, PetscReal rtol, PetscInt maxit,
+                                                         PetscReal *lambda_max, PetscInt *its);
+/* The nodal masses the contact pairs bound their steps with: the lumped ones, or with the iterated mass min_c D/(k + 1),
+   below which its effective mass never goes in any mode (docs/theory.md, "Higher-order mass of patches"). */
+static inline const PetscReal *SKExplicitContactMass(SKExplicit ex)
+{
+  return ex->mass_iterated ? ex->mass_contact : ex->mass;
+}
+/* explicit_step.c: the start vector of the power iterations (a hash of the global dof number, 0 at constrained dofs);
+   zeroes the constrained entries of a Vec; whether a power iteration at iteration K has converged (every 10th
+   iteration, relative change of LAMBDA below RTOL; *LAMBDA_OLD remembers the last check). */
+PETSC_INTERN PetscErrorCode SKExplicitPowerStart(Vec x, IS constrained);
+PETSC_INTERN PetscErrorCode SKExplicitZeroConstrained(Vec x, IS constrained);
+PETSC_INTERN PetscBool SKExplicitPowerConverged(PetscInt k, PetscReal lambda, PetscReal *lambda_old, PetscReal rtol);
+PETSC_EXTERN PetscLogEvent SK_EXPLICIT_Mass;
 /* explicit_output.c */
 PETSC_INTERN PetscErrorCode SKExplicitOutputSetUp(SKExplicit, SKOutput, PetscBool restart);
 /* Histories and fields due at the current step (their intervals divide it); with FINAL, those not due (the last step). */

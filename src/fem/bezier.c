@@ -129,6 +129,42 @@ static unsigned SKBezierGeometry(SKBasis basis, PetscInt q, const PetscInt elem[
   return SKLanesNonPositive(det);
 }
 
+/* The consistent-mass factors of Bezier cells (their mass_setup): G[e*nq + g] = rho w_g det J / W^2 at the Gauss points of
+   the force rule, W = sum_A w_A N_A; (M x)_A = int rho R_A R_B x_B dV then needs only the B-splines (SKBezierMassApply).
+   The rule of p + 1 points per direction is exact for M on elements with an affine map (degree 2p per direction) and
+   the usual full integration otherwise (docs/theory.md, "Higher-order mass of patches"). */
+static PetscErrorCode SKBezierMassSetUp(SKBasis basis, PetscReal rho, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                                        PetscReal **G, SKFEMFailure *fail)
+{
+  const SKBezierBasis *bb = (const SKBezierBasis *)basis->ctx;
+  const PetscInt dim = bb->dim, nen = bb->nen, nq = bb->nq, q = bb->q;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(nelem * nq, G));
+  SetFailure(fail, SK_FEM_OK, -1, -1, 0.0);
+  for (PetscInt e = 0; e < nelem; e++)
+    for (PetscInt g = 0; g < nq; g++) {
+      PetscReal R[SK_ELEMENT_MAX_NODES], dR[SK_ELEMENT_MAX_NODES * 3], J[9] = {0}, det, W = 0.0;
+      SKBezierElementBasis(bb, e, g, R, dR);
+      for (PetscInt a = 0; a < nen; a++) {
+        PetscReal N   = bb->w[e * nen + a];
+        PetscInt rest = g, ra = a;
+        for (PetscInt d = 0; d < dim; d++, rest /= q, ra /= q) N *= bb->N1t[d][(bb->span[e * dim + d] * q + rest % q) * q + ra % q];
+        W += N;
+        for (PetscInt i = 0; i < dim; i++)
+          for (PetscInt k = 0; k < dim; k++) J[i * dim + k] += X[conn[e * nen + a] * dim + i] * dR[a * dim + k];
+      }
+      det = dim == 2 ? J[0] * J[3] - J[1] * J[2]
+                     : J[0] * (J[4] * J[8] - J[5] * J[7]) - J[1] * (J[3] * J[8] - J[5] * J[6]) + J[2] * (J[3] * J[7] - J[4] * J[6]);
+      if (!(det > 0.0) || !(W > 0.0)) {
+        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, e, g, det);
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      (*G)[e * nq + g] = rho * bb->wq[g] * det / (W * W);
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *basis_out)
 {
   SKBasis *basis = (SKBasis *)basis_out;
@@ -196,6 +232,8 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   (*basis)->internal_force    = SKBezierInternalForceKernel(pdim, bb->q); /* NULL: the generic loop */
   (*basis)->element_mass      = SKBezierElementMass;
   (*basis)->set_reference     = SKBezierSetReference;
+  (*basis)->mass_setup        = SKBezierMassSetUp;
+  (*basis)->mass_apply        = SKBezierMassApply;
   (*basis)->degree            = bb->p;
   (*basis)->reference_measure = pdim == 2 ? 4.0 : 8.0;
   PetscFunctionReturn(PETSC_SUCCESS);

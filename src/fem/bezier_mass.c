@@ -25,8 +25,9 @@ typedef struct {
 } SKMassCell;
 
 /* y = M x along axis AXIS of a tensor with extents n[3] (axis 0 fastest), M of m rows with row stride ld: y has
-   extent m on that axis. */
-static void Apply1D(const PetscInt n[3], PetscInt axis, PetscInt m, const PetscReal *M, PetscInt ld, const PetscReal *x, PetscReal *y)
+   extent m on that axis. Inlined, so that the mass product's instances below get it unrolled for their sizes. */
+SK_HOT_INLINE void Apply1D(const PetscInt n[3], PetscInt axis, PetscInt m, const PetscReal *M, PetscInt ld, const PetscReal *x,
+                           PetscReal *y)
 {
   PetscInt inner = 1, outer = 1;
 
@@ -221,6 +222,117 @@ PetscErrorCode SKBezierElementMass(SKBasis basis, PetscInt e, const PetscReal Xe
   for (PetscInt a = 0; a < nen; a++) {
     rowsum[a] = out[a];
     if (diag) diag[a] = out[nen + a];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the most fields of one mass product: 3 components of 2 vectors (the explicit solver's fused a, v) */
+#define SK_MASS_MAX_FIELDS 6
+
+/* One pass of a 1D operator along axis AXIS of a tensor of fields: out[..i..][f] = sum_j M(i, j) in[..j..][f], q points
+   per axis (axis 0 fastest), nf fields innermost; M(i, j) = N[i q + j] (TRANS false) or N[j q + i] (TRANS true). */
+SK_HOT_INLINE void FieldPass(const PetscInt dim, const PetscInt q, const PetscInt nf, PetscInt axis, const PetscReal *N, PetscBool trans,
+                             const PetscReal *restrict in, PetscReal *restrict out)
+{
+  PetscInt inner = nf, outer = 1;
+
+  for (PetscInt k = 0; k < axis; k++) inner *= q;
+  for (PetscInt k = axis + 1; k < dim; k++) outer *= q;
+  for (PetscInt o = 0; o < outer; o++)
+    for (PetscInt i = 0; i < q; i++) {
+      PetscReal *restrict yo = out + (o * q + i) * inner;
+      { /* the first term sets the row (a zeroing loop becomes a slow rep stos for these short rows) */
+        const PetscReal Mi0          = trans ? N[i] : N[i * q];
+        const PetscReal *restrict x0 = in + o * q * inner;
+        for (PetscInt m = 0; m < inner; m++) yo[m] = Mi0 * x0[m];
+      }
+      for (PetscInt j = 1; j < q; j++) {
+        const PetscReal Mij          = trans ? N[j * q + i] : N[i * q + j];
+        const PetscReal *restrict xo = in + (o * q + j) * inner;
+        for (PetscInt m = 0; m < inner; m++) yo[m] += Mij * xo[m];
+      }
+    }
+}
+
+/* The mass product of SKBezierMassApply() for one (dim, q), written once: the instances below get constant sizes. All
+   fields (components of all vectors) go through the passes together, innermost. */
+SK_HOT_INLINE void MassProduct(const SKBezierBasis *bb, const PetscInt dim, const PetscInt q, const PetscReal G[], PetscInt nelem,
+                               const PetscInt conn[], PetscInt bs, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[])
+{
+  const PetscInt nen = dim == 2 ? q * q : q * q * q, nf = bs * nvec;
+
+  for (PetscInt e = 0; e < nelem; e++) {
+    const PetscInt *c  = conn + e * nen;
+    const PetscReal *w = bb->w + e * nen, *Ge = G + e * nen; /* (p + 1)^dim Gauss points, as many as control points */
+    PetscReal t0[SK_ELEMENT_MAX_NODES * SK_MASS_MAX_FIELDS], t1[SK_ELEMENT_MAX_NODES * SK_MASS_MAX_FIELDS];
+    const PetscReal *N[3];
+
+    for (PetscInt d = 0; d < dim; d++) N[d] = bb->N1t[d] + bb->span[e * dim + d] * q * q; /* N[g q + a] of the span */
+    for (PetscInt a = 0; a < nen; a++)
+      for (PetscInt v = 0; v < nvec; v++)
+        for (PetscInt k = 0; k < bs; k++) t0[a * nf + v * bs + k] = w[a] * x[v][c[a] * bs + k];
+    /* to the Gauss points, one direction at a time (t0 -> t1 -> t0 ...), times G, and back */
+    /* each pass reads what the previous one wrote (t1 of pass 1 is written by pass 0; cppcheck cannot follow it) */
+    // cppcheck-suppress legacyUninitvar
+    for (PetscInt d = 0; d < dim; d++) FieldPass(dim, q, nf, d, N[d], PETSC_FALSE, d % 2 ? t1 : t0, d % 2 ? t0 : t1);
+    {
+      PetscReal *tq = dim % 2 ? t1 : t0;
+      for (PetscInt g = 0; g < nen; g++)
+        for (PetscInt f = 0; f < nf; f++) tq[g * nf + f] *= Ge[g];
+    }
+    for (PetscInt d = 0; d < dim; d++) FieldPass(dim, q, nf, d, N[d], PETSC_TRUE, (dim + d) % 2 ? t1 : t0, (dim + d) % 2 ? t0 : t1);
+    for (PetscInt a = 0; a < nen; a++)
+      for (PetscInt v = 0; v < nvec; v++)
+        for (PetscInt k = 0; k < bs; k++) y[v][c[a] * bs + k] += w[a] * t0[a * nf + v * bs + k]; /* 2 dim passes end in t0 */
+  }
+}
+
+/* instances with constant sizes: DIM components (the solver's vectors) of NVEC vectors */
+#define SK_MASS_PRODUCT(DIM, Q, NVEC)                                                                                        \
+  static void MassProduct##DIM##Q##NVEC(const SKBezierBasis *bb, const PetscReal G[], PetscInt nelem, const PetscInt conn[], \
+                                        const PetscReal *const x[], PetscReal *const y[])                                    \
+  {                                                                                                                          \
+    MassProduct(bb, DIM, Q, G, nelem, conn, DIM, NVEC, x, y);                                                                \
+  }
+SK_MASS_PRODUCT(2, 2, 1)
+SK_MASS_PRODUCT(2, 3, 1)
+SK_MASS_PRODUCT(2, 4, 1)
+SK_MASS_PRODUCT(2, 5, 1)
+SK_MASS_PRODUCT(3, 2, 1)
+SK_MASS_PRODUCT(3, 3, 1)
+SK_MASS_PRODUCT(3, 4, 1)
+SK_MASS_PRODUCT(2, 2, 2)
+SK_MASS_PRODUCT(2, 3, 2)
+SK_MASS_PRODUCT(2, 4, 2)
+SK_MASS_PRODUCT(2, 5, 2)
+SK_MASS_PRODUCT(3, 2, 2)
+SK_MASS_PRODUCT(3, 3, 2)
+SK_MASS_PRODUCT(3, 4, 2)
+
+typedef void (*MassProductFn)(const SKBezierBasis *, const PetscReal[], PetscInt, const PetscInt[], const PetscReal *const[],
+                              PetscReal *const[]);
+
+PetscErrorCode SKBezierMassApply(SKBasis basis, const PetscReal G[], PetscInt nelem, const PetscInt conn[], PetscInt bs, PetscInt nvec,
+                                 const PetscReal *const x[], PetscReal *const y[])
+{
+  const SKBezierBasis *bb = (const SKBezierBasis *)basis->ctx;
+  const PetscInt dim = bb->dim, q = bb->q;
+
+  PetscFunctionBegin;
+  PetscCheck(bs * nvec <= SK_MASS_MAX_FIELDS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "mass product of %" PetscInt_FMT " fields: at most %d", bs * nvec, SK_MASS_MAX_FIELDS);
+  /* degrees 1 to 4 in 2D and 1 to 3 in 3D, 1 or 2 vectors of dim components: constant sizes (unrolled); the others
+     with the sizes as arguments */
+  {
+    static const MassProductFn fn[2][2][4] = {
+        {{MassProduct221, MassProduct231, MassProduct241, MassProduct251},
+         {MassProduct222, MassProduct232, MassProduct242, MassProduct252}},
+        {{MassProduct321, MassProduct331, MassProduct341, NULL}, {MassProduct322, MassProduct332, MassProduct342, NULL}}};
+    MassProductFn f = (bs == dim && (nvec == 1 || nvec == 2) && q >= 2 && q <= 5) ? fn[dim - 2][nvec - 1][q - 2] : NULL;
+    if (f)
+      f(bb, G, nelem, conn, x, y);
+    else
+      MassProduct(bb, dim, q, G, nelem, conn, bs, nvec, x, y);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -16,6 +16,15 @@ typedef PetscErrorCode (*SKBasisInternalForceFn)(SKBasis basis, SKMaterial mat, 
 typedef PetscErrorCode (*SKBasisElementMassFn)(SKBasis basis, PetscInt e, const PetscReal Xe[], PetscReal rowsum[], PetscReal diag[],
                                                PetscBool *inverted);
 
+/* A basis' consistent-mass product (SKFEMMassOperatorCreate()), for a cell kind with a fast kernel for it (Bezier
+   cells): set-up tabulates per element what the product needs into *G (nelem * basis->nq reals, the caller frees it;
+   *fail set on an inverted reference); apply adds y[v][conn[a]*bs + c] += sum_b M_ab x[v][conn[b]*bs + c], v < nvec,
+   element by element in order. */
+typedef PetscErrorCode (*SKBasisMassSetUpFn)(SKBasis basis, PetscReal rho, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                                             PetscReal **G, SKFEMFailure *fail);
+typedef PetscErrorCode (*SKBasisMassApplyFn)(SKBasis basis, const PetscReal G[], PetscInt nelem, const PetscInt conn[], PetscInt bs,
+                                             PetscInt nvec, const PetscReal *const x[], PetscReal *const y[]);
+
 struct _n_SKBasis {
   char name[32];
   PetscBool shell; /* PETSC_TRUE: geometry comes from the user's function; else a Lagrange basis of `type` */
@@ -33,6 +42,8 @@ struct _n_SKBasis {
   SKBasisElementMassFn element_mass;     /* optional: replaces the quadrature rule in the mass integrals */
   /* optional: keeps what the basis' force loop needs of the block's reference geometry (SKBasisSetReference()) */
   PetscErrorCode (*set_reference)(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[]);
+  SKBasisMassSetUpFn mass_setup; /* optional, with mass_apply: the consistent mass, matrix-free */
+  SKBasisMassApplyFn mass_apply;
 };
 
 /* The bit mask of the first NL lanes of a batch (the live ones). */

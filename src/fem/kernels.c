@@ -296,6 +296,51 @@ PetscErrorCode SKFEMLumpedMass(SKBasis basis, PetscReal rho, SKLumping lumping, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+struct _n_SKFEMMassOperator {
+  SKBasis basis; /* not owned */
+  PetscInt nelem;
+  const PetscInt *conn; /* not owned */
+  PetscReal *G;         /* what the basis' product needs per element and quadrature point */
+};
+
+PetscErrorCode SKBasisHasMassOperator(SKBasis basis, PetscBool *has)
+{
+  PetscFunctionBegin;
+  *has = (PetscBool)(basis->mass_setup && basis->mass_apply);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMMassOperatorCreate(SKBasis basis, PetscReal rho, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                                       SKFEMMassOperator *op, SKFEMFailure *fail)
+{
+  PetscFunctionBegin;
+  PetscCheck(basis->mass_setup && basis->mass_apply, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "basis %s has no consistent-mass kernel (NURBS patch cells have one)", basis->name);
+  PetscCheck(rho >= 0.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Density %g kg/m^3 must be non-negative", (double)rho);
+  PetscCall(PetscNew(op));
+  (*op)->basis = basis;
+  (*op)->nelem = nelem;
+  (*op)->conn  = conn;
+  PetscCall(basis->mass_setup(basis, rho, nelem, conn, X, &(*op)->G, fail));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMMassOperatorApply(SKFEMMassOperator op, PetscInt bs, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[])
+{
+  PetscFunctionBegin;
+  PetscCall(op->basis->mass_apply(op->basis, op->G, op->nelem, op->conn, bs, nvec, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMMassOperatorDestroy(SKFEMMassOperator *op)
+{
+  PetscFunctionBegin;
+  if (!*op) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree((*op)->G));
+  PetscCall(PetscFree(*op));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The stiffness row bound of a block, written once; dim and nodes are compile-time constants in the instantiations
    below. K is symmetric: only its blocks (a, b >= a) are formed, each |entry| counted in its row and its column's row.
    C: reference tangent dP_ij/dF_kl at [((i*dim + j)*dim + k)*dim + l]; T, K: work arrays of nodes*dim^3*SK_L and

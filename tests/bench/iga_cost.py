@@ -36,9 +36,10 @@ INPUT = """<explicit>
 """
 
 
-def step_time(prog, tmp, name, dim, kind, p, cells, steps, repeat):
+def step_time(prog, tmp, name, dim, kind, p, cells, steps, repeat, block=""):
     """Minimum over REPEAT runs of the program's time per step (s) for one mesh of the unit square/cube, and of the
-    time of a run outside its time loop (s: set-up and output, its wall time less the time loop)."""
+    time of a run outside its time loop (s: set-up and output, its wall time less the time loop). BLOCK: more
+    attributes of the <block> (e.g. the mass)."""
     gen = "rectangle" if dim == 2 else "box"
     lower, upper = " ".join(["0"] * dim), " ".join(["1"] * dim)
     if kind == "lagrange":
@@ -48,7 +49,7 @@ def step_time(prog, tmp, name, dim, kind, p, cells, steps, repeat):
     c = (E * (1 - NU) / ((1 + NU) * (1 - 2 * NU)) / RHO) ** 0.5
     dt = 0.1 / cells / c  # below the critical step of every case (p = 3: about 0.6 h / c)
     g = " ".join(["0", "-1"] + (["0"] if dim == 3 else []))
-    text = INPUT.format(mesh=mesh, E=E, nu=NU, rho=RHO, state=' stress_state="plane_strain"' if dim == 2 else "", g=g, end=steps * dt, dt=dt)
+    text = INPUT.format(mesh=mesh, E=E, nu=NU, rho=RHO, state=(' stress_state="plane_strain"' if dim == 2 else "") + block, g=g, end=steps * dt, dt=dt)
     path = os.path.join(tmp, name + ".xml")
     open(path, "w").write(text)
     best, setup = None, float("inf")
