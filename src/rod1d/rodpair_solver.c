@@ -195,7 +195,7 @@ static PetscErrorCode RodPairReadFriction(SKInput input, SKNode fric, PetscInt n
 static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
 {
   SKNode root, rod1, rod2, fric, load, fun, time, disc;
-  PetscBool found;
+  PetscBool found, modes_set = PETSC_FALSE;
   char solver[16] = "rk45";
 
   PetscFunctionBegin;
@@ -225,7 +225,7 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   ctx->ngrid = 101;
   if (disc) {
     PetscCall(SKInputGetInt(input, disc, "nodes", &ctx->p.N, NULL));
-    PetscCall(SKInputGetInt(input, disc, "modes", &ctx->p.Nm, NULL));
+    PetscCall(SKInputGetInt(input, disc, "modes", &ctx->p.Nm, &modes_set));
     PetscCall(SKInputGetString(input, disc, "solver", solver, sizeof(solver), NULL));
     PetscCall(SKInputGetReal(input, disc, "rtol", &ctx->rtol, NULL));
     PetscCall(SKInputGetReal(input, disc, "atol", &ctx->atol, NULL));
@@ -280,7 +280,10 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(
       PetscOptionsEnum("-rodpair_solver", "integrator", "", SKRodPairMethods, (PetscEnum)ctx->method, (PetscEnum *)&ctx->method, NULL));
   PetscCall(PetscOptionsInt("-rodpair_nodes", "nodes of rod 1", "", ctx->p.N, &ctx->p.N, NULL));
-  PetscCall(PetscOptionsInt("-rodpair_modes", "modes of rod 2", "", ctx->p.Nm, &ctx->p.Nm, NULL));
+  /* without modes in the input: enough for the frequencies rod 1's N nodes represent (SKRodPairDefaultModes) */
+  if (!modes_set && ctx->p.N >= 3) ctx->p.Nm = SKRodPairDefaultModes(&ctx->p);
+  PetscCall(PetscOptionsInt("-rodpair_modes", "modes of rod 2 (default: from the rods and N, SKRodPairDefaultModes)", "", ctx->p.Nm,
+                            &ctx->p.Nm, NULL));
   PetscCall(PetscOptionsReal("-rodpair_rtol", "relative tolerance of rk45/cvode", "", ctx->rtol, &ctx->rtol, NULL));
   PetscCall(PetscOptionsReal("-rodpair_atol", "absolute tolerance of rk45/cvode", "", ctx->atol, &ctx->atol, NULL));
   PetscCall(PetscOptionsReal("-rodpair_end", "end time (s), shortens the run", "", ctx->t_end, &ctx->t_end, NULL));
@@ -573,6 +576,24 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
                               "FFT for segments of %" PetscInt_FMT " nodes and more, %" PetscInt_FMT " FFTW plans, %" PetscInt_FMT
                               " chirp tables",
                               ctx->mmm_transform_min, plans, tables));
+  }
+  {
+    PetscReal est, ratio;
+    PetscInt need;
+    PetscCall(SKRodPairGetRod2Truncation(rp, SK_RODPAIR_TRUNCATION_TOL, &est, &ratio, &need));
+    PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "rod2_truncation", est));
+    PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "rod2_truncation_ratio", ratio));
+    PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "rod2_modes_needed", need));
+    PetscCall(SKOutputSummary(out, "rod 2 truncation",
+                              "%.1e of u1 (estimated from the top modes' velocity ratio %.1e); %g needs N_m >= %" PetscInt_FMT, (double)est,
+                              (double)ratio, (double)SK_RODPAIR_TRUNCATION_TOL, need));
+    /* the user must see it, also with -quiet: stderr */
+    if (est > SK_RODPAIR_TRUNCATION_TOL)
+      PetscCall(PetscFPrintf(ctx->comm, PETSC_STDERR,
+                             "stickslip: warning: rod 2 has too few modes: N_m = %" PetscInt_FMT
+                             " truncates it by an estimated %.1e of the u1 histories, more than %g; use N_m >= %" PetscInt_FMT
+                             " (-rodpair_modes or <discretization modes=>)\n",
+                             p.Nm, (double)est, (double)SK_RODPAIR_TRUNCATION_TOL, need));
   }
   PetscCall(SKOutputSummary(out, "tip displacement", "%.6e m at t = %g s", (double)mon.u[(mon.row - 1) * ctx->ngrid + ctx->ngrid - 1],
                             (double)ctx->t_end));
