@@ -10,8 +10,9 @@ typedef struct {
   PetscReal mmm_sample, mmm_coupling;        /* SKRodPairSetMMMSteps() */
   PetscInt mmm_transform_min, mmm_nodes_min; /* SKRodPairSetMMMTransforms() */
   PetscBool mmm_fft_measure;
-  PetscReal max_step;     /* -rodpair_max_step (s; 0: none): the paper's fixed-step comparison */
-  PetscBool output_state; /* -rodpair_output_state: also the nodal u1, v1 and rod 2's modal coordinates */
+  PetscReal max_step;      /* -rodpair_max_step (s; 0: none): the paper's fixed-step comparison */
+  PetscBool output_state;  /* -rodpair_output_state: also the nodal u1, v1 and rod 2's modal coordinates */
+  PetscBool modes_default; /* N_m from SKRodPairDefaultModes (neither the input nor -rodpair_modes gave it) */
   PetscInt ngrid;
   PetscInt nblows;       /* <blows count>: the pulse repeated (0: a single load function) */
   PetscReal blow_period; /* <blows period> (s) */
@@ -283,7 +284,8 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   /* without modes in the input: enough for the frequencies rod 1's N nodes represent (SKRodPairDefaultModes) */
   if (!modes_set && ctx->p.N >= 3) ctx->p.Nm = SKRodPairDefaultModes(&ctx->p);
   PetscCall(PetscOptionsInt("-rodpair_modes", "modes of rod 2 (default: from the rods and N, SKRodPairDefaultModes)", "", ctx->p.Nm,
-                            &ctx->p.Nm, NULL));
+                            &ctx->p.Nm, &found));
+  ctx->modes_default = !modes_set && !found ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsReal("-rodpair_rtol", "relative tolerance of rk45/cvode", "", ctx->rtol, &ctx->rtol, NULL));
   PetscCall(PetscOptionsReal("-rodpair_atol", "absolute tolerance of rk45/cvode", "", ctx->atol, &ctx->atol, NULL));
   PetscCall(PetscOptionsReal("-rodpair_end", "end time (s), shortens the run", "", ctx->t_end, &ctx->t_end, NULL));
@@ -552,12 +554,13 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
     PetscCall(SKOutputWriteRealArray(out, "/rodpair/rod2_frequencies", 1, &nm, omega));
     PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "rod2_frequency_rtol", frtol));
     if (p.nseg2 > 0)
-      PetscCall(SKOutputSummary(out, "rod 2 modes",
-                                "%" PetscInt_FMT " from the transfer matrices of %" PetscInt_FMT
-                                " layers, highest %.6g rad/s, frequencies to %.1e relative",
-                                nm, p.nseg2, (double)omega[nm - 1], (double)frtol));
+      PetscCall(SKOutputSummary(
+          out, "rod 2 modes",
+          "%" PetscInt_FMT " from the transfer matrices of %" PetscInt_FMT " layers%s, highest %.6g rad/s, frequencies to %.1e relative",
+          nm, p.nseg2, ctx->modes_default ? " (the default for these rods and N)" : "", (double)omega[nm - 1], (double)frtol));
     else
-      PetscCall(SKOutputSummary(out, "rod 2 modes", "%" PetscInt_FMT " (closed form), highest %.6g rad/s", nm, (double)omega[nm - 1]));
+      PetscCall(SKOutputSummary(out, "rod 2 modes", "%" PetscInt_FMT " (closed form%s), highest %.6g rad/s", nm,
+                                ctx->modes_default ? "; the default for these rods and N" : "", (double)omega[nm - 1]));
   }
   if (method == SK_RODPAIR_MMM && p.nseg1 > 0) {
     PetscInt solves, hits;
