@@ -133,6 +133,21 @@ PETSC_EXTERN PetscErrorCode SKRodPairGetRod1MeanDisplacement(SKRodPair rp, Petsc
 /* Rod 2's modes: their number, angular frequencies (rad/s, owned by the rod pair) and the relative accuracy to which the
    frequencies were located (0: closed form, a uniform rod 2; layered: the bisection's relative bracket width). */
 PETSC_EXTERN PetscErrorCode SKRodPairGetRod2Modes(SKRodPair rp, PetscInt *nm, const PetscReal *omega[], PetscReal *rtol);
+/* Rod 2's modal truncation, estimated from the outputs so far (a monitor must be set; it accumulates over every solve).
+   RATIO: the rod-2 velocity under the slipping nodes carried by the top half of the retained modes (n > N_m / 2), over
+   the relative velocity of those nodes, root mean square over output times and nodes (0 while nothing has slipped). Above the frequencies
+   that drive the response the modal amplitudes fall off steadily, so the neglected modes carry a comparable amount; ESTIMATE: the relative
+   L2 error of the u1 histories this causes, RATIO times SK_RODPAIR_TRUNCATION_CALIBRATION (measured against runs with many more modes,
+   docs/theory.md). NEEDED: the N_m for an estimate of TOL, from its measured 1/N_m decay (N_m itself when the estimate is within TOL). Any
+   output pointer may be NULL. */
+PETSC_EXTERN PetscErrorCode SKRodPairGetRod2Truncation(SKRodPair rp, PetscReal tol, PetscReal *estimate, PetscReal *ratio,
+                                                       PetscInt *needed);
+/* Tolerance the run checks the truncation estimate against, and the calibration of the estimate (see above). */
+#define SK_RODPAIR_TRUNCATION_TOL 1e-3
+#define SK_RODPAIR_TRUNCATION_CALIBRATION 0.1
+/* Default number of rod-2 modes for PARAMS (its N and rods): enough that rod 2's modes reach the frequency up to which
+   rod 1's chain of N nodes represents waves within 1 % (docs/theory.md, rod pair), and at least 50. */
+PETSC_EXTERN PetscInt SKRodPairDefaultModes(const SKRodPairParams *params);
 /* Mode shape psi_n(z2) of rod 2 (mass-normalised, 1/sqrt(kg)) for n = 0 .. nm - 1, z2 in [0, L2] (m). */
 PETSC_EXTERN PetscErrorCode SKRodPairGetRod2Shape(SKRodPair rp, PetscInt n, PetscReal z2, PetscReal *psi);
 /* Displacement u2 (m) of rod 2 at z2 (m), from the current modal coordinates. */

@@ -585,14 +585,21 @@ PetscErrorCode SKRodPairOutput(SKRodPair rp, PetscReal t, const PetscReal y[])
   PetscFunctionBegin;
   if (!rp->monitor) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt i = 0; i < m->N; i++) {
-    PetscReal w = 0;
-    if (rp->state[i] == SK_ROD_STICK) {
-      for (PetscInt n = 0; n < m->Nm; n++) w += rp->gstick[i * m->Nm + n] * ETAD(y)[n];
-    } else {
+    PetscReal w = 0, wtop = 0;
+    const PetscReal *g = rp->gstick + i * m->Nm;
+    if (rp->state[i] != SK_ROD_STICK) {
       (void)SKRodPairCoupling(m, m->z[i] + y[i] - m->l1, m->hl[i], m->hr[i], rp->g);
-      for (PetscInt n = 0; n < m->Nm; n++) w += rp->g[n] * ETAD(y)[n];
+      g = rp->g;
+    }
+    for (PetscInt n = 0; n < m->Nm; n++) {
+      w += g[n] * ETAD(y)[n];
+      if (n >= m->Nm - m->Nm / 2) wtop += g[n] * ETAD(y)[n];
     }
     rp->vrel_out[i] = V(y)[i] - w;
+    if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG) { /* the truncation estimate, SKRodPairGetRod2Truncation */
+      rp->trunc_band2 += wtop * wtop;
+      rp->trunc_rel2 += rp->vrel_out[i] * rp->vrel_out[i];
+    }
   }
   PetscCall(SKRodPairEnergyOf(rp, y, &e));
   PetscCall(rp->monitor(rp->monitor_ctx, t, U(y), V(y), rp->vrel_out, ETA(y), ETAD(y), rp->state, &e));
@@ -653,6 +660,19 @@ PetscErrorCode SKRodPairGetRod2Modes(SKRodPair rp, PetscInt *nm, const PetscReal
   if (nm) *nm = rp->model.Nm;
   if (omega) *omega = rp->model.omega;
   if (rtol) *rtol = rp->model.rod2_root_rtol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetRod2Truncation(SKRodPair rp, PetscReal tol, PetscReal *estimate, PetscReal *ratio, PetscInt *needed)
+{
+  PetscReal r = rp->trunc_rel2 > 0 ? PetscSqrtReal(rp->trunc_band2 / rp->trunc_rel2) : 0, e = SK_RODPAIR_TRUNCATION_CALIBRATION * r;
+
+  PetscFunctionBegin;
+  PetscCheck(tol > 0, rp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Tolerance of the truncation estimate must be positive, got %g", (double)tol);
+  if (estimate) *estimate = e;
+  if (ratio) *ratio = r;
+  /* the estimate falls like 1/N_m (docs/theory.md, rod pair) */
+  if (needed) *needed = e > tol ? (PetscInt)PetscMin(PetscCeilReal(rp->model.Nm * e / tol), 1e9) : rp->model.Nm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -241,3 +241,23 @@ void SKRodPairModelEnergy(const SKRodPairModel *m, const PetscReal u[], const Pe
     e[3] += 0.5 * m->omega[n] * m->omega[n] * eta[n] * eta[n];
   }
 }
+
+/* Rod 1's chain represents a wave of wavenumber k at the frequency (2/tau) sin(k h/2), tau = h/c the time a wave takes
+   to cross an element (the slowest element of a non-uniform rod 1), against c k in the continuum: within 1 % while
+   x = k h/2 <= 0.2453 (sin x / x = 0.99), i.e. up to the frequency 2 x / tau. Rod 2's mode n lies near
+   (2n - 1) pi / (2 T2), T2 the time a wave takes to travel along rod 2 (exact for a uniform rod 2), so the modes reach
+   that frequency from n = 2 x T2 / (pi tau) + 1/2 on. At least 50, the fixed default this rule replaced. */
+PetscInt SKRodPairDefaultModes(const SKRodPairParams *p)
+{
+  const PetscReal x = 0.2453178088540263;
+  PetscReal slow1 = 0, T2 = 0;
+  PetscInt n;
+
+  if (p->nseg1 == 0) slow1 = PetscSqrtReal(p->rhoA1 / p->EA1);
+  for (PetscInt s = 0; s < p->nseg1; s++) slow1 = PetscMax(slow1, PetscSqrtReal(p->seg1_rhoA[s] / p->seg1_EA[s]));
+  if (p->nseg2 == 0) T2 = p->L2 * PetscSqrtReal(p->rhoA2 / p->EA2);
+  for (PetscInt s = 0; s < p->nseg2; s++) T2 += p->seg2_length[s] * PetscSqrtReal(p->seg2_rhoA[s] / p->seg2_EA[s]);
+  if (p->N < 2 || !(slow1 > 0) || !(T2 > 0)) return 50;
+  n = (PetscInt)PetscCeilReal(2 * x * T2 / (PETSC_PI * slow1 * p->L1 / (p->N - 1)) + 0.5);
+  return PetscMax(n, 50);
+}

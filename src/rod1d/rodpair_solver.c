@@ -10,8 +10,9 @@ typedef struct {
   PetscReal mmm_sample, mmm_coupling;        /* SKRodPairSetMMMSteps() */
   PetscInt mmm_transform_min, mmm_nodes_min; /* SKRodPairSetMMMTransforms() */
   PetscBool mmm_fft_measure;
-  PetscReal max_step;     /* -rodpair_max_step (s; 0: none): the paper's fixed-step comparison */
-  PetscBool output_state; /* -rodpair_output_state: also the nodal u1, v1 and rod 2's modal coordinates */
+  PetscReal max_step;      /* -rodpair_max_step (s; 0: none): the paper's fixed-step comparison */
+  PetscBool output_state;  /* -rodpair_output_state: also the nodal u1, v1 and rod 2's modal coordinates */
+  PetscBool modes_default; /* N_m from SKRodPairDefaultModes (neither the input nor -rodpair_modes gave it) */
   PetscInt ngrid;
   PetscInt nblows;       /* <blows count>: the pulse repeated (0: a single load function) */
   PetscReal blow_period; /* <blows period> (s) */
@@ -195,7 +196,7 @@ static PetscErrorCode RodPairReadFriction(SKInput input, SKNode fric, PetscInt n
 static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
 {
   SKNode root, rod1, rod2, fric, load, fun, time, disc;
-  PetscBool found;
+  PetscBool found, modes_set = PETSC_FALSE;
   char solver[16] = "rk45";
 
   PetscFunctionBegin;
@@ -225,7 +226,7 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   ctx->ngrid = 101;
   if (disc) {
     PetscCall(SKInputGetInt(input, disc, "nodes", &ctx->p.N, NULL));
-    PetscCall(SKInputGetInt(input, disc, "modes", &ctx->p.Nm, NULL));
+    PetscCall(SKInputGetInt(input, disc, "modes", &ctx->p.Nm, &modes_set));
     PetscCall(SKInputGetString(input, disc, "solver", solver, sizeof(solver), NULL));
     PetscCall(SKInputGetReal(input, disc, "rtol", &ctx->rtol, NULL));
     PetscCall(SKInputGetReal(input, disc, "atol", &ctx->atol, NULL));
@@ -280,7 +281,11 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(
       PetscOptionsEnum("-rodpair_solver", "integrator", "", SKRodPairMethods, (PetscEnum)ctx->method, (PetscEnum *)&ctx->method, NULL));
   PetscCall(PetscOptionsInt("-rodpair_nodes", "nodes of rod 1", "", ctx->p.N, &ctx->p.N, NULL));
-  PetscCall(PetscOptionsInt("-rodpair_modes", "modes of rod 2", "", ctx->p.Nm, &ctx->p.Nm, NULL));
+  /* without modes in the input: enough for the frequencies rod 1's N nodes represent (SKRodPairDefaultModes) */
+  if (!modes_set && ctx->p.N >= 3) ctx->p.Nm = SKRodPairDefaultModes(&ctx->p);
+  PetscCall(PetscOptionsInt("-rodpair_modes", "modes of rod 2 (default: from the rods and N, SKRodPairDefaultModes)", "", ctx->p.Nm,
+                            &ctx->p.Nm, &found));
+  ctx->modes_default = !modes_set && !found ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsReal("-rodpair_rtol", "relative tolerance of rk45/cvode", "", ctx->rtol, &ctx->rtol, NULL));
   PetscCall(PetscOptionsReal("-rodpair_atol", "absolute tolerance of rk45/cvode", "", ctx->atol, &ctx->atol, NULL));
   PetscCall(PetscOptionsReal("-rodpair_end", "end time (s), shortens the run", "", ctx->t_end, &ctx->t_end, NULL));
@@ -549,12 +554,13 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
     PetscCall(SKOutputWriteRealArray(out, "/rodpair/rod2_frequencies", 1, &nm, omega));
     PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "rod2_frequency_rtol", frtol));
     if (p.nseg2 > 0)
-      PetscCall(SKOutputSummary(out, "rod 2 modes",
-                                "%" PetscInt_FMT " from the transfer matrices of %" PetscInt_FMT
-                                " layers, highest %.6g rad/s, frequencies to %.1e relative",
-                                nm, p.nseg2, (double)omega[nm - 1], (double)frtol));
+      PetscCall(SKOutputSummary(
+          out, "rod 2 modes",
+          "%" PetscInt_FMT " from the transfer matrices of %" PetscInt_FMT " layers%s, highest %.6g rad/s, frequencies to %.1e relative",
+          nm, p.nseg2, ctx->modes_default ? " (the default for these rods and N)" : "", (double)omega[nm - 1], (double)frtol));
     else
-      PetscCall(SKOutputSummary(out, "rod 2 modes", "%" PetscInt_FMT " (closed form), highest %.6g rad/s", nm, (double)omega[nm - 1]));
+      PetscCall(SKOutputSummary(out, "rod 2 modes", "%" PetscInt_FMT " (closed form%s), highest %.6g rad/s", nm,
+                                ctx->modes_default ? "; the default for these rods and N" : "", (double)omega[nm - 1]));
   }
   if (method == SK_RODPAIR_MMM && p.nseg1 > 0) {
     PetscInt solves, hits;
@@ -573,6 +579,24 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
                               "FFT for segments of %" PetscInt_FMT " nodes and more, %" PetscInt_FMT " FFTW plans, %" PetscInt_FMT
                               " chirp tables",
                               ctx->mmm_transform_min, plans, tables));
+  }
+  {
+    PetscReal est, ratio;
+    PetscInt need;
+    PetscCall(SKRodPairGetRod2Truncation(rp, SK_RODPAIR_TRUNCATION_TOL, &est, &ratio, &need));
+    PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "rod2_truncation", est));
+    PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "rod2_truncation_ratio", ratio));
+    PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "rod2_modes_needed", need));
+    PetscCall(SKOutputSummary(out, "rod 2 truncation",
+                              "%.1e of u1 (estimated from the top modes' velocity ratio %.1e); %g needs N_m >= %" PetscInt_FMT, (double)est,
+                              (double)ratio, (double)SK_RODPAIR_TRUNCATION_TOL, need));
+    /* the user must see it, also with -quiet: stderr */
+    if (est > SK_RODPAIR_TRUNCATION_TOL)
+      PetscCall(PetscFPrintf(ctx->comm, PETSC_STDERR,
+                             "stickslip: warning: rod 2 has too few modes: N_m = %" PetscInt_FMT
+                             " truncates it by an estimated %.1e of the u1 histories, more than %g; use N_m >= %" PetscInt_FMT
+                             " (-rodpair_modes or <discretization modes=>)\n",
+                             p.Nm, (double)est, (double)SK_RODPAIR_TRUNCATION_TOL, need));
   }
   PetscCall(SKOutputSummary(out, "tip displacement", "%.6e m at t = %g s", (double)mon.u[(mon.row - 1) * ctx->ngrid + ctx->ngrid - 1],
                             (double)ctx->t_end));

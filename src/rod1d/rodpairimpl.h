@@ -117,6 +117,10 @@ struct _p_SKRodPair {
   PetscBool mmm_fft_measure;
   PetscInt mmm_plans, mmm_tables; /* FFTW plans and chirp tables made by the last solve */
   PetscReal work_max;
+  /* rod 2's modal truncation (SKRodPairOutput): sums over the output times and the slipping nodes of the squared rod-2
+     velocity under the node carried by the top half of the retained modes, and of the squared relative velocity (the
+     modes carry a sticking node along with rod 2; they decide when a slipping one sticks) */
+  PetscReal trunc_band2, trunc_rel2;
 };
 
 /* Right-hand side dy/dt at (t, y) with the current node states; fills rp->force and rp->vrel. */

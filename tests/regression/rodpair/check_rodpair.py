@@ -7,6 +7,9 @@
   check_rodpair.py oracle INPUT.xml A.h5 TOL [SUB]   the same against the independent oracle (oracle.py) run over
       A's horizon at A's N with dt = output interval / SUB (default 20)
   check_rodpair.py oracle_selftest INPUT.xml A.h5    the oracle check at 5e-3 fails on a 1 % perturbation of the tip
+  check_rodpair.py converged INPUT.xml TOL A.h5 [COARSE.h5]   A against the converged oracle, the Richardson
+      extrapolation 2 u(dt/2) - u(dt) of two oracle runs at dt = output interval / 20 and / 40 over A's horizon at A's N,
+      below TOL; COARSE (a run that must not pass, e.g. with too few modes) must fail the same check
   check_rodpair.py fields A.h5 INPUT.xml TOL [MASS]   the energy balance recomputed from the outputs of a run with
       -rodpair_output_state, not from the solver's balance column: work of P from P(t) (closed form from INPUT) and
       the load-point motion (integral of P du0 = P v0 dt), kinetic and strain energy of rod 1 from the nodal fields and the
@@ -49,6 +52,23 @@ def against_oracle(inp, res, tol, sub=20, perturb=0.0):
     if len(uo) != len(t):
         return [f"output rows differ ({len(uo)} vs {len(t)})"]
     return sections_agree(u, uo, tol, perturb, "difference to the oracle")
+
+
+def against_converged(inp, tol, res, coarse=None):
+    """res against the converged oracle (Richardson in dt of 1/20 and 1/40 of the output interval); coarse must fail"""
+    t, u, N = read_sections(res)
+    dt_out = t[1] - t[0]
+    p = read_input(inp)
+    uo = [simulate(p, N, dt_out / sub, t[-1] + 0.5 * dt_out, dt_out)[1] for sub in (20, 40)]
+    ref = 2 * uo[1] - uo[0]
+    if len(ref) != len(t):
+        return [f"output rows differ ({len(ref)} vs {len(t)})"]
+    bad = sections_agree(u, ref, tol, what="difference to the converged oracle")
+    if coarse is not None:
+        print(f"{coarse} must fail:")
+        if not sections_agree(read_sections(coarse)[1], ref, tol, what="difference to the converged oracle"):
+            bad.append(f"{coarse} passed the check, which it must fail")
+    return bad
 
 
 def energy(f, tol):
@@ -116,6 +136,8 @@ def main():
             bad = [] if bad else ["the check passed with rod 1's masses scaled"]
     elif cmd == "oracle":
         bad = against_oracle(sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5]) if len(sys.argv) > 5 else 20)
+    elif cmd == "converged":
+        bad = against_converged(sys.argv[2], float(sys.argv[3]), sys.argv[4], sys.argv[5] if len(sys.argv) > 5 else None)
     elif cmd == "oracle_selftest":
         bad = [] if against_oracle(sys.argv[2], sys.argv[3], 5e-3, perturb=0.01) else ["a 1 % perturbation passed the check"]
     elif cmd == "selftest":
