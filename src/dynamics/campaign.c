@@ -9,6 +9,7 @@
    The statistics (Welford mean and variance, confidence bands) are aggregated into results.h5 over the finished
    realisations once every realisation has a result or a failure record. */
 #include "explicitimpl.h"
+#include "shared/h5.h"
 #include <stickslip/rough.h>
 #include <hdf5.h>
 #include <signal.h>
@@ -20,7 +21,6 @@
 #include <stdlib.h>
 
 #define SK_CAMPAIGN_MAX_LC 16
-#define SKCallH5(call, what) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 error in %s", what)
 
 typedef struct {
   MPI_Comm comm;
@@ -219,15 +219,8 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
 
 static PetscErrorCode H5WriteReals(hid_t file, const char name[], PetscInt n, const PetscReal v[])
 {
-  hsize_t dim = (hsize_t)n;
-  hid_t space = H5Screate_simple(1, &dim, NULL), dset;
-
   PetscFunctionBegin;
-  dset = H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  SKCallH5(dset, name);
-  SKCallH5(H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v), name);
-  H5Dclose(dset);
-  H5Sclose(space);
+  PetscCall(SKH5WriteArray(file, name, H5T_NATIVE_DOUBLE, 1, &n, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -246,18 +239,6 @@ static PetscErrorCode H5ReadReals(hid_t file, const char name[], PetscInt *n, Pe
   SKCallH5(H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *v), name);
   H5Sclose(space);
   H5Dclose(dset);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode H5WriteAttr(hid_t file, const char name[], hid_t type, const void *value)
-{
-  hid_t space = H5Screate(H5S_SCALAR), attr = H5Acreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-
-  PetscFunctionBegin;
-  SKCallH5(attr, name);
-  SKCallH5(H5Awrite(attr, type, value), name);
-  H5Aclose(attr);
-  H5Sclose(space);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -506,15 +487,15 @@ static PetscErrorCode TaskFileCreate(const Campaign *c, const char path[], Petsc
   PetscCheck(*file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot create %s", tmp);
   strtype = H5Tcopy(H5T_C_S1);
   H5Tset_size(strtype, H5T_VARIABLE);
-  PetscCall(H5WriteAttr(*file, "digest", strtype, &digest));
+  PetscCall(SKH5WriteAttribute(*file, "digest", strtype, &digest));
   H5Tclose(strtype);
-  PetscCall(H5WriteAttr(*file, "task", H5T_NATIVE_INT64, &ints[0]));
-  PetscCall(H5WriteAttr(*file, "realisation", H5T_NATIVE_INT64, &ints[1]));
-  PetscCall(H5WriteAttr(*file, "correlation_length", H5T_NATIVE_DOUBLE, &lc));
-  PetscCall(H5WriteAttr(*file, "rms", H5T_NATIVE_DOUBLE, &c->field.rms));
-  PetscCall(H5WriteAttr(*file, "seed", H5T_NATIVE_DOUBLE, &seed));
-  PetscCall(H5WriteAttr(*file, "wall_time", H5T_NATIVE_DOUBLE, &wall));
-  PetscCall(H5WriteAttr(*file, "core_seconds", H5T_NATIVE_DOUBLE, &core_s));
+  PetscCall(SKH5WriteAttribute(*file, "task", H5T_NATIVE_INT64, &ints[0]));
+  PetscCall(SKH5WriteAttribute(*file, "realisation", H5T_NATIVE_INT64, &ints[1]));
+  PetscCall(SKH5WriteAttribute(*file, "correlation_length", H5T_NATIVE_DOUBLE, &lc));
+  PetscCall(SKH5WriteAttribute(*file, "rms", H5T_NATIVE_DOUBLE, &c->field.rms));
+  PetscCall(SKH5WriteAttribute(*file, "seed", H5T_NATIVE_DOUBLE, &seed));
+  PetscCall(SKH5WriteAttribute(*file, "wall_time", H5T_NATIVE_DOUBLE, &wall));
+  PetscCall(SKH5WriteAttribute(*file, "core_seconds", H5T_NATIVE_DOUBLE, &core_s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -522,7 +503,7 @@ static PetscErrorCode TaskFileCommit(hid_t file, const char tmp[], const char pa
 {
   PetscFunctionBegin;
   SKCallH5(H5Fclose(file), "H5Fclose");
-  PetscCheck(!rename(tmp, path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot rename %s to %s", tmp, path);
+  PetscCall(SKFileCommit(tmp, path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -567,11 +548,11 @@ static PetscErrorCode WriteRealisation(const Campaign *c, const char dir[], Pets
   PetscCall(H5WriteReals(file, "cof", r->nrec, r->cof));
   PetscCall(H5WriteReals(file, "contact_area_fraction", r->nrec, r->area));
   PetscCall(H5WriteReals(file, "heights", n2, r->heights));
-  PetscCall(H5WriteAttr(file, "steps", H5T_NATIVE_INT64, &ints[0]));
-  PetscCall(H5WriteAttr(file, "dofs", H5T_NATIVE_INT64, &ints[1]));
-  PetscCall(H5WriteAttr(file, "contact_points", H5T_NATIVE_INT64, &ints[2]));
-  PetscCall(H5WriteAttr(file, "dt", H5T_NATIVE_DOUBLE, &r->dt));
-  PetscCall(H5WriteAttr(file, "sticking_time_ratio", H5T_NATIVE_DOUBLE, &r->ratio));
+  PetscCall(SKH5WriteAttribute(file, "steps", H5T_NATIVE_INT64, &ints[0]));
+  PetscCall(SKH5WriteAttribute(file, "dofs", H5T_NATIVE_INT64, &ints[1]));
+  PetscCall(SKH5WriteAttribute(file, "contact_points", H5T_NATIVE_INT64, &ints[2]));
+  PetscCall(SKH5WriteAttribute(file, "dt", H5T_NATIVE_DOUBLE, &r->dt));
+  PetscCall(SKH5WriteAttribute(file, "sticking_time_ratio", H5T_NATIVE_DOUBLE, &r->ratio));
   PetscCall(TaskFileCommit(file, tmp, path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -617,10 +598,10 @@ static PetscErrorCode WriteFailure(const Campaign *c, const char dir[], PetscInt
   PetscFunctionBegin;
   PetscCall(FailurePath(dir, task, path, sizeof(path)));
   PetscCall(TaskFileCreate(c, path, task, why->wall, granks, tmp, sizeof(tmp), &file));
-  PetscCall(H5WriteAttr(file, "time", H5T_NATIVE_DOUBLE, &why->time));
+  PetscCall(SKH5WriteAttribute(file, "time", H5T_NATIVE_DOUBLE, &why->time));
   strtype = H5Tcopy(H5T_C_S1);
   H5Tset_size(strtype, H5T_VARIABLE);
-  PetscCall(H5WriteAttr(file, "message", strtype, &message));
+  PetscCall(SKH5WriteAttribute(file, "message", strtype, &message));
   H5Tclose(strtype);
   PetscCall(TaskFileCommit(file, tmp, path));
   PetscFunctionReturn(PETSC_SUCCESS);

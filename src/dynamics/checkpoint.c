@@ -3,6 +3,7 @@
    stored byte so that a damaged newest file is detected and the previous one used, and the digests of the run that
    wrote it (input, options, mesh) so that a restart cannot continue another study. */
 #include "explicitimpl.h"
+#include "shared/h5.h"
 #include <hdf5.h>
 #include <dirent.h>
 #include <errno.h>
@@ -74,8 +75,6 @@ static PetscReal *StateArray(SKExplicit ex, PetscInt k)
   return arrays[k];
 }
 
-#define SKCallH5(call, what) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "HDF5 error in %s", what)
-
 /* Attributes of a checkpoint file that identify the run (see SKExplicitSetDigests()). */
 static const char *const digest_names[] = {"digest_input", "digest_options", "digest_mesh"};
 #define SK_CKPT_NDIGEST 3
@@ -90,20 +89,6 @@ PetscErrorCode SKExplicitSetDigests(SKExplicit ex, SKMesh replicated)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode WriteScalarAttribute(hid_t file, const char name[], hid_t type, const void *value)
-{
-  hid_t space = H5Screate(H5S_SCALAR), attr;
-
-  PetscFunctionBegin;
-  SKCallH5(space, name);
-  attr = H5Acreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-  SKCallH5(attr, name);
-  SKCallH5(H5Awrite(attr, type, value), name);
-  SKCallH5(H5Aclose(attr), name);
-  SKCallH5(H5Sclose(space), name);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The run identity into an open checkpoint file: the three digests and the canonical options (for the message). */
 static PetscErrorCode WriteIdentity(SKExplicit ex, hid_t file)
 {
@@ -111,11 +96,11 @@ static PetscErrorCode WriteIdentity(SKExplicit ex, hid_t file)
   hid_t type;
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < SK_CKPT_NDIGEST; k++) PetscCall(WriteScalarAttribute(file, digest_names[k], H5T_NATIVE_ULLONG, &digests[k]));
+  for (PetscInt k = 0; k < SK_CKPT_NDIGEST; k++) PetscCall(SKH5WriteAttribute(file, digest_names[k], H5T_NATIVE_ULLONG, &digests[k]));
   /* a fixed-length string, kept in the attribute itself: the end of the file stays the last state array */
   type = H5Tcopy(H5T_C_S1);
   SKCallH5(H5Tset_size(type, strlen(ex->options_run) + 1), "options");
-  PetscCall(WriteScalarAttribute(file, "options", type, ex->options_run));
+  PetscCall(SKH5WriteAttribute(file, "options", type, ex->options_run));
   SKCallH5(H5Tclose(type), "options");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -231,19 +216,12 @@ static PetscErrorCode CheckIdentity(SKExplicit ex, const char path[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode WriteArray(hid_t file, const char name[], hsize_t n, const PetscReal data[], unsigned long long *hash)
+/* Writes the N reals DATA as dataset NAME of FILE and adds them to the checksum HASH. */
+static PetscErrorCode WriteArray(hid_t file, const char name[], PetscInt n, const PetscReal data[], unsigned long long *hash)
 {
-  hid_t space, dset;
-
   PetscFunctionBegin;
-  space = H5Screate_simple(1, &n, NULL);
-  SKCallH5(space, name);
-  dset = H5Dcreate2(file, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  SKCallH5(dset, name);
-  SKCallH5(H5Dwrite(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
-  SKCallH5(H5Dclose(dset), name);
-  SKCallH5(H5Sclose(space), name);
-  *hash = SKHashBytes(*hash, data, n * sizeof(PetscReal));
+  PetscCall(SKH5WriteArray(file, name, H5T_NATIVE_DOUBLE, 1, &n, data));
+  *hash = SKHashBytes(*hash, data, (size_t)n * sizeof(PetscReal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -339,20 +317,20 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
     file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     PetscCheck(file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create checkpoint file %s", tmp);
     PetscCall(WriteArray(file, "scalars", SC_COUNT, scalars, &hash));
-    for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(WriteArray(file, state_names[k], (hsize_t)(gsize * ex->dim), global[k], &hash));
+    for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(WriteArray(file, state_names[k], gsize * ex->dim, global[k], &hash));
     if (nrt > 0) {
       PetscReal meta[3 + SK_EXPLICIT_MAX_TERMS];
       meta[0] = SK_CKPT_CONTACT_VERSION;
       meta[1] = (PetscReal)nrt;
       meta[2] = (PetscReal)ex->size;
       for (PetscInt i = 0; i < nrt; i++) meta[3 + i] = (PetscReal)contact.width[i];
-      PetscCall(WriteArray(file, "contact_meta", (hsize_t)(3 + nrt), meta, &hash));
+      PetscCall(WriteArray(file, "contact_meta", 3 + nrt, meta, &hash));
       for (PetscInt i = 0; i < nrt; i++) {
         char name[64];
         PetscCall(PetscSNPrintf(name, sizeof(name), "contact_nodal_%" PetscInt_FMT, i));
-        PetscCall(WriteArray(file, name, (hsize_t)(gsize * contact.width[i]), contact.nodal[i], &hash));
+        PetscCall(WriteArray(file, name, gsize * contact.width[i], contact.nodal[i], &hash));
         PetscCall(PetscSNPrintf(name, sizeof(name), "contact_scalars_%" PetscInt_FMT, i));
-        PetscCall(WriteArray(file, name, (hsize_t)(ex->size * SK_EXPLICIT_TERM_RESTART_NSCALAR), contact.scalars[i], &hash));
+        PetscCall(WriteArray(file, name, ex->size * SK_EXPLICIT_TERM_RESTART_NSCALAR, contact.scalars[i], &hash));
       }
     }
     PetscCall(WriteIdentity(ex, file));
@@ -360,11 +338,10 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
       const unsigned long long digests[SK_CKPT_NDIGEST] = {ex->digest_input, ex->digest_options, ex->digest_mesh};
       hash                                              = HashIdentity(hash, digests, ex->options_run);
     }
-    PetscCall(WriteScalarAttribute(file, "checksum", H5T_NATIVE_ULLONG, &hash));
+    PetscCall(SKH5WriteAttribute(file, "checksum", H5T_NATIVE_ULLONG, &hash));
     SKCallH5(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
     SKCallH5(H5Fclose(file), tmp);
-    /* rename() is atomic: a reader sees the old set of files or the new complete one */
-    PetscCheck(rename(tmp, final) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", tmp, final, strerror(errno));
+    PetscCall(SKFileCommit(tmp, final)); /* a reader sees the old set of files or the new complete one */
     PetscCall(ListCheckpoints(dir, &n, &names));
     for (PetscInt i = keep; i < n; i++) {
       char old[PETSC_MAX_PATH_LEN];

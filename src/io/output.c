@@ -1,6 +1,7 @@
 /* stickslip io: the output directory and results.h5 (serial HDF5 from rank 0; layout in docs/output.md). */
 #include <stickslip/output.h>
 #include "io/ioimpl.h"
+#include "shared/h5.h"
 #include <hdf5.h>
 #include <dirent.h>
 #include <ctype.h>
@@ -33,9 +34,6 @@ struct _p_SKOutput {
   PetscInt nhist;
   SKHistory hist[SK_MAX_HISTORIES];
 };
-
-/* Wraps an HDF5 call returning a negative value on failure. */
-#define SKCallH5(call, what) PetscCheck((call) >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "HDF5 error in %s", what)
 
 /* mkdir -p: creates DIR and its missing parents. */
 static PetscErrorCode SKMakeDirectories(const char dir[])
@@ -634,28 +632,13 @@ PetscErrorCode SKHistoryGetRows(SKHistory h, PetscInt *rows)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Writes a fixed array of native type MEMTYPE at PATH. */
+/* Writes a fixed array of native type MEMTYPE at PATH (rank 0). */
 static PetscErrorCode SKOutputWriteArray(SKOutput out, const char path[], PetscInt ndims, const PetscInt dims[], hid_t memtype,
                                          const void *data)
 {
-  hsize_t hd[8];
-  hid_t space, dset, lcpl;
-
   PetscFunctionBegin;
   if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(ndims >= 1 && ndims <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "arrays have 1 to 8 dimensions, got %" PetscInt_FMT,
-             ndims);
-  for (PetscInt i = 0; i < ndims; i++) hd[i] = (hsize_t)dims[i];
-  space = H5Screate_simple((int)ndims, hd, NULL);
-  lcpl  = H5Pcreate(H5P_LINK_CREATE);
-  H5Pset_create_intermediate_group(lcpl, 1);
-  if (H5Lexists(out->file, path, H5P_DEFAULT) > 0) H5Ldelete(out->file, path, H5P_DEFAULT);
-  dset = H5Dcreate2(out->file, path, memtype, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-  PetscCheck(dset >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot create dataset %s in results.h5", path);
-  SKCallH5(H5Dwrite(dset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "H5Dwrite");
-  H5Dclose(dset);
-  H5Pclose(lcpl);
-  H5Sclose(space);
+  PetscCall(SKH5WriteArray(out->file, path, memtype, ndims, dims, data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -673,22 +656,16 @@ PetscErrorCode SKOutputWriteIntArray(SKOutput out, const char path[], PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Writes a scalar attribute of native type MEMTYPE on OBJECT. */
+/* Writes a scalar attribute of native type MEMTYPE on OBJECT (rank 0). */
 static PetscErrorCode SKOutputWriteAttribute(SKOutput out, const char object[], const char name[], hid_t memtype, const void *value)
 {
-  hid_t obj, space, attr;
+  hid_t obj;
 
   PetscFunctionBegin;
   if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
   obj = SKOpenObject(out->file, object);
   PetscCheck(obj >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot open or create %s in results.h5", object);
-  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
-  space = H5Screate(H5S_SCALAR);
-  attr  = H5Acreate2(obj, name, memtype, space, H5P_DEFAULT, H5P_DEFAULT);
-  SKCallH5(attr, "H5Acreate2");
-  SKCallH5(H5Awrite(attr, memtype, value), "H5Awrite");
-  H5Aclose(attr);
-  H5Sclose(space);
+  PetscCall(SKH5WriteAttribute(obj, name, memtype, value));
   H5Oclose(obj);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,6 +1,7 @@
 /* stickslip io: VTK UNSTRUCTURED_GRID writer, legacy (version 3.0, ASCII or big-endian binary) or XML (.vtu, ASCII or
    base64 big-endian binary), and the .pvd collection. Every number goes through one small stream (SKVTKPut*), so the
    four encodings share one code path per array and cannot drift apart. */
+#include "shared/h5.h"
 #include <stickslip/vtk.h>
 #include "io/ioimpl.h"
 #include <errno.h>
@@ -651,8 +652,7 @@ static PetscErrorCode SKPVDWrite(SKPVD pvd)
   failed = ferror(fp);
   failed = fclose(fp) || failed;
   PetscCheck(!failed, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing %s failed (disk full?)", tmp);
-  PetscCheck(rename(tmp, pvd->filename) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot rename %s to %s: %s", tmp, pvd->filename,
-             strerror(errno));
+  PetscCall(SKFileCommit(tmp, pvd->filename));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
