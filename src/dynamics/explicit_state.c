@@ -22,7 +22,13 @@ PetscErrorCode SKExplicitGetEnergy(SKExplicit ex, SKExplicitEnergy *en)
     if (ex->springs[k].node < ex->nowned) local[1] += SKExplicitSpringForce(ex, &ex->springs[k], ex->t, fs);
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, local, 2, MPIU_REAL, MPIU_SUM, ex->comm));
-  en->kinetic       = ex->kinetic;
+  en->kinetic = ex->kinetic;
+  if (ex->mass_iterated) { /* the step keeps the lumped v^T M_L v / 2 as its guard; the balance takes v^T M v / 2 */
+    PetscReal *Mv = ex->mass_work[1], kinetic = 0;
+    PetscCall(SKExplicitMassApply(ex, 1, (const PetscReal *const *)&ex->v, &Mv));
+    for (PetscInt i = 0; i < ex->nowned * ex->dim; i++) kinetic += 0.5 * ex->v[i] * Mv[i];
+    PetscCallMPI(MPI_Allreduce(&kinetic, &en->kinetic, 1, MPIU_REAL, MPIU_SUM, ex->comm));
+  }
   en->internal      = local[0];
   en->spring        = local[1];
   en->external_work = ex->external_work;
