@@ -17,6 +17,7 @@ struct _p_SKContactPatchFace {
   PetscInt *local;                       /* its owned local node, or -1 */
   PetscInt *faces;                       /* nfaces * nfn control point indices */
   PetscReal *R, *W;                      /* nfaces * nq * nfn: face basis and R_a wdA at the reference (m^(dim-1)) */
+  PetscReal *RA;                         /* nfaces * nq * nfn: R_a / A_a, the interpolation of the loads per area (eq. 34) */
   PetscReal *xq;                         /* nfaces * nq * dim: the Gauss points of the face at the reference (m) */
   PetscReal *A;                          /* A_A = int R_A dgamma (reference, m^(dim-1)) */
   PetscReal *xv, *buf;                   /* gathered current position and velocity, 2 dim per control point */
@@ -151,6 +152,9 @@ PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsi
     pf->A[pf->faces[(k / (pf->nq * pf->nfn)) * pf->nfn + k % pf->nfn]] += pf->W[k];
   PetscCall(PetscMalloc3(pf->nnodes * 2 * dim, &pf->xv, pf->nnodes * 2 * dim, &pf->buf, pf->nnodes * (1 + 2 * dim), &pf->avg));
   PetscCall(PetscMalloc3(pf->nfaces * pf->nq * 2 * dim, &pf->nv, pf->nnodes * (1 + dim), &pf->load, pf->nnodes * (1 + dim), &pf->lbuf));
+  PetscCall(PetscMalloc1(pf->nfaces * pf->nq * pf->nfn, &pf->RA));
+  for (PetscInt k = 0; k < pf->nfaces * pf->nq * pf->nfn; k++)
+    pf->RA[k] = pf->R[k] / pf->A[pf->faces[(k / (pf->nq * pf->nfn)) * pf->nfn + k % pf->nfn]];
   *pfp = pf;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -169,6 +173,7 @@ PetscErrorCode SKContactPatchFaceDestroy(SKContactPatchFace *pfp)
   PetscCall(PetscFree(pf->A));
   PetscCall(PetscFree3(pf->xv, pf->buf, pf->avg));
   PetscCall(PetscFree3(pf->nv, pf->load, pf->lbuf));
+  PetscCall(PetscFree(pf->RA));
   PetscCall(PetscFree(pf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -256,13 +261,13 @@ PetscErrorCode SKContactPatchFaceDistribute(SKContactPatchFace pf, PetscReal f[]
   for (PetscInt f0 = 0; f0 < pf->nfaces; f0++) {
     const PetscInt *fn = pf->faces + f0 * nfn;
     for (PetscInt q = 0; q < pf->nq; q++) {
-      const PetscReal *R = pf->R + (f0 * pf->nq + q) * nfn, *W = pf->W + (f0 * pf->nq + q) * nfn;
+      const PetscReal *RA = pf->RA + (f0 * pf->nq + q) * nfn, *W = pf->W + (f0 * pf->nq + q) * nfn;
       const PetscReal *n = pf->nv + (f0 * pf->nq + q) * 2 * dim, *vs = n + dim;
       PetscReal p = 0, tr[3] = {0, 0, 0}, trac[3], pn = 0;
       for (PetscInt a = 0; a < nfn; a++) {
-        const PetscReal *la = load + fn[a] * w, r = R[a] / pf->A[fn[a]];
-        p += r * la[0];
-        for (PetscInt d = 0; d < dim; d++) tr[d] += r * la[1 + d];
+        const PetscReal *la = load + fn[a] * w;
+        p += RA[a] * la[0];
+        for (PetscInt d = 0; d < dim; d++) tr[d] += RA[a] * la[1 + d];
       }
       if (p == 0 && tr[0] == 0 && tr[1] == 0 && tr[2] == 0) continue; /* open: no force here */
       for (PetscInt d = 0; d < dim; d++) trac[d] = p * n[d] + tr[d], pn += p * n[d] * vs[d];

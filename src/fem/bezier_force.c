@@ -375,6 +375,29 @@ SK_BEZIER_FORCE(3, 3)
 SK_BEZIER_FORCE(3, 4)
 #undef SK_BEZIER_FORCE
 
+/* The reference-geometry pass of each instance of the kernel. */
+typedef PetscErrorCode (*BezierReferenceFn)(SKBezierBasis *, PetscInt, const PetscInt[], const PetscReal[]);
+#define SK_BEZIER_REFERENCE(dim, q)                                                                                                \
+  static PetscErrorCode BezierReference_##dim##_##q(SKBezierBasis *bb, PetscInt nelem, const PetscInt conn[], const PetscReal X[]) \
+  {                                                                                                                                \
+    return BezierReference(bb, dim, q, nelem, conn, X);                                                                            \
+  }
+SK_BEZIER_REFERENCE(2, 2)
+SK_BEZIER_REFERENCE(2, 3)
+SK_BEZIER_REFERENCE(2, 4)
+SK_BEZIER_REFERENCE(3, 2)
+SK_BEZIER_REFERENCE(3, 3)
+SK_BEZIER_REFERENCE(3, 4)
+#undef SK_BEZIER_REFERENCE
+
+/* The instance for DIM and Q of a basis that has a kernel (SKBezierInternalForceKernel() not NULL). */
+static BezierReferenceFn BezierReferenceKernel(PetscInt dim, PetscInt q)
+{
+  static const BezierReferenceFn kernels[2][3] = {{BezierReference_2_2, BezierReference_2_3, BezierReference_2_4},
+                                                  {BezierReference_3_2, BezierReference_3_3, BezierReference_3_4}};
+  return kernels[dim - 2][q - 2];
+}
+
 PetscErrorCode SKBezierSetReference(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[])
 {
   SKBezierBasis *bb = (SKBezierBasis *)basis->ctx;
@@ -384,18 +407,7 @@ PetscErrorCode SKBezierSetReference(SKBasis basis, PetscInt nelem, const PetscIn
   PetscCall(PetscFree(bb->geo));
   if (!basis->internal_force || nelem == 0) PetscFunctionReturn(PETSC_SUCCESS); /* the generic loop stores nothing */
   PetscCall(PetscMalloc1(((nelem + SK_L - 1) / SK_L) * nq * SK_BF_GEO(dim) * SK_L, &bb->geo));
-  if (dim == 2 && q == 2)
-    PetscCall(BezierReference(bb, 2, 2, nelem, conn, X));
-  else if (dim == 2 && q == 3)
-    PetscCall(BezierReference(bb, 2, 3, nelem, conn, X));
-  else if (dim == 2 && q == 4)
-    PetscCall(BezierReference(bb, 2, 4, nelem, conn, X));
-  else if (dim == 3 && q == 2)
-    PetscCall(BezierReference(bb, 3, 2, nelem, conn, X));
-  else if (dim == 3 && q == 3)
-    PetscCall(BezierReference(bb, 3, 3, nelem, conn, X));
-  else
-    PetscCall(BezierReference(bb, 3, 4, nelem, conn, X));
+  PetscCall(BezierReferenceKernel(dim, q)(bb, nelem, conn, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
