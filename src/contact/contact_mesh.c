@@ -8,7 +8,6 @@
 #include <stickslip/fem.h>
 
 static void FaceBoxes(SKContactMeshSurface);
-static PetscErrorCode NodeFaces(SKContactMeshSurface);
 
 /* Face (local node numbers FN[nfn]) of natural element EL, local face F, sorted by (EL, F): the gathered record. */
 typedef struct {
@@ -138,7 +137,7 @@ PetscErrorCode SKContactMeshSurfaceCreate(MPI_Comm comm, PetscInt dim, PetscInt 
     for (PetscInt d = 0; d < dim; d++) ms->xv[m * 2 * dim + d] = ms->X0[m * dim + d], ms->xv[m * 2 * dim + dim + d] = 0;
   FaceBoxes(ms);
   PetscCall(SKContactMeshSurfaceBuildGrid(ms));
-  PetscCall(NodeFaces(ms)); /* the projection tells the surface's own boundary from a shared edge with it */
+  PetscCall(SKContactMeshSurfaceNodeFaces(ms)); /* the projection tells the surface's own boundary from a shared edge with it */
   *msp = ms;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -162,6 +161,7 @@ PetscErrorCode SKContactMeshSurfaceDestroy(SKContactMeshSurface *msp)
   PetscCall(PetscFree(ms->slave_buf));
   PetscCall(PetscFree(ms->nstart));
   PetscCall(PetscFree(ms->nfaces_of));
+  PetscCall(SKContactMortarCacheDestroy(&ms->mortar));
   PetscCall(PetscFree(ms));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -288,6 +288,7 @@ PetscErrorCode SKContactMeshSurfaceUpdate(SKContactMeshSurface ms, const PetscRe
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_CONTACT_Search, 0, 0, 0, 0));
+  ms->nupdate++;
   /* every master node's position and velocity from its owner; a sum with zeros elsewhere is exact */
   PetscCall(PetscArrayzero(ms->sendbuf, ms->nnodes * 2 * dim));
   for (PetscInt m = 0; m < ms->nnodes; m++) {
@@ -782,8 +783,7 @@ PetscInt SKContactMeshSurfaceFindNode(SKContactMeshSurface ms, PetscInt natural)
   return -1;
 }
 
-/* The faces of each node of MS (CSR), built once. */
-static PetscErrorCode NodeFaces(SKContactMeshSurface ms)
+PetscErrorCode SKContactMeshSurfaceNodeFaces(SKContactMeshSurface ms)
 {
   PetscFunctionBegin;
   if (ms->nstart) PetscFunctionReturn(PETSC_SUCCESS);
@@ -819,8 +819,11 @@ PetscErrorCode SKContactMeshSurfaceMortar(SKContactMeshSurface master, SKContact
   PetscBool ok          = PETSC_TRUE;
 
   PetscFunctionBegin;
-  if (master->dim != 2) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(NodeFaces(slave));
+  if (master->dim == 3) {
+    PetscCall(SKContactMeshSurfaceMortar3D(master, slave, a, s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SKContactMeshSurfaceNodeFaces(slave));
   for (PetscInt k = slave->nstart[a]; k < slave->nstart[a + 1] && ok; k++) {
     const PetscInt f = slave->nfaces_of[k], *fn = slave->faces + 2 * f, la = fn[0] == a ? 0 : 1;
     const PetscReal *x0 = slave->xv + fn[0] * 4, *x1 = slave->xv + fn[1] * 4;

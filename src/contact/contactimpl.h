@@ -14,7 +14,7 @@
    spring alone allows 2 / omega_c; a one-sided spring that opens and closes needs a margin (measured on the Hertz case
    at 1 to 100 times its penalty: docs/theory.md, "Energy of contact"). */
 #define SK_CONTACT_SWITCH_MARGIN 0.8
-#define SK_CONTACT_MAX_SUPPORT 16   /* master nodes one slave node's reaction may go to (mortar distribution) */
+#define SK_CONTACT_MAX_SUPPORT 64   /* master nodes one slave node's reaction may go to (mortar distribution) */
 #define SK_CONTACT_PROJECT_BLOCK 16 /* slave nodes a pair projects at once (SKContactSurfaceOps projectmany) */
 
 /* The master nodes a slave node's reaction goes to and their shares: the face it projects onto with the shape values
@@ -24,6 +24,9 @@ typedef struct {
   PetscInt node[SK_CONTACT_MAX_SUPPORT]; /* master node indices */
   PetscReal N[SK_CONTACT_MAX_SUPPORT];   /* shares, summing to 1 */
 } SKContactSupport;
+
+/* The mortar shares of the faces of a slave surface (contact_mortar.c). */
+typedef struct _n_SKContactMortarCache *SKContactMortarCache;
 
 struct _p_SKContactMeshSurface {
   MPI_Comm comm;
@@ -54,6 +57,8 @@ struct _p_SKContactMeshSurface {
   PetscInt ncand;
   PetscInt refct;               /* pairs holding the surface (two passes share both sides) */
   PetscInt *nstart, *nfaces_of; /* faces of each node (CSR over nodes), built on first use */
+  PetscInt nupdate;             /* updates of xv so far (SKContactMeshSurfaceUpdate()) */
+  SKContactMortarCache mortar;  /* as the slave side of a 3D mortar distribution: its face shares, or NULL */
 };
 
 /* contact_mesh.c */
@@ -78,12 +83,19 @@ PETSC_INTERN void SKContactMeshSurfaceReact(SKContactMeshSurface, PetscInt slot,
 /* Gathers the recorded slave forces, sums their reactions in the global slave order (the same on every partition) and
    adds them to the owned master nodes in F[] (local dofs). Collective. */
 PETSC_INTERN PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurface, PetscReal f[]);
-/* Mortar distribution (2D): the shares int_{faces of a} N_a N_b(pi(x)) dx / sum_b of the same of the nodes b of MASTER
+/* Mortar distribution: the shares int_{faces of a} N_a N_b(pi(x)) dx / sum_b of the same of the nodes b of MASTER
    under the faces of node A of SLAVE (both at their gathered current positions), by Gauss points on the pieces of
    the slave faces between the projections of the master nodes. Leaves S unchanged (the point distribution) when no
    piece projects inside a master face, or when more than SK_CONTACT_MAX_SUPPORT master nodes are involved. */
 PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, PetscInt a,
                                                        SKContactSupport *s);
+/* The faces of each node of MS (nstart, nfaces_of), built on the first call. */
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceNodeFaces(SKContactMeshSurface ms);
+/* SKContactMeshSurfaceMortar() in 3D (contact_mortar.c): segment-to-segment shares of T3 or Q4 faces by clipping in the
+   averaged plane of each slave face; an error when a node's faces meet more master nodes than a support holds. */
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortar3D(SKContactMeshSurface master, SKContactMeshSurface slave, PetscInt a,
+                                                         SKContactSupport *s);
+PETSC_INTERN PetscErrorCode SKContactMortarCacheDestroy(SKContactMortarCache *);
 /* Restart of the search grid: the positions the grid was last built at (dim per master node) of the master nodes this
    rank owns, into / from columns OFFSET .. OFFSET + dim of row a of NODAL (WIDTH values per owned local node a); the
    unpack gathers them on every rank and rebuilds the grid there (collective), so that a restarted run searches the

@@ -5,24 +5,7 @@
    of non-matching flat surfaces (int N_a N_b sums to the master weights: the property behind the patch test), and
    slave points past the end of an open master surface (no contact), and the projection of a block of points against
    the projection of each. */
-#include <stickslip/contact.h>
-#include "../../../src/contact/contactimpl.h" /* white box: projection, grid, mortar shares */
-
-/* A surface of NF faces of NFN nodes FACES[] over the nodes X[n * dim] (natural numbers 0..n-1, unit masses). */
-static PetscErrorCode MakeSurface(PetscInt dim, PetscInt nfn, PetscInt n, const PetscReal X[], PetscInt nf, const PetscInt faces[],
-                                  SKContactMeshSurface *ms)
-{
-  PetscInt *key, *nat;
-  PetscReal *mass;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc3(nf, &key, n, &nat, n, &mass));
-  for (PetscInt f = 0; f < nf; f++) key[f] = f * 8;
-  for (PetscInt i = 0; i < n; i++) nat[i] = i, mass[i] = 1;
-  PetscCall(SKContactMeshSurfaceCreate(PETSC_COMM_SELF, dim, nfn, nf, key, faces, n, n, nat, X, mass, ms));
-  PetscCall(PetscFree3(key, nat, mass));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include "test_contact_common.h" /* white box: projection, grid, mortar shares */
 
 /* The nearest face of X by trying every face: its squared distance. */
 static PetscReal BruteForce(SKContactMeshSurface ms, const PetscReal x[])
