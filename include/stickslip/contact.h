@@ -313,6 +313,10 @@ PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceGetInfo(SKContactMeshSurface ms,
    its boundary). Not collective. */
 PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceNearestFace(SKContactMeshSurface ms, const PetscReal x[], PetscReal *distance,
                                                             PetscReal normal[], PetscBool *inside);
+/* As the slave side of a 3D mortar distribution: the shares of a slave face are computed again at a force evaluation
+   only when one of its nodes or of the master nodes under it has moved by more than TOL times the face's size since
+   they were last computed (0: at every evaluation). docs/theory.md, "Contact between deformable bodies". */
+PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceSetMortarTolerance(SKContactMeshSurface ms, PetscReal tol);
 /* The faces' keys (natural element * 8 + local face, sorted; owned by MS), one per face. */
 PETSC_EXTERN PetscErrorCode SKContactMeshSurfaceGetFaceKeys(SKContactMeshSurface ms, PetscInt *nfaces, const PetscInt *keys[]);
 /* Signed distance (m) of each point PTS[n * dim] to the surface in its reference configuration into DIST[n]

@@ -724,32 +724,32 @@ PetscErrorCode SKContactMeshSurfaceSetSlaves(SKContactMeshSurface ms, PetscInt n
 
 void SKContactMeshSurfaceReact(SKContactMeshSurface ms, PetscInt slot, const SKContactSupport *s, const PetscReal force[])
 {
-  const PetscInt M = ms->row_support;
-  PetscReal *row   = ms->slave_buf + slot * ms->slave_width;
+  PetscReal *row = ms->slave_buf + slot * ms->slave_width;
 
-  /* s->n <= M: a face's nodes (point distribution) or at most SK_CONTACT_MAX_SUPPORT (mortar, SupportAdd) */
+  /* s->n <= row_support: a face's nodes (point distribution) or at most the mortar limit of the dimension. The row is
+     the count, the force, then (node, share) pairs: the few cache lines a short support touches */
   row[0] = (PetscReal)s->n;
-  for (PetscInt k = 0; k < s->n; k++) row[1 + k] = (PetscReal)s->node[k], row[1 + M + k] = s->N[k];
-  for (PetscInt d = 0; d < ms->dim; d++) row[1 + 2 * M + d] = force[d];
+  for (PetscInt d = 0; d < ms->dim; d++) row[1 + d] = force[d];
+  for (PetscInt k = 0; k < s->n; k++) row[1 + ms->dim + 2 * k] = (PetscReal)s->node[k], row[2 + ms->dim + 2 * k] = s->N[k];
 }
 
-/* The reactions -share * force of the NSLAVE rows of ROWS (WIDTH values each, supports of at most M nodes) summed into
-   REACT in the order of the rows; DIM a constant where it is called, so that the loop over it unrolls. */
-static inline void SumReactions(PetscInt nslave, PetscInt width, PetscInt M, const PetscReal rows[], const PetscInt dim, PetscReal react[])
+/* The reactions -share * force of the NSLAVE rows of ROWS (WIDTH values each) summed into REACT in the order of the
+   rows; DIM a constant where it is called, so that the loop over it unrolls. */
+static inline void SumReactions(PetscInt nslave, PetscInt width, const PetscReal rows[], const PetscInt dim, PetscReal react[])
 {
   for (PetscInt i = 0; i < nslave; i++) {
-    const PetscReal *row = rows + i * width, *force = row + 1 + 2 * M;
+    const PetscReal *row = rows + i * width, *force = row + 1, *pairs = row + 1 + dim;
     const PetscInt n = (PetscInt)row[0];
     for (PetscInt k = 0; k < n; k++) {
-      PetscReal *r = react + (PetscInt)row[1 + k] * dim;
-      for (PetscInt d = 0; d < dim; d++) r[d] -= row[1 + M + k] * force[d];
+      PetscReal *r = react + (PetscInt)pairs[2 * k] * dim;
+      for (PetscInt d = 0; d < dim; d++) r[d] -= pairs[2 * k + 1] * force[d];
     }
   }
 }
 
 PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurface ms, PetscReal f[])
 {
-  const PetscInt dim = ms->dim, width = ms->slave_width, M = ms->row_support;
+  const PetscInt dim = ms->dim, width = ms->slave_width;
 
   PetscFunctionBegin;
   /* every slave node's row comes from its owner (a sum with zeros elsewhere is exact); the reactions are then summed
@@ -758,9 +758,9 @@ PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurface ms, PetscRe
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ms->slave_buf, (PetscMPIInt)(ms->nslave * width), MPIU_REAL, MPIU_SUM, ms->comm));
   PetscCall(PetscArrayzero(ms->react, ms->nnodes * dim));
   if (dim == 3)
-    SumReactions(ms->nslave, width, M, ms->slave_buf, 3, ms->react);
+    SumReactions(ms->nslave, width, ms->slave_buf, 3, ms->react);
   else
-    SumReactions(ms->nslave, width, M, ms->slave_buf, 2, ms->react);
+    SumReactions(ms->nslave, width, ms->slave_buf, 2, ms->react);
   for (PetscInt m = 0; m < ms->nnodes; m++) {
     const PetscInt p = ms->local[m];
     if (p < 0) continue;
@@ -806,7 +806,7 @@ static PetscBool SupportAdd(SKContactSupport *s, PetscInt b, PetscReal weight)
       s->N[k] += weight;
       return PETSC_TRUE;
     }
-  if (s->n == SK_CONTACT_MAX_SUPPORT) return PETSC_FALSE;
+  if (s->n == SK_CONTACT_MORTAR_SUPPORT_2D) return PETSC_FALSE;
   s->node[s->n] = b, s->N[s->n++] = weight;
   return PETSC_TRUE;
 }
@@ -828,7 +828,7 @@ PetscErrorCode SKContactMeshSurfaceMortar(SKContactMeshSurface master, SKContact
     const PetscInt f = slave->nfaces_of[k], *fn = slave->faces + 2 * f, la = fn[0] == a ? 0 : 1;
     const PetscReal *x0 = slave->xv + fn[0] * 4, *x1 = slave->xv + fn[1] * 4;
     const PetscReal t[2] = {x1[0] - x0[0], x1[1] - x0[1]}, L2 = t[0] * t[0] + t[1] * t[1], len = PetscSqrtReal(L2);
-    PetscReal cut[2 + 2 * SK_CONTACT_MAX_SUPPORT];
+    PetscReal cut[2 + 2 * SK_CONTACT_MORTAR_SUPPORT_2D];
     PetscInt ncut = 0;
 
     /* breakpoints: the projections onto the slave face of the nodes of the master faces near its Gauss points and ends */
@@ -843,7 +843,7 @@ PetscErrorCode SKContactMeshSurfaceMortar(SKContactMeshSurface master, SKContact
         PetscBool seen = PETSC_FALSE;
         if (zb <= 0 || zb >= 1) continue;
         for (PetscInt c = 0; c < ncut; c++) seen = (PetscBool)(seen || PetscAbsReal(cut[c] - zb) < 1e-12);
-        if (!seen && ncut < 1 + 2 * SK_CONTACT_MAX_SUPPORT) cut[ncut++] = zb;
+        if (!seen && ncut < 1 + 2 * SK_CONTACT_MORTAR_SUPPORT_2D) cut[ncut++] = zb;
       }
     }
     cut[ncut++] = 1;

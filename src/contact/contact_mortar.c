@@ -24,24 +24,43 @@ typedef struct {
   PetscInt nb;
   PetscInt b[MORTAR_MAX_FACE_B];
   PetscReal M[4][MORTAR_MAX_FACE_B], T[4];
-  PetscBool full; /* more than MORTAR_MAX_FACE_B master nodes met: the face cannot be distributed */
+  PetscBool full;   /* more than MORTAR_MAX_FACE_B master nodes met: the face cannot be distributed */
+  PetscInt version; /* computations of the shares so far */
 } FaceShares;
 
 struct _n_SKContactMortarCache {
   SKContactMeshSurface master;         /* the master the shares were computed against (not a reference) */
+  PetscReal tol;                       /* the move, relative to a slave face's size, that makes its shares be computed again */
   PetscInt nfaces;                     /* slave faces */
-  PetscInt gen, upd_master, upd_slave; /* generation of the shares: it changes when either surface was updated */
-  PetscInt *stamp;                     /* per face: the generation its shares belong to (-1: none) */
+  PetscInt gen, upd_master, upd_slave; /* generation of the positions: it changes when either surface was updated */
+  PetscInt epoch;                      /* the shares' epoch: a new one when a node has moved beyond the tolerance */
+  PetscReal *xref, move2;              /* the positions of the slave then the master nodes at the start of the epoch (3 each),
+                                          and the squared move that starts a new one */
+  PetscInt *stamp, *stamp_gen;         /* per face: the epoch and generation its shares were computed in (-1: none) */
   FaceShares *shares;                  /* per face */
   PetscInt *mark, mark_stamp;          /* per master face: the query it was last listed in (candidate search) */
   PetscInt cand[MORTAR_MAX_CAND];      /* candidates of the current query */
+  /* per slave node: its shares merged over its faces and normalised (node_n entries of node_b, node_N; -1: none, the
+     node keeps its point rule), and the sum of its faces' versions they were merged from (-1: never) */
+  PetscInt *node_key, *node_n, *node_b;
+  PetscReal *node_N;
 };
+
+PetscErrorCode SKContactMeshSurfaceSetMortarTolerance(SKContactMeshSurface ms, PetscReal tol)
+{
+  PetscFunctionBegin;
+  PetscCheck(tol >= 0 && tol < 1, ms->comm, PETSC_ERR_ARG_OUTOFRANGE, "Mortar tolerance %g: must be in [0, 1)", (double)tol);
+  ms->mortar_tol = tol;
+  if (ms->mortar) ms->mortar->tol = tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 PetscErrorCode SKContactMortarCacheDestroy(SKContactMortarCache *cache)
 {
   PetscFunctionBegin;
   if (!*cache) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree3((*cache)->stamp, (*cache)->shares, (*cache)->mark));
+  PetscCall(PetscFree5((*cache)->stamp, (*cache)->stamp_gen, (*cache)->shares, (*cache)->mark, (*cache)->xref));
+  PetscCall(PetscFree4((*cache)->node_key, (*cache)->node_n, (*cache)->node_b, (*cache)->node_N));
   PetscCall(PetscFree(*cache));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -58,32 +77,46 @@ static inline void FaceShape(PetscInt nfn, const PetscReal xi[2], PetscReal N[])
   }
 }
 
-/* The parameters XI of the point Y of the plane inside the face whose NFN corners are P[NFN][2] in the plane: the
-   linear map of a triangle inverted exactly, the bilinear map of a quadrilateral by Newton's method from its centre
-   (quadratic convergence; a parallelogram converges in one step). */
-static inline void FaceInverse(PetscInt nfn, const PetscReal P[][2], const PetscReal y[2], PetscReal xi[2])
+/* The map of a face in the plane from its NFN corners P[NFN][2]: y = a + b xi + c eta (+ e xi eta for a quadrilateral,
+   whose parameters run over [-1, 1]^2 around its centre a; a triangle's barycentric s, q from its first corner a) and
+   the inverse of the linear part [b c]. A parallelogram (e below round-off of b and c) is affine like a triangle. */
+typedef struct {
+  PetscReal a[2], b[2], c[2], e[2], inv[2][2];
+  PetscBool affine;
+} FaceMap;
+
+static inline void FaceMapSetUp(PetscInt nfn, const PetscReal P[][2], FaceMap *m)
 {
+  PetscReal det;
   if (nfn == 3) {
-    const PetscReal a11 = P[1][0] - P[0][0], a12 = P[2][0] - P[0][0], a21 = P[1][1] - P[0][1], a22 = P[2][1] - P[0][1];
-    const PetscReal r0 = y[0] - P[0][0], r1 = y[1] - P[0][1], det = a11 * a22 - a12 * a21;
-    xi[0] = (a22 * r0 - a12 * r1) / det, xi[1] = (a11 * r1 - a21 * r0) / det;
-    return;
-  }
-  {
-    PetscReal a[2], b[2], c[2], e[2];
+    for (PetscInt d = 0; d < 2; d++) m->a[d] = P[0][d], m->b[d] = P[1][d] - P[0][d], m->c[d] = P[2][d] - P[0][d], m->e[d] = 0;
+  } else {
     for (PetscInt d = 0; d < 2; d++) {
-      a[d] = 0.25 * (P[0][d] + P[1][d] + P[2][d] + P[3][d]), b[d] = 0.25 * (P[1][d] + P[2][d] - P[0][d] - P[3][d]);
-      c[d] = 0.25 * (P[2][d] + P[3][d] - P[0][d] - P[1][d]), e[d] = 0.25 * (P[0][d] + P[2][d] - P[1][d] - P[3][d]);
+      m->a[d] = 0.25 * (P[0][d] + P[1][d] + P[2][d] + P[3][d]), m->b[d] = 0.25 * (P[1][d] + P[2][d] - P[0][d] - P[3][d]);
+      m->c[d] = 0.25 * (P[2][d] + P[3][d] - P[0][d] - P[1][d]), m->e[d] = 0.25 * (P[0][d] + P[2][d] - P[1][d] - P[3][d]);
     }
-    xi[0] = xi[1] = 0;
-    for (PetscInt it = 0; it < 12; it++) {
-      const PetscReal r0  = y[0] - (a[0] + b[0] * xi[0] + (c[0] + e[0] * xi[0]) * xi[1]);
-      const PetscReal r1  = y[1] - (a[1] + b[1] * xi[0] + (c[1] + e[1] * xi[0]) * xi[1]);
-      const PetscReal j00 = b[0] + e[0] * xi[1], j01 = c[0] + e[0] * xi[0], j10 = b[1] + e[1] * xi[1], j11 = c[1] + e[1] * xi[0];
-      const PetscReal det = j00 * j11 - j01 * j10, d0 = (j11 * r0 - j01 * r1) / det, d1 = (j00 * r1 - j10 * r0) / det;
-      xi[0] += d0, xi[1] += d1;
-      if (PetscAbsReal(d0) + PetscAbsReal(d1) < 1e-14) break;
-    }
+  }
+  det          = m->b[0] * m->c[1] - m->c[0] * m->b[1];
+  m->inv[0][0] = m->c[1] / det, m->inv[0][1] = -m->c[0] / det, m->inv[1][0] = -m->b[1] / det, m->inv[1][1] = m->b[0] / det;
+  m->affine = (PetscBool)(PetscAbsReal(m->e[0]) + PetscAbsReal(m->e[1]) <=
+                          1e-13 * (PetscAbsReal(m->b[0]) + PetscAbsReal(m->b[1]) + PetscAbsReal(m->c[0]) + PetscAbsReal(m->c[1])));
+}
+
+/* The parameters XI of the point Y of the plane by the map M: the linear part inverted, then, for a quadrilateral
+   that is not a parallelogram, Newton's method on the bilinear map from there (quadratic convergence). */
+static inline void FaceMapInverse(const FaceMap *m, const PetscReal y[2], PetscReal xi[2])
+{
+  const PetscReal r0 = y[0] - m->a[0], r1 = y[1] - m->a[1];
+  xi[0] = m->inv[0][0] * r0 + m->inv[0][1] * r1, xi[1] = m->inv[1][0] * r0 + m->inv[1][1] * r1;
+  if (m->affine) return;
+  for (PetscInt it = 0; it < 12; it++) {
+    const PetscReal s0  = y[0] - (m->a[0] + m->b[0] * xi[0] + (m->c[0] + m->e[0] * xi[0]) * xi[1]);
+    const PetscReal s1  = y[1] - (m->a[1] + m->b[1] * xi[0] + (m->c[1] + m->e[1] * xi[0]) * xi[1]);
+    const PetscReal j00 = m->b[0] + m->e[0] * xi[1], j01 = m->c[0] + m->e[0] * xi[0], j10 = m->b[1] + m->e[1] * xi[1],
+                    j11 = m->c[1] + m->e[1] * xi[0];
+    const PetscReal det = j00 * j11 - j01 * j10, d0 = (j11 * s0 - j01 * s1) / det, d1 = (j00 * s1 - j10 * s0) / det;
+    xi[0] += d0, xi[1] += d1;
+    if (PetscAbsReal(d0) + PetscAbsReal(d1) < 1e-14) break;
   }
 }
 
@@ -178,17 +211,22 @@ static PetscInt MasterCandidates(SKContactMeshSurface ms, SKContactMortarCache c
   return n;
 }
 
-/* The shares of slave face FS of SLAVE against MASTER at their gathered current positions into F. */
-static void FaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, SKContactMortarCache cache, PetscInt fs, FaceShares *F)
+/* The shares of slave face FS of SLAVE against MASTER into F, at the positions of the start of the epoch (so that
+   they do not depend on the force evaluation in which the face is first needed, which differs between partitions). */
+static PetscErrorCode FaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, SKContactMortarCache cache, PetscInt fs,
+                                 FaceShares *F)
 {
   const PetscInt ns = slave->nfn, nm = master->nfn, *sn = slave->faces + fs * ns;
   PetscReal xs[4][3], c[3] = {0, 0, 0}, nrm[3], e1[3], e2[3], len, S[4][2], lo[3], hi[3], area2;
+  FaceMap smap, mmap;
+  const PetscReal *xm = cache->xref + 3 * slave->nnodes; /* the master's positions at the start of the epoch */
   PetscInt ncand;
 
+  PetscFunctionBegin;
   F->nb = 0, F->full = PETSC_FALSE;
   for (PetscInt k = 0; k < 4; k++) F->T[k] = 0;
   for (PetscInt k = 0; k < ns; k++)
-    for (PetscInt d = 0; d < 3; d++) xs[k][d] = slave->xv[sn[k] * 6 + d], c[d] += xs[k][d] / ns;
+    for (PetscInt d = 0; d < 3; d++) xs[k][d] = cache->xref[sn[k] * 3 + d], c[d] += xs[k][d] / ns;
   { /* the averaged plane: the normal of a triangle, or the cross product of a quadrilateral's diagonals (outward) */
     PetscReal u[3], v[3];
     for (PetscInt d = 0; d < 3; d++) {
@@ -214,9 +252,17 @@ static void FaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, 
     }
   }
   area2 = PolygonArea2(ns, S);
-  /* the master faces that can touch: within the search depth of the face's box */
-  for (PetscInt d = 0; d < 3; d++) lo[d] -= master->depth, hi[d] += master->depth;
+  FaceMapSetUp(ns, (const PetscReal(*)[2])S, &smap);
+  /* the master faces that can touch: a point of the overlap on a master face lies within the search depth of the slave
+     face along its normal, so inside the face's box grown by depth |n_d| in direction d (and a little for round-off) */
+  for (PetscInt d = 0; d < 3; d++) {
+    /* (the faces' boxes are at the current positions, up to the tolerance's move away from the epoch's) */
+    const PetscReal grow = master->depth * PetscAbsReal(nrm[d]) + 1e-9 * master->hmax + 2 * cache->tol * slave->hmin;
+    lo[d] -= grow, hi[d] += grow;
+  }
   ncand = MasterCandidates(master, cache, lo, hi);
+  /* in the order of the faces: the same sums whatever other faces the search lists (they overlap nothing) */
+  PetscCall(PetscSortInt(ncand, cache->cand));
   for (PetscInt q = 0; q < ncand && !F->full; q++) {
     const PetscInt fm = cache->cand[q], *mn = master->faces + fm * nm;
     PetscReal Mp[4][2], poly[MORTAR_MAX_POLY][2], am;
@@ -224,7 +270,7 @@ static void FaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, 
     for (PetscInt k = 0; k < nm; k++) {
       Mp[k][0] = Mp[k][1] = 0;
       for (PetscInt d = 0; d < 3; d++) {
-        const PetscReal x = master->xv[mn[k] * 6 + d] - c[d];
+        const PetscReal x = xm[mn[k] * 3 + d] - c[d];
         Mp[k][0] += x * e1[d], Mp[k][1] += x * e2[d];
       }
     }
@@ -239,6 +285,7 @@ static void FaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, 
       np = ClipPolygon(ns, S, nm, (const PetscReal(*)[2])R, poly);
     }
     if (np < 3 || PolygonArea2(np, poly) <= 1e-12 * area2) continue;
+    FaceMapSetUp(nm, (const PetscReal(*)[2])Mp, &mmap);
     for (PetscInt t = 1; t + 1 < np; t++) { /* a fan of triangles over the convex overlap */
       const PetscReal *p0 = poly[0], *p1 = poly[t], *p2 = poly[t + 1];
       const PetscReal at = 0.5 * ((p1[0] - p0[0]) * (p2[1] - p0[1]) - (p2[0] - p0[0]) * (p1[1] - p0[1]));
@@ -255,8 +302,8 @@ static void FaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, 
         const PetscReal l0 = g % 3 == 0 ? b : a, l1 = g % 3 == 1 ? b : a, l2 = 1 - l0 - l1;
         const PetscReal y[2] = {l0 * p0[0] + l1 * p1[0] + l2 * p2[0], l0 * p0[1] + l1 * p1[1] + l2 * p2[1]};
         PetscReal xis[2], xim[2], Ns[4], Nm[4];
-        FaceInverse(ns, (const PetscReal(*)[2])S, y, xis);
-        FaceInverse(nm, (const PetscReal(*)[2])Mp, y, xim);
+        FaceMapInverse(&smap, y, xis);
+        FaceMapInverse(&mmap, y, xim);
         FaceShape(ns, xis, Ns);
         FaceShape(nm, xim, Nm);
         for (PetscInt k = 0; k < ns; k++) {
@@ -267,63 +314,123 @@ static void FaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, 
       }
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactMeshSurfaceMortar3D(SKContactMeshSurface master, SKContactMeshSurface slave, PetscInt a, SKContactSupport *s)
+/* The cache of SLAVE's shares against MASTER, created on first use. */
+static PetscErrorCode MortarCacheGet(SKContactMeshSurface master, SKContactMeshSurface slave, SKContactMortarCache *cache)
 {
-  SKContactMortarCache cache;
-  SKContactSupport m = {-1, 0, {0}, {0}};
-  PetscReal total    = 0;
+  SKContactMortarCache c = slave->mortar;
 
   PetscFunctionBegin;
-  PetscCall(SKContactMeshSurfaceNodeFaces(slave));
-  if (!slave->mortar || slave->mortar->master != master) {
+  if (!c || c->master != master) {
     PetscCall(SKContactMortarCacheDestroy(&slave->mortar));
-    PetscCall(PetscNew(&slave->mortar));
-    PetscCall(
-        PetscMalloc3(slave->nfaces, &slave->mortar->stamp, slave->nfaces, &slave->mortar->shares, master->nfaces, &slave->mortar->mark));
-    for (PetscInt f = 0; f < slave->nfaces; f++) slave->mortar->stamp[f] = -1;
-    for (PetscInt f = 0; f < master->nfaces; f++) slave->mortar->mark[f] = -1;
-    slave->mortar->master = master, slave->mortar->nfaces = slave->nfaces, slave->mortar->mark_stamp = 0, slave->mortar->gen = 0;
-    slave->mortar->upd_master = slave->mortar->upd_slave = -1;
+    PetscCall(PetscNew(&c));
+    PetscCall(PetscMalloc5(slave->nfaces, &c->stamp, slave->nfaces, &c->stamp_gen, slave->nfaces, &c->shares, master->nfaces, &c->mark,
+                           3 * (slave->nnodes + master->nnodes), &c->xref));
+    PetscCall(PetscMalloc4(slave->nnodes, &c->node_key, slave->nnodes, &c->node_n, slave->nnodes * SK_CONTACT_MAX_SUPPORT, &c->node_b,
+                           slave->nnodes * SK_CONTACT_MAX_SUPPORT, &c->node_N));
+    for (PetscInt f = 0; f < slave->nfaces; f++) c->stamp[f] = c->stamp_gen[f] = -1, c->shares[f].version = 0;
+    for (PetscInt f = 0; f < master->nfaces; f++) c->mark[f] = -1;
+    for (PetscInt a = 0; a < slave->nnodes; a++) c->node_key[a] = -1;
+    c->master = master, c->nfaces = slave->nfaces, c->tol = slave->mortar_tol, c->epoch = -1;
+    c->move2      = PetscSqr(c->tol * slave->hmin);
+    c->upd_master = c->upd_slave = -1;
+    slave->mortar                = c;
   }
-  cache = slave->mortar;
-  if (cache->upd_master != master->nupdate || cache->upd_slave != slave->nupdate) { /* new positions: new shares */
-    cache->gen++;
-    cache->upd_master = master->nupdate, cache->upd_slave = slave->nupdate;
-  }
-  for (PetscInt k = slave->nstart[a]; k < slave->nstart[a + 1]; k++) {
-    const PetscInt f = slave->nfaces_of[k], *fn = slave->faces + f * slave->nfn;
-    FaceShares *F = cache->shares + f;
-    PetscInt la   = 0;
-    if (cache->stamp[f] != cache->gen) {
-      FaceMortar(master, slave, cache, f, F);
-      cache->stamp[f] = cache->gen;
+  if (c->upd_master != master->nupdate || c->upd_slave != slave->nupdate) { /* new positions: the shares may change */
+    /* a new epoch (every face's shares computed again when next needed) once a node of either side has moved by more
+       than the tolerance since the epoch began: one pass over the nodes, in memory order */
+    const SKContactMeshSurface side[2] = {slave, master};
+    PetscBool moved                    = (PetscBool)(c->epoch < 0 || c->tol <= 0);
+    for (PetscInt k = 0, off = 0; k < 2 && !moved; off += 3 * side[k]->nnodes, k++)
+      for (PetscInt i = 0; i < side[k]->nnodes && !moved; i++) {
+        const PetscReal *x = side[k]->xv + 6 * i, *r = c->xref + off + 3 * i;
+        moved = (PetscBool)(PetscSqr(x[0] - r[0]) + PetscSqr(x[1] - r[1]) + PetscSqr(x[2] - r[2]) > c->move2);
+      }
+    if (moved) {
+      c->epoch++;
+      for (PetscInt k = 0, off = 0; k < 2; off += 3 * side[k]->nnodes, k++)
+        for (PetscInt i = 0; i < side[k]->nnodes; i++)
+          for (PetscInt d = 0; d < 3; d++) c->xref[off + 3 * i + d] = side[k]->xv[6 * i + d];
     }
-    PetscCheck(!F->full, PETSC_COMM_SELF, PETSC_ERR_SUP,
-               "Mortar contact: a slave face meets more than %d master nodes (the master side is much finer than the slave side); "
-               "swap 'sideset' and 'master' of the contact so that the finer side is the slave",
-               MORTAR_MAX_FACE_B);
-    while (fn[la] != a) la++;
-    total += F->T[la];
-    for (PetscInt j = 0; j < F->nb; j++) {
-      PetscBool added = PETSC_FALSE;
-      if (F->M[la][j] == 0) continue;
-      for (PetscInt q = 0; q < m.n && !added; q++)
-        if (m.node[q] == F->b[j]) m.N[q] += F->M[la][j], added = PETSC_TRUE;
-      if (added) continue;
-      PetscCheck(m.n < SK_CONTACT_MAX_SUPPORT, PETSC_COMM_SELF, PETSC_ERR_SUP,
-                 "Mortar contact: a slave node's faces meet more than %d master nodes (the master side is much finer than the slave "
-                 "side); swap 'sideset' and 'master' of the contact so that the finer side is the slave",
-                 SK_CONTACT_MAX_SUPPORT);
-      m.node[m.n] = F->b[j], m.N[m.n++] = F->M[la][j];
+    c->gen++;
+    c->upd_master = master->nupdate, c->upd_slave = slave->nupdate;
+  }
+  *cache = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The shares of slave node A merged over its faces F (their node-to-face index LA[]) into the node's row of CACHE. */
+static PetscErrorCode NodeMerge(SKContactMortarCache cache, PetscInt a, PetscInt nf, FaceShares *const F[], const PetscInt la[])
+{
+  PetscInt *b = cache->node_b + a * SK_CONTACT_MAX_SUPPORT, n = 0;
+  PetscReal *N = cache->node_N + a * SK_CONTACT_MAX_SUPPORT, total = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nf; k++) {
+    const FaceShares *G = F[k];
+    total += G->T[la[k]];
+    for (PetscInt j = 0; j < G->nb; j++) {
+      const PetscReal w = G->M[la[k]][j];
+      PetscInt q        = 0;
+      if (w == 0) continue;
+      while (q < n && b[q] != G->b[j]) q++;
+      if (q == n) {
+        PetscCheck(n < SK_CONTACT_MAX_SUPPORT, PETSC_COMM_SELF, PETSC_ERR_SUP,
+                   "Mortar contact: a slave node's faces meet more than %d master nodes (the master side is much finer than the slave "
+                   "side); swap 'sideset' and 'master' of the contact so that the finer side is the slave",
+                   SK_CONTACT_MAX_SUPPORT);
+        b[n] = G->b[j], N[n++] = 0;
+      }
+      N[q] += w;
     }
   }
   /* a node whose faces overlap no master face keeps its point distribution (it carries a force only when its own
      projection finds a face: at the edge of the master surface) */
-  if (total <= 0) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt k = 0; k < m.n; k++) m.N[k] /= total;
-  m.face = s->face;
-  *s     = m;
+  if (total <= 0) n = -1;
+  for (PetscInt q = 0; q < n; q++) N[q] /= total;
+  cache->node_n[a] = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactMeshSurfaceMortar3D(SKContactMeshSurface master, SKContactMeshSurface slave, PetscInt a, SKContactSupport *s)
+{
+  SKContactMortarCache cache = NULL;
+  FaceShares *F[16];
+  PetscInt la[16], nf = 0, key = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SKContactMeshSurfaceNodeFaces(slave));
+  PetscCall(MortarCacheGet(master, slave, &cache));
+  PetscCheck(slave->nstart[a + 1] - slave->nstart[a] <= 16, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "Mortar contact: a slave node on more than 16 faces of its surface");
+  for (PetscInt k = slave->nstart[a]; k < slave->nstart[a + 1]; k++) {
+    const PetscInt f = slave->nfaces_of[k], *fn = slave->faces + f * slave->nfn;
+    FaceShares *G = cache->shares + f;
+    /* the shares again in a new epoch, and at new positions for a face that met no master face (the master may have
+       come near without moving beyond the tolerance) */
+    if (cache->stamp[f] != cache->epoch || (G->nb == 0 && cache->stamp_gen[f] != cache->gen)) {
+      PetscCall(FaceMortar(master, slave, cache, f, G));
+      G->version++;
+      cache->stamp[f] = cache->epoch, cache->stamp_gen[f] = cache->gen;
+    }
+    PetscCheck(!G->full, PETSC_COMM_SELF, PETSC_ERR_SUP,
+               "Mortar contact: a slave face meets more than %d master nodes (the master side is much finer than the slave side); "
+               "swap 'sideset' and 'master' of the contact so that the finer side is the slave",
+               MORTAR_MAX_FACE_B);
+    la[nf] = 0;
+    while (fn[la[nf]] != a) la[nf]++;
+    F[nf++] = G;
+    key += G->version; /* versions only grow: the sum changes when a face's shares do */
+  }
+  if (cache->node_key[a] != key) {
+    PetscCall(NodeMerge(cache, a, nf, F, la));
+    cache->node_key[a] = key;
+  }
+  if (cache->node_n[a] < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  s->n = cache->node_n[a];
+  for (PetscInt q = 0; q < s->n; q++)
+    s->node[q] = cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q], s->N[q] = cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q];
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -135,7 +135,11 @@ PetscErrorCode SKContactPairCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt
   PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slot));
   for (PetscInt i = 0; i < (*cpp)->n; i++) nat[i] = natural[(*cpp)->nodes[i]];
   /* a slave node's reaction goes to one master face (point distribution) or to the faces under its own (mortar) */
-  PetscCall(SKContactMeshSurfaceSetSlaves(ms, (*cpp)->n, nat, slave ? SK_CONTACT_MAX_SUPPORT : ms->nfn, (*cpp)->slot));
+  PetscCall(SKContactMeshSurfaceSetSlaves(ms, (*cpp)->n, nat,
+                                          !slave     ? ms->nfn
+                                          : dim == 2 ? SK_CONTACT_MORTAR_SUPPORT_2D
+                                                     : SK_CONTACT_MAX_SUPPORT,
+                                          (*cpp)->slot));
   if (slave) {
     PetscCheck((*cpp)->surface->ops->distribute, comm, PETSC_ERR_SUP, "A %s master surface has no mortar distribution",
                (*cpp)->surface->ops->type);

@@ -14,8 +14,9 @@
    spring alone allows 2 / omega_c; a one-sided spring that opens and closes needs a margin (measured on the Hertz case
    at 1 to 100 times its penalty: docs/theory.md, "Energy of contact"). */
 #define SK_CONTACT_SWITCH_MARGIN 0.8
-#define SK_CONTACT_MAX_SUPPORT 64   /* master nodes one slave node's reaction may go to (mortar distribution) */
-#define SK_CONTACT_PROJECT_BLOCK 16 /* slave nodes a pair projects at once (SKContactSurfaceOps projectmany) */
+#define SK_CONTACT_MAX_SUPPORT 32       /* master nodes one slave node's reaction may go to (3D mortar distribution) */
+#define SK_CONTACT_MORTAR_SUPPORT_2D 16 /* and in 2D */
+#define SK_CONTACT_PROJECT_BLOCK 16     /* slave nodes a pair projects at once (SKContactSurfaceOps projectmany) */
 
 /* The master nodes a slave node's reaction goes to and their shares: the face it projects onto with the shape values
    there, or (mortar distribution, 2D) the master nodes under its slave faces with int N_a N_b / int N_a. */
@@ -46,8 +47,8 @@ struct _p_SKContactMeshSurface {
   PetscReal *react;        /* reactions on the master nodes of this evaluation (nnodes * dim, N) */
   PetscInt nslave;         /* slave nodes of the pair (global) and their natural numbers, sorted */
   PetscInt *slave_natural;
-  PetscInt row_support; /* master nodes per slave row: the face's nodes (point distribution), SK_CONTACT_MAX_SUPPORT (mortar) */
-  PetscInt slave_width; /* per slave node in slave_buf: n, master nodes (row_support), shares (same), force on the slave (dim) */
+  PetscInt row_support; /* master nodes per slave row: the face's nodes (point distribution), the mortar limit (2D, 3D) */
+  PetscInt slave_width; /* per slave node in slave_buf: n, force on the slave (dim), row_support pairs (master node, share) */
   PetscReal *slave_buf;
   /* bucket grid: cells of size cell from lo, ncell per direction; cell c holds the faces cfaces[cstart[c] .. cstart[c+1]) whose
      bounding box grown by margin touches it, at the positions xgrid of the last build */
@@ -59,6 +60,7 @@ struct _p_SKContactMeshSurface {
   PetscInt *nstart, *nfaces_of; /* faces of each node (CSR over nodes), built on first use */
   PetscInt nupdate;             /* updates of xv so far (SKContactMeshSurfaceUpdate()) */
   SKContactMortarCache mortar;  /* as the slave side of a 3D mortar distribution: its face shares, or NULL */
+  PetscReal mortar_tol;         /* and the move of a face, relative to its size, that makes its shares be computed again */
 };
 
 /* contact_mesh.c */
@@ -86,7 +88,8 @@ PETSC_INTERN PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurfac
 /* Mortar distribution: the shares int_{faces of a} N_a N_b(pi(x)) dx / sum_b of the same of the nodes b of MASTER
    under the faces of node A of SLAVE (both at their gathered current positions), by Gauss points on the pieces of
    the slave faces between the projections of the master nodes. Leaves S unchanged (the point distribution) when no
-   piece projects inside a master face, or when more than SK_CONTACT_MAX_SUPPORT master nodes are involved. */
+   piece projects inside a master face, or when more than SK_CONTACT_MORTAR_SUPPORT_2D master nodes are involved. In 3D,
+   SKContactMeshSurfaceMortar3D(). */
 PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, PetscInt a,
                                                        SKContactSupport *s);
 /* The faces of each node of MS (nstart, nfaces_of), built on the first call. */

@@ -83,7 +83,7 @@ static PetscErrorCode SurfaceBodies(SKExplicit ex, SKContactMeshSurface ms, Pets
 static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n)
 {
   SKContactMeshSurface slave_ms, master_ms;
-  PetscReal *ws, *wm, depth[2];
+  PetscReal *ws, *wm, depth[2], mortar_tol = 1e-3; /* the default: docs/theory.md, "Contact between deformable bodies" */
   PetscInt passes = 1, nb[2];
   PetscBool mortar;
   PetscInt *bodies[2];
@@ -105,8 +105,13 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
     PetscCall(PetscStrcmp(dist, "mortar", &mortar));
   }
   PetscCall(SKInputCheck(ex->input, item, passes == 1 || passes == 2, "passes = %" PetscInt_FMT " must be 1 or 2", passes));
+  PetscCall(SKInputGetReal(ex->input, item, "mortar_tolerance", &mortar_tol, NULL));
+  PetscCall(
+      SKInputCheck(ex->input, item, mortar_tol >= 0 && mortar_tol < 1, "mortar_tolerance = %g must be in [0, 1)", (double)mortar_tol));
   PetscCall(ContactSide(ex, item, "sideset", &ws, &slave_ms));
   PetscCall(ContactSide(ex, item, "master", &wm, &master_ms));
+  PetscCall(SKContactMeshSurfaceSetMortarTolerance(slave_ms, mortar_tol));
+  PetscCall(SKContactMeshSurfaceSetMortarTolerance(master_ms, mortar_tol));
   PetscCall(SurfaceBodies(ex, slave_ms, &nb[0], &bodies[0]));
   PetscCall(SurfaceBodies(ex, master_ms, &nb[1], &bodies[1]));
   for (PetscInt i = 0, j = 0; i < nb[0] && j < nb[1];) {
@@ -276,8 +281,8 @@ PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root)
       SKContactPatchFace pf;
 
       PetscCall(PetscStrncpy(ex->contact_names[first], name, sizeof(ex->contact_names[first])));
-      for (PetscInt k = 0; k < 2; k++) { /* the attributes of a pair between deformable bodies mean nothing here */
-        static const char *const deformable_only[] = {"passes", "distribution"};
+      for (PetscInt k = 0; k < 3; k++) { /* the attributes of a pair between deformable bodies mean nothing here */
+        static const char *const deformable_only[] = {"passes", "distribution", "mortar_tolerance"};
         char buf[64];
         PetscBool found;
         PetscCall(SKInputGetString(ex->input, items[i], deformable_only[k], buf, sizeof(buf), &found));

@@ -21,7 +21,13 @@ nodes and the search (log events ContactSearch and ContactGrid, nested). Prints 
   grid_ns_per_face(_half)   one build of the bucket grid over the master faces per face, at N and at N / 2: equal
                             values mean a build time linear in the number of faces
 
-Usage: contact_cost.py STICKSLIP [--input INPUT] [--end SECONDS] [--repeat N] [--deformable N [--steps S]]"""
+With --deformable N --mortar: the same case with the mortar distribution (3D: clipping of slave and master faces) and
+with the point distribution, run by run alternating, and as its last line
+  RESULT contact_cost_mortar3d mortar_ns_per_contact_node=... point_ns_per_contact_node=... ratio=...
+         mortar_share=... point_share=... contact_nodes=... steps=...
+  (best of --repeat runs each; ratio = mortar / point per contact node and step)
+
+Usage: contact_cost.py STICKSLIP [--input INPUT] [--end SECONDS] [--repeat N] [--deformable N [--steps S] [--mortar]]"""
 import argparse
 import os
 import re
@@ -72,7 +78,11 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--deformable", type=int, default=0, help="contact between deformable bodies, N x N contact faces")
     ap.add_argument("--steps", type=int, default=20, help="--deformable: time steps, default 20")
+    ap.add_argument("--mortar", action="store_true", help="--deformable: the mortar distribution against the point one")
+    ap.add_argument("--mortar-tolerance", type=float, default=None, help="--mortar: the contact's mortar_tolerance (default: the input default)")
     a = ap.parse_args()
+    if a.deformable and a.mortar:
+        return mortar(a)
     if a.deformable:
         return deformable(a)
     with open(a.input) as f:
@@ -99,7 +109,7 @@ DEFORMABLE = """<explicit>
   <gravity acceleration="0 0 -10"/>
   <initial_velocity nodeset="a_all" value="0.1 0 0"/>
   <displacement nodeset="slab_base" component="all"/>
-  <contact name="floor" sideset="a_back" master="b_front" penalty="%(penalty)g" distribution="point">
+  <contact name="floor" sideset="a_back" master="b_front" penalty="%(penalty)g" distribution="%(distribution)s"%(extra)s>
     <friction law="coulomb" mu_s="0.3" mu_k="0.3" eps_t="1e8"/>
   </contact>
   <time end="%(end)g" safety="0.9"/>
@@ -108,7 +118,7 @@ DEFORMABLE = """<explicit>
 """
 
 
-def deformable_run(prog, n, steps, tmp):
+def deformable_run(prog, n, steps, tmp, distribution="point", extra=""):
     """One run of the deformable case with N x N slave faces: (step s, steps, ContactForce s and calls, contact nodes,
     ContactGrid s and builds, master faces)."""
     h, m = 1.0 / n, max(1, int(0.7 * n))
@@ -117,7 +127,7 @@ def deformable_run(prog, n, steps, tmp):
                     "a:0,0,%g:1,1,%g:%d,%d,1" % (2 * h, 3 * h, n, n), "b:-0.05,-0.05,0:1.05,1.05,%g:%d,%d,2" % (2 * h, m, m)],
                    check=True)
     dt = 3e-4 * h  # about the solver's step (0.9 of 4.2e-4 h s at N = 20, less at larger N): about STEPS steps
-    text = DEFORMABLE % {"mesh": mesh, "penalty": 4e7 / h, "end": steps * dt}
+    text = DEFORMABLE % {"mesh": mesh, "penalty": 4e7 / h, "end": steps * dt, "distribution": distribution, "extra": extra}
     per_step, nsteps, contact, calls, nodes, log = measure(prog, text, tmp)
     grid, builds = event_time(log, "ContactGrid")
     return per_step, nsteps, contact, calls, nodes, grid, builds, m * m
@@ -139,6 +149,25 @@ def deformable(a):
     print("deformable N = %d, %d steps, best of %d; machine %s" % (a.deformable, a.steps, a.repeat, os.uname().nodename))
     print("RESULT contact_cost_deformable step_ns_per_contact_node=%.1f contact_share=%.3f grid_ns_per_face=%.1f "
           "grid_ns_per_face_half=%.1f step_ns=%.0f contact_nodes=%d steps=%d" % best)
+
+
+def mortar(a):
+    best = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(a.repeat):
+            for dist in ("mortar", "point"):
+                extra = "" if dist == "point" or a.mortar_tolerance is None else ' mortar_tolerance="%g"' % a.mortar_tolerance
+                per_step, steps, contact, calls, nodes, *_ = deformable_run(a.stickslip, a.deformable, a.steps, tmp, dist, extra)
+                row = (contact / (calls * nodes) * 1e9, contact / (per_step * steps), nodes, steps)
+                print("%s: step %.0f ns, ContactForce %.4g s over %d calls, %d contact nodes: %.1f ns per contact node, share %.3f"
+                      % (dist, per_step * 1e9, contact, calls, nodes, row[0], row[1]))
+                if dist not in best or row[0] < best[dist][0]:
+                    best[dist] = row
+    m, p = best["mortar"], best["point"]
+    print("deformable N = %d, %d steps, best of %d, mortar_tolerance %s; machine %s"
+          % (a.deformable, a.steps, a.repeat, "default" if a.mortar_tolerance is None else "%g" % a.mortar_tolerance, os.uname().nodename))
+    print("RESULT contact_cost_mortar3d mortar_ns_per_contact_node=%.1f point_ns_per_contact_node=%.1f ratio=%.2f mortar_share=%.3f "
+          "point_share=%.3f contact_nodes=%d steps=%d" % (m[0], p[0], m[0] / p[0], m[1], p[1], m[2], m[3]))
 
 
 if __name__ == "__main__":

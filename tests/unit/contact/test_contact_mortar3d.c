@@ -153,7 +153,7 @@ int main(int argc, char **argv)
   PetscCall(Consistency(4, 4, 3, 4));
   PetscCall(Consistency(4, 4, 3, 3));
   PetscCall(Consistency(3, 3, 4, 4));
-  PetscCall(Consistency(2, 4, 5, 4)); /* a coarse slave on a finer master: 36 master nodes under the middle slave node */
+  PetscCall(Consistency(2, 4, 4, 4)); /* a coarse slave on a master twice as fine: 25 master nodes under the middle slave node */
   for (PetscInt c = 0; c < 3; c++)
     for (PetscInt passes = 1; passes <= 2; passes++) {
       PetscReal drift, point;
