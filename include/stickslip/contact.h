@@ -83,7 +83,8 @@ typedef void (*SKFrictionRateFn)(const void *ctx, PetscReal N, PetscReal v, cons
 
 typedef struct _p_SKFrictionLaw *SKFrictionLaw;
 
-/* Registers the built-in laws and the contact log events. Idempotent; SKFrictionLawCreate() calls it. */
+/* Registers the contact log events. Idempotent; SKFrictionLawCreate() calls it. (The built-in laws are registered on
+   the first use of the friction-law registry.) */
 PETSC_EXTERN PetscErrorCode SKContactInitializePackage(void);
 /* Log event "ContactForce": one contact force evaluation of a pair (search: gaps and slip velocities; enforcement:
    penalty and friction law), i.e. the whole of SKContactPairForce(). */

@@ -61,8 +61,10 @@ PETSC_EXTERN PetscErrorCode SKMaterialCreate(const char type[], SKStressState st
                                              SKMaterial *mat);
 /* A material type: its kernels and optional context and input hooks (src/material/materialimpl.h). */
 typedef struct _n_SKMaterialOps SKMaterialOps;
-/* Adds a material type (OPS must outlive every material of that type; its name must be new). The built-in types are
-   registered in material.c; a new type is one file with its SKMaterialOps and one line there (docs/developing.md). */
+/* Adds a material type (OPS must outlive every material of that type; its name must be new) to the registry of material
+   types (src/shared/registry.h). The built-in types are registered in material.c; a new type is one file with its
+   SKMaterialOps and one line there (docs/developing.md). An unknown type name is the error "unknown material 'NAME';
+   known: ..." (PETSC_ERR_ARG_UNKNOWN_TYPE). */
 PETSC_EXTERN PetscErrorCode SKMaterialRegister(const SKMaterialOps *ops);
 /* Reads the type's own attributes (if it has any) from its <block> element NODE: FILE:LINE errors for bad values. */
 PETSC_EXTERN PetscErrorCode SKMaterialSetFromXML(SKMaterial mat, SKInput input, SKNode node);

@@ -6,7 +6,7 @@
      3. a C1 (bicubic B-spline) surface interpolating the samples, whose control net is the bottom face of an IGA patch,
         and a map that moves the bottom nodes of a finite-element plate onto it.
    Spectra are registered by name (SKRoughSpectrumRegister()): an isotropic spectral density is one function of the
-   wavenumber and the correlation length plus one registration line in SKRoughInitializePackage(). Theory and choices
+   wavenumber and the correlation length plus one registration line in SKRoughSpectrumRegisterBuiltin(). Theory and choices
    in docs/theory.md ("Random rough surfaces"). SI units: lengths in m, wavenumbers in rad/m. */
 #ifndef STICKSLIP_ROUGH_H
 #define STICKSLIP_ROUGH_H
@@ -32,7 +32,8 @@ PETSC_EXTERN void SKRandomNormalPair(uint64_t seed, uint64_t stream, uint64_t co
    correlation length is where the autocorrelation falls to 1/e. Pure. Built in: "gaussian", C(r) = exp(-(r / lc)^2),
    S(k) proportional to exp(-(k lc)^2 / 4). */
 typedef PetscReal (*SKRoughSpectrumFn)(PetscReal k, PetscReal lc);
-/* Registers the built-in spectra and the log events of the rough-surface code. Idempotent. */
+/* Registers the log events of the rough-surface code. Idempotent. (The built-in spectra are registered on the first
+   use of the spectrum registry.) */
 PETSC_EXTERN PetscErrorCode SKRoughInitializePackage(void);
 /* Adds spectrum NAME (a duplicate name is an error). */
 PETSC_EXTERN PetscErrorCode SKRoughSpectrumRegister(const char name[], SKRoughSpectrumFn fn);

@@ -3,22 +3,27 @@
 #include <stddef.h>
 #include <string.h>
 #include "frictionimpl.h"
+#include "shared/registry.h"
 
-/* The registry: a short table, looked up by name (PETSc 3.18's PetscFunctionList cannot list its names). */
-#define SK_FRICTION_MAX_LAWS 32
-typedef struct {
-  char name[64];
-  PetscErrorCode (*create)(SKFrictionLaw);
-} FrictionLawEntry;
-static FrictionLawEntry SKFrictionLaws[SK_FRICTION_MAX_LAWS];
-static PetscInt SKFrictionLawCount           = 0;
+/* The registry (shared/registry.h): law name -> the law's create function; the built-in laws first. */
+static PetscErrorCode SKFrictionLawRegisterBuiltin(void)
+{
+  PetscFunctionBegin;
+  PetscCall(SKFrictionLawRegister("lugre", SKFrictionLawCreate_LuGre));
+  PetscCall(SKFrictionLawRegister("coulomb", SKFrictionLawCreate_Coulomb));
+  PetscCall(SKFrictionLawRegister("coulomb-modified", SKFrictionLawCreate_CoulombModified));
+  PetscCall(SKFrictionLawRegister("coulomb-tanh", SKFrictionLawCreate_CoulombTanh));
+  PetscCall(SKFrictionLawRegister("coulomb-threlfall", SKFrictionLawCreate_CoulombThrelfall));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static SKRegistry SKFrictionLaws =
+    SK_REGISTRY_INITIALIZER("friction law", sizeof(((struct _p_SKFrictionLaw *)NULL)->name) - 1, SKFrictionLawRegisterBuiltin);
 static PetscBool SKContactPackageInitialized = PETSC_FALSE;
 PetscLogEvent SK_CONTACT_Force, SK_CONTACT_Search, SK_CONTACT_Grid;
 
 static PetscErrorCode SKContactFinalizePackage(void)
 {
   PetscFunctionBegin;
-  SKFrictionLawCount          = 0;
   SKContactPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -29,11 +34,6 @@ PetscErrorCode SKContactInitializePackage(void)
   if (SKContactPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   SKContactPackageInitialized = PETSC_TRUE;
   PetscCall(SKInitializePackage());
-  PetscCall(SKFrictionLawRegister("lugre", SKFrictionLawCreate_LuGre));
-  PetscCall(SKFrictionLawRegister("coulomb", SKFrictionLawCreate_Coulomb));
-  PetscCall(SKFrictionLawRegister("coulomb-modified", SKFrictionLawCreate_CoulombModified));
-  PetscCall(SKFrictionLawRegister("coulomb-tanh", SKFrictionLawCreate_CoulombTanh));
-  PetscCall(SKFrictionLawRegister("coulomb-threlfall", SKFrictionLawCreate_CoulombThrelfall));
   PetscCall(PetscLogEventRegister("ContactForce", SK_CLASSID, &SK_CONTACT_Force));
   PetscCall(PetscLogEventRegister("ContactSearch", SK_CLASSID, &SK_CONTACT_Search));
   PetscCall(PetscLogEventRegister("ContactGrid", SK_CLASSID, &SK_CONTACT_Grid));
@@ -41,34 +41,10 @@ PetscErrorCode SKContactInitializePackage(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode FrictionLawFind(const char name[], PetscErrorCode (**create)(SKFrictionLaw))
-{
-  PetscBool match;
-
-  PetscFunctionBegin;
-  *create = NULL;
-  for (PetscInt i = 0; i < SKFrictionLawCount && !*create; i++) {
-    PetscCall(PetscStrcmp(SKFrictionLaws[i].name, name, &match));
-    if (match) *create = SKFrictionLaws[i].create;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode SKFrictionLawRegister(const char name[], PetscErrorCode (*create)(SKFrictionLaw))
 {
-  PetscErrorCode (*old)(SKFrictionLaw);
-  size_t len;
-
   PetscFunctionBegin;
-  PetscCall(FrictionLawFind(name, &old));
-  PetscCheck(!old, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "friction law '%s' is already registered", name);
-  PetscCall(PetscStrlen(name, &len));
-  PetscCheck(len > 0 && len < sizeof(SKFrictionLaws[0].name), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "friction law name '%s' must have 1 to 63 characters", name);
-  PetscCheck(SKFrictionLawCount < SK_FRICTION_MAX_LAWS, PETSC_COMM_SELF, PETSC_ERR_MEM, "more than %d friction laws registered",
-             SK_FRICTION_MAX_LAWS);
-  PetscCall(PetscStrncpy(SKFrictionLaws[SKFrictionLawCount].name, name, sizeof(SKFrictionLaws[0].name)));
-  SKFrictionLaws[SKFrictionLawCount++].create = create;
+  PetscCall(SKRegistryAdd(&SKFrictionLaws, name, NULL, (SKRegistryFn)create, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -76,11 +52,7 @@ PetscErrorCode SKFrictionLawList(char buf[], size_t len)
 {
   PetscFunctionBegin;
   PetscCall(SKContactInitializePackage());
-  buf[0] = 0;
-  for (PetscInt i = 0; i < SKFrictionLawCount; i++) {
-    if (i) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, SKFrictionLaws[i].name, len));
-  }
+  PetscCall(SKRegistryList(&SKFrictionLaws, buf, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -120,18 +92,20 @@ static PetscErrorCode FrictionParamsCheck(SKFrictionLaw law, SKFrictionCheck *fa
    registered. */
 static PetscErrorCode FrictionLawNew(MPI_Comm comm, const char name[], const SKFrictionParams *p, SKFrictionLaw *law)
 {
-  PetscErrorCode (*create)(SKFrictionLaw) = NULL;
+  SKRegistryFn create;
   SKFrictionLaw l;
+  PetscInt i;
 
   PetscFunctionBegin;
   *law = NULL;
-  PetscCall(FrictionLawFind(name, &create));
-  if (!create) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKRegistryFind(&SKFrictionLaws, name, &i));
+  if (i < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKRegistryGet(&SKFrictionLaws, i, NULL, NULL, &create));
   PetscCall(PetscNew(&l));
   l->comm   = comm;
   l->params = *p;
   PetscCall(PetscStrncpy(l->name, name, sizeof(l->name)));
-  PetscCall((*create)(l));
+  PetscCall(((PetscErrorCode(*)(SKFrictionLaw))create)(l));
   PetscCheck(l->ops.step && l->ops.state_size && l->ops.moduli && l->ops.setup, comm, PETSC_ERR_PLIB,
              "friction law '%s' did not set its step, state_size, moduli and setup ops", name);
   *law = l;
@@ -142,14 +116,14 @@ PetscErrorCode SKFrictionLawCreate(MPI_Comm comm, const char name[], const SKFri
 {
   SKFrictionLaw l;
   SKFrictionCheck fail;
-  char known[256] = "";
+  char unknown[1280] = "";
 
   PetscFunctionBegin;
   *law = NULL;
   PetscCall(SKContactInitializePackage());
   PetscCall(FrictionLawNew(comm, name, p, &l));
-  if (!l) PetscCall(SKFrictionLawList(known, sizeof(known)));
-  PetscCheck(l, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown friction law '%s'; known: %s", name, known);
+  if (!l) PetscCall(SKRegistryUnknown(&SKFrictionLaws, name, unknown, sizeof(unknown)));
+  PetscCheck(l, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "%s", unknown);
   PetscCall(FrictionParamsCheck(l, &fail));
   if (!fail.ok) PetscCall(SKFrictionLawDestroy(&l));
   PetscCheck(fail.ok, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s", fail.msg);
@@ -189,7 +163,7 @@ PetscErrorCode SKFrictionLawCreateFromXML(SKInput input, SKNode node, SKFriction
   SKFrictionLaw l;
   SKFrictionCheck fail;
   MPI_Comm comm;
-  char name[64], known[256] = "";
+  char name[64], unknown[1280] = "";
   PetscBool has_mu_s;
 
   PetscFunctionBegin;
@@ -204,8 +178,8 @@ PetscErrorCode SKFrictionLawCreateFromXML(SKInput input, SKNode node, SKFriction
   PetscCall(SKInputGetReal(input, node, "mu_s", &p.mu_s, &has_mu_s));
   if (!has_mu_s) p.mu_s = p.mu_k;
   PetscCall(FrictionLawNew(comm, name, &p, &l));
-  if (!l) PetscCall(SKFrictionLawList(known, sizeof(known)));
-  PetscCall(SKInputCheck(input, node, l != NULL, "unknown friction law '%s'; known: %s", name, known));
+  if (!l) PetscCall(SKRegistryUnknown(&SKFrictionLaws, name, unknown, sizeof(unknown)));
+  PetscCall(SKInputCheck(input, node, l != NULL, "%s", unknown));
   /* a parameter the law does not read is a mistake (a value meant for another law, a misplaced attribute): refused */
   for (size_t i = 0; l->ops.params && i < sizeof(attrs) / sizeof(attrs[0]); i++) {
     const char *params = l->ops.params; /* a string constant of the law: outlives l */

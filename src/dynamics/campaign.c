@@ -147,7 +147,7 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
   PetscCall(SKInputGetString(input, rough, "spectrum", c->field.spectrum, sizeof(c->field.spectrum), NULL));
   PetscCall(SKRoughSpectrumFind(c->field.spectrum, &fn));
   PetscCall(SKRoughSpectrumList(known, sizeof(known)));
-  PetscCall(SKInputCheck(input, rough, fn != NULL, "unknown spectrum '%s' (known: %s)", c->field.spectrum, known));
+  PetscCall(SKInputCheck(input, rough, fn != NULL, "unknown spectrum '%s'; known: %s", c->field.spectrum, known));
 
   PetscCall(SKInputRequireChild(input, root, "realisations", &real));
   PetscCall(SKInputRequireInt(input, real, "count", &c->count));

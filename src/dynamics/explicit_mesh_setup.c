@@ -221,7 +221,7 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
     PetscCall(SKMaterialTypeExists(type, &exists));
     if (!exists) {
       PetscCall(SKMaterialTypeList(list, sizeof(list)));
-      PetscCall(SKInputError(ex->input, items[i], "unknown material '%s' (known: %s)", type, list));
+      PetscCall(SKInputError(ex->input, items[i], "unknown material '%s'; known: %s", type, list));
     }
     PetscCall(SKInputRequireReal(ex->input, items[i], "E", &E));
     PetscCall(SKInputCheckPositive(ex->input, items[i], "E", E));

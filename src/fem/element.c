@@ -96,9 +96,9 @@ PetscErrorCode SKBasisCreate(const char name[], SKBasis *basis)
   PetscFunctionBegin;
   PetscCall(SKElementTypeFromName(name, &type, &found));
   if (!found) {
-    char known[128];
+    char known[512];
     PetscCall(SKElementTypeList(known, sizeof(known)));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown element type \"%s\"; known types: %s", name, known);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown element type '%s'; known: %s", name, known);
   }
   PetscCall(SKBasisCreateFromType(type, basis));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -3,6 +3,7 @@
    weighted by the square root of the discrete spectrum, one inverse FFT over a padded periodic grid, the real part. */
 #include <stickslip/rough.h>
 #include "roughimpl.h"
+#include "shared/registry.h"
 
 PetscLogEvent SK_ROUGH_Sample, SK_ROUGH_Interpolate;
 
@@ -43,17 +44,21 @@ static PetscReal SpectrumGaussian(PetscReal k, PetscReal lc)
   return PetscExpReal(-0.25 * PetscSqr(k * lc));
 }
 
-/* The registry: a PetscFunctionList for the look-up and the names in registration order for messages (PETSc 3.18's
-   list cannot list its names). */
-static PetscFunctionList SKRoughSpectra    = NULL;
-static char SKRoughSpectrumNames[256]      = "";
+/* The registry (shared/registry.h): spectrum name -> its spectral density function. Adding a spectrum: a function like
+   SpectrumGaussian() and one line here. */
+static PetscErrorCode SKRoughSpectrumRegisterBuiltin(void)
+{
+  PetscFunctionBegin;
+  PetscCall(SKRoughSpectrumRegister("gaussian", SpectrumGaussian));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static SKRegistry SKRoughSpectra =
+    SK_REGISTRY_INITIALIZER("spectrum", sizeof(((SKRandomFieldParams *)NULL)->spectrum) - 1, SKRoughSpectrumRegisterBuiltin);
 static PetscBool SKRoughPackageInitialized = PETSC_FALSE;
 
 static PetscErrorCode SKRoughFinalizePackage(void)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFunctionListDestroy(&SKRoughSpectra));
-  SKRoughSpectrumNames[0]   = 0;
   SKRoughPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -64,8 +69,6 @@ PetscErrorCode SKRoughInitializePackage(void)
   if (SKRoughPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   SKRoughPackageInitialized = PETSC_TRUE;
   PetscCall(SKInitializePackage());
-  /* adding a spectrum: a function like SpectrumGaussian() and one line here */
-  PetscCall(SKRoughSpectrumRegister("gaussian", SpectrumGaussian));
   PetscCall(PetscLogEventRegister("RoughSample", SK_CLASSID, &SK_ROUGH_Sample));
   PetscCall(PetscLogEventRegister("RoughInterpolate", SK_CLASSID, &SK_ROUGH_Interpolate));
   PetscCall(PetscRegisterFinalize(SKRoughFinalizePackage));
@@ -74,26 +77,21 @@ PetscErrorCode SKRoughInitializePackage(void)
 
 PetscErrorCode SKRoughSpectrumFind(const char name[], SKRoughSpectrumFn *fn)
 {
+  SKRegistryFn f = NULL;
+  PetscInt i;
+
   PetscFunctionBegin;
   PetscCall(SKRoughInitializePackage());
-  PetscCall(PetscFunctionListFind(SKRoughSpectra, name, fn));
+  PetscCall(SKRegistryFind(&SKRoughSpectra, name, &i));
+  if (i >= 0) PetscCall(SKRegistryGet(&SKRoughSpectra, i, NULL, NULL, &f));
+  *fn = (SKRoughSpectrumFn)f;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKRoughSpectrumRegister(const char name[], SKRoughSpectrumFn fn)
 {
-  SKRoughSpectrumFn old = NULL;
-  size_t len;
-
   PetscFunctionBegin;
-  PetscCall(PetscFunctionListFind(SKRoughSpectra, name, &old));
-  PetscCheck(!old, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "spectrum '%s' is already registered", name);
-  PetscCall(PetscStrlen(name, &len));
-  PetscCheck(len > 0 && len < sizeof(((SKRandomFieldParams *)NULL)->spectrum), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "spectrum name '%s' must have 1 to 31 characters", name);
-  PetscCall(PetscFunctionListAdd(&SKRoughSpectra, name, fn));
-  if (SKRoughSpectrumNames[0]) PetscCall(PetscStrlcat(SKRoughSpectrumNames, ", ", sizeof(SKRoughSpectrumNames)));
-  PetscCall(PetscStrlcat(SKRoughSpectrumNames, name, sizeof(SKRoughSpectrumNames)));
+  PetscCall(SKRegistryAdd(&SKRoughSpectra, name, NULL, (SKRegistryFn)fn, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -101,7 +99,7 @@ PetscErrorCode SKRoughSpectrumList(char buf[], size_t len)
 {
   PetscFunctionBegin;
   PetscCall(SKRoughInitializePackage());
-  PetscCall(PetscStrncpy(buf, SKRoughSpectrumNames, len));
+  PetscCall(SKRegistryList(&SKRoughSpectra, buf, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -142,13 +140,14 @@ PetscErrorCode SKRandomFieldCreate(const SKRandomFieldParams *p, SKRandomField *
   SKRoughSpectrumFn spectrum;
   PetscReal sum = 0, dx[2];
   PetscInt m[2];
-  char known[256];
+  PetscInt i;
+  SKRegistryFn fn;
 
   PetscFunctionBegin;
   PetscCall(SKRoughInitializePackage());
-  PetscCall(SKRoughSpectrumFind(p->spectrum, &spectrum));
-  PetscCall(SKRoughSpectrumList(known, sizeof(known)));
-  PetscCheck(spectrum, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "unknown spectrum '%s' (known: %s)", p->spectrum, known);
+  PetscCall(SKRegistryLookup(&SKRoughSpectra, PETSC_COMM_SELF, p->spectrum, &i));
+  PetscCall(SKRegistryGet(&SKRoughSpectra, i, NULL, NULL, &fn));
+  spectrum = (SKRoughSpectrumFn)fn;
   PetscCheck(p->rms >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "RMS roughness %g m must be >= 0", (double)p->rms);
   PetscCheck(p->correlation_length > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "correlation length %g m must be > 0",
              (double)p->correlation_length);

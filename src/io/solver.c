@@ -1,14 +1,14 @@
 /* stickslip io: the registry of solvers by root element name, the embedded schema lookup, and the io log events. */
 #include <stickslip/solver.h>
 #include "io/ioimpl.h"
+#include "shared/registry.h"
 #include <string.h>
 
 extern const SKEmbeddedFile SKSchemaTable[];
 
-#define SK_MAX_SOLVERS 32
-
-static const SKSolverType *SKSolvers[SK_MAX_SOLVERS];
-static PetscInt SKNumSolvers = 0;
+/* The registry (shared/registry.h): root element name -> the solver's SKSolverType, in registration order (the order of
+   --help); the program registers its solvers (SKSolverRegisterAll()). */
+static SKRegistry SKSolvers = SK_REGISTRY_INITIALIZER("solver", 63, NULL);
 
 PetscLogEvent SK_EVENT_InputLoad, SK_EVENT_OutputWrite, SK_EVENT_VTKWrite;
 
@@ -28,54 +28,47 @@ PetscErrorCode SKIOInitializePackage(void)
 
 PetscErrorCode SKSolverRegister(const SKSolverType *type)
 {
-  const SKSolverType *existing;
-
   PetscFunctionBegin;
   PetscCheck(type && type->name && type->schema && type->setup && type->run && type->destroy, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL,
              "solver type must provide name, schema, setup, run and destroy");
-  PetscCall(SKSolverFind(type->name, &existing));
-  PetscCheck(!existing, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "solver '%s' is already registered", type->name);
-  PetscCheck(SKNumSolvers < SK_MAX_SOLVERS, PETSC_COMM_SELF, PETSC_ERR_SUP, "too many solvers (raise SK_MAX_SOLVERS in %s)", __FILE__);
   PetscCheck(SKSchemaGet(type->schema), PETSC_COMM_SELF, PETSC_ERR_PLIB, "solver '%s' names schema '%s', which is not in schema/",
              type->name, type->schema);
-  SKSolvers[SKNumSolvers++] = type;
+  PetscCall(SKRegistryAdd(&SKSolvers, type->name, type, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKSolverFind(const char name[], const SKSolverType **type)
 {
+  PetscInt i;
+
   PetscFunctionBegin;
   *type = NULL;
-  for (PetscInt i = 0; i < SKNumSolvers; i++)
-    if (!strcmp(SKSolvers[i]->name, name)) *type = SKSolvers[i];
+  PetscCall(SKRegistryFind(&SKSolvers, name, &i));
+  if (i >= 0) PetscCall(SKSolverGet(i, type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKSolverList(char buf[], size_t len)
 {
   PetscFunctionBegin;
-  buf[0] = 0;
-  for (PetscInt i = 0; i < SKNumSolvers; i++) {
-    if (i) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, SKSolvers[i]->name, len));
-  }
-  if (!SKNumSolvers) PetscCall(PetscStrncpy(buf, "(none registered)", len));
+  PetscCall(SKRegistryList(&SKSolvers, buf, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKSolverGetCount(PetscInt *n)
 {
   PetscFunctionBegin;
-  *n = SKNumSolvers;
+  PetscCall(SKRegistryGetSize(&SKSolvers, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKSolverGet(PetscInt i, const SKSolverType **type)
 {
+  const void *data;
+
   PetscFunctionBegin;
-  PetscCheck(i >= 0 && i < SKNumSolvers, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "solver index %" PetscInt_FMT " not in [0, %" PetscInt_FMT ")", i, SKNumSolvers);
-  *type = SKSolvers[i];
+  PetscCall(SKRegistryGet(&SKSolvers, i, NULL, &data, NULL));
+  *type = (const SKSolverType *)data;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

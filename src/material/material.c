@@ -2,60 +2,44 @@
    that wrap the pure kernels of each type. */
 #include <math.h>
 #include "materialimpl.h"
+#include "shared/registry.h"
 
 const char *const SKStressStateNames[] = {"3d", "plane_strain", "plane_stress", NULL};
 
-/* Adding a material: one new file with a const SKMaterialOps and one line here (or SKMaterialRegister()). */
-#define SK_MAX_MATERIAL_TYPES 32
-static const SKMaterialOps *material_types[SK_MAX_MATERIAL_TYPES] = {&SKMaterialLinearElastic, &SKMaterialSaintVenantKirchhoff,
-                                                                     &SKMaterialNeoHookean};
-static PetscInt SK_NUM_MATERIAL_TYPES                             = 3;
+/* The registry (shared/registry.h): type name -> its const SKMaterialOps. Adding a material: one new file with a const
+   SKMaterialOps and one line in builtin[] below (or SKMaterialRegister() from outside the library). */
+static PetscErrorCode SKMaterialRegisterBuiltin(void)
+{
+  const SKMaterialOps *const builtin[] = {&SKMaterialLinearElastic, &SKMaterialSaintVenantKirchhoff, &SKMaterialNeoHookean};
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) PetscCall(SKMaterialRegister(builtin[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static SKRegistry SKMaterialTypes = SK_REGISTRY_INITIALIZER("material", 63, SKMaterialRegisterBuiltin);
 
 PetscErrorCode SKMaterialTypeList(char buf[], size_t len)
 {
   PetscFunctionBegin;
-  PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Empty buffer");
-  buf[0] = 0;
-  for (PetscInt i = 0; i < SK_NUM_MATERIAL_TYPES; i++) {
-    if (i) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, material_types[i]->name, len));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode SKMaterialTypeFind(const char type[], const SKMaterialOps **ops)
-{
-  PetscFunctionBegin;
-  *ops = NULL;
-  for (PetscInt i = 0; i < SK_NUM_MATERIAL_TYPES; i++) {
-    PetscBool match;
-    PetscCall(PetscStrcmp(type, material_types[i]->name, &match));
-    if (match) *ops = material_types[i];
-  }
+  PetscCall(SKRegistryList(&SKMaterialTypes, buf, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKMaterialRegister(const SKMaterialOps *ops)
 {
-  const SKMaterialOps *old;
-
   PetscFunctionBegin;
   PetscCheck(ops && ops->name && ops->stress, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "A material type needs a name and a stress kernel");
-  PetscCall(SKMaterialTypeFind(ops->name, &old));
-  PetscCheck(!old, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Material type %s is already registered", ops->name);
-  PetscCheck(SK_NUM_MATERIAL_TYPES < SK_MAX_MATERIAL_TYPES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "At most %d material types",
-             SK_MAX_MATERIAL_TYPES);
-  material_types[SK_NUM_MATERIAL_TYPES++] = ops;
+  PetscCall(SKRegistryAdd(&SKMaterialTypes, ops->name, ops, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKMaterialTypeExists(const char type[], PetscBool *exists)
 {
-  const SKMaterialOps *ops;
+  PetscInt i;
 
   PetscFunctionBegin;
-  PetscCall(SKMaterialTypeFind(type, &ops));
-  *exists = ops ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(SKRegistryFind(&SKMaterialTypes, type, &i));
+  *exists = i >= 0 ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -72,17 +56,16 @@ PetscErrorCode SKMaterialLameFromYoung(PetscReal E, PetscReal nu, PetscReal *lam
 
 PetscErrorCode SKMaterialCreate(const char type[], SKStressState state, PetscReal E, PetscReal nu, PetscReal rho, SKMaterial *mat)
 {
+  const void *data;
   const SKMaterialOps *ops;
   SKMaterial m;
   PetscReal lambda, mu;
+  PetscInt i;
 
   PetscFunctionBegin;
-  PetscCall(SKMaterialTypeFind(type, &ops));
-  if (!ops) {
-    char known[256];
-    PetscCall(SKMaterialTypeList(known, sizeof(known)));
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown material type \"%s\"; known types: %s", type, known);
-  }
+  PetscCall(SKRegistryLookup(&SKMaterialTypes, PETSC_COMM_SELF, type, &i));
+  PetscCall(SKRegistryGet(&SKMaterialTypes, i, NULL, &data, NULL));
+  ops = (const SKMaterialOps *)data;
   PetscCheck(state >= SK_STRESS_STATE_3D && state <= SK_STRESS_STATE_PLANE_STRESS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "Unknown stress state %d", (int)state);
   PetscCheck(state != SK_STRESS_STATE_PLANE_STRESS || ops->plane_stress_f33, PETSC_COMM_SELF, PETSC_ERR_SUP,

@@ -1,6 +1,7 @@
 /* stickslip mesh: the element type table (VTK node order, local faces, reference coordinates) and the
    Jacobian kernels used to find inverted elements. */
 #include "mesh/meshimpl.h"
+#include "shared/registry.h"
 
 static const PetscReal t3_ref[] = {0, 0, 1, 0, 0, 1};
 static const PetscInt t3_face[] = {0, 1, 1, 2, 2, 0};
@@ -36,25 +37,28 @@ static const SKElementTypeInfo sk_element_types[SK_ELEMENT_NUM_TYPES] = {
     {"H27", 3, 27, 8, 2, PETSC_FALSE, 29, 6, "Q9", 9, 4, h27_face, h27_ref, 0, NULL},
 };
 
-/* Registered cell types: ids SK_ELEMENT_NUM_TYPES + i. The descriptions belong to their registrants. */
-#define SK_MAX_REGISTERED_TYPES 64
-static const SKElementTypeInfo *sk_registered_types[SK_MAX_REGISTERED_TYPES];
-static int sk_num_registered_types = 0;
+/* The registry (shared/registry.h): name -> description, the id of a type being its index, so the built-in types are
+   registered first, in the order of SKElementType; cell types registered later (Bezier cells) follow. The
+   descriptions belong to their registrants. */
+static PetscErrorCode SKElementTypeRegisterBuiltin(void);
+static SKRegistry SKElementTypes = SK_REGISTRY_INITIALIZER("element type", 63, SKElementTypeRegisterBuiltin);
 
-static const SKElementTypeInfo *SKElementTypeTable(int t)
+static PetscErrorCode SKElementTypeRegisterBuiltin(void)
 {
-  return t < SK_ELEMENT_NUM_TYPES ? &sk_element_types[t] : sk_registered_types[t - SK_ELEMENT_NUM_TYPES];
+  PetscFunctionBegin;
+  for (int t = 0; t < SK_ELEMENT_NUM_TYPES; t++)
+    PetscCall(SKRegistryAdd(&SKElementTypes, sk_element_types[t].name, &sk_element_types[t], NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKElementTypeRegister(const SKElementTypeInfo *info, SKElementType *type)
 {
-  PetscBool found;
+  PetscBool found = PETSC_FALSE;
+  PetscInt id;
 
   PetscFunctionBegin;
   PetscCall(SKElementTypeFromName(info->name, type, &found));
   if (found) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(sk_num_registered_types < SK_MAX_REGISTERED_TYPES, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "too many registered cell types (at most %d)", SK_MAX_REGISTERED_TYPES);
   PetscCheck(info->dim == 2 || info->dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "cell type %s: dimension %" PetscInt_FMT,
              info->name, info->dim);
   PetscCheck(info->num_corners >= 1 && info->num_corners <= info->num_nodes && info->num_face_corners <= 4, PETSC_COMM_SELF,
@@ -62,46 +66,36 @@ PetscErrorCode SKElementTypeRegister(const SKElementTypeInfo *info, SKElementTyp
              info->name, info->num_corners, info->num_nodes, info->num_face_corners);
   PetscCheck(info->num_faces <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
              "cell type %s: %" PetscInt_FMT " faces, at most 8 (side sets)", info->name, info->num_faces);
-  sk_registered_types[sk_num_registered_types] = info;
-  *type                                        = (SKElementType)(SK_ELEMENT_NUM_TYPES + sk_num_registered_types++);
+  PetscCall(SKRegistryAdd(&SKElementTypes, info->name, info, NULL, &id));
+  *type = (SKElementType)id;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKElementTypeFromName(const char name[], SKElementType *type, PetscBool *found)
 {
-  PetscFunctionBegin;
-  *found = PETSC_FALSE;
-  for (int t = 0; t < SK_ELEMENT_NUM_TYPES + sk_num_registered_types; t++) {
-    PetscBool match;
+  PetscInt id;
 
-    PetscCall(PetscStrcmp(name, SKElementTypeTable(t)->name, &match));
-    if (match) {
-      *type  = (SKElementType)t;
-      *found = PETSC_TRUE;
-      break;
-    }
-  }
+  PetscFunctionBegin;
+  PetscCall(SKRegistryFind(&SKElementTypes, name, &id));
+  *found = id >= 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (id >= 0) *type = (SKElementType)id;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKElementTypeGetInfo(SKElementType type, const SKElementTypeInfo **info)
 {
+  const void *data;
+
   PetscFunctionBegin;
-  PetscCheck(type >= 0 && (int)type < SK_ELEMENT_NUM_TYPES + sk_num_registered_types, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "element type %d does not exist", (int)type);
-  *info = SKElementTypeTable((int)type);
+  PetscCall(SKRegistryGet(&SKElementTypes, (PetscInt)type, NULL, &data, NULL));
+  *info = (const SKElementTypeInfo *)data;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKElementTypeList(char buf[], size_t len)
 {
   PetscFunctionBegin;
-  PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "empty buffer");
-  buf[0] = 0;
-  for (int t = 0; t < SK_ELEMENT_NUM_TYPES + sk_num_registered_types; t++) {
-    if (t) PetscCall(PetscStrlcat(buf, ", ", len));
-    PetscCall(PetscStrlcat(buf, SKElementTypeTable(t)->name, len));
-  }
+  PetscCall(SKRegistryList(&SKElementTypes, buf, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -58,39 +58,46 @@ PetscErrorCode SKMeshPartition(SKMesh mesh, PetscInt nparts, PetscInt part[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKMeshDistribute(SKMesh mesh, SKMesh *dist)
-{
+/* What the distribution of a replicated mesh works out on each rank, in natural (replicated) numbering unless said. */
+typedef struct {
   PetscMPIInt size, rank;
-  PetscInt *part, *owner, *global, *start, *fill, *loc, *eloc, *ghosts, nowned = 0, nghost = 0, nlocal;
-  PetscInt nb, *lists, nelem_local = 0;
-  const PetscInt *belem, *bface;
-  PetscReal *coords;
-  SKMesh d;
+  PetscInt *part;    /* the part (rank) of each element */
+  PetscInt *owner;   /* the owning rank of each node */
+  PetscInt *start;   /* the first global node number of each rank (size + 1 entries) */
+  PetscInt *global;  /* the global number of each node */
+  PetscInt *loc;     /* the local number of each node, -1 when it is not on this rank */
+  PetscInt *ghosts;  /* the global numbers of this rank's ghosts, sorted */
+  PetscInt *natural; /* the natural number of each local node (handed to the distributed mesh) */
+  PetscInt *eloc;    /* the local number of each element, -1 when it is not on this rank */
+  PetscInt nowned, nghost, nelem_local;
+} MeshDistribution;
+
+/* The element partition: one rank partitions and broadcasts, so every rank works from the same partition even if METIS
+   were not bitwise reproducible across processes. A failure there is raised on every rank instead of leaving the
+   others waiting in the broadcast. */
+static PetscErrorCode MeshDistributionPartition(SKMesh mesh, MeshDistribution *md)
+{
+  int failed = 0;
 
   PetscFunctionBegin;
-  PetscCheck(!mesh->distributed, mesh->comm, PETSC_ERR_ARG_WRONGSTATE, "the mesh is already distributed");
-  PetscCall(PetscLogEventBegin(SK_EVENT_MeshDistribute, 0, 0, 0, 0));
-  PetscCallMPI(MPI_Comm_size(mesh->comm, &size));
-  PetscCallMPI(MPI_Comm_rank(mesh->comm, &rank));
-  PetscCheck(size <= mesh->num_elements, mesh->comm, PETSC_ERR_ARG_OUTOFRANGE, "cannot distribute %" PetscInt_FMT " elements over %d ranks",
-             mesh->num_elements, size);
-  PetscCall(PetscMalloc1(mesh->num_elements, &part));
-  /* One rank partitions and broadcasts, so every rank works from the same partition even if METIS were not
-     bitwise reproducible across processes. A failure there is raised on every rank instead of leaving the others
-     waiting in the broadcast. */
-  {
-    int failed = 0;
+  PetscCall(PetscMalloc1(mesh->num_elements, &md->part));
+  if (md->rank == 0) failed = SKMeshPartition(mesh, md->size, md->part) != PETSC_SUCCESS;
+  PetscCallMPI(MPI_Bcast(&failed, 1, MPI_INT, 0, mesh->comm));
+  if (failed) PetscCall(PetscFree(md->part));
+  PetscCheck(!failed, mesh->comm, PETSC_ERR_LIB, "partitioning the mesh on rank 0 failed (see the message above)");
+  PetscCallMPI(MPI_Bcast(md->part, (PetscMPIInt)mesh->num_elements, MPIU_INT, 0, mesh->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    if (rank == 0) failed = SKMeshPartition(mesh, size, part) != PETSC_SUCCESS;
-    PetscCallMPI(MPI_Bcast(&failed, 1, MPI_INT, 0, mesh->comm));
-    if (failed) PetscCall(PetscFree(part));
-    PetscCheck(!failed, mesh->comm, PETSC_ERR_LIB, "partitioning the mesh on rank 0 failed (see the message above)");
-  }
-  PetscCallMPI(MPI_Bcast(part, (PetscMPIInt)mesh->num_elements, MPIU_INT, 0, mesh->comm));
+/* Node owners and global numbers: a node belongs to the lowest part among the elements using it (nodes of no element
+   stay with rank 0); global numbers go rank by rank, natural order inside a rank. */
+static PetscErrorCode MeshDistributionNumberNodes(SKMesh mesh, MeshDistribution *md)
+{
+  PetscInt *fill;
 
-  /* Node owner: the lowest part among the elements using it (nodes of no element stay with rank 0). */
-  PetscCall(PetscMalloc1(mesh->num_nodes, &owner));
-  for (PetscInt v = 0; v < mesh->num_nodes; v++) owner[v] = PETSC_MAX_INT;
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(mesh->num_nodes, &md->owner));
+  for (PetscInt v = 0; v < mesh->num_nodes; v++) md->owner[v] = PETSC_MAX_INT;
   for (PetscInt b = 0; b < mesh->num_blocks; b++) {
     const SKMeshBlock *blk        = &mesh->blocks[b];
     const SKElementTypeInfo *info = NULL;
@@ -100,154 +107,210 @@ PetscErrorCode SKMeshDistribute(SKMesh mesh, SKMesh *dist)
       for (PetscInt a = 0; a < info->num_nodes; a++) {
         const PetscInt v = blk->conn[e * info->num_nodes + a];
 
-        owner[v] = PetscMin(owner[v], part[blk->first_element + e]);
+        md->owner[v] = PetscMin(md->owner[v], md->part[blk->first_element + e]);
       }
   }
   for (PetscInt v = 0; v < mesh->num_nodes; v++)
-    if (owner[v] == PETSC_MAX_INT) owner[v] = 0;
+    if (md->owner[v] == PETSC_MAX_INT) md->owner[v] = 0;
 
-  /* Global numbers: rank by rank, natural order inside a rank. */
-  PetscCall(PetscCalloc1(size + 1, &start));
-  PetscCall(PetscCalloc1(size, &fill));
-  PetscCall(PetscMalloc1(mesh->num_nodes, &global));
-  for (PetscInt v = 0; v < mesh->num_nodes; v++) start[owner[v] + 1]++;
-  for (PetscMPIInt r = 0; r < size; r++) start[r + 1] += start[r];
-  for (PetscInt v = 0; v < mesh->num_nodes; v++) global[v] = start[owner[v]] + fill[owner[v]]++;
+  PetscCall(PetscCalloc1(md->size + 1, &md->start));
+  PetscCall(PetscCalloc1(md->size, &fill));
+  PetscCall(PetscMalloc1(mesh->num_nodes, &md->global));
+  for (PetscInt v = 0; v < mesh->num_nodes; v++) md->start[md->owner[v] + 1]++;
+  for (PetscMPIInt r = 0; r < md->size; r++) md->start[r + 1] += md->start[r];
+  for (PetscInt v = 0; v < mesh->num_nodes; v++) md->global[v] = md->start[md->owner[v]] + fill[md->owner[v]]++;
+  PetscCall(PetscFree(fill));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* Local nodes: owned (natural order = global order), then ghosts sorted by global number. */
-  PetscCall(PetscMalloc1(mesh->num_nodes, &loc));
-  PetscCall(PetscMalloc1(mesh->num_nodes, &ghosts));
-  for (PetscInt v = 0; v < mesh->num_nodes; v++) loc[v] = owner[v] == rank ? nowned++ : -1;
+/* This rank's nodes: the owned ones (natural order = global order), then the ghosts (nodes of local elements owned
+   elsewhere) sorted by global number; loc and natural map between the two numberings. */
+static PetscErrorCode MeshDistributionLocalNodes(SKMesh mesh, MeshDistribution *md)
+{
+  PetscInt *loc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(mesh->num_nodes, &md->loc));
+  PetscCall(PetscMalloc1(mesh->num_nodes, &md->ghosts));
+  loc = md->loc;
+  for (PetscInt v = 0; v < mesh->num_nodes; v++) loc[v] = md->owner[v] == md->rank ? md->nowned++ : -1;
   for (PetscInt b = 0; b < mesh->num_blocks; b++) {
     const SKMeshBlock *blk        = &mesh->blocks[b];
     const SKElementTypeInfo *info = NULL;
 
     PetscCall(SKElementTypeGetInfo(blk->type, &info));
     for (PetscInt e = 0; e < blk->num_elements; e++) {
-      if (part[blk->first_element + e] != rank) continue;
+      if (md->part[blk->first_element + e] != md->rank) continue;
       for (PetscInt a = 0; a < info->num_nodes; a++) {
         const PetscInt v = blk->conn[e * info->num_nodes + a];
 
         if (loc[v] == -1) {
-          loc[v]           = -2; /* seen ghost */
-          ghosts[nghost++] = global[v];
+          loc[v]                   = -2; /* seen ghost */
+          md->ghosts[md->nghost++] = md->global[v];
         }
       }
     }
   }
-  PetscCall(PetscSortInt(nghost, ghosts));
-  nlocal = nowned + nghost;
-  {
-    /* global -> natural for the ghosts: invert over the nodes seen as ghosts. */
-    PetscInt *natural;
+  PetscCall(PetscSortInt(md->nghost, md->ghosts));
+  /* global -> natural for the ghosts: invert over the nodes seen as ghosts */
+  PetscCall(PetscMalloc1(md->nowned + md->nghost, &md->natural));
+  for (PetscInt v = 0; v < mesh->num_nodes; v++) {
+    if (loc[v] >= 0)
+      md->natural[loc[v]] = v;
+    else if (loc[v] == -2) {
+      PetscInt i;
 
-    PetscCall(PetscMalloc1(nlocal, &natural));
-    PetscCall(PetscMalloc1(nlocal * mesh->dim, &coords));
-    for (PetscInt v = 0; v < mesh->num_nodes; v++) {
-      if (loc[v] >= 0)
-        natural[loc[v]] = v;
-      else if (loc[v] == -2) {
-        PetscInt i;
-
-        PetscCall(PetscFindInt(global[v], nghost, ghosts, &i));
-        loc[v]              = nowned + i;
-        natural[nowned + i] = v;
-      }
+      PetscCall(PetscFindInt(md->global[v], md->nghost, md->ghosts, &i));
+      loc[v]                      = md->nowned + i;
+      md->natural[md->nowned + i] = v;
     }
-    for (PetscInt i = 0; i < nlocal; i++)
-      for (PetscInt k = 0; k < mesh->dim; k++) coords[i * mesh->dim + k] = mesh->coords[natural[i] * mesh->dim + k];
-    PetscCall(SKMeshCreate(mesh->comm, mesh->dim, nlocal, coords, &d));
-    PetscCall(PetscFree(coords));
-
-    /* Blocks keep their order (and stay, empty, on ranks without their elements) so block indices agree. */
-    PetscCall(PetscMalloc1(mesh->num_elements, &eloc));
-    for (PetscInt e = 0; e < mesh->num_elements; e++) eloc[e] = part[e] == rank ? nelem_local++ : -1;
-    for (PetscInt b = 0; b < mesh->num_blocks; b++) {
-      const SKMeshBlock *blk        = &mesh->blocks[b];
-      const SKElementTypeInfo *info = NULL;
-      PetscInt *conn, n = 0;
-
-      PetscCall(SKElementTypeGetInfo(blk->type, &info));
-      PetscCall(PetscMalloc1(blk->num_elements * info->num_nodes, &conn));
-      for (PetscInt e = 0; e < blk->num_elements; e++) {
-        if (part[blk->first_element + e] != rank) continue;
-        for (PetscInt a = 0; a < info->num_nodes; a++) conn[n * info->num_nodes + a] = loc[blk->conn[e * info->num_nodes + a]];
-        n++;
-      }
-      PetscCall(SKMeshAddBlock(d, blk->name, blk->id, blk->type, n, conn));
-      PetscCall(PetscFree(conn));
-      d->blocks[b].natural_first = blk->first_element;
-      PetscCall(SKMeshShareBlockCellData(mesh, d, b));
-    }
-
-    /* Sets: the local entries, with the global sizes of the whole mesh. */
-    {
-      PetscInt cap = 0;
-
-      for (PetscInt s = 0; s < mesh->num_node_sets; s++) cap = PetscMax(cap, mesh->node_sets[s].n);
-      for (PetscInt s = 0; s < mesh->num_side_sets; s++) cap = PetscMax(cap, 2 * mesh->side_sets[s].n);
-      PetscCall(PetscMalloc1(cap, &lists));
-    }
-    for (PetscInt s = 0; s < mesh->num_node_sets; s++) {
-      const SKMeshSet *set = &mesh->node_sets[s];
-      PetscInt n           = 0;
-
-      for (PetscInt i = 0; i < set->n; i++)
-        if (loc[set->nodes[i]] >= 0) lists[n++] = loc[set->nodes[i]];
-      PetscCall(SKMeshAddNodeSet(d, set->name, n, lists));
-      d->node_sets[s].global_size = set->global_size;
-    }
-    for (PetscInt s = 0; s < mesh->num_side_sets; s++) {
-      const SKMeshSet *set = &mesh->side_sets[s];
-      PetscInt n = 0, *faces = lists + set->n;
-
-      for (PetscInt i = 0; i < set->n; i++)
-        if (eloc[set->elements[i]] >= 0) {
-          lists[n]   = eloc[set->elements[i]];
-          faces[n++] = set->faces[i];
-        }
-      PetscCall(SKMeshAddSideSet(d, set->name, n, lists, faces));
-      d->side_sets[s].global_size = set->global_size;
-    }
-
-    /* Boundary faces of the whole mesh, restricted to the local elements (set after the Add calls, which reset caches). */
-    PetscCall(SKMeshGetBoundaryFaces(mesh, &nb, &belem, &bface));
-    PetscCall(PetscMalloc1(nb, &d->boundary_elements));
-    PetscCall(PetscMalloc1(nb, &d->boundary_faces));
-    d->num_boundary = 0;
-    for (PetscInt i = 0; i < nb; i++)
-      if (eloc[belem[i]] >= 0) {
-        d->boundary_elements[d->num_boundary] = eloc[belem[i]];
-        d->boundary_faces[d->num_boundary++]  = bface[i];
-      }
-    d->has_boundary = PETSC_TRUE;
-
-    d->natural_nodes = natural;
-    PetscCall(PetscMalloc1(nelem_local, &d->natural_elements));
-    for (PetscInt e = 0; e < mesh->num_elements; e++)
-      if (eloc[e] >= 0) d->natural_elements[eloc[e]] = e;
   }
-  d->distributed         = PETSC_TRUE;
-  d->num_owned           = nowned;
-  d->num_ghost           = nghost;
-  d->global_start        = start[rank];
-  d->global_num_nodes    = mesh->num_nodes;
-  d->global_num_elements = mesh->num_elements;
-  PetscCall(PetscMalloc1(nghost, &d->ghost_global));
-  PetscCall(PetscMalloc1(nghost, &d->ghost_rank));
-  for (PetscInt i = 0; i < nghost; i++) {
-    d->ghost_global[i] = ghosts[i];
-    d->ghost_rank[i]   = (PetscMPIInt)owner[d->natural_nodes[nowned + i]];
+  PetscCall(PetscMalloc1(mesh->num_elements, &md->eloc));
+  for (PetscInt e = 0; e < mesh->num_elements; e++) md->eloc[e] = md->part[e] == md->rank ? md->nelem_local++ : -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The local part D: its nodes with their coordinates, and every block with its local elements (blocks keep their order
+   and stay, empty, on ranks without their elements, so block indices agree). */
+static PetscErrorCode MeshDistributionCreateLocal(SKMesh mesh, const MeshDistribution *md, SKMesh *dist)
+{
+  const PetscInt nlocal = md->nowned + md->nghost;
+  PetscReal *coords;
+  SKMesh d;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(nlocal * mesh->dim, &coords));
+  for (PetscInt i = 0; i < nlocal; i++)
+    for (PetscInt k = 0; k < mesh->dim; k++) coords[i * mesh->dim + k] = mesh->coords[md->natural[i] * mesh->dim + k];
+  PetscCall(SKMeshCreate(mesh->comm, mesh->dim, nlocal, coords, &d));
+  PetscCall(PetscFree(coords));
+  for (PetscInt b = 0; b < mesh->num_blocks; b++) {
+    const SKMeshBlock *blk        = &mesh->blocks[b];
+    const SKElementTypeInfo *info = NULL;
+    PetscInt *conn, n = 0;
+
+    PetscCall(SKElementTypeGetInfo(blk->type, &info));
+    PetscCall(PetscMalloc1(blk->num_elements * info->num_nodes, &conn));
+    for (PetscInt e = 0; e < blk->num_elements; e++) {
+      if (md->part[blk->first_element + e] != md->rank) continue;
+      for (PetscInt a = 0; a < info->num_nodes; a++) conn[n * info->num_nodes + a] = md->loc[blk->conn[e * info->num_nodes + a]];
+      n++;
+    }
+    PetscCall(SKMeshAddBlock(d, blk->name, blk->id, blk->type, n, conn));
+    PetscCall(PetscFree(conn));
+    d->blocks[b].natural_first = blk->first_element;
+    PetscCall(SKMeshShareBlockCellData(mesh, d, b));
+  }
+  *dist = d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The node and side sets of D: the local entries, with the global sizes of the whole mesh; then the boundary faces of
+   the whole mesh restricted to the local elements (set after the Add calls, which reset caches). */
+static PetscErrorCode MeshDistributionSets(SKMesh mesh, const MeshDistribution *md, SKMesh d)
+{
+  PetscInt cap = 0, *lists, nb;
+  const PetscInt *belem, *bface;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < mesh->num_node_sets; s++) cap = PetscMax(cap, mesh->node_sets[s].n);
+  for (PetscInt s = 0; s < mesh->num_side_sets; s++) cap = PetscMax(cap, 2 * mesh->side_sets[s].n);
+  PetscCall(PetscMalloc1(cap, &lists));
+  for (PetscInt s = 0; s < mesh->num_node_sets; s++) {
+    const SKMeshSet *set = &mesh->node_sets[s];
+    PetscInt n           = 0;
+
+    for (PetscInt i = 0; i < set->n; i++)
+      if (md->loc[set->nodes[i]] >= 0) lists[n++] = md->loc[set->nodes[i]];
+    PetscCall(SKMeshAddNodeSet(d, set->name, n, lists));
+    d->node_sets[s].global_size = set->global_size;
+  }
+  for (PetscInt s = 0; s < mesh->num_side_sets; s++) {
+    const SKMeshSet *set = &mesh->side_sets[s];
+    PetscInt n = 0, *faces = lists + set->n;
+
+    for (PetscInt i = 0; i < set->n; i++)
+      if (md->eloc[set->elements[i]] >= 0) {
+        lists[n]   = md->eloc[set->elements[i]];
+        faces[n++] = set->faces[i];
+      }
+    PetscCall(SKMeshAddSideSet(d, set->name, n, lists, faces));
+    d->side_sets[s].global_size = set->global_size;
   }
   PetscCall(PetscFree(lists));
-  PetscCall(PetscFree(eloc));
-  PetscCall(PetscFree(ghosts));
-  PetscCall(PetscFree(loc));
-  PetscCall(PetscFree(global));
-  PetscCall(PetscFree(fill));
-  PetscCall(PetscFree(start));
-  PetscCall(PetscFree(owner));
-  PetscCall(PetscFree(part));
+
+  PetscCall(SKMeshGetBoundaryFaces(mesh, &nb, &belem, &bface));
+  PetscCall(PetscMalloc1(nb, &d->boundary_elements));
+  PetscCall(PetscMalloc1(nb, &d->boundary_faces));
+  d->num_boundary = 0;
+  for (PetscInt i = 0; i < nb; i++)
+    if (md->eloc[belem[i]] >= 0) {
+      d->boundary_elements[d->num_boundary] = md->eloc[belem[i]];
+      d->boundary_faces[d->num_boundary++]  = bface[i];
+    }
+  d->has_boundary = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The numbering of D: natural numbers of its nodes (taken from MD) and elements, owned and ghost counts, and each
+   ghost's global number and owner. */
+static PetscErrorCode MeshDistributionNumbering(SKMesh mesh, MeshDistribution *md, SKMesh d)
+{
+  PetscFunctionBegin;
+  d->natural_nodes = md->natural;
+  md->natural      = NULL;
+  PetscCall(PetscMalloc1(md->nelem_local, &d->natural_elements));
+  for (PetscInt e = 0; e < mesh->num_elements; e++)
+    if (md->eloc[e] >= 0) d->natural_elements[md->eloc[e]] = e;
+  d->distributed         = PETSC_TRUE;
+  d->num_owned           = md->nowned;
+  d->num_ghost           = md->nghost;
+  d->global_start        = md->start[md->rank];
+  d->global_num_nodes    = mesh->num_nodes;
+  d->global_num_elements = mesh->num_elements;
+  PetscCall(PetscMalloc1(md->nghost, &d->ghost_global));
+  PetscCall(PetscMalloc1(md->nghost, &d->ghost_rank));
+  for (PetscInt i = 0; i < md->nghost; i++) {
+    d->ghost_global[i] = md->ghosts[i];
+    d->ghost_rank[i]   = (PetscMPIInt)md->owner[d->natural_nodes[md->nowned + i]];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees the work arrays of MD (the natural numbers of the nodes have gone to the distributed mesh). */
+static PetscErrorCode MeshDistributionDestroy(MeshDistribution *md)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(md->part));
+  PetscCall(PetscFree(md->owner));
+  PetscCall(PetscFree(md->start));
+  PetscCall(PetscFree(md->global));
+  PetscCall(PetscFree(md->loc));
+  PetscCall(PetscFree(md->ghosts));
+  PetscCall(PetscFree(md->natural));
+  PetscCall(PetscFree(md->eloc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshDistribute(SKMesh mesh, SKMesh *dist)
+{
+  MeshDistribution md = {0};
+  SKMesh d            = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(!mesh->distributed, mesh->comm, PETSC_ERR_ARG_WRONGSTATE, "the mesh is already distributed");
+  PetscCall(PetscLogEventBegin(SK_EVENT_MeshDistribute, 0, 0, 0, 0));
+  PetscCallMPI(MPI_Comm_size(mesh->comm, &md.size));
+  PetscCallMPI(MPI_Comm_rank(mesh->comm, &md.rank));
+  PetscCheck(md.size <= mesh->num_elements, mesh->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "cannot distribute %" PetscInt_FMT " elements over %d ranks", mesh->num_elements, md.size);
+  PetscCall(MeshDistributionPartition(mesh, &md));
+  PetscCall(MeshDistributionNumberNodes(mesh, &md));
+  PetscCall(MeshDistributionLocalNodes(mesh, &md));
+  PetscCall(MeshDistributionCreateLocal(mesh, &md, &d));
+  PetscCall(MeshDistributionSets(mesh, &md, d));
+  PetscCall(MeshDistributionNumbering(mesh, &md, d));
+  PetscCall(MeshDistributionDestroy(&md));
   PetscCall(PetscLogEventEnd(SK_EVENT_MeshDistribute, 0, 0, 0, 0));
   *dist = d;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -102,7 +102,7 @@ static PetscErrorCode SKXmlMeshVector(SKInput input, SKNode node, const char att
 /* Element type attribute TYPE of NODE; an unknown name is an input error listing the known ones. */
 static PetscErrorCode SKXmlMeshElementType(SKInput input, SKNode node, PetscInt dim, SKElementType *type)
 {
-  char name[16], known[128];
+  char name[16], known[512];
   PetscBool found;
   const SKElementTypeInfo *info = NULL;
 
@@ -110,7 +110,7 @@ static PetscErrorCode SKXmlMeshElementType(SKInput input, SKNode node, PetscInt 
   PetscCall(SKInputRequireString(input, node, "type", name, sizeof(name)));
   PetscCall(SKElementTypeFromName(name, type, &found));
   PetscCall(SKElementTypeList(known, sizeof(known)));
-  if (!found) PetscCall(SKInputError(input, node, "unknown element type '%s'; known types: %s", name, known));
+  if (!found) PetscCall(SKInputError(input, node, "unknown element type '%s'; known: %s", name, known));
   PetscCall(SKElementTypeGetInfo(*type, &info));
   if (info->dim != dim)
     PetscCall(SKInputError(input, node, "<%s> needs a %" PetscInt_FMT "D element type, and %s is %" PetscInt_FMT "D", SKNodeName(node), dim,

@@ -446,75 +446,73 @@ static void FrictionIntegrals(const Bars2020Ctx *ctx, PetscReal u0, const PetscR
   SKBarsCosineFamilyProject(&ctx->fam[1], nq, qd->z, qd->wT, b2->proj);
 }
 
-static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
+/* The modal sets of the Threlfall model (section 2.2): the cosine family of each bar, bar 1 loaded at x = 0. */
+static PetscErrorCode ThrelfallModesCreate(const Bars2020Ctx *ctx, BarsModes modes[2], BarsModes *set[2])
 {
-  Bars2020Ctx *ctx = (Bars2020Ctx *)vctx;
-  BarsModes modes[2], *set[2];
-  BarsSampler smp[2][2];
-  BarsWriters wr;
-  BarsEnergy en = {0, 0, 0};
-  PetscInt nset = ctx->linear ? 1 : 2, nf = ctx->nfield, nlin = 0;
-  PetscReal *phi0, max_resid = 0, L1 = ctx->fam[0].length, L2 = ctx->fam[1].length;
-  PetscReal *xf[2];
-  SKBarsStepped st;
-  SKProgress progress;
-  PetscLogDouble t0, t1;
-  BarsQuad qd;
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < 2; b++) {
+    PetscCall(BarsModesCreate(ctx->fam[b].n, b == 0, &modes[b]));
+    PetscCall(SKBarsCosineFamilyModes(&ctx->fam[b], modes[b].omega, modes[b].mass));
+    PetscCall(BarsModesFinish(&modes[b], ctx->dt));
+    set[b] = &modes[b];
+  }
+  for (PetscInt j = 0; j < modes[0].n; j++) modes[0].g[j] = 1.0 / modes[0].mass[j]; /* phi_j(0) = 1, eq. 15 */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The one modal set of the linear equivalent model (section 2.3): the stepped bar ST (free part of bar 1, the overlap
+   where both bars move together (masses and stiffnesses add), the rest of bar 2; zero-length segments are dropped) and
+   its NLIN modes, the given number or every root below the friction model's omega_max. */
+static PetscErrorCode LinearModesCreate(const Bars2020Ctx *ctx, SKBarsStepped *st, BarsModes modes[2], BarsModes *set[2], PetscInt *nlin)
+{
+  PetscReal *w, tau = 0, L1 = ctx->fam[0].length, L2 = ctx->fam[1].length;
+  PetscInt ntry, n = 0;
 
   PetscFunctionBegin;
-  PetscCall(SKWallTime(&t0));
-  /* the overlap never exceeds bar 1, so L1 / h + 1 points always suffice */
-  qd.cap = (PetscInt)PetscCeilReal(L1 / ctx->quad_h) + 1;
-  PetscCall(PetscMalloc5(qd.cap, &qd.x, qd.cap, &qd.z, qd.cap, &qd.v1, qd.cap, &qd.v2, qd.cap, &qd.wT));
-  /* modal sets */
-  if (!ctx->linear) {
-    for (PetscInt b = 0; b < 2; b++) {
-      PetscCall(BarsModesCreate(ctx->fam[b].n, b == 0, &modes[b]));
-      PetscCall(SKBarsCosineFamilyModes(&ctx->fam[b], modes[b].omega, modes[b].mass));
-      PetscCall(BarsModesFinish(&modes[b], ctx->dt));
-      set[b] = &modes[b];
-    }
-    for (PetscInt j = 0; j < modes[0].n; j++) modes[0].g[j] = 1.0 / modes[0].mass[j]; /* phi_j(0) = 1, eq. 15 */
-  } else {
-    PetscReal *w, tau = 0;
-    PetscInt ntry;
-    st.nseg = 0;
-    /* section 2.3: free part of bar 1, the overlap where both bars move together (masses and stiffnesses add), the
-       rest of bar 2; zero-length segments are dropped */
-    if (L1 - ctx->overlap0 > 0) {
-      st.rhoA[st.nseg]  = ctx->fam[0].rhoA;
-      st.EA[st.nseg]    = ctx->EA[0];
-      st.len[st.nseg++] = L1 - ctx->overlap0;
-    }
-    st.rhoA[st.nseg]  = ctx->fam[0].rhoA + ctx->fam[1].rhoA;
-    st.EA[st.nseg]    = ctx->EA[0] + ctx->EA[1];
-    st.len[st.nseg++] = ctx->overlap0;
-    st.rhoA[st.nseg]  = ctx->fam[1].rhoA;
-    st.EA[st.nseg]    = ctx->EA[1];
-    st.len[st.nseg++] = L2 - ctx->overlap0;
-    for (PetscInt i = 0; i < st.nseg; i++) tau += st.len[i] * PetscSqrtReal(st.rhoA[i] / st.EA[i]);
-    if (ctx->linear_modes)
-      nlin = ctx->linear_modes;
-    else {
-      /* the same frequency content as the friction model: every root below its omega_max */
-      ntry = (PetscInt)(ctx->omega_max * tau / PETSC_PI) + 16;
-      PetscCall(PetscMalloc1(ntry, &w));
-      PetscCall(SKBarsSteppedRoots(&st, ntry, w));
-      for (nlin = 0; nlin < ntry && w[nlin] <= ctx->omega_max; nlin++) {}
-      PetscCall(PetscFree(w));
-    }
-    PetscCall(BarsModesCreate(nlin, PETSC_TRUE, &modes[0]));
-    PetscCall(SKBarsSteppedRoots(&st, nlin, modes[0].omega));
-    for (PetscInt j = 0; j < nlin; j++) {
-      modes[0].mass[j] = SKBarsSteppedModalMass(&st, modes[0].omega[j]);
-      modes[0].g[j]    = 1.0 / modes[0].mass[j]; /* phi_j(0) = 1 by normalisation, eq. 26 */
-    }
-    PetscCall(BarsModesFinish(&modes[0], ctx->dt));
-    set[0] = &modes[0];
-    set[1] = &modes[0];
+  st->nseg = 0;
+  if (L1 - ctx->overlap0 > 0) {
+    st->rhoA[st->nseg]  = ctx->fam[0].rhoA;
+    st->EA[st->nseg]    = ctx->EA[0];
+    st->len[st->nseg++] = L1 - ctx->overlap0;
   }
-  /* samplers: output points and the field grid of each bar */
-  PetscCall(PetscMalloc2(nf, &xf[0], nf, &xf[1]));
+  st->rhoA[st->nseg]  = ctx->fam[0].rhoA + ctx->fam[1].rhoA;
+  st->EA[st->nseg]    = ctx->EA[0] + ctx->EA[1];
+  st->len[st->nseg++] = ctx->overlap0;
+  st->rhoA[st->nseg]  = ctx->fam[1].rhoA;
+  st->EA[st->nseg]    = ctx->EA[1];
+  st->len[st->nseg++] = L2 - ctx->overlap0;
+  for (PetscInt i = 0; i < st->nseg; i++) tau += st->len[i] * PetscSqrtReal(st->rhoA[i] / st->EA[i]);
+  if (ctx->linear_modes)
+    n = ctx->linear_modes;
+  else {
+    /* the same frequency content as the friction model: every root below its omega_max */
+    ntry = (PetscInt)(ctx->omega_max * tau / PETSC_PI) + 16;
+    PetscCall(PetscMalloc1(ntry, &w));
+    PetscCall(SKBarsSteppedRoots(st, ntry, w));
+    for (n = 0; n < ntry && w[n] <= ctx->omega_max; n++) {}
+    PetscCall(PetscFree(w));
+  }
+  PetscCall(BarsModesCreate(n, PETSC_TRUE, &modes[0]));
+  PetscCall(SKBarsSteppedRoots(st, n, modes[0].omega));
+  for (PetscInt j = 0; j < n; j++) {
+    modes[0].mass[j] = SKBarsSteppedModalMass(st, modes[0].omega[j]);
+    modes[0].g[j]    = 1.0 / modes[0].mass[j]; /* phi_j(0) = 1 by normalisation, eq. 26 */
+  }
+  PetscCall(BarsModesFinish(&modes[0], ctx->dt));
+  set[0] = &modes[0];
+  set[1] = &modes[0];
+  *nlin  = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The samplers of each bar: its output points (kind 0) and its field grid XF (kind 1), each a table of the mode shapes
+   of SET at the points (cosines, or the stepped bar ST's modes for the linear model). */
+static PetscErrorCode SamplersCreate(const Bars2020Ctx *ctx, BarsModes *set[2], const SKBarsStepped *st, PetscReal *xf[2],
+                                     BarsSampler smp[2][2])
+{
+  PetscInt nf = ctx->nfield;
+
+  PetscFunctionBegin;
   for (PetscInt b = 0; b < 2; b++)
     for (PetscInt i = 0; i < nf; i++) xf[b][i] = ctx->fam[b].length * i / (nf - 1);
   for (PetscInt b = 0; b < 2; b++) {
@@ -531,16 +529,23 @@ static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
             row[j] = PetscCosReal((j + ctx->fam[b].offset) * PETSC_PI * xs[p] / ctx->fam[b].length);
         } else {
           /* bar 2 point z sits at L1 - u0 + z of the stepped bar */
-          PetscReal sp = b ? L1 - ctx->overlap0 + xs[p] : xs[p];
-          for (PetscInt j = 0; j < s->modes->n; j++) row[j] = SKBarsSteppedModeValue(&st, s->modes->omega[j], sp);
+          PetscReal sp = b ? ctx->fam[0].length - ctx->overlap0 + xs[p] : xs[p];
+          for (PetscInt j = 0; j < s->modes->n; j++) row[j] = SKBarsSteppedModeValue(st, s->modes->omega[j], sp);
         }
       }
     }
   }
-  PetscCall(PetscMalloc1(set[0]->n, &phi0));
-  for (PetscInt j = 0; j < set[0]->n; j++) phi0[j] = 1; /* both families are normalised to phi(0) = 1 at the loaded end */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* outputs */
+/* The run's attributes under /bars2020 and its histories: points and fields of each bar, and the energy balance. */
+static PetscErrorCode OutputsCreate(const Bars2020Ctx *ctx, SKOutput out, PetscInt nlin, PetscReal *xf[2], BarsWriters *wr)
+{
+  const char *cols[8]  = {"t", "overlap", "energy_bar1", "energy_bar2", "work_load", "dissipation", "residual", "relative_residual"};
+  const char *units[8] = {"s", "m", "J", "J", "J", "J", "J", "1"};
+  PetscInt nf          = ctx->nfield;
+
+  PetscFunctionBegin;
   PetscCall(SKOutputWriteAttributeString(out, "/bars2020", "model", ctx->linear ? "linear" : "threlfall"));
   PetscCall(SKOutputWriteAttributeReal(out, "/bars2020", "dt", ctx->dt));
   PetscCall(SKOutputWriteAttributeReal(out, "/bars2020", "v95", ctx->v95));
@@ -552,59 +557,123 @@ static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
   for (PetscInt b = 0; b < 2; b++) {
     const char *sym = b ? "z" : "x";
     if (ctx->npoint[b])
-      PetscCall(PointHistoryCreate(out, b ? "/bars2020/bar2" : "/bars2020/bar1", sym, ctx->npoint[b], ctx->point[b], &wr.hist[b]));
-    PetscCall(FieldHistoryCreate(out, b ? "/bars2020/field/bar2_u" : "/bars2020/field/bar1_u", "u", sym, nf, xf[b], "m", &wr.field_u[b]));
-    PetscCall(FieldHistoryCreate(out, b ? "/bars2020/field/bar2_v" : "/bars2020/field/bar1_v", "v", sym, nf, xf[b], "m/s", &wr.field_v[b]));
+      PetscCall(PointHistoryCreate(out, b ? "/bars2020/bar2" : "/bars2020/bar1", sym, ctx->npoint[b], ctx->point[b], &wr->hist[b]));
+    PetscCall(FieldHistoryCreate(out, b ? "/bars2020/field/bar2_u" : "/bars2020/field/bar1_u", "u", sym, nf, xf[b], "m", &wr->field_u[b]));
+    PetscCall(
+        FieldHistoryCreate(out, b ? "/bars2020/field/bar2_v" : "/bars2020/field/bar1_v", "v", sym, nf, xf[b], "m/s", &wr->field_v[b]));
   }
-  {
-    const char *cols[8]  = {"t", "overlap", "energy_bar1", "energy_bar2", "work_load", "dissipation", "residual", "relative_residual"};
-    const char *units[8] = {"s", "m", "J", "J", "J", "J", "J", "1"};
-    PetscCall(SKOutputHistoryCreate(out, "/bars2020/energy", 8, cols, units, &wr.energy));
-    PetscCall(SKHistorySetFlushInterval(wr.energy, 256));
+  PetscCall(SKOutputHistoryCreate(out, "/bars2020/energy", 8, cols, units, &wr->energy));
+  PetscCall(SKHistorySetFlushInterval(wr->energy, 256));
+  PetscCall(PetscMalloc1(nf + 1, &wr->fbuf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The modal friction loads q of the Threlfall model for the step from T: the friction integrals over the current
+   overlap (which follows the rigid-body mode of bar 1; section 2.2: deformation does not change it; u0 <= 0 means the
+   bars have separated), with the explicit or the implicit relative velocity. */
+static PetscErrorCode FrictionLoads(const Bars2020Ctx *ctx, PetscReal t, BarsQuad *qd, BarsModes modes[2])
+{
+  PetscReal overlap = ctx->overlap0 + modes[0].eta[0], L2 = ctx->fam[1].length;
+
+  PetscFunctionBegin;
+  PetscCheck(overlap < L2, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
+             "bar 1 reached the fixed end of bar 2 at t = %g s (overlap %g m >= L2 = %g m); shorten the run", (double)t, (double)overlap,
+             (double)L2);
+  if (ctx->muN > 0 && ctx->implicit) {
+    for (PetscInt b = 0; b < 2; b++) BarsModesFreeVelocity(&modes[b]);
+    FrictionIntegrals(ctx, overlap, modes[0].vfree, modes[1].vfree, qd, &modes[0], &modes[1]);
+  } else if (ctx->muN > 0)
+    FrictionIntegrals(ctx, overlap, modes[0].etadot, modes[1].etadot, qd, &modes[0], &modes[1]);
+  for (PetscInt b = 0; b < 2; b++) {
+    PetscReal sign = b ? 1 : -1; /* friction acts -T on bar 1 and +T on bar 2 (eqs. 1-2 with T2 = -T1 at matched points) */
+    for (PetscInt j = 0; j < modes[b].n; j++) modes[b].q[j] = ctx->muN > 0 ? sign * modes[b].proj[j] / modes[b].mass[j] : 0;
   }
-  PetscCall(PetscMalloc1(nf + 1, &wr.fbuf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One step from T: the load's Duhamel integrals, the friction loads, the modal update of every set, the load work and
+   friction dissipation booked into EN, and the energy residual's running maximum MAX_RESID; a non-finite energy stops
+   the run. */
+static PetscErrorCode Bars2020Step(const Bars2020Ctx *ctx, PetscReal t, BarsModes modes[2], BarsModes *set[2], PetscInt nset,
+                                   const PetscReal phi0[], BarsQuad *qd, BarsEnergy *en, PetscReal *max_resid)
+{
+  PetscReal dW, e = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SKBarsLoadDuhamel(&ctx->load, t, t + ctx->dt, set[0]->n, set[0]->omega, set[0]->S, set[0]->C));
+  if (!ctx->linear) PetscCall(FrictionLoads(ctx, t, qd, modes));
+  PetscCall(LoadWork(&ctx->load, set[0], phi0, t, ctx->dt, &dW));
+  for (PetscInt s = 0; s < nset; s++) {
+    BarsModes *m = set[s];
+    PetscCall(PetscArraycpy(m->eta_old, m->eta, m->n));
+    SKBarsModalStep(m->n, m->coef, m->g, m->S, m->C, ctx->linear ? NULL : m->q, m->eta, m->etadot);
+  }
+  en->work += dW;
+  if (!ctx->linear && ctx->muN > 0) {
+    /* work of the step-constant friction forces: sum_q w T (du1 - du2) = sum_j proj1_j deta_j - sum_m proj2_m dzeta_m */
+    for (PetscInt j = 0; j < modes[0].n; j++) en->dissipation += modes[0].proj[j] * (modes[0].eta[j] - modes[0].eta_old[j]);
+    for (PetscInt j = 0; j < modes[1].n; j++) en->dissipation -= modes[1].proj[j] * (modes[1].eta[j] - modes[1].eta_old[j]);
+  }
+  for (PetscInt s = 0; s < nset; s++) e += SKBarsModalEnergy(set[s]->n, set[s]->omega, set[s]->mass, set[s]->eta, set[s]->etadot);
+  PetscCheck(PetscIsNormalReal(e) || e == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "energy is %g at t = %g s: the run is unstable; lower dt",
+             (double)e, (double)t);
+  *max_resid = PetscMax(*max_resid, PetscAbsReal(e + en->dissipation - en->work - en->e0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The one-screen summary of a run and its wall time attribute. */
+static PetscErrorCode Bars2020Summary(const Bars2020Ctx *ctx, SKOutput out, BarsModes *set[2], const BarsEnergy *en, PetscReal max_resid,
+                                      PetscLogDouble wall)
+{
+  PetscFunctionBegin;
+  PetscCall(SKOutputSummary(out, "model", "%s", ctx->linear ? "linear equivalent (stepped bar)" : "Threlfall friction, modal"));
+  PetscCall(SKOutputSummary(out, "modes", "%" PetscInt_FMT " + %" PetscInt_FMT, set[0]->n, ctx->linear ? 0 : set[1]->n));
+  PetscCall(SKOutputSummary(out, "steps", "%" PetscInt_FMT " of dt = %g s", ctx->nsteps, (double)ctx->dt));
+  if (!ctx->linear) PetscCall(SKOutputSummary(out, "v95", "%g m/s", (double)ctx->v95));
+  PetscCall(SKOutputSummary(out, "work_load", "%.6e J", (double)en->work));
+  PetscCall(SKOutputSummary(out, "dissipation", "%.6e J", (double)en->dissipation));
+  PetscCall(SKOutputSummary(out, "energy_residual", "%.3e (max |E + D - W| / max(W, 1e-300))",
+                            (double)(max_resid / PetscMax(PetscAbsReal(en->work), 1e-300))));
+  PetscCall(SKOutputSummary(out, "wall_time", "%.3f s", (double)wall));
+  PetscCall(SKOutputWriteAttributeReal(out, "/bars2020", "wall_time", (PetscReal)wall));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run: the modal sets and samplers, the outputs, then the steps with a row written every out_every steps. */
+static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
+{
+  Bars2020Ctx *ctx = (Bars2020Ctx *)vctx;
+  BarsModes modes[2], *set[2];
+  BarsSampler smp[2][2];
+  BarsWriters wr;
+  BarsEnergy en = {0, 0, 0};
+  PetscInt nset = ctx->linear ? 1 : 2, nf = ctx->nfield, nlin = 0;
+  PetscReal *phi0, max_resid = 0;
+  PetscReal *xf[2];
+  SKBarsStepped st;
+  SKProgress progress;
+  PetscLogDouble t0, t1;
+  BarsQuad qd;
+
+  PetscFunctionBegin;
+  PetscCall(SKWallTime(&t0));
+  /* the overlap never exceeds bar 1, so L1 / h + 1 points always suffice */
+  qd.cap = (PetscInt)PetscCeilReal(ctx->fam[0].length / ctx->quad_h) + 1;
+  PetscCall(PetscMalloc5(qd.cap, &qd.x, qd.cap, &qd.z, qd.cap, &qd.v1, qd.cap, &qd.v2, qd.cap, &qd.wT));
+  if (!ctx->linear)
+    PetscCall(ThrelfallModesCreate(ctx, modes, set));
+  else
+    PetscCall(LinearModesCreate(ctx, &st, modes, set, &nlin));
+  PetscCall(PetscMalloc2(nf, &xf[0], nf, &xf[1]));
+  PetscCall(SamplersCreate(ctx, set, &st, xf, smp));
+  PetscCall(PetscMalloc1(set[0]->n, &phi0));
+  for (PetscInt j = 0; j < set[0]->n; j++) phi0[j] = 1; /* both families are normalised to phi(0) = 1 at the loaded end */
+  PetscCall(OutputsCreate(ctx, out, nlin, xf, &wr));
 
   PetscCall(SKProgressCreate(PETSC_COMM_SELF, "bars2020", 0, ctx->t_end, &progress));
   PetscCall(WriteRow(ctx, smp, &wr, set, nset, 0, ctx->overlap0, &en));
   for (PetscInt step = 0; step < ctx->nsteps; step++) {
-    PetscReal t = step * ctx->dt, dW;
-    PetscCall(SKBarsLoadDuhamel(&ctx->load, t, t + ctx->dt, set[0]->n, set[0]->omega, set[0]->S, set[0]->C));
-    if (!ctx->linear) {
-      /* the overlap follows the rigid-body mode of bar 1 (section 2.2: deformation does not change it); u0 <= 0 means
-         the bars have separated (no contact) */
-      PetscReal overlap = ctx->overlap0 + modes[0].eta[0];
-      PetscCheck(overlap < L2, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED,
-                 "bar 1 reached the fixed end of bar 2 at t = %g s (overlap %g m >= L2 = %g m); shorten the run", (double)t,
-                 (double)overlap, (double)L2);
-      if (ctx->muN > 0 && ctx->implicit) {
-        for (PetscInt b = 0; b < 2; b++) BarsModesFreeVelocity(&modes[b]);
-        FrictionIntegrals(ctx, overlap, modes[0].vfree, modes[1].vfree, &qd, &modes[0], &modes[1]);
-      } else if (ctx->muN > 0)
-        FrictionIntegrals(ctx, overlap, modes[0].etadot, modes[1].etadot, &qd, &modes[0], &modes[1]);
-      for (PetscInt b = 0; b < 2; b++) {
-        PetscReal sign = b ? 1 : -1; /* friction acts -T on bar 1 and +T on bar 2 (eqs. 1-2 with T2 = -T1 at matched points) */
-        for (PetscInt j = 0; j < modes[b].n; j++) modes[b].q[j] = ctx->muN > 0 ? sign * modes[b].proj[j] / modes[b].mass[j] : 0;
-      }
-    }
-    PetscCall(LoadWork(&ctx->load, set[0], phi0, t, ctx->dt, &dW));
-    for (PetscInt s = 0; s < nset; s++) {
-      BarsModes *m = set[s];
-      PetscCall(PetscArraycpy(m->eta_old, m->eta, m->n));
-      SKBarsModalStep(m->n, m->coef, m->g, m->S, m->C, ctx->linear ? NULL : m->q, m->eta, m->etadot);
-    }
-    en.work += dW;
-    if (!ctx->linear && ctx->muN > 0) {
-      /* work of the step-constant friction forces: sum_q w T (du1 - du2) = sum_j proj1_j deta_j - sum_m proj2_m dzeta_m */
-      for (PetscInt j = 0; j < modes[0].n; j++) en.dissipation += modes[0].proj[j] * (modes[0].eta[j] - modes[0].eta_old[j]);
-      for (PetscInt j = 0; j < modes[1].n; j++) en.dissipation -= modes[1].proj[j] * (modes[1].eta[j] - modes[1].eta_old[j]);
-    }
-    {
-      PetscReal e = 0;
-      for (PetscInt s = 0; s < nset; s++) e += SKBarsModalEnergy(set[s]->n, set[s]->omega, set[s]->mass, set[s]->eta, set[s]->etadot);
-      PetscCheck(PetscIsNormalReal(e) || e == 0, PETSC_COMM_SELF, PETSC_ERR_FP, "energy is %g at t = %g s: the run is unstable; lower dt",
-                 (double)e, (double)t);
-      max_resid = PetscMax(max_resid, PetscAbsReal(e + en.dissipation - en.work - en.e0));
-    }
+    PetscCall(Bars2020Step(ctx, step * ctx->dt, modes, set, nset, phi0, &qd, &en, &max_resid));
     if ((step + 1) % ctx->out_every == 0 || step + 1 == ctx->nsteps)
       PetscCall(
           WriteRow(ctx, smp, &wr, set, nset, (step + 1) * ctx->dt, ctx->linear ? ctx->overlap0 : ctx->overlap0 + modes[0].eta[0], &en));
@@ -612,17 +681,7 @@ static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
   }
   PetscCall(SKProgressDestroy(&progress));
   PetscCall(SKWallTime(&t1));
-
-  PetscCall(SKOutputSummary(out, "model", "%s", ctx->linear ? "linear equivalent (stepped bar)" : "Threlfall friction, modal"));
-  PetscCall(SKOutputSummary(out, "modes", "%" PetscInt_FMT " + %" PetscInt_FMT, set[0]->n, ctx->linear ? 0 : set[1]->n));
-  PetscCall(SKOutputSummary(out, "steps", "%" PetscInt_FMT " of dt = %g s", ctx->nsteps, (double)ctx->dt));
-  if (!ctx->linear) PetscCall(SKOutputSummary(out, "v95", "%g m/s", (double)ctx->v95));
-  PetscCall(SKOutputSummary(out, "work_load", "%.6e J", (double)en.work));
-  PetscCall(SKOutputSummary(out, "dissipation", "%.6e J", (double)en.dissipation));
-  PetscCall(SKOutputSummary(out, "energy_residual", "%.3e (max |E + D - W| / max(W, 1e-300))",
-                            (double)(max_resid / PetscMax(PetscAbsReal(en.work), 1e-300))));
-  PetscCall(SKOutputSummary(out, "wall_time", "%.3f s", (double)(t1 - t0)));
-  PetscCall(SKOutputWriteAttributeReal(out, "/bars2020", "wall_time", (PetscReal)(t1 - t0)));
+  PetscCall(Bars2020Summary(ctx, out, set, &en, max_resid, t1 - t0));
 
   for (PetscInt b = 0; b < 2; b++)
     for (PetscInt kind = 0; kind < 2; kind++) PetscCall(PetscFree(smp[b][kind].table));

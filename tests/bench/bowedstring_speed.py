@@ -14,21 +14,19 @@ import argparse
 import datetime
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 from postproc.results import Results  # noqa: E402
+from tests.common.runs import stickslip_run  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 
-def run(prog, inp, out, model, modes, extra):
-    cmd = [prog, "run", inp, "-o", out, "-force", "-quiet", "-bowedstring_model", model, "-bowedstring_modes", str(modes), *extra]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{r.stdout}{r.stderr}")
+def measure(prog, inp, out, model, modes, extra):
+    """A run of MODEL with MODES modes and the options EXTRA: its period, stick duration and wall time."""
+    stickslip_run(prog, inp, out, "-force", "-quiet", "-bowedstring_model", model, "-bowedstring_modes", str(modes), *extra)
     a = Results(os.path.join(out, "results.h5")).attrs(f"bowedstring/{model}")
     return a.get("period"), a.get("stick_duration"), a["wall_time"]
 
@@ -50,19 +48,19 @@ def main():
     tmp = tempfile.mkdtemp(prefix="bowedstring_speed_")
     print(f"bowedstring_speed: {platform.node()} {platform.processor() or platform.machine()}, {os.cpu_count()} cpus, "
           f"{datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC, N = {args.modes}, target {args.target:g}")
-    ref = run(args.program, inp, os.path.join(tmp, "ref"), "full", args.modes, ["-bowedstring_full_rtol", "1e-10"])
+    ref = measure(args.program, inp, os.path.join(tmp, "ref"), "full", args.modes, ["-bowedstring_full_rtol", "1e-10"])
     print(f"reference (full, rtol 1e-10): period {ref[0]:.6f} stick {ref[1]:.6f} ({ref[2]:.2f} s)")
     red = None
     for k in range(6):
         dt = 1e-3 / 2**k
-        res = run(args.program, inp, os.path.join(tmp, f"red{k}"), "reduced", args.modes, ["-bowedstring_dt", repr(dt)])
+        res = measure(args.program, inp, os.path.join(tmp, f"red{k}"), "reduced", args.modes, ["-bowedstring_dt", repr(dt)])
         print(f"reduced dt = {dt:.3e}: error {error(res, ref):.2e}, {res[2]:.3f} s")
         if error(res, ref) <= args.target:
             red = (dt, res)
             break
     full = None
     for rtol in (1e-3, 1e-4, 1e-5, 1e-6, 1e-7):
-        res = run(args.program, inp, os.path.join(tmp, f"full{rtol:g}"), "full", args.modes, ["-bowedstring_full_rtol", repr(rtol)])
+        res = measure(args.program, inp, os.path.join(tmp, f"full{rtol:g}"), "full", args.modes, ["-bowedstring_full_rtol", repr(rtol)])
         print(f"full rtol = {rtol:g}: error {error(res, ref):.2e}, {res[2]:.3f} s")
         if error(res, ref) <= args.target:
             full = (rtol, res)
@@ -74,8 +72,8 @@ def main():
     # Best of --repeat runs of each chosen setting (a shared machine makes single timings noisy).
     t_red, t_full = red[1][2], full[1][2]
     for i in range(args.repeat - 1):
-        t_red = min(t_red, run(args.program, inp, os.path.join(tmp, f"rr{i}"), "reduced", args.modes, ["-bowedstring_dt", repr(red[0])])[2])
-        t_full = min(t_full, run(args.program, inp, os.path.join(tmp, f"fr{i}"), "full", args.modes, ["-bowedstring_full_rtol", repr(full[0])])[2])
+        t_red = min(t_red, measure(args.program, inp, os.path.join(tmp, f"rr{i}"), "reduced", args.modes, ["-bowedstring_dt", repr(red[0])])[2])
+        t_full = min(t_full, measure(args.program, inp, os.path.join(tmp, f"fr{i}"), "full", args.modes, ["-bowedstring_full_rtol", repr(full[0])])[2])
     print(f"best of {args.repeat}: reduced {t_red:.3f} s, full {t_full:.3f} s")
     print(f"RESULT bowedstring reduced_s={t_red:.3f} full_s={t_full:.3f} speedup={t_full / t_red:.1f}")
 

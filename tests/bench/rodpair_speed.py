@@ -34,7 +34,6 @@ RESULT rodpair mmm_s=... rk45_s=... cvode_s=nan speedup_rk45=... speedup_cvode=n
 (tip_l2: the MMM's tip error at the timed setting; cvode_s=nan when no CVODE build is given)."""
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,6 +43,8 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INPUT = os.path.join(ROOT, "inputs", "rodpair", "omega1-caseA.xml")
+sys.path.insert(0, ROOT)
+from tests.common.runs import stickslip_run  # noqa: E402
 SOFT = os.path.join(ROOT, "inputs", "rodpair", "soft-omega1-caseA.xml")
 LAYERED = os.path.join(ROOT, "inputs", "rodpair", "pile-two-layers.xml")
 LAYERED_OPTS = ["-rodpair_end", "0.1"]
@@ -52,10 +53,10 @@ REPEAT = int(os.environ.get("SK_BENCH_REPEAT", "2"))
 TOL = 0.01
 
 
-def run(prog, outdir, opts, inp=INPUT):
-    cmd = [prog, "run", inp, "-o", outdir, "-force", "-quiet"] + opts
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != 0:
+def measure(prog, outdir, opts, inp=INPUT):
+    """A run of INP into OUTDIR with the options OPTS: its tip displacement history, solve CPU time, events and steps
+    (None when the run failed)."""
+    if stickslip_run(prog, inp, outdir, "-force", "-quiet", *opts, check=False).returncode != 0:
         return None
     with h5py.File(os.path.join(outdir, "results.h5"), "r") as f:
         g = f["rodpair"]
@@ -75,7 +76,7 @@ def scan(prog, tmp, name, settings, ref, inp=INPUT):
     locates many spurious stick/slip events and is slower than at 1e-5."""
     ok = []
     for label, opts in settings:
-        r = run(prog, os.path.join(tmp, f"{name}_{label}"), opts, inp)
+        r = measure(prog, os.path.join(tmp, f"{name}_{label}"), opts, inp)
         if r is None:
             print(f"  {name:6s} {label:22s} failed")
             continue
@@ -87,7 +88,7 @@ def scan(prog, tmp, name, settings, ref, inp=INPUT):
         return float("nan"), float("nan"), None
     best, e, label, opts = min(ok)
     for _ in range(REPEAT - 1):
-        r2 = run(prog, os.path.join(tmp, f"{name}_{label}"), opts, inp)
+        r2 = measure(prog, os.path.join(tmp, f"{name}_{label}"), opts, inp)
         if r2 is not None:
             best = min(best, r2["wall"])
     print(f"  {name:6s} timed at {label}: {best:.3f} s (best of {REPEAT})", flush=True)
@@ -106,8 +107,8 @@ def scaling(prog, tmp):
             f.write(text.replace('normal_load="1000"', f'normal_load="{nf}"'))
         for n in (51, 101, 201, 401):
             disc = ["-rodpair_nodes", str(n), "-rodpair_modes", "10"]
-            m = run(prog, os.path.join(tmp, "sc_mmm"), ["-rodpair_solver", "mmm", "-rodpair_mmm_coupling", "2"] + disc, inp)
-            r = run(prog, os.path.join(tmp, "sc_rk"), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1e-6", "-rodpair_atol", "1e-12"] + disc, inp)
+            m = measure(prog, os.path.join(tmp, "sc_mmm"), ["-rodpair_solver", "mmm", "-rodpair_mmm_coupling", "2"] + disc, inp)
+            r = measure(prog, os.path.join(tmp, "sc_rk"), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1e-6", "-rodpair_atol", "1e-12"] + disc, inp)
             if m is None or r is None:
                 sys.exit(f"scaling run failed ({label}, N {n})")
             print(f"  {label:7s} N {n:4d}  mmm {m['steps']:6d} steps {m['wall']:.3f} s   rk45 {r['steps']:6d} steps {r['wall']:.3f} s"
@@ -145,7 +146,7 @@ def crossover(prog, tmp):
                 continue  # the dense path at N = 1001 takes minutes (docs/benchmarks.md)
             best = float("inf")
             for _ in range(REPEAT):
-                r = run(prog, os.path.join(tmp, "xo"), base + opts)
+                r = measure(prog, os.path.join(tmp, "xo"), base + opts)
                 if r is None:
                     sys.exit(f"crossover run failed ({key} {val}, N {n})")
                 best = min(best, r["wall"])
@@ -156,7 +157,7 @@ def crossover(prog, tmp):
 
 
 def reference(prog, tmp, inp, label, n=401, modes=50, extra=()):
-    ref = run(prog, os.path.join(tmp, "ref_" + label), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1e-9", "-rodpair_atol",
+    ref = measure(prog, os.path.join(tmp, "ref_" + label), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1e-9", "-rodpair_atol",
                                                          "1e-12", "-rodpair_nodes", str(n), "-rodpair_modes", str(modes)] + list(extra),
               inp)
     if ref is None:
@@ -170,9 +171,9 @@ def paper(prog, tmp, ref):
     a tolerance so loose that the step never shrinks below it except at events), N = 301, N_m = 50, against the MMM
     at the inputs' defaults, over the first 0.25 s (tip errors against the reference's first 0.25 s)."""
     h_over_c, end = 50.0 / 300 / 1000.0, ["-rodpair_end", "0.25"]  # 0.25 s: the fixed step costs about 50 s per second
-    fixed = run(prog, os.path.join(tmp, "paper_rk"), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1", "-rodpair_atol", "1",
+    fixed = measure(prog, os.path.join(tmp, "paper_rk"), ["-rodpair_solver", "rk45", "-rodpair_rtol", "1", "-rodpair_atol", "1",
                                                       "-rodpair_max_step", f"{0.02 * h_over_c:.6g}"] + end)
-    mmm = run(prog, os.path.join(tmp, "paper_mmm"), ["-rodpair_solver", "mmm"] + end)
+    mmm = measure(prog, os.path.join(tmp, "paper_mmm"), ["-rodpair_solver", "mmm"] + end)
     if fixed is None or mmm is None:
         sys.exit("paper comparison failed")
     print(f"  paper comparison, N 301, N_m 50: fixed-step RK dt = 0.02 h/c: {fixed['steps']} steps, cpu {fixed['wall']:.3f} s, "

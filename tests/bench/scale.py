@@ -16,9 +16,11 @@ Usage: scale.py STICKSLIP [--quick] [--steps N] [--sizes 1e4 1e5 1e6] [--mpiexec
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from tests.common.runs import stickslip_run  # noqa: E402
 
 E, NU, RHO = 1e6, 0.3, 1000.0
 CELLS = {"1e3": (10, 10, 10), "1e4": (25, 20, 20), "1e5": (50, 50, 40), "1e6": (100, 100, 100)}
@@ -35,7 +37,7 @@ INPUT = """<explicit>
 """
 
 
-def run(prog, tmp, cells, steps, nproc=1, mpiexec="mpiexec", options=""):
+def measure(prog, tmp, cells, steps, nproc=1, mpiexec="mpiexec", options=""):
     """Runs the box (with extra program OPTIONS); returns a dict of the measured figures."""
     nx, ny, nz = cells
     h = 1.0 / nx
@@ -45,13 +47,9 @@ def run(prog, tmp, cells, steps, nproc=1, mpiexec="mpiexec", options=""):
     path = os.path.join(tmp, name + ".xml")
     with open(path, "w") as f:
         f.write(INPUT.format(nx=nx, ny=ny, nz=nz, ly=ny * h, lz=nz * h, E=E, nu=NU, rho=RHO, t1=steps * dt / 2, end=steps * dt, dt=dt, options=options))
-    cmd = [prog, "run", path, "-o", os.path.join(tmp, name), "-force"]
-    if nproc > 1:
-        cmd = [mpiexec, "-n", str(nproc), "--oversubscribe"] + cmd
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode:
-        sys.exit("FAIL: %s\n%s%s" % (" ".join(cmd), r.stdout[-3000:], r.stderr[-3000:]))
-    out = r.stdout
+    launcher = [mpiexec, "-n", str(nproc), "--oversubscribe"] if nproc > 1 else []
+    out = stickslip_run(prog, path, os.path.join(tmp, name), "-force", prefix=launcher).stdout
+    cmd = [*launcher, prog, "run", path]
 
     def view(phase):
         m = re.search(r"setup %s\s+wall\s+([0-9.]+) s\s+cpu\s+([0-9.]+) s\s+rss\s+([0-9.]+) MiB\s+peak\s+([0-9.]+) MiB" % re.escape(phase), out)
@@ -81,7 +79,7 @@ def main():
     res = None
     with tempfile.TemporaryDirectory() as tmp:
         for s in sizes:
-            res = run(a.prog, tmp, CELLS[s], a.steps)
+            res = measure(a.prog, tmp, CELLS[s], a.steps)
             n = res["elements"]
             res["bytes_per_element"] = res["peak_mib"] * 1048576.0 / n
             res["setup_s_per_million"] = res["setup_wall"] / (n / 1e6)
@@ -90,7 +88,7 @@ def main():
                   "step %.1f ns per element, critical dt %s"
                   % (n, res["bytes_per_element"], res["peak_mib"], res["setup_wall"], res["setup_cpu"], res["setup_s_per_million"],
                      res["step_ns_per_element"], res["critical"]), flush=True)
-        two = run(a.prog, tmp, CELLS[sizes[-1]], a.steps, nproc=2, mpiexec=a.mpiexec)
+        two = measure(a.prog, tmp, CELLS[sizes[-1]], a.steps, nproc=2, mpiexec=a.mpiexec)
         res["mpi2_speedup"] = res["step_s"] / two["step_s"]
         print("%8d elements on 2 ranks: %.4f s per step (1 rank %.4f s): speedup %.2f; peak %.1f MiB per rank; owned nodes %d-%d, "
               "ghost nodes %d-%d per rank; set-up %.2f s wall / %.2f s CPU"

@@ -1,23 +1,39 @@
-"""One way for the test scripts to run the program on an input: `stickslip run INPUT -o OUT [OPTIONS]`, optionally
-under a launcher (mpiexec) or in another working directory, its output captured.
+"""One way for the test scripts to run a command and the program: `stickslip run INPUT -o OUT [OPTIONS]` (or any other
+subcommand), optionally under a launcher (mpiexec) or in another working directory, its output captured.
 
-    from tests.common.runs import stickslip_run
+    from tests.common.runs import stickslip_run, stickslip, run_command
     p = stickslip_run(prog, inp, out, "-quiet")                  # a failed run ends the test with FAIL and its output
     p = stickslip_run(prog, inp, out, check=False)               # the caller looks at p.returncode, p.stdout, p.stderr
+    p = stickslip(prog, "validate", inp, check=False)            # another subcommand (or none: stickslip(prog, "--help"))
+    p = run_command(["/usr/bin/python3", "-m", "venv", d])       # any command, the same options
 """
 import subprocess
 import sys
 
 
-def stickslip_run(prog, inp, out, *options, prefix=(), cwd=None, check=True, show=False, timeout=None):
-    """Runs PREFIX PROG run INP -o OUT OPTIONS with stdout and stderr captured as text and returns the
-    CompletedProcess. show: print the command, its exit status and its output. check: a non-zero exit ends the test
-    (exit status 1) with 'FAIL:', the command and the end of its output."""
-    cmd = [*prefix, prog, "run", inp, "-o", out, *options]
-    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, timeout=timeout)
+def run_command(cmd, *, cwd=None, env=None, check=True, show=False, timeout=None):
+    """Runs the command list CMD with stdout and stderr captured as text and returns the CompletedProcess, with
+    p.log = p.stdout + p.stderr.
+    show: True prints the command, its exit status and the end of its output; "command" prints the command and exit status only.
+    check: a non-zero exit ends the test (exit status 1) with 'FAIL:', the command and the end of its output.
+    timeout (s): a command left waiting (an MPI group that hangs) raises subprocess.TimeoutExpired."""
+    cmd = [str(c) for c in cmd]
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+    p.log = p.stdout + p.stderr
     if show:
         print("$", " ".join(cmd), "->", p.returncode)
-        print(p.stdout + p.stderr)
+        if show is True:
+            print(p.stdout[-3000:] + p.stderr[-3000:])
     if check and p.returncode:
         sys.exit(f"FAIL: {' '.join(cmd)} exited with {p.returncode}\n{p.stdout[-3000:]}{p.stderr[-3000:]}")
     return p
+
+
+def stickslip(prog, *args, prefix=(), **kw):
+    """Runs PREFIX PROG ARGS (any subcommand of the program) through run_command() with its keyword options."""
+    return run_command([*prefix, prog, *args], **kw)
+
+
+def stickslip_run(prog, inp, out, *options, prefix=(), **kw):
+    """Runs PREFIX PROG run INP -o OUT OPTIONS through run_command() (keywords: cwd, env, check, show, timeout)."""
+    return stickslip(prog, "run", inp, "-o", out, *options, prefix=prefix, **kw)

@@ -22,9 +22,9 @@ fr, lin = B.load(sys.argv[1]), B.load(sys.argv[2])
 a, dt_out = fr["attrs"], lin["attrs"]["dt"]
 u0 = lin["attrs"]["overlap0"]
 m_sub = int(np.ceil(dt_out / (0.01 / 5000)))  # FD step below dx / c1
-thr = FD.run("threlfall", muN=a["muN"], v95=a["v95"], dt_out=dt_out, m_sub=m_sub)
-bond = FD.run("bonded", dt_out=dt_out, m_sub=m_sub)
-coul = FD.run("coulomb", muN=a["muN"], dt_out=dt_out, m_sub=m_sub)
+thr = FD.simulate("threlfall", muN=a["muN"], v95=a["v95"], dt_out=dt_out, m_sub=m_sub)
+bond = FD.simulate("bonded", dt_out=dt_out, m_sub=m_sub)
+coul = FD.simulate("coulomb", muN=a["muN"], dt_out=dt_out, m_sub=m_sub)
 bad = []
 for name, x, ref, tol in (("modal Threlfall vs FD Threlfall (same v95 = %.3g m/s)" % a["v95"], fr, thr, 0.0075),
                           ("modal linear vs FD bonded", lin, bond, 0.005), ("FD Coulomb vs FD bonded (information)", coul, bond, None)):

@@ -47,7 +47,7 @@ def main():
                     "-quiet"], check=True, stdout=subprocess.DEVNULL)
     lin = B.load(os.path.join(rundir, "linear"))
     m_sub = 17  # FD step dt_paper / 17 < dx / c1 for dx = 1 cm
-    coul = FD.run("coulomb", dt_out=DT_PAPER, m_sub=m_sub)
+    coul = FD.simulate("coulomb", dt_out=DT_PAPER, m_sub=m_sub)
     print("| model | modes | dt (us) | v95 (m/s) | u1 | v1 | u2 | v2 | D/W | v2 vs FD same v95 |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     print("| exact Coulomb (FD) | - | - | 0 | %.2f | %.2f | %.2f | %.2f | %.2f | - |" % (*rel(coul, lin), 100 * coul["dissipation"] / coul["work"]))
@@ -57,7 +57,7 @@ def main():
     fd_cache = {}
     for dt in sorted({c[1] for c in cases}, reverse=True):
         v95 = 4 * 100 * dt / np.pi
-        fd_cache[dt] = FD.run("threlfall", v95=v95, dt_out=DT_PAPER, m_sub=m_sub)
+        fd_cache[dt] = FD.simulate("threlfall", v95=v95, dt_out=DT_PAPER, m_sub=m_sub)
         r = rel(fd_cache[dt], lin)
         print("| Threlfall, exact (FD) | - | %.3g | %.3g | %.2f | %.2f | %.2f | %.2f | %.2f | - |"
               % (dt * 1e6, v95, *r, 100 * fd_cache[dt]["dissipation"] / fd_cache[dt]["work"]))

@@ -12,7 +12,7 @@ bar 1, bar 2 fixed at z = L2. Both bars share the spacing dx so that bar-1 node 
 the overlap is frozen at u0(0) (it moves by ~1e-6 m over the horizon, against dx = 5 mm). The time step is dt_out / m_sub,
 below dx / c1 (CFL). Output on the 81-point field grids of the modal runs at their output times.
 
-Usage: fd_reference.py MODE [V95] (prints the relative L2 differences of MODE against bonded). Library: run()."""
+Usage: fd_reference.py MODE [V95] (prints the relative L2 differences of MODE against bonded). Library: simulate()."""
 import numpy as np
 
 SECTION3 = dict(rho1=1.0, EA1=25e6, L1=20.0, rho2=5.0, EA2=1.25e6, L2=20.0, u0=10.0)
@@ -33,7 +33,7 @@ def _threlfall_implicit(dvt, a, k, v95):
     return y
 
 
-def run(mode, muN=100.0, v95=None, k=3.0, dx=0.01, m_sub=17, dt_out=0.015 / 919, t_end=0.015, load=None, nfield=81,
+def simulate(mode, muN=100.0, v95=None, k=3.0, dx=0.01, m_sub=17, dt_out=0.015 / 919, t_end=0.015, load=None, nfield=81,
         par=SECTION3):
     """Histories of the FD model on the field grids: dict with t, bar1_u, bar1_v, bar2_u, bar2_v (rows: output times
     k dt_out), bar1_x, bar2_x, and the load work and friction dissipation (J) over the horizon."""
@@ -103,8 +103,8 @@ if __name__ == "__main__":
     from postproc import bars2020 as B
     mode = sys.argv[1]
     v95 = float(sys.argv[2]) if len(sys.argv) > 2 else None
-    ref = run("bonded")
-    r = run(mode, v95=v95)
+    ref = simulate("bonded")
+    r = simulate(mode, v95=v95)
     print("%s: D/W = %.4f" % (mode, r["dissipation"] / r["work"]))
     for key in ("bar1_u", "bar1_v", "bar2_u", "bar2_v"):
         print("%s vs bonded: %.4f" % (key, B.rel_l2(r, ref, key, xmax=10 if key.startswith("bar2") else None)))

@@ -3,15 +3,11 @@
 set(SK_BARS_IN ${CMAKE_SOURCE_DIR}/inputs/bars2020)
 # sk_bars_run(NAME INPUT [OPTIONS...]): stickslip run INPUT -o bars2020/NAME, a fixture named bars2020_NAME.
 function(sk_bars_run name input)
-  add_test(NAME bars2020_run_${name} COMMAND ${SK_PROGRAM} run ${SK_BARS_IN}/${input} -o bars2020/${name} -force -quiet ${ARGN}
-           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
-  set_tests_properties(bars2020_run_${name} PROPERTIES ENVIRONMENT "${SK_TEST_ENV}" LABELS regression FIXTURES_SETUP bars2020_${name} TIMEOUT 300)
+  sk_add_run_fixture(bars2020 ${name} ${SK_BARS_IN}/${input} ${ARGN})
 endfunction()
 # sk_bars_check(NAME SCRIPT ARGS... FIXTURES f...): python check needing the runs' fixtures.
 function(sk_bars_check name script)
-  cmake_parse_arguments(A "" "" "ARGS;FIXTURES" ${ARGN})
-  sk_add_python_test(bars2020_${name} ${SK_TEST_DIR}/${script} ARGS ${A_ARGS} LABELS regression)
-  set_tests_properties(bars2020_${name} PROPERTIES FIXTURES_REQUIRED "${A_FIXTURES}")
+  sk_add_fixture_check(bars2020_${name} ${SK_TEST_DIR}/${script} ${ARGN})
 endfunction()
 
 # mu N = 100 against the linear equivalent model, harmonic load, and both against the finite-difference reference

@@ -3,14 +3,11 @@
 set(SK_BK_IN ${CMAKE_SOURCE_DIR}/inputs)
 # sk_bk_run(NAME INPUT [OPTIONS...]): stickslip run INPUT -o bk/NAME, a fixture named bk_NAME.
 function(sk_bk_run name input)
-  add_test(NAME bk_run_${name} COMMAND ${SK_PROGRAM} run ${input} -o bk/${name} -force -quiet ${ARGN} WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
-  set_tests_properties(bk_run_${name} PROPERTIES ENVIRONMENT "${SK_TEST_ENV}" LABELS regression FIXTURES_SETUP bk_${name} TIMEOUT 120)
+  sk_add_run_fixture(bk ${name} ${input} TIMEOUT 120 ${ARGN})
 endfunction()
 # sk_bk_check(NAME ARGS... FIXTURES f...): check_bk.py with a sub-command, needing the runs' fixtures.
 function(sk_bk_check name)
-  cmake_parse_arguments(A "" "" "ARGS;FIXTURES" ${ARGN})
-  sk_add_python_test(bk_${name} ${SK_TEST_DIR}/check_bk.py ARGS ${A_ARGS} LABELS regression)
-  set_tests_properties(bk_${name} PROPERTIES FIXTURES_REQUIRED "${A_FIXTURES}")
+  sk_add_fixture_check(bk_${name} ${SK_TEST_DIR}/check_bk.py ${ARGN})
 endfunction()
 
 sk_bk_run(springslider ${SK_BK_IN}/slider2d/springslider-rigid.xml)

@@ -13,13 +13,14 @@ from postproc.results import Results
 from tests.common.runs import stickslip_run
 
 
-def run(prog, inp, out, *opts):
+def run_results(prog, inp, out, *opts):
+    """Runs INP into OUT with OPTS (printing its output); returns its Results."""
     stickslip_run(prog, inp, out, "-force", "-quiet", *opts, show=True)
     return Results(out + "/results.h5")
 
 
 def check_transient(prog, inp, out):
-    r = run(prog, inp, out, "-bowedstring_model", "both")
+    r = run_results(prog, inp, out, "-bowedstring_model", "both")
     dt = r.attrs("bowedstring")["dt"]
     red, full = r.array("bowedstring/reduced_events"), r.array("bowedstring/full_events")
     print("reduced events (t, kind):", red[:, :2].tolist())
@@ -34,7 +35,7 @@ def check_transient(prog, inp, out):
 
 
 def check_limitcycle(prog, inp, out):
-    r = run(prog, inp, out, "-bowedstring_model", "both")
+    r = run_results(prog, inp, out, "-bowedstring_model", "both")
     a, b = r.attrs("bowedstring/reduced"), r.attrs("bowedstring/full")
     for key in ("period", "stick_duration"):
         if key not in a or key not in b:
@@ -50,7 +51,7 @@ def check_limitcycle(prog, inp, out):
 def check_jump(prog, inp, out):
     jumps = []
     for n in (20, 40, 80, 160):
-        r = run(prog, inp, f"{out}-N{n}", "-bowedstring_model", "full", "-bowedstring_modes", str(n))
+        r = run_results(prog, inp, f"{out}-N{n}", "-bowedstring_model", "full", "-bowedstring_modes", str(n))
         ev = r.array("bowedstring/full_events")
         onset = ev[ev[:, 1] == 1][0]
         jumps.append(abs(onset[3] - onset[2]))

@@ -9,8 +9,10 @@ import re
 import shutil
 import subprocess
 import sys
+from functools import partial
 
 from postproc.results import Results
+from tests.common.runs import stickslip
 
 exe = os.environ.get("STICKSLIP", "build/bin/stickslip")
 src = os.environ.get("SK_SOURCE_DIR", ".")
@@ -26,19 +28,18 @@ def check(cond, what):
         failures.append(what)
 
 
-def run(*args):
-    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=120)
+cli = partial(stickslip, exe, check=False, timeout=120)  # the program with ARGS, its output captured
 
 
-p = run("--help")
+p = cli("--help")
 check(p.returncode == 0, "--help exits 0")
 for solver in ("rodpair", "bars2020", "bowedstring", "springslider", "burridgeknopoff", "explicit"):
     check(re.search(rf"^\s+{solver}\s", p.stdout, re.M) is not None, f"--help lists the solver {solver}")
-p = run("--version")
+p = cli("--version")
 check(p.returncode == 0 and re.match(r"stickslip \d+\.\d+\.\d+", p.stdout), "--version")
-p = run()
+p = cli()
 check(p.returncode == 1, "no command: exit status 1")
-p = run("frobnicate", "x.xml")
+p = cli("frobnicate", "x.xml")
 check(p.returncode == 1 and "unknown command" in p.stderr, "unknown command refused")
 
 # A short run of the validation input, with an <options> element added: the solver in the input is rk45, the
@@ -49,7 +50,7 @@ inp = os.path.join(work, "short.xml")
 open(inp, "w").write(text)
 out = os.path.join(work, "out")
 
-p = run("run", inp, "-o", out)
+p = cli("run", inp, "-o", out)
 check(p.returncode == 0, "run succeeds: " + p.stderr.strip()[-300:])
 check("ETA" not in p.stdout, "no progress line in a pipe")
 r = Results(out)
@@ -58,12 +59,12 @@ check(r.attrs("rodpair").get("solver") == "mmm", "options in the input apply (so
 check("-rodpair_solver mmm" in (r.options or ""), "/meta/options records the options")
 mtime = os.path.getmtime(os.path.join(out, "results.h5"))
 
-p = run("run", inp, "-o", out, "-rodpair_solver", "rk45")
+p = cli("run", inp, "-o", out, "-rodpair_solver", "rk45")
 check(p.returncode == 1, f"second run into the same OUTDIR refused (exit {p.returncode})")
 check("-force" in p.stderr and len([l for l in p.stderr.splitlines() if l.strip()]) == 1, "one-line refusal naming -force: " + p.stderr.strip())
 check(os.path.getmtime(os.path.join(out, "results.h5")) == mtime, "refused run left results.h5 untouched")
 
-p = run("run", inp, "-o", out, "-force", "-rodpair_solver", "rk45", "-quiet")
+p = cli("run", inp, "-o", out, "-force", "-rodpair_solver", "rk45", "-quiet")
 check(p.returncode == 0, "-force overwrites")
 check(Results(out).attrs("rodpair").get("solver") == "rk45", "the command line wins over <options> (solver rk45)")
 

@@ -8,14 +8,14 @@ import sys
 
 import numpy as np
 
-from two_bodies import balance_drift, finish, run
+from two_bodies import balance_drift, finish, run_results
 
 V0, MU, G, M = 1.0, 0.3, 10.0, 1000.0 * 0.2 * 0.05
 
 
 def main():
     prog, inp = sys.argv[1:3]
-    r = run(prog, inp)
+    r = run_results(prog, inp)
     s = r.history("/explicit/set/a_all")
     c = r.history("/explicit/contact/slide")
     e = r.history("/explicit/energy")

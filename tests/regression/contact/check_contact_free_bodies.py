@@ -7,13 +7,13 @@ import sys
 
 import numpy as np
 
-from two_bodies import balance_drift, finish, lumped_masses, run
+from two_bodies import balance_drift, finish, lumped_masses, run_results
 
 
 def main():
     prog, inp, mesh = sys.argv[1:4]
     v0 = np.array([float(x) for x in sys.argv[4:]])
-    r = run(prog, inp)
+    r = run_results(prog, inp)
     X, m, body = lumped_masses(mesh, {"a": 1000.0, "b": 1000.0})
     assert np.allclose(np.asarray(r.array("/explicit/final/coordinates")), X)  # natural node order
     v = np.asarray(r.array("/explicit/final/velocity"))

@@ -57,7 +57,7 @@ def variant(src, factor, end=None, dt=None, automatic=False):
     return path
 
 
-def run(prog, inp, extra=()):
+def run_results(prog, inp, extra=()):
     """(exit status, stderr, Results or None) of a run of INP."""
     out = tempfile.mkdtemp(dir=TMP)
     p = stickslip_run(prog, inp, out, "-force", "-quiet", *extra, check=False)
@@ -76,7 +76,7 @@ def main():
     for name, end in CASES:
         for factor in FACTORS:
             for automatic in (False, True):
-                rc, err, res = run(prog, variant(os.path.join(idir, name), factor, end, automatic=automatic))
+                rc, err, res = run_results(prog, variant(os.path.join(idir, name), factor, end, automatic=automatic))
                 label = f"{name} x{factor}{' (automatic step)' if automatic else ''}"
                 if rc == 0:
                     d = drift(res)
@@ -95,12 +95,12 @@ def main():
                     break
     # mutation 1: the Hertz case x100 at 0.9 of its closed-spring critical step (2.327e-7 s, `critical dt` of the run)
     hertz = variant(os.path.join(idir, "contact_hertz.xml"), 100, end=0.008, dt=0.9 * 2.32745e-7)
-    rc, err, _ = run(prog, hertz)
+    rc, err, _ = run_results(prog, hertz)
     lines.append(f"hertz x100 at 0.9 of the closed-spring step: rc {rc}: {err.strip()[:200]}")
     if rc == 0 or "Contact pair cylinder" not in err:
         fails.append(f"hertz x100 at 0.9 of the closed-spring step was not stopped by the energy check naming the pair (rc {rc})")
-    rc, err, res = run(prog, hertz, ["-explicit_energy_booking", "work"])
-    _, _, stable = run(prog, variant(os.path.join(idir, "contact_hertz.xml"), 100, end=0.008))
+    rc, err, res = run_results(prog, hertz, ["-explicit_energy_booking", "work"])
+    _, _, stable = run_results(prog, variant(os.path.join(idir, "contact_hertz.xml"), 100, end=0.008))
     if rc != 0 or stable is None:
         fails.append(f"booked by its forces' work, hertz x100 did not run to the end (rc {rc}): {err.strip()[:200]}")
     else:
@@ -109,13 +109,13 @@ def main():
         if not k > 20 * k0:  # measured 49 times (0.497 J against 0.0102 J while the load still rises at 8 ms)
             fails.append(f"the mutation shows no blow-up: kinetic {k:.4g} J against {k0:.4g} J")
     # mutation 2: a stable run without the stored energy in the balance
-    rc, err, _ = run(prog, variant(os.path.join(idir, "contact_patch.xml"), 1), ["-explicit_energy_booking", "nostored"])
+    rc, err, _ = run_results(prog, variant(os.path.join(idir, "contact_patch.xml"), 1), ["-explicit_energy_booking", "nostored"])
     lines.append(f"patch without the stored energy: rc {rc}: {err.strip()[:160]}")
     if rc == 0 or "Energy blow-up" not in err:
         fails.append("the patch test without the stored penalty energy in the balance was not stopped by the check")
     # a penalty far too soft to hold the block: its nodes sink deeper than their own contact length, and the run stops
     # there naming the node and the penalty instead of letting the block fall through the plane
-    rc, err, _ = run(prog, variant(os.path.join(idir, "contact_patch.xml"), 1e-4, end=0.2))
+    rc, err, _ = run_results(prog, variant(os.path.join(idir, "contact_patch.xml"), 1e-4, end=0.2))
     lines.append(f"patch at 1e-4 of its penalty: rc {rc}: {err.strip()[:160]}")
     if rc == 0 or "behind the" not in err or "penalty" not in err:
         fails.append(f"a block sinking through a soft penalty was not stopped (rc {rc}): {err.strip()[:200]}")

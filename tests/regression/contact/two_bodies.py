@@ -30,7 +30,7 @@ def lumped_masses(mesh_file, rho):
     return X, m, np.array(body)
 
 
-def run(prog, inp, extra=(), prefix=()):
+def run_results(prog, inp, extra=(), prefix=()):
     """Runs INP with PROG (under PREFIX, e.g. mpiexec -n 2) in a temporary directory; returns its Results."""
     tmp = tempfile.mkdtemp()
     out = os.path.join(tmp, "out")

@@ -30,7 +30,9 @@ def exact(x, t, p, E, rho, load, t1):
     return (p / E) * c * integral
 
 
-def run(prog, template, cells_x, load, t1, workdir):
+def bar_wave(prog, template, cells_x, load, t1, workdir):
+    """Runs TEMPLATE with CELLS_X cells along the bar and the step or smooth (rise time T1) LOAD in WORKDIR; returns the
+    final coordinates, displacement and time."""
     text = open(template).read()
     text = re.sub(r'cells="(\d+)', 'cells="%d' % cells_x, text, count=1)
     if load == "smooth":
@@ -63,7 +65,7 @@ def main():
     errors = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in a.levels:
-            X, u, t = run(a.prog, a.input, n, a.load, t1, tmp)
+            X, u, t = bar_wave(a.prog, a.input, n, a.load, t1, tmp)
             ue = exact(X[:, 0], t, p, E, rho, a.load, t1)
             err = np.sqrt(np.sum((u[:, 0] - ue) ** 2) / np.sum(ue**2))
             errors.append(err)

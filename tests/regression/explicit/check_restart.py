@@ -7,24 +7,13 @@ bitwise identical. Exact equality is the requirement: the state in a checkpoint 
 Usage: check_restart.py STICKSLIP INPUT.xml KILL_STEP [mpiexec -n N]"""
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 import h5py
 import numpy as np
 
-
-def run(cmd, args, expect_kill=False):
-    r = subprocess.run(cmd + args, capture_output=True, text=True)
-    print("$", " ".join(cmd + args), "->", r.returncode)
-    if expect_kill:
-        # killed by SIGKILL: -9 directly, or 137 (128 + 9) through mpiexec
-        if r.returncode == 0:
-            sys.exit("FAIL: the run was not killed\n" + r.stdout + r.stderr)
-    elif r.returncode:
-        sys.exit("FAIL: run failed\n" + r.stdout + r.stderr)
-    return r.stdout + r.stderr
+from tests.common.runs import stickslip_run
 
 
 def final(out):
@@ -71,21 +60,28 @@ def pvd_times(out):
 def main():
     prog, inp, kill = sys.argv[1], sys.argv[2], sys.argv[3]
     launcher = sys.argv[4:]
-    cmd = launcher + [prog, "run", inp, "-quiet"]
+
+    def output(out, *options):
+        p = stickslip_run(prog, inp, out, "-quiet", *options, prefix=launcher, show="command")
+        return p.stdout + p.stderr
+
     with tempfile.TemporaryDirectory() as tmp:
         a = os.path.join(tmp, "a")
-        run(cmd, ["-o", a])
+        output(a)
         ref = final(a)
 
         b = os.path.join(tmp, "b")
-        run(cmd, ["-o", b, "-explicit_kill_at_step", kill], expect_kill=True)
+        p = stickslip_run(prog, inp, b, "-quiet", "-explicit_kill_at_step", kill, prefix=launcher, check=False, show="command")
+        # killed by SIGKILL: -9 directly, or 137 (128 + 9) through mpiexec
+        if p.returncode == 0:
+            sys.exit("FAIL: the run was not killed\n" + p.stdout + p.stderr)
         ckpts = sorted(os.listdir(os.path.join(b, "checkpoints")))
         print("checkpoints after the kill:", ckpts)
         if len(ckpts) < 2:
             sys.exit("FAIL: expected two checkpoints, got %s" % ckpts)
         c = os.path.join(tmp, "c")
         shutil.copytree(b, c)
-        out = run(cmd, ["-o", b, "-restart"])
+        out = output(b, "-restart")
         if "restarting from" not in out or ckpts[-1] not in out:
             sys.exit("FAIL: did not restart from the newest checkpoint %s:\n%s" % (ckpts[-1], out))
         compare(ref, final(b), "restart after SIGKILL")
@@ -98,7 +94,7 @@ def main():
         with open(newest, "r+b") as f:
             f.seek(size // 2)
             f.write(b"\x00\xff" * 64)
-        out = run(cmd, ["-o", c, "-restart"])
+        out = output(c, "-restart")
         if "damaged" not in out or ckpts[-2] not in out:
             sys.exit("FAIL: the damaged checkpoint was not detected or the previous one not used:\n%s" % out)
         compare(ref, final(c), "restart from the previous checkpoint after damage")

@@ -18,7 +18,6 @@ import glob
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -27,15 +26,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common"))
 from checklist import check, finish  # noqa: E402
+from tests.common.runs import stickslip_run  # noqa: E402
 
 prog, inp, kill = sys.argv[1], sys.argv[2], sys.argv[3]
 work = tempfile.mkdtemp(prefix="restart_identity_")
-
-
-def run(*args):
-    r = subprocess.run([prog, *args], capture_output=True, text=True, timeout=300)
-    print("$ stickslip", " ".join(args), "->", r.returncode)
-    return r
 
 
 text = open(inp).read()
@@ -50,7 +44,7 @@ open(b, "w").write(text_b)
 d = os.path.join(work, "D")
 
 # A, complete, with checkpoints and fields; a file of the user in D and in D/checkpoints
-r = run("run", a, "-o", d, "-quiet")
+r = stickslip_run(prog, a, d, "-quiet", check=False, show="command", timeout=300)
 check(r.returncode == 0, "A runs: " + r.stderr[-300:])
 check(len(glob.glob(os.path.join(d, "checkpoints", "checkpoint_*.h5"))) > 0, "A wrote checkpoints")
 check(len(glob.glob(os.path.join(d, "fields_*.vtu"))) > 0, "A wrote step files")
@@ -58,7 +52,7 @@ for keep in ("notes.txt", "fields_note.vtu", os.path.join("checkpoints", "README
     open(os.path.join(d, keep), "w").write("the user's\n")
 
 # B into D with -force, killed before its first checkpoint
-r = run("run", b, "-o", d, "-force", "-quiet", "-explicit_kill_at_step", "5")
+r = stickslip_run(prog, b, d, "-force", "-quiet", "-explicit_kill_at_step", "5", check=False, show="command", timeout=300)
 check(r.returncode != 0, "B is killed at step 5")
 check(not glob.glob(os.path.join(d, "checkpoints", "checkpoint_*.h5")), "-force removed A's checkpoints")
 # B, killed at step 5, wrote only its first frame; A's later frames must be gone
@@ -66,7 +60,7 @@ steps = sorted(os.path.basename(f) for f in glob.glob(os.path.join(d, "fields_0*
 check(steps == ["fields_000000.vtu"], "-force removed A's step files (left: %s)" % steps[:4])
 for keep in ("notes.txt", "fields_note.vtu", os.path.join("checkpoints", "README")):
     check(os.path.exists(os.path.join(d, keep)), f"-force kept the user's {keep}")
-r = run("run", b, "-o", d, "-restart", "-quiet")
+r = stickslip_run(prog, b, d, "-restart", "-quiet", check=False, show="command", timeout=300)
 check(r.returncode == 0 and "no valid checkpoint" in r.stdout, "B's -restart finds no checkpoint and starts at t = 0")
 with h5py.File(os.path.join(d, "results.h5"), "r") as f:
     t = f["/explicit/energy"][:, 0]
@@ -75,7 +69,7 @@ with h5py.File(os.path.join(d, "results.h5"), "r") as f:
     check("-restart" in f["/meta/options"][()].decode(), "/meta/options records -restart")
 
 # A killed after its checkpoints; restarts of other runs are refused
-r = run("run", a, "-o", d, "-force", "-quiet", "-explicit_kill_at_step", kill)
+r = stickslip_run(prog, a, d, "-force", "-quiet", "-explicit_kill_at_step", kill, check=False, show="command", timeout=300)
 check(r.returncode != 0 and glob.glob(os.path.join(d, "checkpoints", "checkpoint_*.h5")), "A killed after writing checkpoints")
 mesh_b = re.sub(r'cells="(\d+) (\d+)"', lambda m: 'cells="%d %s"' % (int(m.group(1)) + 1, m.group(2)), text)
 open(os.path.join(work, "mesh.xml"), "w").write(mesh_b)
@@ -84,11 +78,11 @@ for what, args, pattern in (
     ("an option that changes results", [a, "-explicit_energy_tolerance", "0.5"], r"options that change results differ.*-explicit_energy_tolerance 0\.5"),
     ("another mesh", [os.path.join(work, "mesh.xml")], r"the mesh differs"),
 ):
-    r = run("run", args[0], "-o", d, "-restart", "-quiet", *args[1:])
+    r = stickslip_run(prog, args[0], d, "-restart", "-quiet", *args[1:], check=False, show="command", timeout=300)
     err = r.stderr.strip()
     check(r.returncode == 1 and re.search(pattern, err) and "-force" in err and len(err.splitlines()) == 1,
           f"-restart with {what} refused (exit {r.returncode}): {err[:300]}")
-r = run("run", a, "-o", d, "-restart", "-quiet", "-log_view", "ascii:" + os.path.join(work, "log.txt"))
+r = stickslip_run(prog, a, d, "-restart", "-quiet", "-log_view", "ascii:" + os.path.join(work, "log.txt"), check=False, show="command", timeout=300)
 check(r.returncode == 0 and "restarting from" in r.stdout, "-restart of A with -log_view accepted: " + r.stderr[-300:])
 
 shutil.rmtree(work, ignore_errors=True)

@@ -19,8 +19,9 @@ import numpy as np
 from tests.common.runs import stickslip_run
 
 
-def run(prog, inp, nproc, mpiexec, out):
-    stickslip_run(prog, inp, out, "-quiet", prefix=[mpiexec, "-n", str(nproc), "--oversubscribe"] if nproc > 1 else ())
+def launcher(mpiexec, nproc):
+    """The prefix that runs the program on NPROC ranks (none for one)."""
+    return [mpiexec, "-n", str(nproc), "--oversubscribe"] if nproc > 1 else ()
 
 
 def datasets(path):
@@ -44,8 +45,8 @@ def main():
     prog, rtol, a, na, b, nb = sys.argv[1], float(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
     mpiexec = sys.argv[7] if len(sys.argv) > 7 else "mpiexec"
     with tempfile.TemporaryDirectory() as tmp:
-        run(prog, a, na, mpiexec, os.path.join(tmp, "a"))
-        run(prog, b, nb, mpiexec, os.path.join(tmp, "b"))
+        stickslip_run(prog, a, os.path.join(tmp, "a"), "-quiet", prefix=launcher(mpiexec, na))
+        stickslip_run(prog, b, os.path.join(tmp, "b"), "-quiet", prefix=launcher(mpiexec, nb))
         d1 = datasets(os.path.join(tmp, "a", "results.h5"))
         d2 = datasets(os.path.join(tmp, "b", "results.h5"))
     if sorted(d1) != sorted(d2):

@@ -9,25 +9,21 @@ import tempfile
 from tests.common.runs import stickslip_run
 
 
-def run(prog, inp, out, extra):
-    r = stickslip_run(prog, inp, out, *extra, check=False)
-    return r.returncode, r.stdout + r.stderr
-
-
 def main():
     prog, inp = sys.argv[1:3]
     with tempfile.TemporaryDirectory() as tmp:
-        rc, out = run(prog, inp, tmp + "/a", ["-explicit_unsafe_safety", "0.99"])
+        p = stickslip_run(prog, inp, tmp + "/a", "-explicit_unsafe_safety", "0.99", check=False)
+        out = p.log
         print(out)
-        if rc:
+        if p.returncode:
             sys.exit("FAIL: the run at 0.99 of the critical step did not complete")
         crit = float(re.search(r"critical dt\s+(\S+) s \(power iteration\)", out).group(1))
         dt = float(re.search(r"of dt = (\S+) s", out).group(1))
         if not 0.98 * crit <= dt <= 0.99 * crit:
             sys.exit(f"FAIL: dt {dt} is not 0.98-0.99 of the critical {crit}")
-        rc, out = run(prog, inp, tmp + "/b", ["-explicit_unsafe_safety", "1.05"])
-        print(out)
-        if rc == 0 or not re.search(r"Energy blow-up at t = .* Reduce the time step", out):
+        p = stickslip_run(prog, inp, tmp + "/b", "-explicit_unsafe_safety", "1.05", check=False)
+        print(p.log)
+        if p.returncode == 0 or not re.search(r"Energy blow-up at t = .* Reduce the time step", p.log):
             sys.exit("FAIL: the run at 1.05 of the critical step was not stopped by the energy check")
     print("ok")
 

@@ -12,7 +12,8 @@ import numpy as np
 from tests.common.runs import stickslip_run
 
 
-def run(prog, inp, out):
+def run_results(prog, inp, out):
+    """Runs INP into OUT; returns its open results.h5."""
     stickslip_run(prog, inp, out, "-quiet")
     return h5py.File(out + "/results.h5", "r")
 
@@ -20,8 +21,8 @@ def run(prog, inp, out):
 def main():
     prog, two, one = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
-        a = run(prog, two, tmp + "/two")
-        b = run(prog, one, tmp + "/one")
+        a = run_results(prog, two, tmp + "/two")
+        b = run_results(prog, one, tmp + "/one")
         tip2, upper, tip1 = a["/explicit/watch/tip"][()], a["/explicit/watch/upper_tip"][()], b["/explicit/watch/tip"][()]
         diff = np.abs(tip2 - tip1).max()
         rest = np.abs(upper[:, 1:]).max()

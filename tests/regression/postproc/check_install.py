@@ -6,30 +6,23 @@ index (the build backend is postproc/_build_backend.py, standard library only), 
 Fails when the build needs a download (a backend from PyPI) or the script is missing: tried with the setuptools
 backend in pyproject.toml, which pip cannot fetch offline. usage: check_install.py"""
 import os
-import subprocess
 import sys
 import tempfile
+
+from tests.common.runs import run_command
 
 src = os.environ.get("SK_SOURCE_DIR", ".")
 
 
-def run(*cmd, **kw):
-    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    print("$", " ".join(cmd), "->", p.returncode)
-    if p.returncode:
-        sys.exit(f"FAIL: {' '.join(cmd)}\n{p.stdout[-3000:]}{p.stderr[-3000:]}")
-    return p.stdout
-
-
 with tempfile.TemporaryDirectory() as tmp:
     venv = os.path.join(tmp, "venv")
-    run("/usr/bin/python3", "-m", "venv", "--system-site-packages", venv)
+    run_command(["/usr/bin/python3", "-m", "venv", "--system-site-packages", venv], show="command")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    run(os.path.join(venv, "bin", "pip"), "install", "--no-deps", "--no-index", "--no-cache-dir", src, env=env)
-    where = run(os.path.join(venv, "bin", "python"), "-c", "import postproc; print(postproc.__file__)", cwd=tmp, env=env)
+    run_command([os.path.join(venv, "bin", "pip"), "install", "--no-deps", "--no-index", "--no-cache-dir", src], env=env, show="command")
+    where = run_command([os.path.join(venv, "bin", "python"), "-c", "import postproc; print(postproc.__file__)"], cwd=tmp, env=env, show="command").stdout
     if not where.startswith(venv):
         sys.exit(f"FAIL: postproc imported from {where.strip()}, not from the environment")
-    listing = run(os.path.join(venv, "bin", "stickslip-post"), "validate", "--list", cwd=tmp, env={**env, "SK_SOURCE_DIR": src})
+    listing = run_command([os.path.join(venv, "bin", "stickslip-post"), "validate", "--list"], cwd=tmp, env={**env, "SK_SOURCE_DIR": src}, show="command").stdout
     if "crossval" not in listing:
         sys.exit(f"FAIL: stickslip-post validate --list does not list crossval:\n{listing}")
 print("pass: installed offline, stickslip-post runs the installed package")

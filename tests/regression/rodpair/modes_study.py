@@ -16,7 +16,6 @@ Errors are relative L2 of u1 over the horizon, the largest of the four sections 
 
 Usage: modes_study.py STICKSLIP OUTDIR [MARKDOWN]   (writes the table to MARKDOWN, default OUTDIR/modes.md)"""
 import os
-import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -25,6 +24,7 @@ import h5py
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402
+from tests.common.runs import stickslip_run  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 IN = os.path.join(ROOT, "inputs", "rodpair")
@@ -32,7 +32,7 @@ CASES = {"soft-omega1-caseA": 50, "soft-omega1-caseB": 50, "slow-omega1-caseA": 
 REFERENCE = ["slow-omega1-caseA", "slow-omega1-caseB"]  # with the N_m = 300 run (170 s CPU each)
 
 
-def run(prog, outdir, case, solver, nm):
+def cached_run(prog, outdir, case, solver, nm):
     """a run, or the finished run already in OUTDIR (its results.h5 has cpu_time, written at the end)"""
     d = os.path.join(outdir, f"{case}_{solver}_{nm}")
     f = os.path.join(d, "results.h5")
@@ -42,10 +42,8 @@ def run(prog, outdir, case, solver, nm):
     except (OSError, KeyError):
         done = False
     if not done:
-        cmd = [prog, "run", os.path.join(IN, case + ".xml"), "-o", d, "-force", "-quiet", "-rodpair_solver", solver]
-        if nm is not None:
-            cmd += ["-rodpair_modes", str(nm)]
-        subprocess.run(cmd, check=True, capture_output=True)
+        modes = ["-rodpair_modes", str(nm)] if nm is not None else []
+        stickslip_run(prog, os.path.join(IN, case + ".xml"), d, "-force", "-quiet", "-rodpair_solver", solver, *modes)
     with h5py.File(f, "r") as h5:
         a = h5["rodpair"].attrs
         info = {k: a.get(k, float("nan")) for k in ("modes", "rod2_truncation", "rod2_modes_needed", "cpu_time")}
@@ -68,7 +66,7 @@ def main():
         jobs += [(case, "mmm", 50), (case, "mmm", None)] if default != 50 else [(case, "mmm", None)]
     jobs.sort(key=lambda j: -(j[2] or 95))  # the longest first, two at a time (a 2-core machine)
     with ThreadPoolExecutor(2) as pool:
-        res = dict(zip(jobs, pool.map(lambda j: run(prog, outdir, *j), jobs)))
+        res = dict(zip(jobs, pool.map(lambda j: cached_run(prog, outdir, *j), jobs)))
     lines = ["| case | solver | N_m | estimate (rod2_truncation) | needed for 1e-3 | vs N_m = 300 (RK45) | vs converged oracle | CPU (s) |",
              "|---|---|---|---|---|---|---|---|"]
     for case in CASES:

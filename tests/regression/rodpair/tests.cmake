@@ -3,14 +3,11 @@
 set(SK_RP_IN ${CMAKE_SOURCE_DIR}/inputs/rodpair)
 # sk_rp_run(NAME INPUT END SOLVER [OPTIONS...]): a run into rodpair/NAME of the build dir, fixture rodpair_NAME.
 function(sk_rp_run name input end solver)
-  add_test(NAME rodpair_run_${name} COMMAND ${SK_PROGRAM} run ${input} -o rodpair/${name} -force -quiet -rodpair_end ${end} -rodpair_solver ${solver} ${ARGN}
-           WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
-  set_tests_properties(rodpair_run_${name} PROPERTIES ENVIRONMENT "${SK_TEST_ENV}" LABELS regression FIXTURES_SETUP rodpair_${name} TIMEOUT 300)
+  sk_add_run_fixture(rodpair ${name} ${input} -rodpair_end ${end} -rodpair_solver ${solver} ${ARGN})
 endfunction()
+# sk_rp_check(NAME ARGS... FIXTURES f...): check_rodpair.py with a sub-command, needing the runs' fixtures.
 function(sk_rp_check name)
-  cmake_parse_arguments(A "" "" "ARGS;FIXTURES" ${ARGN})
-  sk_add_python_test(rodpair_${name} ${SK_TEST_DIR}/check_rodpair.py ARGS ${A_ARGS} LABELS regression)
-  set_tests_properties(rodpair_${name} PROPERTIES FIXTURES_REQUIRED "${A_FIXTURES}")
+  sk_add_fixture_check(rodpair_${name} ${SK_TEST_DIR}/check_rodpair.py ${ARGN})
 endfunction()
 
 # Validation case omega1-caseA over 0.25 s (about 800 stick/slip events; the tip starts sticking at 0.15 s).

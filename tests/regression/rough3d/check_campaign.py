@@ -49,18 +49,12 @@ import time
 import h5py
 import numpy as np
 
+from tests.common.runs import run_command
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROG = os.environ.get("STICKSLIP", "stickslip")
 MPI = ["mpiexec", "-n", "2", "--oversubscribe"]
-
-
-def run(args, expect_ok=True):
-    r = subprocess.run(args, capture_output=True, text=True, timeout=240)  # a group left waiting would hang
-    print(" ".join(args), "->", r.returncode)
-    print(r.stdout[-2000:], r.stderr[-2000:])
-    if expect_ok and r.returncode != 0:
-        sys.exit("FAIL: the run failed")
-    return r
+WAIT = 240  # s: the time limit of a run (a group left waiting would hang)
 
 
 def files(d):
@@ -91,8 +85,8 @@ def restart(work):
     a, b = os.path.join(work, "uninterrupted"), os.path.join(work, "killed")
     for d in (a, b):  # realisations of the same input in an output directory are kept, even with -force
         shutil.rmtree(d, ignore_errors=True)
-    run(MPI + [PROG, "run", inp, "-o", a, "-force", "-quiet"])
-    r = run(MPI + [PROG, "run", inp, "-o", b, "-force", "-quiet", "-campaign_kill_after", "1"], expect_ok=False)
+    run_command(MPI + [PROG, "run", inp, "-o", a, "-force", "-quiet"], show=True, timeout=WAIT)
+    r = run_command(MPI + [PROG, "run", inp, "-o", b, "-force", "-quiet", "-campaign_kill_after", "1"], check=False, show=True, timeout=WAIT)
     if r.returncode == 0:
         sys.exit("FAIL: the campaign that should have been killed finished")
     before = {f: (os.stat(f).st_ino, os.stat(f).st_mtime_ns) for f in files(b)}
@@ -100,7 +94,7 @@ def restart(work):
     print(f"killed campaign left {len(before)} of {ntask} realisations")
     if not 1 <= len(before) < ntask:
         sys.exit("FAIL: the kill did not happen part way")
-    r = run(MPI + [PROG, "run", inp, "-o", b, "-restart", "-quiet"])
+    r = run_command(MPI + [PROG, "run", inp, "-o", b, "-restart", "-quiet"], show=True, timeout=WAIT)
     m = re.search(r"(\d+) of (\d+) realisations to run", r.stdout)
     if not m or int(m.group(1)) != ntask - len(before):
         sys.exit(f"FAIL: the restart should run exactly the {ntask - len(before)} missing realisations")
@@ -129,7 +123,7 @@ def groups(work):
         d = os.path.join(work, name)
         shutil.rmtree(d, ignore_errors=True)
         extra = ["-campaign_groups", "1"] if name == "one-group" else []
-        run(cmd + ["run", inp, "-o", d, "-quiet"] + extra)
+        run_command(cmd + ["run", inp, "-o", d, "-quiet"] + extra, show=True, timeout=WAIT)
         worst = 0.0
         for x, y in zip(ref, files(d)):
             A, B = arrays(x), arrays(y)
@@ -142,7 +136,7 @@ def groups(work):
 
 def symmetry(work):
     out = os.path.join(work, "flat")
-    run([PROG, "run", os.path.join(HERE, "campaign_flat.xml"), "-o", out, "-force", "-quiet"])
+    run_command([PROG, "run", os.path.join(HERE, "campaign_flat.xml"), "-o", out, "-force", "-quiet"], show=True, timeout=WAIT)
     with h5py.File(files(out)[0], "r") as f:
         x, y, s = f["x"][()], f["y"][()], f["sticking_time_ratio"][()]
     L = y.max() + y.min()
@@ -220,28 +214,28 @@ def check_failed_campaign(d, r, what):
 def failures(work, mpi=False):
     inp = os.path.join(HERE, "campaign_failing.xml")
     if mpi:
-        r = run(MPI + [PROG, "run", inp, "-o", os.path.join(work, "groups3"), "-quiet", "-campaign_groups", "3"], expect_ok=False)
+        r = run_command(MPI + [PROG, "run", inp, "-o", os.path.join(work, "groups3"), "-quiet", "-campaign_groups", "3"], check=False, show=True, timeout=WAIT)
         if r.returncode != 1 or "must divide the 2 ranks" not in r.stdout + r.stderr:
             sys.exit(f"FAIL: -campaign_groups 3 on 2 ranks: exit {r.returncode}, expected 1 (bad input) and the message")
         for name, extra in (("two-groups", []), ("one-group", ["-campaign_groups", "1"])):
             d = os.path.join(work, "failing-" + name)
             shutil.rmtree(d, ignore_errors=True)
-            check_failed_campaign(d, run(MPI + [PROG, "run", inp, "-o", d, "-quiet"] + extra, expect_ok=False), name + " of 2 ranks")
+            check_failed_campaign(d, run_command(MPI + [PROG, "run", inp, "-o", d, "-quiet"] + extra, check=False, show=True, timeout=WAIT), name + " of 2 ranks")
         return
     d = os.path.join(work, "failing")
     shutil.rmtree(d, ignore_errors=True)
-    r = run([PROG, "run", inp, "-o", d, "-quiet", "-malloc_debug", "-malloc_dump"], expect_ok=False)
+    r = run_command([PROG, "run", inp, "-o", d, "-quiet", "-malloc_debug", "-malloc_dump"], check=False, show=True, timeout=WAIT)
     check_failed_campaign(d, r, "1 rank")
     leaks = re.findall(r"^\[ ?0\] \d+ bytes .*$", r.stdout + r.stderr, re.M)  # PetscMallocDump() prints on stdout
     if leaks:
         sys.exit(f"FAIL: memory left allocated after the campaign (-malloc_dump): {leaks[:5]}")
     before = stamps(files(d) + failure_records(d))
-    r = run([PROG, "run", inp, "-o", d, "-quiet", "-restart"], expect_ok=False)
+    r = run_command([PROG, "run", inp, "-o", d, "-quiet", "-restart"], check=False, show=True, timeout=WAIT)
     if r.returncode != 2 or "0 of 9 realisations to run" not in r.stdout or "5 realisations failed before" not in r.stdout:
         sys.exit("FAIL: -restart should run nothing, keep the 5 failure records and exit 2")
     if stamps(files(d) + failure_records(d)) != before:
         sys.exit("FAIL: -restart touched a realisation or failure record")
-    r = run([PROG, "run", inp, "-o", d, "-quiet", "-restart", "-campaign_retry_failed"], expect_ok=False)
+    r = run_command([PROG, "run", inp, "-o", d, "-quiet", "-restart", "-campaign_retry_failed"], check=False, show=True, timeout=WAIT)
     if r.returncode != 2 or "5 of 9 realisations to run" not in r.stdout:
         sys.exit("FAIL: -restart -campaign_retry_failed should run the 5 failed realisations again")
     if stamps(files(d)) != {f: before[f] for f in files(d)} or [task_of(f) for f in failure_records(d)] != FAILED:
@@ -249,32 +243,32 @@ def failures(work, mpi=False):
     if any(stamps([f])[f] == before[f] for f in failure_records(d)):
         sys.exit("FAIL: -campaign_retry_failed did not run every failed realisation again")
     before = stamps(failure_records(d))
-    r = run([PROG, "run", inp, "-o", d, "-quiet", "-restart", "-realisation", "3"], expect_ok=False)
+    r = run_command([PROG, "run", inp, "-o", d, "-quiet", "-restart", "-realisation", "3"], check=False, show=True, timeout=WAIT)
     if r.returncode != 2 or "failed before" not in r.stdout or stamps(failure_records(d)) != before:
         sys.exit("FAIL: -realisation 3 (failed before) should exit 2 without running it again")
-    r = run([PROG, "run", inp, "-o", d, "-quiet", "-restart", "-realisation", "4"], expect_ok=False)
+    r = run_command([PROG, "run", inp, "-o", d, "-quiet", "-restart", "-realisation", "4"], check=False, show=True, timeout=WAIT)
     if r.returncode != 0 or "exists already" not in r.stdout:
         sys.exit("FAIL: -realisation 4 (finished) should do nothing and exit 0")
     print("ok: -restart keeps the failure records, -campaign_retry_failed runs exactly the failed ones again")
     # the post-processing reads the aggregate over the finished realisations: the table counts them per correlation
     # length (0, 1 and 3 of 3 finish here) and the figures skip the correlation length without statistics
-    table = subprocess.run([sys.executable, "-m", "postproc.rough3d", "table", d], capture_output=True, text=True, check=True).stdout
+    table = run_command([sys.executable, "-m", "postproc.rough3d", "table", d]).stdout
     rows = [line.split("|")[2].strip() for line in table.splitlines() if line.startswith("| ") and "l_c" not in line]
     if rows != ["0 of 3: all failed (/campaign_failures)", "1 of 3", "3"]:
         sys.exit(f"FAIL: postproc.rough3d table counts the realisations as {rows}")
-    subprocess.run([sys.executable, "-m", "postproc.rough3d", "figures", d, os.path.join(d, "figures")], capture_output=True, check=True)
+    run_command([sys.executable, "-m", "postproc.rough3d", "figures", d, os.path.join(d, "figures")])
     d = os.path.join(work, "interrupted")
     shutil.rmtree(d, ignore_errors=True)
     p = subprocess.Popen([PROG, "run", inp, "-o", d, "-quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     while not (files(d) + failure_records(d)) and p.poll() is None:
         time.sleep(0.01)
     p.send_signal(signal.SIGTERM)  # the rest of the campaign takes about a second
-    out, err = p.communicate(timeout=240)
+    out, err = p.communicate(timeout=WAIT)
     n = len(files(d) + failure_records(d))
     print(err[-500:])
     if p.returncode != 2 or "interrupted by SIGTERM" not in err or not 1 <= n < 9:
         sys.exit(f"FAIL: SIGTERM: exit status {p.returncode}, {n} of 9 realisations recorded; expected 2, the interruption, and some left")
-    r = run([PROG, "run", inp, "-o", d, "-quiet", "-restart"], expect_ok=False)
+    r = run_command([PROG, "run", inp, "-o", d, "-quiet", "-restart"], check=False, show=True, timeout=WAIT)
     if r.returncode != 2 or f"{9 - n} of 9 realisations to run" not in r.stdout or \
             [task_of(f) for f in files(d)] != FINISHED or [task_of(f) for f in failure_records(d)] != FAILED:
         sys.exit("FAIL: -restart after SIGTERM should run the realisations left and end as an uninterrupted campaign")
@@ -288,7 +282,7 @@ def option(work):
             d = os.path.join(work, "option")
             shutil.rmtree(d, ignore_errors=True)
             args = [PROG, command, inp, "-realisation", value] + (["-o", d, "-quiet"] if command == "run" else [])
-            r = run(args, expect_ok=False)
+            r = run_command(args, check=False, show=True, timeout=WAIT)
             err = [l for l in r.stderr.splitlines() if l.strip()]
             if r.returncode != 1 or len(err) != 1 or f"-realisation '{value}'" not in err[0] or "from 0 to 5" not in err[0]:
                 sys.exit(f"FAIL: {command} -realisation {value!r}: exit status {r.returncode}, expected 1 with one line naming the option and 0 to 5")
@@ -296,7 +290,7 @@ def option(work):
                 sys.exit(f"FAIL: run -realisation {value!r} wrote realisations")
     d = os.path.join(work, "option")
     shutil.rmtree(d, ignore_errors=True)
-    run([PROG, "run", inp, "-realisation", "5", "-o", d, "-quiet"])
+    run_command([PROG, "run", inp, "-realisation", "5", "-o", d, "-quiet"], show=True, timeout=WAIT)
     if [task_of(f) for f in files(d)] != [5]:
         sys.exit("FAIL: -realisation 5 should write realisation 5 alone")
     print("ok: bad -realisation values are input errors; a good one runs that realisation alone")

@@ -27,7 +27,7 @@ from tests.common.figdata import captured_figures, shows
 from tests.common.runs import stickslip_run
 
 
-def run(prog, text, name, tmp, *options):
+def run_text(prog, text, name, tmp, *options):
     """Writes TEXT to TMP/NAME.xml, runs it into TMP/NAME and returns its Results."""
     path = os.path.join(tmp, name + ".xml")
     with open(path, "w") as f:
@@ -70,7 +70,7 @@ def elastic(prog, rigid_input, elastic_input):
     fails = []
     with tempfile.TemporaryDirectory() as tmp:
         with open(rigid_input) as f:
-            rig = run(prog, f.read(), "rigid", tmp)
+            rig = run_text(prog, f.read(), "rigid", tmp)
         c = rig.history("/springslider/centre")
         tr, xr, fr = (np.asarray(c[k]) for k in ("t", "x_mean", "friction_total"))
         errors = []
@@ -84,7 +84,7 @@ def elastic(prog, rigid_input, elastic_input):
                 sys.exit("FAIL: no prescribed displacement of the top layer in " + elastic_input)
             text = set_attr(text, "time", "end", "2.6")
             text = set_attr(text, "output", "fields", "0")
-            r = run(prog, text, "elastic_E%g" % E, tmp)
+            r = run_text(prog, text, "elastic_E%g" % E, tmp)
             s, f = r.history("/explicit/set/all"), r.history("/explicit/contact/floor")
             t, x, fx = np.asarray(s["time"]), np.asarray(s["mean_u_x"]), -np.asarray(f["friction_x"])
             xi, fi = np.interp(t, tr, xr), np.interp(t, tr, fr)
@@ -120,7 +120,7 @@ def energy(prog, items):
                 text = set_attr(f.read(), "time", "end", end)
             text = re.sub(r'fields="\d+"', 'fields="0"', text)
             name = os.path.splitext(os.path.basename(inp))[0]
-            r = run(prog, text, name, tmp)
+            r = run_text(prog, text, name, tmp)
             drift = energy_drift(r)
             diss = np.asarray(r.history("/explicit/contact/floor")["dissipation"])[-1]
             wext = np.asarray(r.history("/explicit/energy")["external_work"])[-1]
@@ -157,7 +157,7 @@ def steady_sliding(prog, text, tmp):
     mu = par["mu_k"] + (par["mu_s"] - par["mu_k"]) * np.exp(-((V / par["v_s"]) ** par["theta"])) + par["sigma2"] * V
     text = text.replace('velocity nodeset="top" component="x"', 'velocity nodeset="all" component="x"')
     text = set_attr(text, "time", "end", "1")
-    r = run(prog, text, "steady", tmp)
+    r = run_text(prog, text, "steady", tmp)
     c = r.history("/explicit/contact/floor")
     t, N, fx, D = (np.asarray(c[k]) for k in ("time", "normal_force", "friction_x", "dissipation"))
     m = t >= 0.2
@@ -178,7 +178,7 @@ def velocity(prog, inp):
     with open(inp) as f:
         text = re.sub(r'fields="\d+"', 'fields="0"', f.read())
     with tempfile.TemporaryDirectory() as tmp:
-        r = run(prog, text, "velocity", tmp)
+        r = run_text(prog, text, "velocity", tmp)
         w, c = r.history("/explicit/watch/mid"), r.history("/explicit/contact/floor")
         t, v, cof = np.asarray(w["time"]), np.asarray(w["v_x"]), np.asarray(c["cof"])
         ratio = r.attrs("/explicit/contact_nodes/floor")["sticking_time_ratio"]
@@ -232,7 +232,7 @@ def iga(prog, inp):
         text = f.read()
     with tempfile.TemporaryDirectory() as tmp:
         fails = steady_sliding(prog, text, tmp)
-        r = run(prog, set_attr(text, "time", "end", "3"), "velocity", tmp)
+        r = run_text(prog, set_attr(text, "time", "end", "3"), "velocity", tmp)
         w, c = r.history("/explicit/watch/mid"), r.history("/explicit/contact/floor")
         t, v, tc, cof = np.asarray(w["time"]), np.asarray(w["v_x"]), np.asarray(c["time"]), np.asarray(c["cof"])
         ratio = r.attrs("/explicit/contact_nodes/floor")["sticking_time_ratio"]
@@ -266,7 +266,7 @@ def cyclic(prog, inp):
     with open(inp) as f:
         text = f.read()
     with tempfile.TemporaryDirectory() as tmp:
-        r = run(prog, text, "cyclic", tmp)
+        r = run_text(prog, text, "cyclic", tmp)
         names = ("x0", "x025", "x05", "x075", "x1")
         ws = [r.history("/explicit/watch/" + n) for n in names]
         shown = figures(lambda d: slider2d.cyclic(d, os.path.join(tmp, "cyclic")), tmp, ("fig16-cyclic.png",))
