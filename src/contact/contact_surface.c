@@ -142,10 +142,15 @@ static PetscErrorCode MeshUnpack(void *data, PetscInt width, PetscInt offset, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MeshDistribute(void *data, SKContactMeshSurface slave, PetscInt a, SKContactSupport *s)
+/* the mortar shares over the faces of the slave side set around point I, from the side's own surface */
+static PetscErrorCode MeshDistribute(void *data, SKContactSide slave, PetscInt i, SKContactSupport *s)
 {
+  SKContactMeshSurface sms;
+  PetscInt a;
+
   PetscFunctionBegin;
-  PetscCall(SKContactMeshSurfaceMortar((SKContactMeshSurface)data, slave, a, s));
+  PetscCall(SKContactSideGetSupport(slave, i, &sms, &a));
+  PetscCall(SKContactMeshSurfaceMortar((SKContactMeshSurface)data, sms, a, s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
