@@ -65,11 +65,16 @@ static PetscErrorCode NodesUpdate(void *data, PetscReal t, const PetscReal X[], 
 static inline void NodesPointsDim(const NodesSide *ns, PetscInt i0, PetscInt n, const PetscReal X[], const PetscReal u[],
                                   const PetscReal v[], PetscReal x[], const PetscReal *vp[], const PetscInt dim)
 {
+  const PetscInt *nodes = ns->nodes + i0;
+
+  if (!X) {
+    for (PetscInt b = 0; b < n; b++) vp[b] = v + nodes[b] * dim;
+    return;
+  }
   for (PetscInt b = 0; b < n; b++) {
-    const PetscInt a = ns->nodes[i0 + b];
-    vp[b]            = v + a * dim;
-    if (X)
-      for (PetscInt d = 0; d < dim; d++) x[b * dim + d] = X[a * dim + d] + u[a * dim + d];
+    const PetscInt o = nodes[b] * dim;
+    vp[b]            = v + o;
+    for (PetscInt d = 0; d < dim; d++) x[b * dim + d] = X[o + d] + u[o + d];
   }
 }
 
@@ -85,17 +90,25 @@ static void NodesPoints(void *data, PetscInt i0, PetscInt n, const PetscReal X[]
     NodesPointsDim(ns, i0, n, X, u, v, x, vp, 2);
 }
 
+/* F += the forces FA of the nodes, with the dimension a constant (the small loops unroll). */
+static inline void NodesAddForcesDim(const NodesSide *ns, PetscInt i0, PetscInt n, const PetscReal fa[], PetscReal f[], const PetscInt dim)
+{
+  for (PetscInt b = 0; b < n; b++) {
+    PetscReal *fb = f + ns->nodes[i0 + b] * dim;
+    for (PetscInt d = 0; d < dim; d++) fb[d] += fa[b * dim + d];
+  }
+}
+
 static void NodesAddForces(void *data, PetscInt i0, PetscInt n, const PetscReal fn[], const PetscReal ft[], const PetscReal fa[],
                            PetscReal f[])
 {
   const NodesSide *ns = (const NodesSide *)data;
-  const PetscInt dim  = ns->dim;
 
   (void)fn, (void)ft;
-  for (PetscInt b = 0; b < n; b++) {
-    const PetscInt a = ns->nodes[i0 + b];
-    for (PetscInt d = 0; d < dim; d++) f[a * dim + d] += fa[b * dim + d];
-  }
+  if (ns->dim == 3)
+    NodesAddForcesDim(ns, i0, n, fa, f, 3);
+  else
+    NodesAddForcesDim(ns, i0, n, fa, f, 2);
 }
 
 static void NodesSupport(void *data, PetscInt i, SKContactMeshSurface *ms, PetscInt *node)
