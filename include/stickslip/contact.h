@@ -12,12 +12,15 @@
      surface_analytic.c     closed-form projections: plane, circle/cylinder, sphere
      surface_sine.c         the sine surface: safeguarded Newton projection
      surfaceimpl.h          the rigid surface's private structure and projection kernels
-     contact_pair.c         the contact pair (slave side: weights, friction states, statistics, stability check,
-                            implicit damping, restart, fields, histories) against a master surface
+     contact_pair.c         the contact pair (contact nodes: weights, friction states, statistics, stability check,
+                            implicit damping, restart, fields, histories): a slave side against a master surface
      contact_surface.c      the master surface of a pair behind an ops table: rigid analytic or deformable
+     contact_side.c         the slave side of a pair behind an ops table: the contact nodes themselves (optionally
+                            with the side set as a mortar surface) or the control points of a NURBS patch face
      contact_mesh.c         the deformable master surface: gathering, bucket-grid search, projection onto L2/T3/Q4
                             faces, point and mortar distribution of the reactions, partition-independent sums
-     contactimpl.h          the pair's and the deformable surface's private structures
+     contact_patchface.c    the contact points of a NURBS patch face: weighted gaps and velocities, eq.-34 loads
+     contactimpl.h          the private structures of the pair, the deformable surface, the surface and side ops
 
    A friction law is an opaque SKFrictionLaw made by name from a registry ("lugre", "coulomb", "coulomb-modified",
    "coulomb-tanh", "coulomb-threlfall"; SKFrictionLawRegister() adds one). Its physics lives in pure pointwise kernels

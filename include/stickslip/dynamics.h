@@ -13,6 +13,7 @@
 
 #include <stickslip/solver.h>
 #include <stickslip/mesh.h>
+#include <stickslip/contact.h>
 #include <petscmat.h>
 
 /* The solver registered under the root element name "explicit" (one line in src/app/register.c). */
@@ -64,6 +65,12 @@ typedef PetscErrorCode (*SKExplicitNodeMapFn)(void *ctx, PetscInt nnodes, PetscI
    sets are found and before the mesh is checked and distributed: a realisation of a rough plate is the input's plate
    with its bottom nodes mapped onto the surface. MAP is called on every rank with the same replicated mesh. */
 PETSC_EXTERN PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapFn map, void *map_ctx, SKExplicit *ex);
+
+/* The contact pairs of EX (its <contact> elements in input order; a two-pass pair is two, <name> then <name>_2): how
+   many (*N), and the I-th of them (0 <= I < *N; owned by EX, valid until SKExplicitDestroy()), for a driver above the
+   solver that reads a pair's statistics (SKContactPairGetStats(), SKContactPairGetStickingTimeRatio(), ...). */
+PETSC_EXTERN PetscErrorCode SKExplicitGetNumContactPairs(SKExplicit ex, PetscInt *n);
+PETSC_EXTERN PetscErrorCode SKExplicitGetContactPair(SKExplicit ex, PetscInt i, SKContactPair *cp);
 
 /* Registers force term NAME (at most SK_EXPLICIT_MAX_TERMS; name used as the energy column "work_<name>"). Call
    before SKExplicitRun(). ctx stays the caller's. */

@@ -317,7 +317,8 @@ static PetscErrorCode FaceMortar(SKContactMeshSurface master, SKContactMeshSurfa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The cache of SLAVE's shares against MASTER, created on first use. */
+/* The cache of SLAVE's shares against MASTER, created on first use, with the epoch brought up to the surfaces'
+   current positions. */
 static PetscErrorCode MortarCacheGet(SKContactMeshSurface master, SKContactMeshSurface slave, SKContactMortarCache *cache)
 {
   SKContactMortarCache c = slave->mortar;
@@ -391,6 +392,15 @@ static PetscErrorCode NodeMerge(SKContactMortarCache cache, PetscInt a, PetscInt
   if (total <= 0) n = -1;
   for (PetscInt q = 0; q < n; q++) N[q] /= total;
   cache->node_n[a] = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactMeshSurfaceMortarPrepare(SKContactMeshSurface master, SKContactMeshSurface slave)
+{
+  SKContactMortarCache cache;
+
+  PetscFunctionBegin;
+  if (master->dim == 3) PetscCall(MortarCacheGet(master, slave, &cache));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

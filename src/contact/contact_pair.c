@@ -1,9 +1,9 @@
 /* contact: the contact pair, a body's side set against a master surface (contact_surface.c: a rigid analytic surface,
-   surface*.c, or the side set of another body, contact_mesh.c), mortar nodal weighted penalty (eqs. 29-34 of the
+   surface*.c, or the side set of another body, contact_mesh.c) and a slave side (contact_side.c: the contact nodes,
+   or the control points of a NURBS patch face), each reached only through its ops table; mortar nodal weighted penalty (eqs. 29-34 of the
    paper) with one friction state per contact node; used by the explicit solver as a registered force term. */
 #include "contactimpl.h"
 #include "surfaceimpl.h"
-#include "patchfaceimpl.h"
 
 PetscErrorCode SKContactPairCreatePlane(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscReal w[],
                                         const PetscReal point[], const PetscReal normal[], PetscReal eps_n, SKFrictionLaw law,
@@ -116,6 +116,7 @@ PetscErrorCode SKContactPairCreateWithContactSurface(MPI_Comm comm, PetscInt dim
              surface->ops->type);
   PetscCall(ContactPairCreate(comm, dim, nlocal, nowned, w, eps_n, law, cpp));
   (*cpp)->surface = surface;
+  PetscCall(SKContactSideCreateNodes(comm, dim, (*cpp)->n, (*cpp)->nodes, NULL, NULL, &(*cpp)->side));
   ContactFillFlatFrame(*cpp);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -140,18 +141,13 @@ PetscErrorCode SKContactPairCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt
                                           : dim == 2 ? SK_CONTACT_MORTAR_SUPPORT_2D
                                                      : SK_CONTACT_MAX_SUPPORT,
                                           (*cpp)->slot));
+  PetscCall(SKContactSideCreateNodes(comm, dim, (*cpp)->n, (*cpp)->nodes, slave, nat, &(*cpp)->side));
+  PetscCall(PetscFree(nat));
   if (slave) {
     PetscCheck((*cpp)->surface->ops->distribute, comm, PETSC_ERR_SUP, "A %s master surface has no mortar distribution",
                (*cpp)->surface->ops->type);
-    (*cpp)->slave_surface = slave;
-    PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slave_index));
-    for (PetscInt i = 0; i < (*cpp)->n; i++) {
-      (*cpp)->slave_index[i] = SKContactMeshSurfaceFindNode(slave, nat[i]);
-      PetscCheck((*cpp)->slave_index[i] >= 0, comm, PETSC_ERR_ARG_WRONG,
-                 "Contact node %" PetscInt_FMT " is not a node of the slave surface", nat[i]);
-    }
+    (*cpp)->mortar = PETSC_TRUE;
   }
-  PetscCall(PetscFree(nat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -172,13 +168,28 @@ PetscErrorCode SKContactPairDestroy(SKContactPair *cpp)
   PetscCall(PetscFree(cp->check_minv));
   PetscCall(PetscFree4(cp->c_damp, cp->normal, cp->vt, cp->F));
   PetscCall(SKContactSurfaceDestroy(&cp->surface));
-  PetscCall(SKContactMeshSurfaceDestroy(&cp->slave_surface));
+  PetscCall(SKContactSideDestroy(&cp->side));
   PetscCall(PetscFree(cp->slot));
-  PetscCall(PetscFree(cp->slave_index));
-  PetscCall(SKContactPatchFaceDestroy(&cp->pface));
-  PetscCall(PetscFree(cp->pface_index));
   PetscCall(PetscFree(cp));
   *cpp = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPairSetSide(SKContactPair cp, SKContactSide side)
+{
+  PetscFunctionBegin;
+  PetscCheck(side->dim == cp->dim && side->n == cp->n, cp->comm, PETSC_ERR_ARG_INCOMP,
+             "A %s slave side of %" PetscInt_FMT " points in %" PetscInt_FMT "D for a pair of %" PetscInt_FMT
+             " contact nodes in %" PetscInt_FMT "D",
+             side->ops->type, side->n, side->dim, cp->n, cp->dim);
+  PetscCheck(side->nodal || !cp->surface->ops->react, cp->comm, PETSC_ERR_SUP,
+             "contact on a %s takes a master surface that feels no reactions, not a %s master", side->ops->type, cp->surface->ops->type);
+  PetscCheck(side->nodal || cp->damping == SK_CONTACT_DAMPING_EXPLICIT, cp->comm, PETSC_ERR_SUP,
+             "contact on a %s takes the explicit friction damping (the implicit one acts on a node's own velocity)", side->ops->type);
+  PetscCheck(!cp->mortar || side->ops->support, cp->comm, PETSC_ERR_SUP, "A %s slave side gives no support for the mortar distribution",
+             side->ops->type);
+  PetscCall(SKContactSideDestroy(&cp->side));
+  cp->side = side;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -193,13 +204,12 @@ PetscErrorCode SKContactPairSetVelocity(SKContactPair cp, const PetscReal veloci
 /* Speed (m/s) of contact node I tangentially to the surface, relative to it, from the local velocities V. */
 static PetscReal ContactPairSlipSpeed(SKContactPair cp, PetscInt i, const PetscReal v[])
 {
-  const PetscInt dim = cp->dim, a = cp->nodes[i];
+  const PetscInt dim     = cp->dim;
   const PetscReal *frame = cp->frame + i * dim * dim; /* the node's frame of the last force evaluation */
-  const PetscReal *va    = v + a * dim;
-  PetscReal speed2       = 0, x[3], gap;
+  const PetscReal *va;
+  PetscReal speed2 = 0, gap;
 
-  if (cp->pface) SKContactPatchFaceGetPoint(cp->pface, cp->pface_index[i], &gap, x, &va); /* a control point: weighted */
-
+  cp->side->ops->points(cp->side->data, i, 1, NULL, NULL, v, NULL, &va, &gap); /* the point's velocity (on a patch face: weighted) */
   for (PetscInt k = 0; k < dim - 1; k++) {
     PetscReal vt = 0;
     for (PetscInt d = 0; d < dim; d++) vt += (va[d] - frame[(dim - 1) * dim + d]) * frame[k * dim + d];
@@ -309,9 +319,10 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
   PetscReal diss = 0, power = 0, disc = 0;
   /* a surface that takes the reactions belongs to a body of the model: its motion is not a supply of energy */
   const PetscBool rigid = cp->surface->ops->react ? PETSC_FALSE : PETSC_TRUE;
-  /* the nodes go a block at a time: positions, then the projections of the block (one call for a surface with
-     projectmany), then the penalty and friction of each node */
+  /* the nodes go a block at a time: positions (one call of the side), then the projections of the block (one call for a
+     surface with projectmany), then the penalty and friction of each node, then its forces (one call of the side) */
   PetscReal xblk[SK_CONTACT_PROJECT_BLOCK * 3], wgap[SK_CONTACT_PROJECT_BLOCK] = {0}; /* positions: dim per node */
+  PetscReal fblk[SK_CONTACT_PROJECT_BLOCK * 3];                                       /* forces on the body: dim per node */
   const PetscReal *vblk[SK_CONTACT_PROJECT_BLOCK];
   SKSurfaceProjection proj[SK_CONTACT_PROJECT_BLOCK]; /* filled by every projection of a curved or deformable surface */
   SKContactSupport support[SK_CONTACT_PROJECT_BLOCK];
@@ -319,18 +330,16 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
   const struct _p_SKContactSurface *sf = cp->surface;
   const SKContactSurfaceOps *sops      = sf->ops;
   /* a plane's frame is constant: its nodes skip the projection call and the copy of the frame */
-  const PetscBool flat = sf->flat;
+  const PetscBool flat                = sf->flat;
+  const struct _p_SKContactSide *side = cp->side;
+  const SKContactSideOps *dops        = side->ops;
+  /* a side that spreads its points' forces over the body books the power of their normal part itself */
+  const PetscBool spread = dops->distribute ? PETSC_TRUE : PETSC_FALSE, weighted_gap = side->weighted_gap;
 
   PetscFunctionBegin;
   for (PetscInt i0 = 0; i0 < cp->n; i0 += SK_CONTACT_PROJECT_BLOCK) {
     const PetscInt nb = PetscMin(cp->n - i0, SK_CONTACT_PROJECT_BLOCK);
-    for (PetscInt b = 0; b < nb; b++) {
-      const PetscInt a = cp->nodes[i0 + b];
-      for (PetscInt d = 0; d < dim; d++) xblk[b * dim + d] = X[a * dim + d] + u[a * dim + d];
-      vblk[b] = v + a * dim;
-      if (cp->pface)
-        SKContactPatchFaceGetPoint(cp->pface, cp->pface_index[i0 + b], &wgap[b], xblk + b * dim, &vblk[b]); /* a control point: weighted */
-    }
+    dops->points(side->data, i0, nb, X, u, v, xblk, vblk, wgap); /* a control point of a patch face: weighted */
     if (!flat) { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
       if (sops->projectmany)
         sops->projectmany(sf->data, nb, xblk, t, 0.0, proj, support, ok);
@@ -340,9 +349,9 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
         if (!ok[b]) failed[0]++, *bad_node = i0 + b;
     }
     for (PetscInt b = 0; b < nb; b++) {
-      const PetscInt i = i0 + b, a = cp->nodes[i];
+      const PetscInt i    = i0 + b;
       const PetscReal *va = vblk[b];
-      PetscReal *x = xblk + b * dim, vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, fa[3];
+      PetscReal *x = xblk + b * dim, vt[2] = {0, 0}, F[2] = {0, 0}, N, dist = 0, *frame = cp->frame + i * dim * dim, *fa = fblk + b * dim;
       const PetscReal *normal = sf->normal, *velocity = sf->velocity, (*tangent)[3] = sf->tangent;
       SKFrictionInfo info = {PETSC_FALSE, 0, 0};
 
@@ -355,7 +364,7 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
           frame[nt * dim + d] = velocity[d];
         }
       }
-      if (cp->pface) dist = wgap[b];
+      if (weighted_gap) dist = wgap[b];
       N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
       { /* a node deeper than its own contact length behind the surface, or one in contact that the search of a deformable
            master no longer finds (it went deeper than the search reaches), has passed through: no penalty holds it (checked
@@ -409,29 +418,23 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
            energy the law stores (docs/theory.md, "Energy of contact"); a law that gives energy back shows as a falling
            dissipation, which the explicit solver's energy check refuses. The motion is the one the law sees: a node's own
            velocity, or on a NURBS patch face the weighted velocity, on which the face's distributed forces do that work */
-        PetscReal lost = 0, *load = cp->pface ? SKContactPatchFaceGetLoad(cp->pface, cp->pface_index[i]) : NULL;
+        PetscReal lost = 0;
         for (PetscInt d = 0; d < dim; d++) {
           PetscReal ftd = 0;
           for (PetscInt k = 0; k < nt; k++) ftd -= F[k] * tangent[k][d]; /* the body feels -F */
           cp->ft[i * dim + d] = ftd;
           fa[d]               = N * normal[d] + ftd;
-          if (load) { /* spread over the face after the loop (SKContactPatchFaceDistribute()), with its own normal power */
-            load[1 + d] = ftd;
-            if (rigid) power += ftd * velocity[d];
-          } else {
-            f[a * dim + d] += fa[d];
-            if (rigid) power += fa[d] * velocity[d];
-          }
+          if (rigid) power += (spread ? ftd : fa[d]) * velocity[d]; /* spread: the side books the normal part */
           lost -= 0.5 * (cp->ffr_commit[i * dim + d] + ftd) * (va[d] - velocity[d]) * dt;
         }
-        if (load) load[0] = N;
         diss += lost - (cp->stored_trial[i] - cp->stored[i]);
       }
       if (sops->react && N > 0) { /* action and reaction */
-        if (cp->slave_surface) PetscCall(sops->distribute(sf->data, cp->slave_surface, cp->slave_index[i], &support[b]));
+        if (cp->mortar) PetscCall(sops->distribute(sf->data, cp->side, i, &support[b]));
         sops->react(sf->data, cp->slot[i], &support[b], fa);
       }
     }
+    dops->addforces(side->data, i0, nb, cp->fn + i0, cp->ft + i0 * dim, fblk, f); /* to the nodes, or recorded to be spread */
   }
   sums->diss  = diss;
   sums->power = power;
@@ -494,16 +497,16 @@ PetscErrorCode SKContactPairForce(void *ctx, PetscReal t, PetscInt nlocal, const
   cp->dt_last = dt;
   PetscCall(PetscArrayzero(cp->dft, cp->n * dim)); /* the implicit damping adds its force after the evaluation */
   if (cp->surface->ops->update) PetscCall(cp->surface->ops->update(cp->surface->data, t, X, u, v));
-  if (cp->slave_surface) PetscCall(SKContactMeshSurfaceUpdate(cp->slave_surface, X, u, v));
-  if (cp->pface) PetscCall(SKContactPatchFaceUpdate(cp->pface, X, u, v, cp->surface, t));
+  if (cp->side->ops->update) PetscCall(cp->side->ops->update(cp->side->data, t, X, u, v, cp->surface));
+  if (cp->mortar && cp->surface->ops->prepare) PetscCall(cp->surface->ops->prepare(cp->surface->data, cp->side));
   /* the nodes' loop with the dimension a constant (its small loops unroll) */
   if (dim == 3)
     PetscCall(ContactPairNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &pen, &sums, 3));
   else
     PetscCall(ContactPairNodes(cp, t, dt, X, u, v, f, params, failed, &bad_node, &worst, &pen, &sums, 2));
-  if (cp->pface) {
+  if (cp->side->ops->distribute) { /* the side spreads its points' forces over the body */
     PetscReal power;
-    PetscCall(SKContactPatchFaceDistribute(cp->pface, f, &power));
+    PetscCall(cp->side->ops->distribute(cp->side->data, f, &power));
     sums.power += power;
   }
   if (cp->surface->ops->addreactions) PetscCall(cp->surface->ops->addreactions(cp->surface->data, f));
@@ -761,15 +764,15 @@ PetscErrorCode SKContactPairHistoryAppend(SKContactPair cp, SKHistory hist, Pets
 
 /* Restart layout per node: state, trial (nstate each), stored, stored_trial, fn, ft (dim), then the sticking-time
    statistics stick_time, stick_time_trial, contact_time, contact_time_trial, then the energy booking's gap,
-   gap_commit, fn_commit, ffr_commit, dft, dft_commit (dim each of the last three) (on the contact nodes); deformable pairs
-   add the positions of the master surface's last grid build (dim, on its nodes) and, with a slave surface, those of
-   its grid (dim). */
+   gap_commit, fn_commit, ffr_commit, dft, dft_commit (dim each of the last three) (on the contact nodes); then the master
+   surface's restart values (restart_width; a deformable one: the positions of its last grid build, dim, on its nodes)
+   and the slave side's (restart_width; with the slave side set as a surface: those of its grid, dim). */
 #define SK_CONTACT_RESTART_NODE(cp) (2 * (cp)->nstate + 3 + (cp)->dim + 4 + 3 + 3 * (cp)->dim)
 
 PetscErrorCode SKContactPairGetRestartSize(SKContactPair cp, PetscInt *width)
 {
   PetscFunctionBegin;
-  *width = SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width + (cp->slave_surface ? cp->dim : 0);
+  *width = SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width + cp->side->restart_width;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -810,8 +813,8 @@ PetscErrorCode SKContactPairPackRestart(SKContactPair cp, PetscInt nowned, Petsc
   PetscCall(PetscArrayzero(nodal, nowned * width));
   PetscCall(ContactPairCopyRestart(cp, nowned, nodal, PETSC_TRUE));
   if (cp->surface->ops->packrestart) cp->surface->ops->packrestart(cp->surface->data, width, SK_CONTACT_RESTART_NODE(cp), nodal);
-  if (cp->slave_surface)
-    SKContactMeshSurfacePackGrid(cp->slave_surface, width, SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width, nodal);
+  if (cp->side->ops->packrestart)
+    cp->side->ops->packrestart(cp->side->data, width, SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width, nodal);
   scalars[0]  = cp->t_commit;
   scalars[1]  = cp->t_last;
   scalars[2]  = cp->called ? 1.0 : 0.0;
@@ -836,8 +839,8 @@ PetscErrorCode SKContactPairUnpackRestart(SKContactPair cp, PetscInt nowned, con
   PetscCall(ContactPairCopyRestart(cp, nowned, (PetscReal *)nodal, PETSC_FALSE));
   if (cp->surface->ops->unpackrestart)
     PetscCall(cp->surface->ops->unpackrestart(cp->surface->data, width, SK_CONTACT_RESTART_NODE(cp), nodal));
-  if (cp->slave_surface)
-    PetscCall(SKContactMeshSurfaceUnpackGrid(cp->slave_surface, width, SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width, nodal));
+  if (cp->side->ops->unpackrestart)
+    PetscCall(cp->side->ops->unpackrestart(cp->side->data, width, SK_CONTACT_RESTART_NODE(cp) + cp->surface->restart_width, nodal));
   cp->t_commit            = scalars[0];
   cp->t_last              = scalars[1];
   cp->called              = scalars[2] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
@@ -878,6 +881,13 @@ PetscErrorCode SKContactPairAddNodalFields(SKContactPair cp, const PetscReal v[]
     /* the trial state is the one at the last force evaluation, i.e. at the time of the output */
     for (PetscInt k = 0; k < nc; k++) state[a * ncomp + k] += cp->trial[i * cp->nstate + k];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPairWriteSurfaceStickRatio(SKContactPair cp, PetscReal elapsed, SKOutput out, const char group[])
+{
+  PetscFunctionBegin;
+  if (cp->side->ops->writestickratio) PetscCall(cp->side->ops->writestickratio(cp->side->data, cp->stick_time_trial, elapsed, out, group));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -929,8 +939,8 @@ PetscErrorCode SKContactPairSetDamping(SKContactPair cp, SKContactDamping dampin
   PetscFunctionBegin;
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || damping == SK_CONTACT_DAMPING_IMPLICIT, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Unknown contact damping treatment %d", (int)damping);
-  PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || !cp->pface, cp->comm, PETSC_ERR_SUP,
-             "Implicit contact damping acts on a node's own velocity: not available on a NURBS patch face");
+  PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || cp->side->nodal, cp->comm, PETSC_ERR_SUP,
+             "Implicit contact damping acts on a node's own velocity: not available on a %s", cp->side->ops->type);
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || !cp->surface->ops->react, cp->comm, PETSC_ERR_SUP,
              "Implicit contact damping acts on the slave nodes only: not available against a deformable surface");
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || cp->affine, cp->comm, PETSC_ERR_SUP,

@@ -283,6 +283,12 @@ PetscErrorCode SKContactPatchFaceDistribute(SKContactPatchFace pf, PetscReal f[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void SKContactPatchFaceGetComm(SKContactPatchFace pf, MPI_Comm *comm, PetscInt *dim)
+{
+  *comm = pf->comm;
+  *dim  = pf->dim;
+}
+
 PetscInt SKContactPatchFaceFindLocal(SKContactPatchFace pf, PetscInt node)
 {
   for (PetscInt m = 0; m < pf->nnodes; m++)
@@ -300,39 +306,19 @@ void SKContactPatchFaceGetPoint(SKContactPatchFace pf, PetscInt m, PetscReal *ga
   *v = avg + 1 + dim;
 }
 
-PetscErrorCode SKContactPairSetPatchFace(SKContactPair cp, SKContactPatchFace pf)
+PetscErrorCode SKContactPatchFaceWriteStickRatio(SKContactPatchFace pf, PetscInt n, const PetscInt index[], const PetscReal stick[],
+                                                 PetscReal elapsed, SKOutput out, const char group[])
 {
-  PetscFunctionBegin;
-  PetscCheck(!cp->surface->ops->react, cp->comm, PETSC_ERR_SUP, "contact on a NURBS patch face takes a rigid surface, not a %s master",
-             cp->surface->ops->type);
-  PetscCheck(cp->damping == SK_CONTACT_DAMPING_EXPLICIT, cp->comm, PETSC_ERR_SUP,
-             "contact on a NURBS patch face takes the explicit friction damping (the implicit one acts on a node's own velocity)");
-  PetscCheck(pf->dim == cp->dim, cp->comm, PETSC_ERR_ARG_INCOMP,
-             "patch face of dimension %" PetscInt_FMT " for a pair in %" PetscInt_FMT "D", pf->dim, cp->dim);
-  PetscCall(PetscMalloc1(cp->n, &cp->pface_index));
-  for (PetscInt i = 0; i < cp->n; i++) {
-    cp->pface_index[i] = SKContactPatchFaceFindLocal(pf, cp->nodes[i]);
-    PetscCheck(cp->pface_index[i] >= 0, cp->comm, PETSC_ERR_ARG_WRONG,
-               "contact node %" PetscInt_FMT " is not a control point of the patch face", cp->nodes[i]);
-  }
-  cp->pface = pf;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKContactPairWriteSurfaceStickRatio(SKContactPair cp, PetscReal elapsed, SKOutput out, const char group[])
-{
-  SKContactPatchFace pf = cp->pface;
   PetscReal *ratio, *rq;
   PetscInt dims[2];
   char path[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
-  if (!pf) PetscFunctionReturn(PETSC_SUCCESS);
   /* the control points' ratios on every rank (one owner each: the sum is exact), then interpolated on the face */
   PetscCall(PetscCalloc2(pf->nnodes, &ratio, pf->nfaces * pf->nq, &rq));
   if (elapsed > 0)
-    for (PetscInt i = 0; i < cp->n; i++) ratio[cp->pface_index[i]] = cp->stick_time_trial[i] / elapsed;
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ratio, (PetscMPIInt)pf->nnodes, MPIU_REAL, MPIU_SUM, cp->comm));
+    for (PetscInt i = 0; i < n; i++) ratio[index[i]] = stick[i] / elapsed;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, ratio, (PetscMPIInt)pf->nnodes, MPIU_REAL, MPIU_SUM, pf->comm));
   for (PetscInt f = 0; f < pf->nfaces; f++)
     for (PetscInt q = 0; q < pf->nq; q++)
       for (PetscInt a = 0; a < pf->nfn; a++)

@@ -142,10 +142,26 @@ static PetscErrorCode MeshUnpack(void *data, PetscInt width, PetscInt offset, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MeshDistribute(void *data, SKContactMeshSurface slave, PetscInt a, SKContactSupport *s)
+/* the mortar shares over the faces of the slave side set around point I, from the side's own surface */
+static PetscErrorCode MeshDistribute(void *data, SKContactSide slave, PetscInt i, SKContactSupport *s)
 {
+  SKContactMeshSurface sms;
+  PetscInt a;
+
   PetscFunctionBegin;
-  PetscCall(SKContactMeshSurfaceMortar((SKContactMeshSurface)data, slave, a, s));
+  PetscCall(SKContactSideGetSupport(slave, i, &sms, &a));
+  PetscCall(SKContactMeshSurfaceMortar((SKContactMeshSurface)data, sms, a, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MeshPrepare(void *data, SKContactSide slave)
+{
+  SKContactMeshSurface sms;
+  PetscInt a;
+
+  PetscFunctionBegin;
+  PetscCall(SKContactSideGetSupport(slave, -1, &sms, &a));
+  PetscCall(SKContactMeshSurfaceMortarPrepare((SKContactMeshSurface)data, sms));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -166,6 +182,7 @@ static const SKContactSurfaceOps MeshOps = {.type          = "deformable",
                                             .addreactions  = MeshAddReactions,
                                             .omega2        = MeshOmega2,
                                             .distribute    = MeshDistribute,
+                                            .prepare       = MeshPrepare,
                                             .packrestart   = MeshPack,
                                             .unpackrestart = MeshUnpack,
                                             .destroy       = MeshDestroy};

@@ -99,6 +99,9 @@ PETSC_INTERN PetscErrorCode SKContactMeshSurfaceNodeFaces(SKContactMeshSurface m
 PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortar3D(SKContactMeshSurface master, SKContactMeshSurface slave, PetscInt a,
                                                          SKContactSupport *s);
 PETSC_INTERN PetscErrorCode SKContactMortarCacheDestroy(SKContactMortarCache *);
+/* Before the 3D mortar distributions of a force evaluation, on every rank: starts a new epoch of the shares of SLAVE
+   against MASTER when a node has moved beyond the tolerance (the same decision on every partition). No-op in 2D. */
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortarPrepare(SKContactMeshSurface master, SKContactMeshSurface slave);
 /* Restart of the search grid: the positions the grid was last built at (dim per master node) of the master nodes this
    rank owns, into / from columns OFFSET .. OFFSET + dim of row a of NODAL (WIDTH values per owned local node a); the
    unpack gathers them on every rank and rebuilds the grid there (collective), so that a restarted run searches the
@@ -118,6 +121,7 @@ PETSC_INTERN PetscErrorCode SKContactFaceWeights(PetscInt dim, PetscInt nfn, con
 
 /* ---- the master surface of a pair (contact_surface.c; docs/developing.md, "Adding a contact surface") ---- */
 typedef struct _p_SKContactSurface *SKContactSurface;
+typedef struct _p_SKContactSide *SKContactSide; /* the slave side, below */
 
 /* What a master surface does for its pair. DATA is the surface's own context. Required: project, destroy. A surface
    that belongs to a body (it moves with it and feels the reactions) also has update, react and addreactions, and
@@ -134,8 +138,12 @@ typedef struct {
      projections gain from being done a block at a time (optional: the pair calls project per point without it) */
   void (*projectmany)(void *data, PetscInt n, const PetscReal x[], PetscReal t, PetscReal cutoff, SKSurfaceProjection p[],
                       SKContactSupport s[], PetscBool ok[]);
-  /* mortar distribution: the support S of slave node A of the slave surface SLAVE instead of its point shares (optional) */
-  PetscErrorCode (*distribute)(void *data, SKContactMeshSurface slave, PetscInt a, SKContactSupport *s);
+  /* mortar distribution: the support S of contact point I of the slave side SLAVE instead of its point shares, from
+     what the side exposes for it (SKContactSideGetSupport()) (optional) */
+  PetscErrorCode (*distribute)(void *data, SKContactSide slave, PetscInt i, SKContactSupport *s);
+  /* before the distributions of a force evaluation, on every rank (whether or not it has points in contact), after the
+     updates of both sides: the state of the mortar distribution for SLAVE (optional) */
+  PetscErrorCode (*prepare)(void *data, SKContactSide slave);
   /* records FORCE (N) on the slave node at SLOT with support S; addreactions adds the recorded reactions to the local
      force F (collective). Both or neither. */
   void (*react)(void *data, PetscInt slot, const SKContactSupport *s, const PetscReal force[]);
@@ -170,6 +178,66 @@ PETSC_INTERN PetscErrorCode SKContactSurfaceCreateRigid(SKRigidSurface, SKContac
 PETSC_INTERN PetscErrorCode SKContactSurfaceCreateMesh(SKContactMeshSurface, SKContactSurface *);
 PETSC_INTERN PetscErrorCode SKContactSurfaceSetVelocity(SKContactSurface, const PetscReal velocity[]);
 PETSC_INTERN PetscErrorCode SKContactSurfaceDestroy(SKContactSurface *);
+/* ---- the slave side of a pair (contact_side.c; docs/developing.md, "Adding a slave-side kind") ---- */
+
+/* What the slave side does for its pair: where the pair's contact points are and how they move, and where the force on
+   a point goes in the body. Point i is the pair's contact node i (SKContactPairGetNodal()); a side keeps what it needs
+   of them. DATA is the side's own context. Required: points, addforces, destroy. The pair calls points and addforces
+   once per block of up to SK_CONTACT_PROJECT_BLOCK points, so a point costs no call of its own. */
+typedef struct {
+  const char *type; /* for messages */
+  /* before the pair's loop of a force evaluation at time T, from the local X, u, v, against the pair's MASTER
+     (collective; optional) */
+  PetscErrorCode (*update)(void *data, PetscReal t, const PetscReal X[], const PetscReal u[], const PetscReal v[], SKContactSurface master);
+  /* of the points I0 .. I0 + N - 1: the positions X_PT[N * dim] (m; not set when X is NULL) and the velocities, VP[b]
+     pointing at dim values (m/s, valid until the next update); a side with weighted_gap also sets their gaps GAP[N] (m) */
+  void (*points)(void *data, PetscInt i0, PetscInt n, const PetscReal X[], const PetscReal u[], const PetscReal v[], PetscReal x_pt[],
+                 const PetscReal *vp[], PetscReal gap[]);
+  /* the forces on the body of the points I0 .. I0 + N - 1: normal force FN[N] (N), tangential (friction) force FT[N * dim]
+     and total FA[N * dim] (N); added to the local force F, or recorded for distribute */
+  void (*addforces)(void *data, PetscInt i0, PetscInt n, const PetscReal fn[], const PetscReal ft[], const PetscReal fa[], PetscReal f[]);
+  /* after the loop: spreads the recorded forces over the body into F and returns the power of their normal part
+     against the master's motion (W, owned share) (collective; optional: without it, addforces adds to F and the pair
+     books the power of the whole force) */
+  PetscErrorCode (*distribute)(void *data, PetscReal f[], PetscReal *power);
+  /* for a master's mortar distribution: the side as a deformable surface and point I's node in it (optional) */
+  void (*support)(void *data, PetscInt i, SKContactMeshSurface *ms, PetscInt *node);
+  /* restart: restart_width values per owned node at columns OFFSET.. of NODAL (WIDTH per node) (optional) */
+  void (*packrestart)(void *data, PetscInt width, PetscInt offset, PetscReal nodal[]);
+  PetscErrorCode (*unpackrestart)(void *data, PetscInt width, PetscInt offset, const PetscReal nodal[]);
+  /* end of run: the sticking-time ratio STICK[i] / ELAPSED of the points shown on the body's surface, under GROUP of
+     OUT (collective; optional) */
+  PetscErrorCode (*writestickratio)(void *data, const PetscReal stick[], PetscReal elapsed, SKOutput out, const char group[]);
+  PetscErrorCode (*destroy)(void *data);
+} SKContactSideOps;
+
+struct _p_SKContactSide {
+  MPI_Comm comm;
+  PetscInt dim, n; /* space dimension; contact points (the pair's owned contact nodes) */
+  const SKContactSideOps *ops;
+  void *data;             /* owned: destroyed by ops->destroy */
+  PetscInt restart_width; /* nodal restart values per node (0: none) */
+  PetscBool nodal;        /* the points are the contact nodes themselves (own position, velocity and force): the implicit
+                             damping and a master that takes reactions need it */
+  PetscBool weighted_gap; /* a point's gap is the side's (points sets it), not the distance of its position */
+};
+
+/* A side of N points in DIM with OPS and DATA (owned). */
+PETSC_INTERN PetscErrorCode SKContactSideCreate(MPI_Comm, PetscInt dim, PetscInt n, const SKContactSideOps *ops, void *data,
+                                                SKContactSide *);
+/* The built-in sides: the N contact nodes NODES[] (local) themselves, with SLAVE (or NULL; a reference is taken) the side
+   set as a deformable surface for a mortar distribution, NATURAL[] the nodes' natural numbers (used with SLAVE only);
+   the control points NODES[] of the patch face PF (taken over), with its weighted gaps and velocities. */
+PETSC_INTERN PetscErrorCode SKContactSideCreateNodes(MPI_Comm, PetscInt dim, PetscInt n, const PetscInt nodes[], SKContactMeshSurface slave,
+                                                     const PetscInt natural[], SKContactSide *);
+PETSC_INTERN PetscErrorCode SKContactSideCreatePatchFace(SKContactPatchFace pf, PetscInt n, const PetscInt nodes[], SKContactSide *);
+/* What SIDE exposes of point I for a master's mortar distribution (its ops->support); an error without it. */
+PETSC_INTERN PetscErrorCode SKContactSideGetSupport(SKContactSide side, PetscInt i, SKContactMeshSurface *ms, PetscInt *node);
+PETSC_INTERN PetscErrorCode SKContactSideDestroy(SKContactSide *);
+/* Replaces the slave side of CP by SIDE (taken over; its points are CP's contact nodes), with the checks of what the
+   side allows (a side whose points are not nodes takes explicit damping and a master that takes no reactions). */
+PETSC_INTERN PetscErrorCode SKContactPairSetSide(SKContactPair cp, SKContactSide side);
+
 /* A pair of the nodes with W > 0 against SURFACE (taken over), for surfaces that take no reaction; the rigid and the
    deformable constructors of contact.h end here or in SKContactPairCreateWithMesh(). */
 PETSC_INTERN PetscErrorCode SKContactPairCreateWithContactSurface(MPI_Comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
@@ -178,31 +246,31 @@ PETSC_INTERN PetscErrorCode SKContactPairCreateWithContactSurface(MPI_Comm, Pets
 
 struct _p_SKContactPair {
   MPI_Comm comm;
-  PetscInt dim, n;                    /* space dimension; owned contact nodes */
-  PetscInt *nodes;                    /* local node numbers of the owned contact nodes */
-  PetscReal *w;                       /* mortar nodal weights int N_a dA (m^2; m in 2D) */
-  SKContactSurface surface;           /* owned: the master surface, its projection gives each node's gap, normal, tangent
-                                         basis and the master nodes that take the reaction */
-  PetscReal master_minv;              /* largest inverse lumped mass of a master node (1/kg), 0 for a rigid surface */
-  PetscInt *slot;                     /* each contact node's place in the surface's slave list (reactions), or NULL */
-  SKContactMeshSurface slave_surface; /* deformable, 2D: the slave side set as a surface (mortar distribution), or NULL */
-  PetscInt *slave_index;              /* each contact node's node index in slave_surface */
-  PetscReal *frame;                   /* per node at the last force evaluation: tangent basis ((dim - 1) * dim, the friction law's
-                                         components) then the surface velocity (dim), so n * dim * dim values */
-  PetscMPIInt size;                   /* ranks of comm */
-  PetscReal check_dt;                 /* run-time stability check (0: off): time step (s), */
-  PetscReal check_omega2;             /* the omega_max^2 (1/s^2) it was chosen for, */
-  PetscReal *check_minv;              /* the inverse lumped mass of each contact node (1/kg) */
-  PetscBool affine;                   /* the law's tangent moduli are affine in N (probed at creation): */
-  PetscReal kt0, kt1;                 /* the law's tangential stiffness kt0 + kt1 N (kt0 already in omega_max^2; N per m, 1/m) */
-  PetscReal ct0, ct1;                 /* and damping ct0 + ct1 N (N s/m, s/m) */
-  SKContactDamping damping;           /* explicit or linearly implicit damping (SKContactPairSetDamping()) */
-  PetscReal *c_damp;                  /* implicit damping: c_a per node at the last force evaluation (N s/m, 0 out of contact), */
-  PetscReal *normal;                  /* and the unit normal there (n * dim); all four NULL while the damping is explicit; */
-  PetscReal *vt, *F;                  /* the tangential velocity the law saw and its force (2 per node, in the frame) */
-  PetscReal v_scale; /* velocity scale of the law (m/s): the difference step of the damping slope is 1e-6 of it or of |v| */
-  PetscReal eps_n;   /* penalty (Pa/m) */
-  SKFrictionLaw law; /* owned */
+  PetscInt dim, n;          /* space dimension; owned contact nodes */
+  PetscInt *nodes;          /* local node numbers of the owned contact nodes */
+  PetscReal *w;             /* mortar nodal weights int N_a dA (m^2; m in 2D) */
+  SKContactSurface surface; /* owned: the master surface, its projection gives each node's gap, normal, tangent
+                               basis and the master nodes that take the reaction */
+  PetscReal master_minv;    /* largest inverse lumped mass of a master node (1/kg), 0 for a rigid surface */
+  PetscInt *slot;           /* each contact node's place in the surface's slave list (reactions), or NULL */
+  SKContactSide side;       /* owned: the slave side, where the contact points are and where their forces go */
+  PetscBool mortar;         /* the master distributes the reactions by the side's support (mortar) */
+  PetscReal *frame;         /* per node at the last force evaluation: tangent basis ((dim - 1) * dim, the friction law's
+                               components) then the surface velocity (dim), so n * dim * dim values */
+  PetscMPIInt size;         /* ranks of comm */
+  PetscReal check_dt;       /* run-time stability check (0: off): time step (s), */
+  PetscReal check_omega2;   /* the omega_max^2 (1/s^2) it was chosen for, */
+  PetscReal *check_minv;    /* the inverse lumped mass of each contact node (1/kg) */
+  PetscBool affine;         /* the law's tangent moduli are affine in N (probed at creation): */
+  PetscReal kt0, kt1;       /* the law's tangential stiffness kt0 + kt1 N (kt0 already in omega_max^2; N per m, 1/m) */
+  PetscReal ct0, ct1;       /* and damping ct0 + ct1 N (N s/m, s/m) */
+  SKContactDamping damping; /* explicit or linearly implicit damping (SKContactPairSetDamping()) */
+  PetscReal *c_damp;        /* implicit damping: c_a per node at the last force evaluation (N s/m, 0 out of contact), */
+  PetscReal *normal;        /* and the unit normal there (n * dim); all four NULL while the damping is explicit; */
+  PetscReal *vt, *F;        /* the tangential velocity the law saw and its force (2 per node, in the frame) */
+  PetscReal v_scale;        /* velocity scale of the law (m/s): the difference step of the damping slope is 1e-6 of it or of |v| */
+  PetscReal eps_n;          /* penalty (Pa/m) */
+  SKFrictionLaw law;        /* owned */
   SKFrictionStepFn step;
   const void *law_ctx;
   PetscInt nstate;                  /* friction state values per node */
@@ -222,17 +290,12 @@ struct _p_SKContactPair {
                                                    t_commit, normal force at t_commit (N) */
   PetscReal *ffr_commit, *dft, *dft_commit;     /* per node (dim): the law's friction force on the body at t_commit, the implicit
                                                     damping force at t_last and at t_commit (N) */
-  PetscReal dt_contact;
-  PetscBool frictionless; /* mu_s = mu_k = 0: no friction force, so no sticking either (the statistics count none) */
-  PetscInt passes;
-  /* the pair is one of PASSES over one interface, each with 1/PASSES of the penalty (fields scale) */ /* the pair's contact step with
-                                                                                                          the switching margin (s;
-                                                                                                          SKContactPairGetStepBound) */
+  PetscReal dt_contact;                         /* the pair's contact step with the switching margin (s; SKContactPairGetStepBound) */
+  PetscBool frictionless;                       /* mu_s = mu_k = 0: no friction force, so no sticking either (the statistics count none) */
+  PetscInt passes; /* the pair is one of PASSES over one interface, each with 1/PASSES of the penalty (fields scale) */
   /* sticking-time statistics per node (s), committed and trial like the friction state: time in contact and sticking
      (SKFrictionIsSticking() on the tangential slip speed over the step), and time in contact */
   PetscReal *stick_time, *stick_time_trial, *contact_time, *contact_time_trial;
-  SKContactPatchFace pface; /* owned, or NULL: the contact nodes are control points of a NURBS patch face (contact_patchface.c) */
-  PetscInt *pface_index;    /* and each contact node's control point in it */
 };
 
 #endif

@@ -1,5 +1,5 @@
-/* contact: private interface of the contact points of a NURBS patch face (contact_patchface.c) that the contact pair
-   (contact_pair.c) calls in its force loop. */
+/* contact: private interface of the contact points of a NURBS patch face (contact_patchface.c) that its slave-side
+   kind (contact_side.c) calls for the contact pair. */
 #ifndef STICKSLIP_PATCHFACEIMPL_H
 #define STICKSLIP_PATCHFACEIMPL_H
 
@@ -11,10 +11,10 @@
    paper). Collective. */
 PETSC_INTERN PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X[], const PetscReal u[], const PetscReal v[],
                                                      SKContactSurface surface, PetscReal t);
+/* The communicator and space dimension of PF. */
+PETSC_INTERN void SKContactPatchFaceGetComm(SKContactPatchFace pf, MPI_Comm *comm, PetscInt *dim);
 /* Index of the control point of local node NODE in PF (-1 if it has none). */
 PETSC_INTERN PetscInt SKContactPatchFaceFindLocal(SKContactPatchFace pf, PetscInt node);
-/* The weighted quantities of control point M of the last update: gap (m), position x[dim] (m) and a pointer to the
-   velocity (m/s, dim values). */
 /* The force of control point M (1 + dim values: the normal force N_A (N) and the tangential force on the body F_A (N)),
    set by the point's owner after SKContactPatchFaceUpdate(), which zeroes them. */
 PETSC_INTERN PetscReal *SKContactPatchFaceGetLoad(SKContactPatchFace pf, PetscInt m);
@@ -24,6 +24,14 @@ PETSC_INTERN PetscReal *SKContactPatchFaceGetLoad(SKContactPatchFace pf, PetscIn
    penalty energy and do on the body the work the law sees. POWER: the power of the (rigid) surface's motion through the
    normal pressure on the owned points' shares (W). Collective. */
 PETSC_INTERN PetscErrorCode SKContactPatchFaceDistribute(SKContactPatchFace pf, PetscReal f[], PetscReal *power);
+/* The weighted quantities of control point M of the last update: gap (m), position x[dim] (m) and a pointer to the
+   velocity (m/s, dim values). */
 PETSC_INTERN void SKContactPatchFaceGetPoint(SKContactPatchFace pf, PetscInt m, PetscReal *gap, PetscReal x[], const PetscReal **v);
+
+/* The sticking-time ratios STICK[i] / ELAPSED of the N control points INDEX[i] (owned here; ratio 0 when ELAPSED is 0),
+   interpolated on the physical face: GROUP/surface_points ([n][dim], reference coordinates, m) and
+   GROUP/surface_sticking_time_ratio ([n], 1) of OUT. Collective. */
+PETSC_INTERN PetscErrorCode SKContactPatchFaceWriteStickRatio(SKContactPatchFace pf, PetscInt n, const PetscInt index[],
+                                                              const PetscReal stick[], PetscReal elapsed, SKOutput out, const char group[]);
 
 #endif

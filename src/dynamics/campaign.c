@@ -164,14 +164,16 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
   ierr = SKInputLoad(c->comm, c->study, &sin);
   if (!ierr) {
     SKNode sroot;
-    ierr = SKInputGetRoot(sin, &sroot);
+    PetscInt npairs = 0;
+    ierr            = SKInputGetRoot(sin, &sroot);
     if (!ierr) ierr = PetscStrcmp(SKNodeName(sroot), "explicit", &isexplicit);
     if (!ierr)
       ierr = SKInputCheck(input, study, isexplicit, "study '%s' is a <%s> input, not an <explicit> one", c->study, SKNodeName(sroot));
     if (!ierr) ierr = CreateStudy(sin, BoxMap, c, &ex);
     if (!ierr)
       ierr = SKInputCheck(input, study, ex->dim == 3, "study '%s' is %" PetscInt_FMT "D: the rough plate is 3D", c->study, ex->dim);
-    if (!ierr) ierr = SKInputCheck(input, study, ex->ncontacts >= 1, "study '%s' has no <contact> pair", c->study);
+    if (!ierr) ierr = SKExplicitGetNumContactPairs(ex, &npairs);
+    if (!ierr) ierr = SKInputCheck(input, study, npairs >= 1, "study '%s' has no <contact> pair", c->study);
   }
   for (PetscInt d = 0; !ierr && d < 2; d++) {
     c->field.length[d] = c->upper[d] - c->lower[d];
@@ -352,8 +354,8 @@ static PetscErrorCode RealisationCompute(const Campaign *c, MPI_Comm gcomm, Pets
   PetscCall(SKInputLoad(gcomm, c->study, &w->input));
   PetscCall(CreateStudy(w->input, RoughNodeMap, &map, &w->ex)); /* e.g. an element inverted by the surface: the error says which */
   PetscCall(SKRoughSurfaceDestroy(&w->surface));
-  ex      = w->ex;
-  cp      = ex->contacts[0];
+  ex = w->ex;
+  PetscCall(SKExplicitGetContactPair(ex, 0, &cp));
   nsteps  = (PetscInt)PetscCeilReal(ex->t_end / ex->dt - 1e-9);
   r->nrec = (nsteps + c->every - 1) / c->every;
   PetscCall(PetscMalloc1(r->nrec, &r->time));

@@ -1,5 +1,6 @@
 /* Explicit solver set-up: the <contact> elements (rigid surfaces, deformable pairs, NURBS patch faces) into contact
-   pairs and force terms, with their side sets, weights and checks. */
+   pairs, with their side sets, weights and checks, each registered as a force term (explicit_contact_term.c) as soon
+   as it exists, so that the term owns it whatever fails after. */
 #include "explicitimpl.h"
 #include <string.h>
 
@@ -79,11 +80,13 @@ static PetscErrorCode SurfaceBodies(SKExplicit ex, SKContactMeshSurface ms, Pets
 }
 
 /* A <contact sideset master> pair between deformable bodies: checks (different bodies, initial penetration within
-   what the search finds) and the pair(s): one pass, or two with the sides swapped and the penalty halved. */
-static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n)
+   what the search finds) and the pair(s): one pass, or two with the sides swapped and the penalty halved, registered
+   as force terms of GROUP into PAIRS[*NPAIRS]. */
+static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt group,
+                                            SKContactPair pairs[], PetscInt *npairs)
 {
   SKContactMeshSurface slave_ms, master_ms;
-  PetscReal *ws, *wm, depth[2], mortar_tol = 1e-3; /* the default: docs/theory.md, "Contact between deformable bodies" */
+  PetscReal *ws, *wm, depth[2], mortar_tol = 0; /* the default: exact shares (docs/theory.md, "Contact between deformable bodies") */
   PetscInt passes = 1, nb[2];
   PetscBool mortar;
   PetscInt *bodies[2];
@@ -188,12 +191,13 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
     SKFrictionLaw law;
     /* two passes average their forces: each carries half the penalty (normal and friction forces are linear in it) */
     const PetscReal eps = passes == 2 ? 0.5 * eps_n : eps_n;
+    char pname[SK_MESH_NAME_LEN];
     PetscCall(SKInputRequireChild(ex->input, item, "friction", &fnode));
     PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
     if (pass == 1)
-      PetscCall(PetscSNPrintf(ex->contact_names[ex->ncontacts], SK_MESH_NAME_LEN, "%s_2", name));
+      PetscCall(PetscSNPrintf(pname, sizeof(pname), "%s_2", name));
     else
-      PetscCall(PetscStrncpy(ex->contact_names[ex->ncontacts], name, SK_MESH_NAME_LEN));
+      PetscCall(PetscStrncpy(pname, name, sizeof(pname)));
     /* each pair holds a reference to the surfaces it uses: the first pass takes the creation's, the second its own */
     if (pass == 1) PetscCall(SKContactMeshSurfaceReference(slave_ms));
     if (pass == 1 && mortar) PetscCall(SKContactMeshSurfaceReference(master_ms));
@@ -202,8 +206,9 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
                                           !mortar     ? NULL
                                           : pass == 0 ? slave_ms
                                                       : master_ms,
-                                          eps, law, &ex->contacts[ex->ncontacts++]));
-    PetscCall(SKContactPairSetPasses(ex->contacts[ex->ncontacts - 1], passes));
+                                          eps, law, &pairs[*npairs]));
+    PetscCall(SKExplicitAddContactTerm(ex, pname, pairs[*npairs], group)); /* the term owns the pair */
+    PetscCall(SKContactPairSetPasses(pairs[(*npairs)++], passes));
   }
   if (!mortar) PetscCall(SKContactMeshSurfaceDestroy(&slave_ms)); /* the creation's reference, unused */
   PetscCall(PetscFree(ws));
@@ -249,8 +254,6 @@ PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root)
 
   PetscFunctionBegin;
   PetscCall(SKNodeGetChildren(root, "contact", &n, &items));
-  /* a two-pass pair is two pairs */
-  PetscCall(PetscCalloc3(2 * n, &ex->contacts, 2 * n, &ex->contact_names, 2 * n, &ex->contact_group));
   for (PetscInt i = 0; i < n; i++) {
     PetscReal *w, eps_n;
     SKNode fnode;
@@ -258,7 +261,8 @@ PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root)
     SKRigidSurface surface;
     char name[SK_MESH_NAME_LEN] = "contact", damping[16] = "implicit"; /* the schema allows implicit and explicit */
     PetscBool explicit_damping, deformable, has_damping;
-    const PetscInt first = ex->ncontacts;
+    SKContactPair pairs[2]; /* the pairs of this <contact>: a two-pass pair is two pairs */
+    PetscInt npairs = 0;
 
     PetscCall(SKInputGetString(ex->input, items[i], "name", name, sizeof(name), NULL));
     PetscCall(SKInputRequireReal(ex->input, items[i], "penalty", &eps_n));
@@ -275,12 +279,11 @@ PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root)
       PetscCall(SKInputCheck(ex->input, items[i], explicit_damping || !has_damping,
                              "damping=\"implicit\" acts on one side only: contact between deformable bodies takes damping=\"explicit\""));
       explicit_damping = PETSC_TRUE;
-      PetscCall(ReadDeformableContact(ex, items[i], name, eps_n));
+      PetscCall(ReadDeformableContact(ex, items[i], name, eps_n, i, pairs, &npairs));
     } else {
       PetscReal kt, ct;
       SKContactPatchFace pf;
 
-      PetscCall(PetscStrncpy(ex->contact_names[first], name, sizeof(ex->contact_names[first])));
       for (PetscInt k = 0; k < 3; k++) { /* the attributes of a pair between deformable bodies mean nothing here */
         static const char *const deformable_only[] = {"passes", "distribution", "mortar_tolerance"};
         char buf[64];
@@ -307,15 +310,15 @@ PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root)
                          "damping=\"implicit\" acts on a node's own velocity: contact on a NURBS patch face takes damping=\"explicit\""));
         explicit_damping = PETSC_TRUE;
       }
-      PetscCall(
-          SKContactPairCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &ex->contacts[ex->ncontacts++]));
-      if (pf) PetscCall(SKContactPairSetPatchFace(ex->contacts[ex->ncontacts - 1], pf));
+      PetscCall(SKContactPairCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &pairs[npairs]));
       PetscCall(PetscFree(w));
+      PetscCall(SKExplicitAddContactTerm(ex, name, pairs[npairs], i)); /* the term owns the pair */
+      if (pf) PetscCall(SKContactPairSetPatchFace(pairs[npairs], pf));
+      npairs++;
     }
-    for (PetscInt k = first; k < ex->ncontacts; k++) { /* the passes of one <contact> act together (ExplicitContactStep) */
-      PetscCall(SKContactPairSetDamping(ex->contacts[k], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
-      ex->contact_group[k] = i;
-    }
+    /* the passes of one <contact> act together: one group of terms (ExplicitContactStep) */
+    for (PetscInt k = 0; k < npairs; k++)
+      PetscCall(SKContactPairSetDamping(pairs[k], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
   }
   PetscCall(PetscFree(items));
   PetscFunctionReturn(PETSC_SUCCESS);

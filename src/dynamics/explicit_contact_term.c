@@ -1,7 +1,8 @@
 /* dynamics: the contact pairs of the explicit solver as force terms (docs/developing.md, "A force term"): the ops
-   table through which the explicit loop, the time step, checkpoints and output reach a pair (module contact), and
-   the registration of the pairs read from the input. The only place besides the set-up (explicit_contact_setup.c)
-   that knows the pair's functions. */
+   table through which the explicit loop, the time step, checkpoints and output reach a pair (module contact), the
+   registration of the pairs read from the input (explicit_contact_setup.c) and the access to them for callers above
+   the solver (the campaign). The pair is the term's context and holds the contact state; the solver struct holds none
+   of it. The only place besides the set-up (explicit_contact_setup.c) that knows the pair's functions. */
 #include "explicitimpl.h"
 #include <stickslip/output.h>
 
@@ -252,21 +253,40 @@ static const SKExplicitTermOps ContactTermOps = {.type          = "contact",
                                                  .ownstep       = ContactTermOwnStep,
                                                  .destroy       = ContactTermDestroy};
 
-PetscErrorCode SKExplicitRegisterContactTerms(SKExplicit ex)
+PetscErrorCode SKExplicitAddContactTerm(SKExplicit ex, const char name[], SKContactPair cp, PetscInt group)
 {
   PetscFunctionBegin;
-  PetscCheck(SK_CONTACT_RESTART_NSCALAR == SK_EXPLICIT_TERM_RESTART_NSCALAR, ex->comm, PETSC_ERR_PLIB,
-             "Contact restart scalars %d, terms take %d", SK_CONTACT_RESTART_NSCALAR, SK_EXPLICIT_TERM_RESTART_NSCALAR);
-  for (PetscInt i = 0; i < ex->ncontacts; i++) {
-    PetscCall(SKExplicitAddTerm(ex, ex->contact_names[i], SKContactPairForce, &ContactTermOps, ex->contacts[i], ex->contact_group[i]));
-    ex->contacts_registered = i + 1;
+  if (SK_CONTACT_RESTART_NSCALAR != SK_EXPLICIT_TERM_RESTART_NSCALAR || ex->nterms >= SK_EXPLICIT_MAX_TERMS) {
+    PetscCall(SKContactPairDestroy(&cp)); /* the term would own it */
+    PetscCheck(SK_CONTACT_RESTART_NSCALAR == SK_EXPLICIT_TERM_RESTART_NSCALAR, ex->comm, PETSC_ERR_PLIB,
+               "Contact restart scalars %d, terms take %d", SK_CONTACT_RESTART_NSCALAR, SK_EXPLICIT_TERM_RESTART_NSCALAR);
   }
+  PetscCall(SKExplicitAddTerm(ex, name, SKContactPairForce, &ContactTermOps, cp, group));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKExplicitDestroyUnregisteredContacts(SKExplicit ex)
+/* Whether TERM is a contact pair's. */
+static inline PetscBool IsContactTerm(const SKExplicitTerm *term)
+{
+  return (PetscBool)(term->ops == &ContactTermOps);
+}
+
+PetscErrorCode SKExplicitGetNumContactPairs(SKExplicit ex, PetscInt *n)
 {
   PetscFunctionBegin;
-  for (PetscInt i = ex->contacts_registered; i < ex->ncontacts; i++) PetscCall(SKContactPairDestroy(&ex->contacts[i]));
+  *n = 0;
+  for (PetscInt k = 0; k < ex->nterms; k++) *n += IsContactTerm(&ex->terms[k]) ? 1 : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitGetContactPair(SKExplicit ex, PetscInt i, SKContactPair *cp)
+{
+  PetscInt n = 0;
+
+  PetscFunctionBegin;
+  *cp = NULL;
+  for (PetscInt k = 0; k < ex->nterms && !*cp; k++)
+    if (IsContactTerm(&ex->terms[k]) && n++ == i) *cp = (SKContactPair)ex->terms[k].ctx;
+  PetscCheck(*cp, ex->comm, PETSC_ERR_ARG_OUTOFRANGE, "Contact pair %" PetscInt_FMT " of %" PetscInt_FMT, i, n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

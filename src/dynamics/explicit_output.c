@@ -70,7 +70,7 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
   const PetscInt dim = ex->dim;
   const char *names[SK_EXPLICIT_ENERGY_MAXCOL], *units[SK_EXPLICIT_ENERGY_MAXCOL];
   char buf[12][16], path[PETSC_MAX_PATH_LEN], (*colbuf)[SK_MESH_NAME_LEN + 16];
-  PetscInt nc = 0, gsize, gelem;
+  PetscInt nc = 0, gsize, gelem, ncontacts;
 
   PetscFunctionBegin;
   /* a restarted run keeps the rows and field steps written up to the checkpoint's time and appends after them */
@@ -120,7 +120,8 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_critical", ex->dt_critical));
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_element_estimate", ex->dt_element));
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_friction", ex->dt_friction));
-  if (ex->ncontacts) PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_contact", ex->dt_contact));
+  PetscCall(SKExplicitGetNumContactPairs(ex, &ncontacts));
+  if (ncontacts) PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "dt_contact", ex->dt_contact));
   PetscCall(SKOutputWriteAttributeReal(out, "/explicit", "normal_load_estimate", ex->normal_load));
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "power_iterations", ex->power_its));
   PetscCall(SKOutputWriteAttributeInt(out, "/explicit", "nodes", gsize));

@@ -2,7 +2,8 @@
    (every problem an input error at the offending element's line), distributes the mesh and assembles the lumped mass.
    This file holds the sequence of the set-up, time and output settings and the solver's life cycle; the parts it calls
    are in explicit_input.c (reading helpers), explicit_mesh_setup.c (sets, bodies, blocks, watch points),
-   explicit_loads.c (conditions and loads) and explicit_contact_setup.c (contact pairs). */
+   explicit_loads.c (conditions and loads) and explicit_contact_setup.c (contact pairs); the force terms are kept by
+   explicit_term.c. */
 #include "explicitimpl.h"
 #include <string.h>
 #include <sys/resource.h>
@@ -307,8 +308,7 @@ PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapF
   PetscCall(PetscOptionsEnum("-explicit_energy_booking", "test hook: how terms that book their own energy enter the balance", "",
                              SKExplicitEnergyBookings, (PetscEnum)ex->booking, (PetscEnum *)&ex->booking, NULL));
   PetscOptionsEnd();
-  PetscCall(SKExplicitReadContacts(ex, root));
-  PetscCall(SKExplicitRegisterContactTerms(ex)); /* before the time step: the pairs bound it */
+  PetscCall(SKExplicitReadContacts(ex, root)); /* registered as force terms before the time step: the pairs bound it */
   PetscCall(ReadTimeAndOutput(ex, root));
   PetscCall(SKExplicitSetupView(ex, "critical step, output"));
   for (PetscInt k = 0; k < ex->nterms; k++) { /* e.g. the friction moduli, known only during the run: checked there */
@@ -342,13 +342,7 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
     PetscCall(PetscFree(ex->loads[i].p));
     PetscCall(PetscFree(ex->loads[i].idx));
   }
-  for (PetscInt i = 0; i < ex->nterms; i++) {
-    if (ex->terms[i].ops && ex->terms[i].ops->destroy) PetscCall(ex->terms[i].ops->destroy(ex->terms[i].ctx)); /* the terms own theirs */
-    PetscCall(PetscFree(ex->terms[i].f));
-    PetscCall(PetscFree(ex->terms[i].f_old));
-  }
-  PetscCall(SKExplicitDestroyUnregisteredContacts(ex)); /* the others are the terms' contexts */
-  PetscCall(PetscFree3(ex->contacts, ex->contact_names, ex->contact_group));
+  PetscCall(SKExplicitDestroyTerms(ex));
   PetscCall(PetscFree(ex->body));
   PetscCall(PetscFree(ex->bc));
   PetscCall(PetscFree(ex->dof_bc));
@@ -373,33 +367,5 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
   PetscCall(PetscFree(ex->options_run));
   PetscCall(PetscFree(ex));
   *exp = NULL;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKExplicitAddTerm(SKExplicit ex, const char name[], SKExplicitForceFn fn, const SKExplicitTermOps *ops, void *ctx,
-                                 PetscInt group)
-{
-  SKExplicitTerm *t;
-
-  PetscFunctionBegin;
-  PetscCheck(ex->nterms < SK_EXPLICIT_MAX_TERMS, ex->comm, PETSC_ERR_ARG_OUTOFRANGE, "At most %d force terms", SK_EXPLICIT_MAX_TERMS);
-  PetscCheck(fn, ex->comm, PETSC_ERR_ARG_NULL, "Force term %s without a force function", name);
-  t = &ex->terms[ex->nterms++];
-  PetscCall(PetscStrncpy(t->name, name, sizeof(t->name)));
-  t->fn    = fn;
-  t->ctx   = ctx;
-  t->ops   = ops;
-  t->group = group;
-  PetscCall(PetscCalloc1(ex->ndof, &t->f));
-  PetscCall(PetscCalloc1(ex->ndof, &t->f_old));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKExplicitAddForceTerm(SKExplicit ex, const char name[], SKExplicitForceFn fn, void *ctx)
-{
-  PetscFunctionBegin;
-  PetscCall(SKExplicitAddTerm(ex, name, fn, NULL, ctx, -1));
-  /* the term acts from the current step on: recompute the forces so that a_n includes it */
-  PetscCall(SKExplicitFinishStep(ex, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

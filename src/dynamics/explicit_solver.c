@@ -6,7 +6,7 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
 {
   PetscBool restart = PETSC_FALSE, restarted = PETSC_FALSE;
   char ckdir[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN];
-  PetscInt nsteps, start_step, gsize, kill_step = ex->kill_step;
+  PetscInt nsteps, start_step, gsize, kill_step = ex->kill_step, ncontacts;
   SKProgress progress;
   SKExplicitEnergy en;
   PetscReal *final;
@@ -72,7 +72,8 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
   PetscCall(SKOutputSummary(out, "critical dt", "%.6g s (%s), element estimate %.6g s", (double)ex->dt_critical,
                             ex->critical_type == SK_EXPLICIT_CRITICAL_POWER ? "power iteration" : "stiffness bound",
                             (double)ex->dt_element));
-  if (ex->ncontacts) {
+  PetscCall(SKExplicitGetNumContactPairs(ex, &ncontacts));
+  if (ncontacts) {
     PetscCall(SKOutputSummary(out, "friction dt", "%.6g s with the friction moduli at the estimated normal load %.6g N per contact",
                               (double)ex->dt_friction, (double)ex->normal_load));
     PetscCall(SKOutputSummary(out, "contact dt",
@@ -86,7 +87,7 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
     PetscReal stored = 0, dissipated = 0, supplied = 0, scale = ex->energy_scale;
     for (PetscInt k = 0; k < ex->nterms; k++)
       if (en.booked[k]) stored += en.stored_terms[k], dissipated += en.dissipated_terms[k], supplied += en.supplied_terms[k];
-    if (ex->ncontacts)
+    if (ncontacts)
       PetscCall(SKOutputSummary(out, "energy balance",
                                 "kinetic + internal + spring + contact stored %.6g J + dissipated %.6g J - external work - surface work "
                                 "%.6g J drifted by %.3g of the largest energy in play (%.6g J)",

@@ -612,7 +612,7 @@ const char *const SKExplicitCriticalStepTypes[] = {"auto", "power", "bound", "SK
 PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
 {
   PetscReal lambda, rtol = ex->power_rtol, hmin = PETSC_MAX_REAL, dt_body;
-  PetscInt its = 0, gsize;
+  PetscInt its = 0, gsize, ncontacts;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
@@ -698,7 +698,8 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
   ex->normal_load = 0;
   ex->dt_friction = ex->dt_critical;
   ex->dt_contact  = PETSC_MAX_REAL;
-  if (ex->ncontacts) {
+  PetscCall(SKExplicitGetNumContactPairs(ex, &ncontacts));
+  if (ncontacts) {
     PetscCall(ExplicitPeakLoad(ex, &ex->normal_load));
     ex->normal_load *= 2;
     PetscCall(ExplicitContactStep(ex, ex->normal_load, &dt_body));

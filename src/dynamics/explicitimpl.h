@@ -143,7 +143,9 @@ PETSC_INTERN void SKFramePointsMap(const SKFramePoints *fp, PetscInt ncomp, cons
 /* Writes the nodal field VALUES (ncomp per local node) as point data NAME of the frame (a vector when VECTOR). */
 PETSC_INTERN PetscErrorCode SKFramePointsWrite(const SKFramePoints *fp, SKVTK vtk, const char name[], PetscInt ncomp, PetscBool vector,
                                                const PetscReal values[]);
-/* Registers a force term with OPS (NULL: SKExplicitAddForceTerm()) and GROUP (-1: its own). */
+/* explicit_term.c: registers a force term with OPS (NULL: SKExplicitAddForceTerm()) and GROUP (-1: its own); destroys
+   them all (a term with ops->destroy owns its context). */
+PETSC_INTERN PetscErrorCode SKExplicitDestroyTerms(SKExplicit ex);
 PETSC_INTERN PetscErrorCode SKExplicitAddTerm(SKExplicit ex, const char name[], SKExplicitForceFn fn, const SKExplicitTermOps *ops,
                                               void *ctx, PetscInt group);
 
@@ -211,15 +213,8 @@ struct _p_SKExplicit {
   PetscInt nsprings;
   SKExplicitSpring *springs;
   PetscInt nterms;
-  SKExplicitTerm terms[SK_EXPLICIT_MAX_TERMS];
-  /* <contact> pairs against rigid surfaces or the side set of another body (module contact), registered as force terms
-     named after them (a two-pass pair is two pairs, <name> and <name>_2) */
-  PetscInt ncontacts;
-  SKContactPair *contacts;
-  char (*contact_names)[SK_MESH_NAME_LEN]; /* also the names of their work columns */
-  PetscInt *contact_group;                 /* per pair: the index of its <contact> (the passes of one pair share it) */
-  PetscInt contacts_registered;            /* pairs handed to force terms (the first ones), which own them */
-  PetscInt *body;                          /* per natural element: its body (connected group of elements), for contact checks */
+  SKExplicitTerm terms[SK_EXPLICIT_MAX_TERMS]; /* the <contact> pairs among them (explicit_contact_term.c) */
+  PetscInt *body;                              /* per natural element: its body (connected group of elements), for contact checks */
 
   /* time step */
   PetscReal dt_critical, dt_element, safety; /* critical step of body, penalties and friction at rest (s); its element estimate */
@@ -339,10 +334,10 @@ PETSC_INTERN PetscErrorCode SKExplicitFaceWeights(SKExplicit ex, PetscInt nsides
    with master="SIDESET" against the side set of another body (module contact). The side set must lie on the boundary;
    the weights are those of a unit traction on it. */
 PETSC_INTERN PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root);
-/* explicit_contact_term.c: the pairs read (ex->contacts) registered as force terms, which then own them; and the
-   destruction of pairs that were read but not registered (an input error stopped the set-up between the two). */
-PETSC_INTERN PetscErrorCode SKExplicitRegisterContactTerms(SKExplicit ex);
-PETSC_INTERN PetscErrorCode SKExplicitDestroyUnregisteredContacts(SKExplicit ex);
+/* explicit_contact_term.c: the pair CP of the <contact> with index GROUP (its passes share it) registered as the force
+   term NAME, which owns it from then on (also when the registration fails) (a two-pass pair is two pairs, <name> and
+   <name>_2). */
+PETSC_INTERN PetscErrorCode SKExplicitAddContactTerm(SKExplicit ex, const char name[], SKContactPair cp, PetscInt group);
 
 /* explicit_loads.c */
 /* Every dense load pattern -> its non-zero entries (the products s p are then added in the same order per dof). */

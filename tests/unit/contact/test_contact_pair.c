@@ -4,12 +4,15 @@
    automatic time step. */
 #include <stickslip/contact.h>
 #include "../dynamics/test_explicit_common.h"
-#include "../../../src/dynamics/explicitimpl.h" /* white box: the solver's contact pairs */
+#include "../../../src/dynamics/explicitimpl.h" /* white box: the solver's step estimates (normal load, friction dt) */
 
 /* The I-th contact pair of the solver. */
 static SKContactPair SKTestExplicitContact(SKExplicit ex, PetscInt i)
 {
-  return ex->contacts[i];
+  SKContactPair cp = NULL;
+
+  if (SKExplicitGetContactPair(ex, i, &cp)) return NULL;
+  return cp;
 }
 
 /* A block of height H on the plane y = 0 (z = 0 in 3D), lid loaded by the pressure P, nu = 0, Coulomb friction. */

@@ -7,6 +7,7 @@
 #include <stickslip/contact.h>
 #include "../../../src/contact/contactimpl.h" /* white box: the surface ops and the pair */
 #include "../../../src/contact/surfaceimpl.h" /* SKSurfaceTangents */
+#include "test_pair_compare.h"
 
 /* The test's surface: a plane through POINT with unit normal N moving at VELOCITY, tangent basis as the built-in plane. */
 typedef struct {
@@ -45,7 +46,7 @@ int main(int argc, char **argv)
   const PetscInt n         = 5;
   const PetscReal point[3] = {0.1, -0.2, 0.05}, normal[3] = {0.1, 0.2, 1.0}, velocity[3] = {0.3, -0.1, 0.02}, eps_n = 1e8;
   const PetscReal w[5] = {0.01, 0.02, 0.015, 0.01, 0.02};
-  PetscReal X[15], u[15], v[15], fa[15], fb[15], nn = 0, worst = 0, scale = 0;
+  PetscReal X[15], u[15], v[15], nn = 0, worst = 0, scale = 0;
   SKFrictionParams fp = {0};
   SKFrictionLaw law_a, law_b;
   SKContactPair pa, pb;
@@ -79,13 +80,7 @@ int main(int argc, char **argv)
       v[3 * a + d] = (a % 2 ? 1e-3 : 0.5) * (d == 0 ? 1 : -0.5); /* sticking and sliding nodes */
     }
   }
-  for (PetscInt step = 0; step < 6; step++) {
-    const PetscReal t = 1e-4 * step;
-    for (PetscInt k = 0; k < 3 * n; k++) fa[k] = fb[k] = 0, u[k] += 1e-4 * v[k];
-    PetscCall(SKContactPairForce(pa, t, n, X, u, v, fa));
-    PetscCall(SKContactPairForce(pb, t, n, X, u, v, fb));
-    for (PetscInt k = 0; k < 3 * n; k++) scale = PetscMax(scale, PetscAbsReal(fa[k])), worst = PetscMax(worst, PetscAbsReal(fa[k] - fb[k]));
-  }
+  PetscCall(SKTestComparePairs(pa, pb, n, X, u, v, 6, &scale, &worst));
   PetscCheck(scale > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no contact force: the test's nodes do not touch the plane");
   PetscCheck(worst <= 1e-14 * scale, PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "a surface type registered outside the library gives forces %g N away from the built-in plane's (largest %g N)", (double)worst,
