@@ -37,7 +37,7 @@ def main():
     zm = 0.5 * (z[1:] + z[:-1])
     for k in sorted({0, 1, len(b["blow"]) // 2, len(b["blow"]) - 1}):
         a3.plot(1e-3 * Nax[k], zm, label=f"axial force after blow {k + 1}")
-    h_trib = np.gradient(z)
+    h_trib = np.concatenate([[0.0], np.diff(z) / 2]) + np.concatenate([np.diff(z) / 2, [0.0]])  # tributary lengths
     a3.plot(1e-3 * Ff[-1] / h_trib, z, "k:", lw=1, label="friction per length after the last (kN/m)")
     a3.plot(1e-3 * cap[-1] / h_trib, z, color="0.6", lw=0.8, label="static capacity per length (kN/m)")
     a3.invert_yaxis()
