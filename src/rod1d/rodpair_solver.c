@@ -106,19 +106,28 @@ static PetscErrorCode HammerAtRest(RodPairCtx *ctx, SKRodPair rp, PetscBool *res
    Writes /rodpair/hammer_blows (one row per blow) and the residual profiles of rod 1 after each blow. */
 static PetscErrorCode RodPairSolveHammer(RodPairCtx *ctx, SKRodPair rp, SKOutput out, PetscInt *counts)
 {
-  const char *const cols[] = {
-      "blow",           "t_start",           "t_end", "at_rest", "head", "set", "blows_per_0.25m", "max_head_force", "energy_transferred",
-      "transfer_ratio", "ram_velocity_after"};
-  const char *const units[] = {"1", "s", "s", "1", "m", "m", "1", "N", "J", "1", "m/s"};
+  const char *const cols[]  = {"blow",
+                               "t_start",
+                               "t_end",
+                               "at_rest",
+                               "head",
+                               "set",
+                               "blows_per_0.25m",
+                               "max_head_force",
+                               "energy_transferred",
+                               "transfer_ratio",
+                               "ram_velocity_after",
+                               "toe_set"};
+  const char *const units[] = {"1", "s", "s", "1", "m", "m", "1", "N", "J", "1", "m/s", "m"};
   PetscInt N = ctx->p.N, nb = 0, refusal_blow = 0, dims[2];
   PetscReal *axial, *fric, *cap, *unod, ein = 0.5 * ctx->p.ram_mass * ctx->impact_velocity * ctx->impact_velocity;
   SKHistory hist;
 
   PetscFunctionBegin;
-  PetscCall(SKOutputHistoryCreate(out, "/rodpair/hammer_blows", 11, cols, units, &hist));
+  PetscCall(SKOutputHistoryCreate(out, "/rodpair/hammer_blows", 12, cols, units, &hist));
   PetscCall(PetscMalloc4(ctx->nblows * (N - 1), &axial, ctx->nblows * N, &fric, ctx->nblows * N, &cap, ctx->nblows * N, &unod));
   for (PetscInt k = 0; k < ctx->nblows; k++) {
-    PetscReal t0, t, head0, head1, w0, fmax, vram, set, count;
+    PetscReal t0, t, head0, head1, toe0, w0, fmax, vram, set, count;
     PetscBool rest = PETSC_FALSE;
     const PetscReal *u, *f;
     SKRodPairEnergy e;
@@ -127,6 +136,7 @@ static PetscErrorCode RodPairSolveHammer(RodPairCtx *ctx, SKRodPair rp, SKOutput
     PetscCall(SKRodPairGetState(rp, &t0, &u, NULL, NULL, NULL, NULL));
     if (t0 >= ctx->t_end * (1 - 1e-12)) break;
     head0 = u[0];
+    toe0  = u[N - 1];
     PetscCall(SKRodPairGetEnergy(rp, &e));
     w0 = e.work;
     PetscCall(SKRodPairHammerStrike(rp, ctx->impact_velocity));
@@ -143,8 +153,8 @@ static PetscErrorCode RodPairSolveHammer(RodPairCtx *ctx, SKRodPair rp, SKOutput
     head1 = u[0];
     set   = head1 - head0;
     count = set > 0 ? 0.25 / set : PETSC_INFINITY;
-    PetscCall(SKHistoryAppend(
-        hist, (PetscReal[]){(PetscReal)(k + 1), t0, t, rest ? 1 : 0, head1, set, count, fmax, e.work - w0, (e.work - w0) / ein, vram}));
+    PetscCall(SKHistoryAppend(hist, (PetscReal[]){(PetscReal)(k + 1), t0, t, rest ? 1 : 0, head1, set, count, fmax, e.work - w0,
+                                                  (e.work - w0) / ein, vram, u[N - 1] - toe0}));
     /* the locked-in state: axial forces, friction forces and their static capacities, displacements */
     PetscCall(SKRodPairGetAxialForce(rp, axial + nb * (N - 1)));
     PetscCall(SKRodPairGetFriction(rp, &f, cap + nb * N));
