@@ -16,7 +16,8 @@
                                                    force difference balances the friction force, |N_i - N_i-1 + F_i| below
                                                    TOL times the largest friction force, every friction force within its
                                                    static capacity, and the friction forces summing to zero (no head
-                                                   force) (SCALE: the axial forces times SCALE, a self-test)
+                                                   force), every blow having come to rest (SCALE: the axial
+                                                   forces times SCALE, a self-test)
 Prints what it compares and "ok", or the failures and exits 1."""
 import sys
 import xml.etree.ElementTree as ET
@@ -91,7 +92,8 @@ def residual(res, tol, scale=1.0):
     r = Results(res)
     Nax = scale * r.array("rodpair/residual_axial_force")
     Ff, cap = r.array("rodpair/residual_friction"), r.array("rodpair/residual_capacity")
-    bad = []
+    rest = r.history("rodpair/hammer_blows")["at_rest"]
+    bad = [f"blow {b + 1} did not come to rest" for b in range(len(rest)) if rest[b] != 1]  # else no residual state
     for b in range(Nax.shape[0]):
         n = np.concatenate([[0.0], Nax[b], [0.0]])  # free head (the ram has left) and free toe
         imb = np.diff(n) + Ff[b]  # node i: N_i - N_i-1 + F_i = m_i a_i = 0 at rest
