@@ -40,6 +40,12 @@ typedef struct {
   PetscInt nfric;
   PetscReal fric_depth[SK_RODPAIR_MAX_SEGMENTS], fric_mu_s[SK_RODPAIR_MAX_SEGMENTS], fric_mu_k[SK_RODPAIR_MAX_SEGMENTS],
       fric_NF[SK_RODPAIR_MAX_SEGMENTS];
+  /* Hammer (pile driving; ram_mass = 0: none, the head is loaded by P(t) only): a rigid ram of ram_mass (kg) strikes the
+     head z1 = 0 of rod 1 through a cushion of loading stiffness cushion_stiffness (N/m) and unloading stiffness
+     cushion_stiffness / restitution^2 (Smith's model, 0 < restitution <= 1) that carries compression only; helmet_mass (kg,
+     >= 0) is added to the head node of rod 1 (a helmet resting on the head). The ram and its velocity are two extra
+     unknowns; SKRodPairHammerStrike() starts a blow. Only the RK45 integrator takes a hammer. */
+  PetscReal ram_mass, cushion_stiffness, restitution, helmet_mass;
 } SKRodPairParams;
 
 /* Contact state of a node of rod 1. */
@@ -58,7 +64,13 @@ typedef struct {
   PetscReal kinetic2;   /* kinetic energy of rod 2 (retained modes) */
   PetscReal strain2;    /* strain energy of rod 2 (retained modes) */
   PetscReal dissipated; /* energy dissipated by friction */
-  PetscReal balance;
+  /* with a hammer (0 without): work is then the work of the cushion force on the head (the energy transferred) */
+  PetscReal hammer_input;   /* kinetic energy M v0^2 / 2 of the ram at its impacts, summed over the blows */
+  PetscReal ram_kinetic;    /* kinetic energy of the ram, with what the rams of earlier blows carried away */
+  PetscReal cushion_stored; /* recoverable elastic energy in the cushion */
+  PetscReal cushion_loss;   /* energy lost in the cushion's hysteresis (1 - e^2) k dmax^2 / 2 per contact */
+  PetscReal balance;        /* without a hammer: kinetic + strain + dissipated - work; with one: kinetic + strain +
+                               dissipated + ram_kinetic + cushion_stored + cushion_loss - hammer_input */
 } SKRodPairEnergy;
 
 /* A rod pair with its semi-discrete model, state and time integrator. */
@@ -128,6 +140,21 @@ PETSC_EXTERN PetscErrorCode SKRodPairGetState(SKRodPair rp, PetscReal *t, const 
 PETSC_EXTERN PetscErrorCode SKRodPairGetEnergy(SKRodPair rp, SKRodPairEnergy *energy);
 /* Counters of the last solve: accepted and rejected steps, right-hand-side evaluations, events (state changes). */
 PETSC_EXTERN PetscErrorCode SKRodPairGetCounts(SKRodPair rp, PetscInt *steps, PetscInt *rejected, PetscInt *rhs_evals, PetscInt *events);
+/* Hammer (params ram_mass > 0): starts a blow at the current time, the ram touching the unloaded cushion (its
+   position that of the head) with velocity V0 > 0 (m/s, towards +z). What the ram and cushion of the previous blow
+   still held is booked as carried away (SKRodPairEnergy ram_kinetic). */
+PETSC_EXTERN PetscErrorCode SKRodPairHammerStrike(SKRodPair rp, PetscReal v0);
+/* Hammer state now: whether the ram is in contact (the cushion compressed), the largest cushion force (N) of the blow,
+   the ram velocity (m/s). Any output pointer may be NULL. */
+PETSC_EXTERN PetscErrorCode SKRodPairGetHammer(SKRodPair rp, PetscBool *contact, PetscReal *max_force, PetscReal *ram_velocity);
+/* Hammer, during a monitor call: the cushion force on the head (N) and the ram velocity (m/s) at the output time. */
+PETSC_EXTERN PetscErrorCode SKRodPairGetOutputHammer(SKRodPair rp, PetscReal *force, PetscReal *ram_velocity);
+/* The friction force on each node of rod 1 (N, N values owned by the rod pair) at the current state, and each node's
+   static capacity mu_s N_F over its clipped tributary length (N, written to CAP[N] when not NULL). */
+PETSC_EXTERN PetscErrorCode SKRodPairGetFriction(SKRodPair rp, const PetscReal *force[], PetscReal cap[]);
+/* Axial force (N, tension positive) in each of the N - 1 elements of rod 1 at the current state, into FORCE[N - 1]. */
+PETSC_EXTERN PetscErrorCode SKRodPairGetAxialForce(SKRodPair rp, PetscReal force[]);
+
 /* Mass-weighted mean displacement of rod 1 (m): its rigid-body displacement, whatever its vibration. */
 PETSC_EXTERN PetscErrorCode SKRodPairGetRod1MeanDisplacement(SKRodPair rp, PetscReal *ubar);
 /* Rod 2's modes: their number, angular frequencies (rad/s, owned by the rod pair) and the relative accuracy to which the

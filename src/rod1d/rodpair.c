@@ -8,10 +8,54 @@ const char *const SKRodPairMethods[] = {"rk45", "cvode", "mmm", "SKRodPairMethod
 #define V(y) ((y) + rp->model.N)
 #define ETA(y) ((y) + 2 * rp->model.N)
 #define ETAD(y) ((y) + 2 * rp->model.N + rp->model.Nm)
+#define RAM(y) ((y) + 2 * rp->model.N + 2 * rp->model.Nm) /* hammer: ram position w, velocity wdot */
 
 static PetscBool Frictional(SKRodPair rp)
 {
   return rp->model.cap_s[0] > 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Cushion force (N) on the head for the state y, on the cushion's current branch (Smith): loading k d, unloading and
+   reloading k / e^2 (d - d0) with d0 = dmax (1 - e^2), where that line meets F = 0; d = w - u1(0) the compression. */
+static PetscReal CushionForce(SKRodPair rp, const PetscReal y[])
+{
+  const SKRodPairParams *p = &rp->params;
+  PetscReal d = RAM(y)[0] - U(y)[0], e2 = p->restitution * p->restitution;
+
+  switch (rp->cushion) {
+  case SK_CUSHION_LOADING:
+    return p->cushion_stiffness * d;
+  case SK_CUSHION_UNLOADING:
+    return p->cushion_stiffness / e2 * (d - rp->dmax * (1 - e2));
+  default:
+    return 0;
+  }
+}
+
+/* Largest compression of the current contact: the present one while loading. */
+static PetscReal CushionMaxCompression(SKRodPair rp, const PetscReal y[])
+{
+  return rp->cushion == SK_CUSHION_LOADING ? RAM(y)[0] - U(y)[0] : rp->dmax;
+}
+
+/* Energy lost in the cushion during the current contact: loading to dmax stores k dmax^2 / 2, of which unloading along
+   k / e^2 returns e^2 k dmax^2 / 2; reloading and unloading along that line lose nothing. */
+static PetscReal CushionLoss(SKRodPair rp, const PetscReal y[])
+{
+  const SKRodPairParams *p = &rp->params;
+  PetscReal dm             = CushionMaxCompression(rp, y);
+
+  return 0.5 * (1 - p->restitution * p->restitution) * p->cushion_stiffness * dm * dm;
+}
+
+/* Recoverable energy in the cushion: F^2 / (2 k / e^2) on either branch (on the loading line it is what unloading
+   would give back). */
+static PetscReal CushionStored(SKRodPair rp, const PetscReal y[])
+{
+  const SKRodPairParams *p = &rp->params;
+  PetscReal F              = CushionForce(rp, y);
+
+  return 0.5 * F * F * p->restitution * p->restitution / p->cushion_stiffness;
 }
 
 /* signed contact function: > 0 while the tributary segment of node i overlaps rod 2 */
@@ -112,13 +156,17 @@ PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], Pets
   const SKRodPairModel *m = &rp->model;
   PetscInt N = m->N, Nm = m->Nm;
   const PetscReal *u = U(y), *v = V(y), *eta = ETA(y), *etad = ETAD(y);
-  PetscReal *b = rp->b, *g = rp->g, *F = rp->force, *fint = rp->fint, P = rp->load(rp->load_ctx, t), diss = 0;
+  PetscReal *b = rp->b, *g = rp->g, *F = rp->force, *fint = rp->fint, P = rp->load(rp->load_ctx, t), diss = 0, Fc = 0;
 
   PetscFunctionBegin;
   if (!rp->factored) PetscCall(FactorStick(rp));
   rp->rhs_evals++;
   SKRodPairInternalForce(m, u, fint);
   fint[0] += P;
+  if (rp->hammer) {
+    Fc = CushionForce(rp, y);
+    fint[0] += Fc;
+  }
   for (PetscInt n = 0; n < Nm; n++) b[n] = -m->omega[n] * m->omega[n] * eta[n];
   /* slipping nodes: kinetic friction on their clipped tributary length; the reaction loads rod 2 where they are now */
   for (PetscInt i = 0; i < N; i++) {
@@ -165,8 +213,13 @@ PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], Pets
     dy[2 * N + n]      = etad[n];
     dy[2 * N + Nm + n] = b[n];
   }
-  dy[2 * N + 2 * Nm]     = P * v[0];
-  dy[2 * N + 2 * Nm + 1] = diss;
+  if (rp->hammer) {
+    dy[2 * N + 2 * Nm]     = RAM(y)[1];
+    dy[2 * N + 2 * Nm + 1] = -Fc / rp->params.ram_mass;
+    P += Fc; /* the work column is the work of the force on the head */
+  }
+  dy[rp->n - 2] = P * v[0];
+  dy[rp->n - 1] = diss;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -195,6 +248,37 @@ void SKRodPairEventValues(SKRodPair rp, const PetscReal y[], PetscReal e[])
     } break;
     }
   }
+  /* the cushion: loading until the compression rate reaches zero; unloading until the force reaches zero (the ram
+     leaves) or the compression passes dmax again (loading resumes) */
+  if (rp->hammer) {
+    PetscReal *eh = e + 2 * m->N;
+    switch (rp->cushion) {
+    case SK_CUSHION_LOADING:
+      eh[0] = RAM(y)[1] - V(y)[0];
+      eh[1] = 1;
+      break;
+    case SK_CUSHION_UNLOADING:
+      eh[0] = CushionForce(rp, y);
+      eh[1] = rp->dmax - (RAM(y)[0] - U(y)[0]);
+      break;
+    default:
+      eh[0] = eh[1] = 1;
+    }
+  }
+}
+
+/* Switches the cushion's branch when one of its event functions (trigger[0], trigger[1]) fired at state y. */
+static void CushionResolve(SKRodPair rp, const PetscReal y[], const PetscBool trigger[])
+{
+  rp->prev_cushion = rp->cushion;
+  if (!trigger[0] && !trigger[1]) return;
+  rp->armed[2 * rp->model.N] = rp->armed[2 * rp->model.N + 1] = PETSC_FALSE;
+  rp->events++;
+  if (rp->cushion == SK_CUSHION_LOADING) {
+    rp->dmax    = RAM(y)[0] - U(y)[0];
+    rp->cushion = SK_CUSHION_UNLOADING;
+  } else if (rp->cushion == SK_CUSHION_UNLOADING)
+    rp->cushion = trigger[1] ? SK_CUSHION_LOADING : SK_CUSHION_OPEN;
 }
 
 /* The stick constraint is imposed on accelerations, so the relative velocity of a sticking node would drift with the
@@ -270,6 +354,7 @@ PetscErrorCode SKRodPairResolve(SKRodPair rp, PetscReal t, PetscReal y[], const 
   PetscFunctionBegin;
   PetscCall(SKRodPairRHS(rp, t, y, rp->ytmp)); /* forces and relative velocities before switching */
   for (PetscInt i = 0; i < N; i++) rp->prev_state[i] = rp->state[i];
+  if (rp->hammer) CushionResolve(rp, y, trigger + 2 * N);
   for (PetscInt i = 0; i < N; i++) {
     if (!trigger[2 * i] && !trigger[2 * i + 1]) continue;
     rp->armed[2 * i] = rp->armed[2 * i + 1] = PETSC_FALSE;
@@ -333,9 +418,9 @@ PetscBool SKRodPairWrongWay(SKRodPair rp, PetscReal t, const PetscReal e[], Pets
 {
   PetscBool any = PETSC_FALSE;
 
-  for (PetscInt j = 0; j < 2 * rp->model.N; j++) {
+  for (PetscInt j = 0; j < rp->nev; j++) {
     trigger[j] = (!rp->armed[j] && e[j] < 0) ? PETSC_TRUE : PETSC_FALSE;
-    if (trigger[j] && j % 2 == 0 && SKRodPairAtTangency(rp, t, j / 2)) trigger[j] = PETSC_FALSE; /* keep slipping */
+    if (trigger[j] && j % 2 == 0 && j < 2 * rp->model.N && SKRodPairAtTangency(rp, t, j / 2)) trigger[j] = PETSC_FALSE; /* keep slipping */
     any = (PetscBool)(any || trigger[j]);
   }
   SKRodPairCountRedecided(rp, t, trigger);
@@ -344,10 +429,11 @@ PetscBool SKRodPairWrongWay(SKRodPair rp, PetscReal t, const PetscReal e[], Pets
 
 void SKRodPairArmAfterEvent(SKRodPair rp)
 {
-  for (PetscInt i = 0; i < rp->model.N; i++) {
+  for (PetscInt i = 0; i < rp->model.N + (rp->hammer ? 1 : 0); i++) {
+    PetscBool same = i < rp->model.N ? (PetscBool)(rp->state[i] == rp->prev_state[i]) : (PetscBool)(rp->cushion == rp->prev_cushion);
     for (PetscInt f = 0; f < 2; f++) {
       PetscInt j = 2 * i + f;
-      if (rp->state[i] == rp->prev_state[i] && rp->evals0[j] > 0) rp->armed[j] = PETSC_TRUE;
+      if (same && rp->evals0[j] > 0) rp->armed[j] = PETSC_TRUE;
       if (rp->armed[j] && rp->evals0[j] <= 0) rp->armed[j] = PETSC_FALSE;
     }
   }
@@ -364,15 +450,22 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   rp->params   = *params;
   rp->load     = load;
   rp->load_ctx = load_ctx;
+  PetscCheck(params->ram_mass >= 0 && params->helmet_mass >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "Ram mass %g kg and helmet mass %g kg must be non-negative", (double)params->ram_mass, (double)params->helmet_mass);
+  PetscCheck(params->ram_mass == 0 || (params->cushion_stiffness > 0 && params->restitution > 0 && params->restitution <= 1), comm,
+             PETSC_ERR_ARG_OUTOFRANGE, "Hammer: cushion stiffness %g N/m must be positive, restitution %g in (0, 1]",
+             (double)params->cushion_stiffness, (double)params->restitution);
   PetscCall(SKRodPairModelCreate(params, &rp->model));
-  N     = params->N;
-  Nm    = params->Nm;
-  n     = 2 * N + 2 * Nm + 2;
-  rp->n = n;
+  N          = params->N;
+  Nm         = params->Nm;
+  rp->hammer = params->ram_mass > 0 ? PETSC_TRUE : PETSC_FALSE;
+  n          = 2 * N + 2 * Nm + 2 + (rp->hammer ? 2 : 0);
+  rp->n      = n;
+  rp->nev    = 2 * N + (rp->hammer ? 2 : 0);
   PetscCall(PetscCalloc1(n, &rp->y));
   PetscCall(PetscCalloc1(N, &rp->state));
   PetscCall(PetscCalloc1(N, &rp->prev_state));
-  PetscCall(PetscCalloc1(2 * N, &rp->armed));
+  PetscCall(PetscCalloc1(rp->nev, &rp->armed));
   PetscCall(PetscCalloc1(N, &rp->redecided));
   rp->redecide_t = -1;
   PetscCall(PetscCalloc1((size_t)N * Nm, &rp->gstick));
@@ -391,8 +484,8 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   PetscCall(PetscCalloc1(n, &rp->ytmp));
   PetscCall(PetscCalloc1(n, &rp->ynew));
   PetscCall(PetscCalloc1(n, &rp->yint));
-  PetscCall(PetscCalloc1(2 * N, &rp->evals0));
-  PetscCall(PetscCalloc1(2 * N, &rp->evals1));
+  PetscCall(PetscCalloc1(rp->nev, &rp->evals0));
+  PetscCall(PetscCalloc1(rp->nev, &rp->evals1));
   rp->rtol              = 1e-7;
   rp->atol              = 1e-10;
   rp->hmax              = PETSC_MAX_REAL;
@@ -405,7 +498,7 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
     PetscBool *trigger;
     for (PetscInt i = 0; i < N; i++)
       if (ContactGap(&rp->model, i, 0) > 0) PetscCall(Stick(rp, i, rp->y));
-    PetscCall(PetscCalloc1(2 * N, &trigger));
+    PetscCall(PetscCalloc1(rp->nev, &trigger));
     PetscCall(SKRodPairResolve(rp, 0, rp->y, trigger));
     PetscCall(PetscFree(trigger));
   }
@@ -566,13 +659,24 @@ PetscErrorCode SKRodPairEnergyOf(SKRodPair rp, const PetscReal y[], SKRodPairEne
 
   PetscFunctionBegin;
   SKRodPairModelEnergy(&rp->model, U(y), V(y), ETA(y), ETAD(y), en);
-  e->kinetic1   = en[0];
-  e->strain1    = en[1];
-  e->kinetic2   = en[2];
-  e->strain2    = en[3];
-  e->work       = y[rp->n - 2];
-  e->dissipated = y[rp->n - 1];
-  e->balance    = en[0] + en[1] + en[2] + en[3] + e->dissipated - e->work;
+  e->kinetic1       = en[0];
+  e->strain1        = en[1];
+  e->kinetic2       = en[2];
+  e->strain2        = en[3];
+  e->work           = y[rp->n - 2];
+  e->dissipated     = y[rp->n - 1];
+  e->hammer_input   = 0;
+  e->ram_kinetic    = 0;
+  e->cushion_stored = 0;
+  e->cushion_loss   = 0;
+  if (rp->hammer) {
+    e->hammer_input   = rp->hammer_input;
+    e->ram_kinetic    = 0.5 * rp->params.ram_mass * RAM(y)[1] * RAM(y)[1] + rp->hammer_left;
+    e->cushion_stored = CushionStored(rp, y);
+    e->cushion_loss   = rp->cushion_loss_done + CushionLoss(rp, y);
+    e->balance = en[0] + en[1] + en[2] + en[3] + e->dissipated + e->ram_kinetic + e->cushion_stored + e->cushion_loss - e->hammer_input;
+  } else
+    e->balance = en[0] + en[1] + en[2] + en[3] + e->dissipated - e->work;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -601,6 +705,10 @@ PetscErrorCode SKRodPairOutput(SKRodPair rp, PetscReal t, const PetscReal y[])
       rp->trunc_rel2 += rp->vrel_out[i] * rp->vrel_out[i];
     }
   }
+  if (rp->hammer) {
+    rp->out_force        = CushionForce(rp, y);
+    rp->out_ram_velocity = RAM(y)[1];
+  }
   PetscCall(SKRodPairEnergyOf(rp, y, &e));
   PetscCall(rp->monitor(rp->monitor_ctx, t, U(y), V(y), rp->vrel_out, ETA(y), ETAD(y), rp->state, &e));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -609,6 +717,9 @@ PetscErrorCode SKRodPairOutput(SKRodPair rp, PetscReal t, const PetscReal y[])
 PetscErrorCode SKRodPairSolve(SKRodPair rp, SKRodPairMethod method, PetscReal t_end)
 {
   PetscFunctionBegin;
+  PetscCheck(!rp->hammer || method == SK_RODPAIR_RK45, rp->comm, PETSC_ERR_SUP,
+             "A hammer (ram and cushion, two extra unknowns with a separation event) is integrated by rk45 only, not %s",
+             SKRodPairMethods[method]);
   rp->steps = rp->rejected = rp->rhs_evals = rp->events = 0;
   switch (method) {
   case SK_RODPAIR_RK45:
@@ -692,5 +803,64 @@ PetscErrorCode SKRodPairGetRod2Displacement(SKRodPair rp, PetscReal z2, PetscRea
   PetscFunctionBegin;
   *u2 = 0;
   for (PetscInt n = 0; n < m->Nm; n++) *u2 += SKRodPairRod2Shape(m, n, z2) * ETA(rp->y)[n];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairHammerStrike(SKRodPair rp, PetscReal v0)
+{
+  PetscReal *ram = RAM(rp->y), M = rp->params.ram_mass;
+
+  PetscFunctionBegin;
+  PetscCheck(rp->hammer, rp->comm, PETSC_ERR_ARG_WRONGSTATE, "The rod pair has no hammer: set ram_mass in its parameters");
+  PetscCheck(v0 > 0, rp->comm, PETSC_ERR_ARG_OUTOFRANGE, "Impact velocity %g m/s must be positive", (double)v0);
+  /* what the last blow's ram and cushion still hold leaves the account as carried away */
+  rp->hammer_left += 0.5 * M * ram[1] * ram[1] + CushionStored(rp, rp->y);
+  rp->cushion_loss_done += CushionLoss(rp, rp->y);
+  ram[0]      = U(rp->y)[0];
+  ram[1]      = v0;
+  rp->cushion = SK_CUSHION_LOADING;
+  rp->dmax    = 0;
+  rp->hammer_input += 0.5 * M * v0 * v0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetHammer(SKRodPair rp, PetscBool *contact, PetscReal *max_force, PetscReal *ram_velocity)
+{
+  PetscFunctionBegin;
+  PetscCheck(rp->hammer, rp->comm, PETSC_ERR_ARG_WRONGSTATE, "The rod pair has no hammer: set ram_mass in its parameters");
+  if (contact) *contact = rp->cushion != SK_CUSHION_OPEN ? PETSC_TRUE : PETSC_FALSE;
+  if (max_force) *max_force = rp->params.cushion_stiffness * CushionMaxCompression(rp, rp->y);
+  if (ram_velocity) *ram_velocity = RAM(rp->y)[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetOutputHammer(SKRodPair rp, PetscReal *force, PetscReal *ram_velocity)
+{
+  PetscFunctionBegin;
+  PetscCheck(rp->hammer, rp->comm, PETSC_ERR_ARG_WRONGSTATE, "The rod pair has no hammer: set ram_mass in its parameters");
+  if (force) *force = rp->out_force;
+  if (ram_velocity) *ram_velocity = rp->out_ram_velocity;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetFriction(SKRodPair rp, const PetscReal *force[], PetscReal cap[])
+{
+  const SKRodPairModel *m = &rp->model;
+
+  PetscFunctionBegin;
+  PetscCall(SKRodPairRHS(rp, rp->t, rp->y, rp->ytmp));
+  *force = rp->force;
+  if (cap)
+    for (PetscInt i = 0; i < m->N; i++)
+      cap[i] = rp->state[i] == SK_ROD_FREE ? 0 : SKRodPairCapacity(m, i, m->z[i] + U(rp->y)[i] - m->l1, PETSC_FALSE);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairGetAxialForce(SKRodPair rp, PetscReal force[])
+{
+  const SKRodPairModel *m = &rp->model;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < m->N - 1; i++) force[i] = m->spring[i] * (U(rp->y)[i + 1] - U(rp->y)[i]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -105,6 +105,7 @@ PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
       if (i < N - 1) m->spring[i] = p->EA1 / h;
     }
   }
+  if (p->helmet_mass > 0) m->mass[0] += p->helmet_mass; /* a hammer's helmet rests on the head */
   /* per unit length here; SKRodPairCoupling returns the clipped length the capacity applies to */
   m->nfric = p->nfric;
   if (p->nfric > 0) {

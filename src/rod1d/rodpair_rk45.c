@@ -21,6 +21,10 @@ static void SetAbsTol(SKRodPair rp)
     rp->atolv[2 * N + n]      = rp->atol / m->psi_amp;
     rp->atolv[2 * N + Nm + n] = rp->atol * w / m->psi_amp;
   }
+  if (rp->hammer) { /* the ram: a displacement and a velocity */
+    rp->atolv[2 * N + 2 * Nm]     = rp->atol;
+    rp->atolv[2 * N + 2 * Nm + 1] = rp->atol * w;
+  }
 }
 
 static void Dense(SKRodPair rp, PetscReal theta, PetscReal y[])
@@ -55,7 +59,7 @@ static PetscErrorCode RHS(void *ctx, PetscReal t, const PetscReal y[], PetscReal
 /* min over the watched event functions, each normalised by its value at the step start (so 1 there) */
 static PetscErrorCode WatchedMin(SKRodPair rp, PetscReal t, const PetscReal y[], const PetscBool watch[], PetscReal *fmin)
 {
-  PetscInt N2 = 2 * rp->model.N;
+  PetscInt N2 = rp->nev;
 
   PetscFunctionBegin;
   PetscCall(SKRodPairRHS(rp, t, y, rp->ytmp));
@@ -96,7 +100,7 @@ static PetscErrorCode OutputUpTo(SKRodPair rp, PetscReal t0, PetscReal h, PetscR
 
 PetscErrorCode SKRodPairSolveRK45(SKRodPair rp, PetscReal t_end)
 {
-  PetscInt n = rp->n, N2 = 2 * rp->model.N, stalls = 0, ib = 0;
+  PetscInt n = rp->n, N2 = rp->nev, stalls = 0, ib = 0; /* N2: the event functions, two per node (and a hammer's two) */
   PetscReal **k = rp->k, *y = rp->y, *yn = rp->ynew, *yt = rp->ytmp, t = rp->t, h;
   PetscBool *watch, *trigger;
 

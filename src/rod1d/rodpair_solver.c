@@ -3,6 +3,9 @@
 #include <stickslip/timefunction.h>
 #include <time.h>
 
+/* standard gravity (m/s^2): a drop hammer's impact velocity sqrt(2 eta g h) */
+#define SK_STANDARD_GRAVITY 9.80665
+
 typedef struct {
   SKRodPairParams p;
   SKTimeFunction load;
@@ -16,6 +19,10 @@ typedef struct {
   PetscInt ngrid;
   PetscInt nblows;       /* <blows count>: the pulse repeated (0: a single load function) */
   PetscReal blow_period; /* <blows period> (s) */
+  /* <hammer> (p.ram_mass > 0): impact velocity (s), and for the blows the largest duration of a blow (s), the rest
+     criterion (kinetic energy of rod 1 over the ram's impact energy) and the refusal blow count per 0.25 m */
+  PetscBool hammer;
+  PetscReal impact_velocity, rated_energy, blow_max, rest_energy, refusal;
   SKRodPairMethod method;
   MPI_Comm comm;
 } RodPairCtx;
@@ -23,7 +30,8 @@ typedef struct {
 /* what the monitor writes: histories as the run goes, space-time fields buffered and written at the end */
 typedef struct {
   RodPairCtx *ctx;
-  SKHistory sections, energy;
+  SKRodPair rp;
+  SKHistory sections, energy, hammer;
   SKProgress progress;
   PetscInt nt, row, N, Nm;
   PetscReal *times, *u, *vrel; /* nt x ngrid */
@@ -38,6 +46,7 @@ typedef struct {
 static PetscReal RodPairLoad(void *ctx_in, PetscReal t)
 {
   const RodPairCtx *ctx = (const RodPairCtx *)ctx_in;
+  if (ctx->hammer) return 0; /* the head is loaded by the cushion only */
   if (ctx->nblows > 0) {
     PetscInt k = (PetscInt)PetscFloorReal(t / ctx->blow_period);
     t -= PetscMax(0, PetscMin(k, ctx->nblows - 1)) * ctx->blow_period;
@@ -69,6 +78,154 @@ static PetscErrorCode RodPairSolveBlows(RodPairCtx *ctx, SKRodPair rp, SKRodPair
     slip = u[ctx->p.N - 1] - u2;
     PetscCall(SKHistoryAppend(hist, (PetscReal[]){t, (PetscReal)(k + 1), u[0], ubar, slip, slip - prev, slip}));
     prev = slip;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The rest criterion of a hammer blow: the ram has left, every node of rod 1 in contact sticks, and the kinetic energy
+   of rod 1 is below rest_energy times the ram's impact energy. */
+static PetscErrorCode HammerAtRest(RodPairCtx *ctx, SKRodPair rp, PetscBool *rest)
+{
+  const SKRodNodeState *state;
+  SKRodPairEnergy e;
+  PetscBool contact;
+
+  PetscFunctionBegin;
+  PetscCall(SKRodPairGetState(rp, NULL, NULL, NULL, NULL, NULL, &state));
+  PetscCall(SKRodPairGetEnergy(rp, &e));
+  PetscCall(SKRodPairGetHammer(rp, &contact, NULL, NULL));
+  *rest = (PetscBool)(!contact && e.kinetic1 <= ctx->rest_energy * 0.5 * ctx->p.ram_mass * ctx->impact_velocity * ctx->impact_velocity);
+  for (PetscInt i = 0; i < ctx->p.N && *rest; i++)
+    if (state[i] == SK_ROD_SLIP_POS || state[i] == SK_ROD_SLIP_NEG) *rest = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Solves a hammer blow sequence: each blow starts from the state the last one left (displacements, stresses, stick
+   states) and runs, in steps of the output interval, until the pile is at rest (HammerAtRest) or for at most
+   blow_max; the sequence stops at refusal (the blow count per 0.25 m at or above ctx->refusal) or at the end time.
+   Writes /rodpair/hammer_blows (one row per blow) and the residual profiles of rod 1 after each blow. */
+static PetscErrorCode RodPairSolveHammer(RodPairCtx *ctx, SKRodPair rp, SKOutput out, PetscInt *counts)
+{
+  const char *const cols[]  = {"blow",
+                               "t_start",
+                               "t_end",
+                               "at_rest",
+                               "head",
+                               "set",
+                               "blows_per_0.25m",
+                               "max_head_force",
+                               "energy_transferred",
+                               "transfer_ratio",
+                               "ram_velocity_after",
+                               "toe_set"};
+  const char *const units[] = {"1", "s", "s", "1", "m", "m", "1", "N", "J", "1", "m/s", "m"};
+  PetscInt N = ctx->p.N, nb = 0, refusal_blow = 0, dims[2];
+  PetscReal *axial, *fric, *cap, *unod, ein = 0.5 * ctx->p.ram_mass * ctx->impact_velocity * ctx->impact_velocity;
+  SKHistory hist;
+
+  PetscFunctionBegin;
+  PetscCall(SKOutputHistoryCreate(out, "/rodpair/hammer_blows", 12, cols, units, &hist));
+  PetscCall(PetscMalloc4(ctx->nblows * (N - 1), &axial, ctx->nblows * N, &fric, ctx->nblows * N, &cap, ctx->nblows * N, &unod));
+  for (PetscInt k = 0; k < ctx->nblows; k++) {
+    PetscReal t0, t, head0, head1, toe0, w0, fmax, vram, set, count;
+    PetscBool rest = PETSC_FALSE;
+    const PetscReal *u, *f;
+    SKRodPairEnergy e;
+    PetscInt c[4];
+
+    PetscCall(SKRodPairGetState(rp, &t0, &u, NULL, NULL, NULL, NULL));
+    if (t0 >= ctx->t_end * (1 - 1e-12)) break;
+    head0 = u[0];
+    toe0  = u[N - 1];
+    PetscCall(SKRodPairGetEnergy(rp, &e));
+    w0 = e.work;
+    PetscCall(SKRodPairHammerStrike(rp, ctx->impact_velocity));
+    for (t = t0; !rest && t < PetscMin(t0 + ctx->blow_max, ctx->t_end) * (1 - 1e-12);) {
+      PetscCall(SKRodPairSolve(rp, SK_RODPAIR_RK45, PetscMin(t + ctx->dt_out, PetscMin(t0 + ctx->blow_max, ctx->t_end))));
+      PetscCall(SKRodPairGetCounts(rp, &c[0], &c[1], &c[2], &c[3]));
+      for (PetscInt j = 0; j < 4; j++) counts[j] += c[j];
+      PetscCall(SKRodPairGetState(rp, &t, NULL, NULL, NULL, NULL, NULL));
+      PetscCall(HammerAtRest(ctx, rp, &rest));
+    }
+    PetscCall(SKRodPairGetState(rp, &t, &u, NULL, NULL, NULL, NULL));
+    PetscCall(SKRodPairGetEnergy(rp, &e));
+    PetscCall(SKRodPairGetHammer(rp, NULL, &fmax, &vram));
+    head1 = u[0];
+    set   = head1 - head0;
+    count = set > 0 ? 0.25 / set : PETSC_INFINITY;
+    PetscCall(SKHistoryAppend(hist, (PetscReal[]){(PetscReal)(k + 1), t0, t, rest ? 1 : 0, head1, set, count, fmax, e.work - w0,
+                                                  (e.work - w0) / ein, vram, u[N - 1] - toe0}));
+    /* the locked-in state: axial forces, friction forces and their static capacities, displacements */
+    PetscCall(SKRodPairGetAxialForce(rp, axial + nb * (N - 1)));
+    PetscCall(SKRodPairGetFriction(rp, &f, cap + nb * N));
+    PetscCall(PetscArraycpy(fric + nb * N, f, N));
+    PetscCall(PetscArraycpy(unod + nb * N, u, N));
+    nb++;
+    if (count >= ctx->refusal) {
+      refusal_blow = k + 1;
+      break;
+    }
+  }
+  dims[0] = nb;
+  dims[1] = N - 1;
+  PetscCall(SKOutputWriteRealArray(out, "/rodpair/residual_axial_force", 2, dims, axial));
+  dims[1] = N;
+  PetscCall(SKOutputWriteRealArray(out, "/rodpair/residual_friction", 2, dims, fric));
+  PetscCall(SKOutputWriteRealArray(out, "/rodpair/residual_capacity", 2, dims, cap));
+  PetscCall(SKOutputWriteRealArray(out, "/rodpair/residual_u1", 2, dims, unod));
+  PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "blows", nb));
+  PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "refusal_blow", refusal_blow));
+  PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "refusal_blows_per_0.25m", ctx->refusal));
+  PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "impact_velocity", ctx->impact_velocity));
+  PetscCall(SKOutputSummary(out, "hammer", "ram %g kg at %g m/s (%g J), cushion %g N/m, e = %g, helmet %g kg", (double)ctx->p.ram_mass,
+                            (double)ctx->impact_velocity, (double)ein, (double)ctx->p.cushion_stiffness, (double)ctx->p.restitution,
+                            (double)ctx->p.helmet_mass));
+  if (nb > 0) {
+    PetscReal set = unod[(nb - 1) * N] - (nb > 1 ? unod[(nb - 2) * N] : 0);
+    PetscCall(SKOutputSummary(out, "blows",
+                              "%" PetscInt_FMT " driven, penetration of the head %.6e m, last set %.4e m (%.4g blows per 0.25 m)", nb,
+                              (double)unod[(nb - 1) * N], (double)set, (double)(set > 0 ? 0.25 / set : PETSC_INFINITY)));
+  }
+  if (refusal_blow)
+    PetscCall(SKOutputSummary(out, "refusal", "at blow %" PetscInt_FMT " (%g blows per 0.25 m or more): driving stopped", refusal_blow,
+                              (double)ctx->refusal));
+  else
+    PetscCall(SKOutputSummary(out, "refusal", "not reached (%g blows per 0.25 m)", (double)ctx->refusal));
+  PetscCall(PetscFree4(axial, fric, cap, unod));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* <hammer> into CTX: ram mass, impact velocity (or drop height and efficiency, v0 = sqrt(2 eta g h)), cushion, helmet */
+static PetscErrorCode RodPairReadHammer(SKInput input, SKNode ham, RodPairCtx *ctx)
+{
+  PetscReal h = 0, eta = 1;
+  PetscBool has_v, has_h, has_eta;
+
+  PetscFunctionBegin;
+  ctx->hammer = PETSC_TRUE;
+  PetscCall(SKInputRequireReal(input, ham, "ram_mass", &ctx->p.ram_mass));
+  PetscCall(SKInputCheckPositive(input, ham, "ram_mass", ctx->p.ram_mass));
+  PetscCall(SKInputRequireReal(input, ham, "cushion_stiffness", &ctx->p.cushion_stiffness));
+  PetscCall(SKInputCheckPositive(input, ham, "cushion_stiffness", ctx->p.cushion_stiffness));
+  PetscCall(SKInputRequireReal(input, ham, "restitution", &ctx->p.restitution));
+  PetscCall(SKInputCheck(input, ham, ctx->p.restitution > 0 && ctx->p.restitution <= 1,
+                         "restitution = %g must be in (0, 1]: the cushion's unloading stiffness is k / e^2", (double)ctx->p.restitution));
+  PetscCall(SKInputGetReal(input, ham, "helmet_mass", &ctx->p.helmet_mass, NULL));
+  PetscCall(SKInputCheckNonNegative(input, ham, "helmet_mass", ctx->p.helmet_mass));
+  PetscCall(SKInputGetReal(input, ham, "impact_velocity", &ctx->impact_velocity, &has_v));
+  PetscCall(SKInputGetReal(input, ham, "drop_height", &h, &has_h));
+  PetscCall(SKInputGetReal(input, ham, "efficiency", &eta, &has_eta));
+  PetscCall(SKInputCheck(input, ham, has_v != has_h, "hammer needs either impact_velocity or drop_height (with efficiency), not %s",
+                         has_v ? "both" : "neither"));
+  PetscCall(SKInputCheck(input, ham, !(has_v && has_eta), "efficiency goes with drop_height; impact_velocity is the velocity at impact"));
+  if (has_v) {
+    PetscCall(SKInputCheckPositive(input, ham, "impact_velocity", ctx->impact_velocity));
+    ctx->rated_energy = 0.5 * ctx->p.ram_mass * ctx->impact_velocity * ctx->impact_velocity;
+  } else {
+    PetscCall(SKInputCheckPositive(input, ham, "drop_height", h));
+    PetscCall(SKInputCheck(input, ham, eta > 0 && eta <= 1, "efficiency = %g must be in (0, 1]", (double)eta));
+    ctx->impact_velocity = PetscSqrtReal(2 * eta * SK_STANDARD_GRAVITY * h);
+    ctx->rated_energy    = ctx->p.ram_mass * SK_STANDARD_GRAVITY * h;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -195,8 +352,8 @@ static PetscErrorCode RodPairReadFriction(SKInput input, SKNode fric, PetscInt n
 /* Reads the input into CTX (allocated by the caller, freed by it on failure). */
 static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
 {
-  SKNode root, rod1, rod2, fric, load, fun, time, disc;
-  PetscBool found, modes_set = PETSC_FALSE;
+  SKNode root, rod1, rod2, fric, load, fun = NULL, time, disc, ham;
+  PetscBool found, modes_set = PETSC_FALSE, has_end = PETSC_TRUE;
   char solver[16] = "rk45";
 
   PetscFunctionBegin;
@@ -206,7 +363,8 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKInputRequireChild(input, root, "rod2", &rod2));
   PetscCall(SKInputRequireChild(input, root, "friction", &fric));
   PetscCall(SKInputRequireChild(input, root, "load", &load));
-  PetscCall(SKInputRequireChild(input, load, "function", &fun));
+  PetscCall(SKNodeGetChild(load, "hammer", &ham));
+  if (!ham) PetscCall(SKInputRequireChild(input, load, "function", &fun));
   PetscCall(SKInputRequireChild(input, root, "time", &time));
   PetscCall(SKNodeGetChild(root, "discretization", &disc));
 
@@ -216,7 +374,11 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKInputRequireReal(input, rod2, "length", &ctx->p.L2));
   PetscCall(ReadWithChildren(input, rod2, "segment", RodPairReadSegments2, &ctx->p));
   PetscCall(ReadWithChildren(input, fric, "point", RodPairReadFriction, &ctx->p));
-  PetscCall(SKInputRequireReal(input, time, "end", &ctx->t_end));
+  if (ham) {
+    PetscCall(RodPairReadHammer(input, ham, ctx));
+    PetscCall(SKInputGetReal(input, time, "end", &ctx->t_end, &has_end));
+  } else
+    PetscCall(SKInputRequireReal(input, time, "end", &ctx->t_end));
   ctx->dt_out = 1e-3;
   PetscCall(SKInputGetReal(input, time, "output_interval", &ctx->dt_out, NULL));
   ctx->p.N   = 301;
@@ -254,13 +416,45 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKInputCheck(input, fric, ctx->p.nfric > 0 || ctx->p.mu_k <= ctx->p.mu_s,
                          "mu_k = %g exceeds mu_s = %g: kinetic friction must not exceed static friction", (double)ctx->p.mu_k,
                          (double)ctx->p.mu_s));
-  PetscCall(SKInputCheck(input, time, ctx->dt_out <= ctx->t_end, "output_interval = %g s exceeds the end time %g s", (double)ctx->dt_out,
-                         (double)ctx->t_end));
-  PetscCall(SKTimeFunctionFromXML(input, fun, &ctx->load));
   {
     SKNode blows;
     PetscCall(SKNodeGetChild(load, "blows", &blows));
-    if (blows) {
+    if (ham) {
+      PetscBool has_period;
+      PetscReal period;
+      ctx->nblows      = 1;
+      ctx->blow_max    = 0.5;
+      ctx->rest_energy = 1e-6;
+      ctx->refusal     = 100;
+      if (blows) {
+        PetscCall(SKInputRequireInt(input, blows, "count", &ctx->nblows));
+        PetscCall(SKInputCheck(input, blows, ctx->nblows >= 1, "blows count = %" PetscInt_FMT " must be at least 1", ctx->nblows));
+        PetscCall(SKInputGetReal(input, blows, "period", &period, &has_period));
+        PetscCall(SKInputCheck(input, blows, !has_period,
+                               "a hammer's blows follow each other when the pile is at rest: period is for pulse blows; use max_duration"));
+        PetscCall(SKInputGetReal(input, blows, "max_duration", &ctx->blow_max, NULL));
+        PetscCall(SKInputCheckPositive(input, blows, "max_duration", ctx->blow_max));
+        PetscCall(SKInputGetReal(input, blows, "rest_energy", &ctx->rest_energy, NULL));
+        PetscCall(SKInputCheck(input, blows, ctx->rest_energy > 0 && ctx->rest_energy < 1,
+                               "rest_energy = %g must be in (0, 1): the kinetic energy of rod 1 at rest over the ram's impact energy",
+                               (double)ctx->rest_energy));
+        PetscCall(SKInputGetReal(input, blows, "refusal", &ctx->refusal, NULL));
+        PetscCall(SKInputCheckPositive(input, blows, "refusal", ctx->refusal));
+      }
+      if (!has_end) ctx->t_end = ctx->nblows * ctx->blow_max;
+    }
+    PetscCall(SKInputCheck(input, time, ctx->dt_out <= ctx->t_end, "output_interval = %g s exceeds the end time %g s", (double)ctx->dt_out,
+                           (double)ctx->t_end));
+    if (fun) PetscCall(SKTimeFunctionFromXML(input, fun, &ctx->load));
+    if (blows && !ham) {
+      PetscBool hammer_attr[3];
+      const char *const hammer_only[] = {"max_duration", "rest_energy", "refusal"};
+      PetscReal unused;
+      for (PetscInt j = 0; j < 3; j++) {
+        PetscCall(SKInputGetReal(input, blows, hammer_only[j], &unused, &hammer_attr[j]));
+        PetscCall(SKInputCheck(input, blows, !hammer_attr[j], "%s is for hammer blows; pulse blows follow each other every period",
+                               hammer_only[j]));
+      }
       PetscCall(SKInputRequireInt(input, blows, "count", &ctx->nblows));
       PetscCall(SKInputRequireReal(input, blows, "period", &ctx->blow_period));
       PetscCall(SKInputCheck(input, blows, ctx->nblows >= 1, "blows count = %" PetscInt_FMT " must be at least 1", ctx->nblows));
@@ -308,12 +502,18 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
                          (double)ctx->t_end, (double)ctx->dt_out));
   PetscCall(
       SKInputCheck(input, disc ? disc : root, ctx->p.N >= 3 && ctx->p.Nm >= 1, "-rodpair_nodes must be >= 3 and -rodpair_modes >= 1"));
+  /* a hammer adds the ram's two unknowns and the cushion's events, which only the RK45 reference integrates */
+  if (ham)
+    PetscCall(SKInputCheck(input, ham, ctx->method == SK_RODPAIR_RK45,
+                           "a hammer (ram and cushion: two extra unknowns with a separation event) needs solver rk45, not %s",
+                           SKRodPairMethods[ctx->method]));
   /* the mode-matching method integrates the closed form of a harmonic, constant or pulse load only */
-  PetscCall(SKInputCheck(input, fun,
-                         ctx->method != SK_RODPAIR_MMM || ctx->load.type == SK_TF_HARMONIC || ctx->load.type == SK_TF_CONSTANT ||
-                             ctx->load.type == SK_TF_PULSE,
-                         "solver mmm needs a harmonic, constant or pulse load; this input has a %s load: use rk45 or cvode",
-                         SKTimeFunctionTypes[ctx->load.type]));
+  else
+    PetscCall(SKInputCheck(input, fun,
+                           ctx->method != SK_RODPAIR_MMM || ctx->load.type == SK_TF_HARMONIC || ctx->load.type == SK_TF_CONSTANT ||
+                               ctx->load.type == SK_TF_PULSE,
+                           "solver mmm needs a harmonic, constant or pulse load; this input has a %s load: use rk45 or cvode",
+                           SKTimeFunctionTypes[ctx->load.type]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -385,8 +585,18 @@ static PetscErrorCode RodPairMonitorFn(void *mctx, PetscReal t, const PetscReal 
   row[6] = e->dissipated;
   row[7] = e->balance;
   PetscCall(SKHistoryAppend(mon->energy, row));
+  if (mon->hammer) {
+    row[0] = t;
+    PetscCall(SKRodPairGetOutputHammer(mon->rp, &row[1], &row[2]));
+    row[3] = v[0];
+    row[4] = e->hammer_input;
+    row[5] = e->ram_kinetic;
+    row[6] = e->cushion_stored;
+    row[7] = e->cushion_loss;
+    PetscCall(SKHistoryAppend(mon->hammer, row));
+  }
   mon->max_balance = PetscMax(mon->max_balance, PetscAbsReal(e->balance));
-  mon->max_work    = PetscMax(mon->max_work, PetscAbsReal(e->work));
+  mon->max_work    = PetscMax(mon->max_work, PetscAbsReal(e->hammer_input > 0 ? e->hammer_input : e->work));
   if (r < mon->nt) {
     mon->times[r] = t;
     for (PetscInt k = 0; k < ng; k++) {
@@ -412,7 +622,7 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   SKRodPairParams p      = ctx->p;
   SKRodPairMethod method = ctx->method;
   PetscReal rtol = ctx->rtol, atol = ctx->atol, breaks[2], *bp = breaks, *bblow = NULL, wall0, wall1;
-  PetscInt nbreak = 0, steps, rejected, rhs, events, dims[2];
+  PetscInt nbreak = 0, steps, rejected, rhs, events, dims[2], hcounts[4] = {0, 0, 0, 0};
   SKRodPair rp;
   RodPairMonitor mon = {0};
   SKRodPairEnergy e;
@@ -430,8 +640,8 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscCall(SKRodPairCreate(ctx->comm, &p, RodPairLoad, ctx, &rp));
   PetscCall(SKRodPairSetTolerances(rp, rtol, atol));
   if (ctx->max_step > 0) PetscCall(SKRodPairSetMaxStep(rp, ctx->max_step)); /* the paper's fixed-step comparison */
-  /* the integrators step onto the kinks and jumps of P(t) */
-  switch (ctx->load.type) {
+  /* the integrators step onto the kinks and jumps of P(t) (none with a hammer: no P(t)) */
+  switch (ctx->hammer ? SK_TF_CONSTANT : ctx->load.type) {
   case SK_TF_RAMP:
   case SK_TF_SMOOTHSTEP:
   case SK_TF_PULSE:
@@ -474,6 +684,7 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscCall(SKRodPairSetMMMTransforms(rp, ctx->mmm_transform_min, ctx->mmm_nodes_min, ctx->mmm_fft_measure));
 
   mon.ctx  = ctx;
+  mon.rp   = rp;
   mon.N    = p.N;
   mon.Nm   = p.Nm;
   mon.full = ctx->output_state;
@@ -484,13 +695,22 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscCall(SKOutputHistoryCreate(out, "/rodpair/energy", 8, en_cols, en_units, &mon.energy));
   PetscCall(SKHistorySetFlushInterval(mon.sections, 200));
   PetscCall(SKHistorySetFlushInterval(mon.energy, 200));
+  if (ctx->hammer) {
+    const char *hcols[8]  = {"t",           "head_force",     "ram_velocity", "head_velocity", "hammer_input",
+                             "ram_kinetic", "cushion_stored", "cushion_loss"};
+    const char *hunits[8] = {"s", "N", "m/s", "m/s", "J", "J", "J", "J"};
+    PetscCall(SKOutputHistoryCreate(out, "/rodpair/hammer", 8, hcols, hunits, &mon.hammer));
+    PetscCall(SKHistorySetFlushInterval(mon.hammer, 200));
+  }
   PetscCall(SKProgressCreate(ctx->comm, "rodpair", 0, ctx->t_end, &mon.progress));
   PetscCall(SKRodPairSetMonitor(rp, ctx->dt_out, RodPairMonitorFn, &mon));
 
   cpu0 = clock();
   PetscCall(SKWallTime(&wall0));
   PetscCall(PetscLogEventBegin(solve_event, 0, 0, 0, 0));
-  if (ctx->nblows > 0)
+  if (ctx->hammer)
+    PetscCall(RodPairSolveHammer(ctx, rp, out, hcounts));
+  else if (ctx->nblows > 0)
     PetscCall(RodPairSolveBlows(ctx, rp, method, out));
   else
     PetscCall(SKRodPairSolve(rp, method, ctx->t_end));
@@ -526,6 +746,12 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
     PetscCall(PetscFree(z));
   }
   PetscCall(SKRodPairGetCounts(rp, &steps, &rejected, &rhs, &events));
+  if (ctx->hammer) { /* the blows were solved in pieces: their sums */
+    steps    = hcounts[0];
+    rejected = hcounts[1];
+    rhs      = hcounts[2];
+    events   = hcounts[3];
+  }
   PetscCall(SKRodPairGetEnergy(rp, &e));
   PetscCall(SKOutputWriteAttributeString(out, "/rodpair", "solver", SKRodPairMethods[method]));
   PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "nodes", p.N));
@@ -599,8 +825,9 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
                              p.Nm, (double)est, (double)SK_RODPAIR_TRUNCATION_TOL, need));
   }
   PetscCall(SKOutputSummary(out, "tip displacement", "%.6e m at t = %g s", (double)mon.u[(mon.row - 1) * ctx->ngrid + ctx->ngrid - 1],
-                            (double)ctx->t_end));
-  PetscCall(SKOutputSummary(out, "energy balance", "%.3e of the work of P (max over time)",
+                            (double)(ctx->hammer ? mon.times[mon.row - 1] : ctx->t_end))); /* hammer blows end at rest */
+  PetscCall(SKOutputSummary(out, "energy balance",
+                            ctx->hammer ? "%.3e of the ram's impact energy (max over time)" : "%.3e of the work of P (max over time)",
                             (double)(mon.max_work > 0 ? mon.max_balance / mon.max_work : 0)));
   PetscCall(PetscFree4(mon.times, mon.u, mon.vrel, mon.state));
   PetscCall(SKRodPairDestroy(&rp));

@@ -70,6 +70,10 @@ typedef enum {
   SK_EV_CONTACT     /* node entered or left rod 2 */
 } SKRodEventKind;
 
+/* Branch of the cushion law (Smith): loading at stiffness k (F = k d), unloading and reloading at k / e^2 along the line
+   through (dmax, k dmax), open (the ram has left: F = 0 until the next blow). d = w - u1(0), the compression. */
+typedef enum { SK_CUSHION_OPEN, SK_CUSHION_LOADING, SK_CUSHION_UNLOADING } SKRodCushionState;
+
 struct _p_SKRodPair {
   MPI_Comm comm;
   SKRodPairParams params;
@@ -77,8 +81,14 @@ struct _p_SKRodPair {
   SKRodPairLoadFn load;
   void *load_ctx;
 
-  /* state y = [u (N), v (N), eta (Nm), etad (Nm), work, dissipated], time, node states */
+  /* state y = [u (N), v (N), eta (Nm), etad (Nm), (w, wdot: ram, with a hammer), work, dissipated], time, node states */
   PetscInt n;
+  PetscInt nev; /* event functions: two per node, two more for a hammer's cushion */
+  /* hammer (params.ram_mass > 0): the cushion's branch of Smith's law, its largest compression dmax of the contact, and
+     the energies of earlier blows (what their rams and cushions carried away, the cushion losses) */
+  PetscBool hammer;
+  SKRodCushionState cushion, prev_cushion;
+  PetscReal dmax, hammer_input, hammer_left, cushion_loss_done, out_force, out_ram_velocity;
   PetscReal t, *y;
   SKRodNodeState *state, *prev_state; /* prev_state: before the last SKRodPairResolve() */
   PetscBool *armed;                   /* event function of the node has been seen positive since its last switch */

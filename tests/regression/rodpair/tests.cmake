@@ -179,3 +179,39 @@ sk_rp_check(default_modes_slow-omega1-caseB ARGS converged ${SK_RP_IN}/slow-omeg
 # twice the 1e-3 the warning is for; the default runs above (estimated 1.3e-4 to 3.3e-4) must not warn.
 sk_rp_run(slowA_modes10 ${SK_RP_IN}/slow-omega1-caseA.xml 0.3 rk45 -rodpair_modes 10)
 set_tests_properties(rodpair_run_slowA_modes10 PROPERTIES PASS_REGULAR_EXPRESSION "warning: rod 2 has too few modes: N_m = 10 .*use N_m >= [0-9]+")
+
+# Hammer and cushion (docs/theory.md "Hammer and cushion", docs/validation/rodpair.md "Pile driving"), RK45 only.
+# closed: a rigid ram on a linear cushion (e = 1) into a 20 m frictionless pile at N = 201, against the closed form of the
+#   head force F'' + (k/Z) F' + (k/M) F = 0 until it returns to zero (0.0101 s, before the toe's reflection at 2L/c = 0.04 s).
+#   The lumped chain's head impedance converges in second order: max |F - F_exact| / F_max measured 1.33e-3, 3.31e-4, 7.8e-5,
+#   1.65e-5 at N = 51, 101, 201, 401; 3e-4 is 4x the N = 201 value and below that of N = 101. Self-test: k 1 % off, 1.2e-2.
+# energy: three blows on a short pile with shaft friction (rtol 1e-10, atol 1e-12): impact energy = both rods' kinetic
+#   and strain energy + friction dissipation + cushion stored and lost + ram energy left, at every output time, recomputed
+#   from the hammer history and the blows' peak forces; measured 2.4e-8 of one blow's impact energy (at the default atol
+#   1e-10 it is 1.5e-6: the displacement tolerance); the required 1e-6. Self-test: the cushion loss 1e-4 off, 5.7e-5.
+# residual: after each blow the axial force differences balance the locked-in friction at every node, each friction
+#   force within its static capacity, the friction forces summing to zero (no head force once the ram has left). The
+#   imbalance left is the inertia of the sticking pile riding on rod 2's undamped vibration: measured 4.2e-3..8.0e-3 of
+#   the largest friction force, net friction 1.4e-4..6.9e-4; checked at 2e-2. Self-test: the axial forces 5 % off.
+sk_rp_run(hammer_closed ${SK_TEST_DIR}/hammer/closed-form.xml 0.02 rk45)
+sk_rp_run(hammer_blows ${SK_TEST_DIR}/hammer/blows.xml 0.9 rk45)
+foreach(t closed closed_selftest energy energy_selftest residual residual_selftest)
+  if(t MATCHES "^closed")
+    set(args closed rodpair/hammer_closed/results.h5 ${SK_TEST_DIR}/hammer/closed-form.xml 3e-4)
+    set(fix rodpair_hammer_closed)
+    set(perturb 1.01)
+  elseif(t MATCHES "^energy")
+    set(args energy rodpair/hammer_blows/results.h5 ${SK_TEST_DIR}/hammer/blows.xml 1e-6)
+    set(fix rodpair_hammer_blows)
+    set(perturb 1.0001)
+  else()
+    set(args residual rodpair/hammer_blows/results.h5 2e-2)
+    set(fix rodpair_hammer_blows)
+    set(perturb 1.05)
+  endif()
+  if(t MATCHES "selftest$")
+    list(APPEND args ${perturb})
+  endif()
+  sk_add_python_test(rodpair_hammer_${t} ${SK_TEST_DIR}/check_hammer.py ARGS ${args} LABELS regression)
+  set_tests_properties(rodpair_hammer_${t} PROPERTIES FIXTURES_REQUIRED ${fix})
+endforeach()
