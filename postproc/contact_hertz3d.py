@@ -46,7 +46,8 @@ def measure(out, pair=PAIR):
     """dict of the run in OUT: P (N, whole sphere), a and p0 fitted and Hertz's a_hertz, p0_hertz for that P,
     contact_nodes (slave nodes in contact in the quarter), fitted (the nodes of the fit), across (contact nodes along
     a diameter: 2 x those on the positive x axis - 1), p_centre (the nodal pressure at the axis), misfit_sym and
-    misfit_inner (rms misfit to the fit over p0, nodes on a symmetry plane and the others), kinetic_ratio (kinetic /
+    misfit_inner (rms misfit to the fit over p0, nodes on a symmetry plane and the others), a_all and p0_all (the fit
+    over all contact nodes, the outermost ring included), kinetic_ratio (kinetic /
     internal energy at the end), X, u, p (the ball's surface nodes in the last frame)."""
     from vtk.util.numpy_support import vtk_to_numpy
 
@@ -82,11 +83,12 @@ def measure(out, pair=PAIR):
              p_centre=float(p[axis][0]) if np.any(axis) else np.nan, X=X[ball], u=u[ball], p=p[ball],
              kinetic_ratio=float(np.asarray(energy["kinetic"])[-1]) / float(np.asarray(energy["internal"])[-1]))
     if m["fitted"] < 6:  # no contact zone to fit
-        return {**m, "a": np.nan, "p0": np.nan, "misfit_sym": np.nan, "misfit_inner": np.nan}
+        return {**m, "a": np.nan, "p0": np.nan, "a_all": np.nan, "p0_all": np.nan, "misfit_sym": np.nan, "misfit_inner": np.nan}
     p0, a = fit_ellipse(r[fit], p[fit])
+    p0_all, a_all = fit_ellipse(r[incontact], p[incontact])  # with the outermost ring: how much the choice moves them
     mis = (p - p0 * np.sqrt(np.clip(1 - (r / a) ** 2, 0, None))) / p0
     sym = fit & (onx | onz)
-    m.update(p0=p0, a=a, misfit_sym=float(np.sqrt(np.mean(mis[sym] ** 2))),
+    m.update(p0=p0, a=a, p0_all=p0_all, a_all=a_all, misfit_sym=float(np.sqrt(np.mean(mis[sym] ** 2))),
              misfit_inner=float(np.sqrt(np.mean(mis[fit & ~sym] ** 2))), symmetry_nodes=int(np.count_nonzero(sym)))
     return m
 
@@ -94,4 +96,7 @@ def measure(out, pair=PAIR):
 if __name__ == "__main__":
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    print({k: v for k, v in measure(*sys.argv[1:]).items() if k not in ("X", "u", "p")})
+    m = measure(*sys.argv[1:])
+    print({k: v for k, v in m.items() if k not in ("X", "u", "p")})
+    print("a %+.2f %%, p0 %+.2f %% (all contact nodes: %+.2f %%, %+.2f %%), p at the axis %+.2f %% of Hertz"
+          % tuple(100 * (m[k] / m[h] - 1) for k, h in (("a", "a_hertz"), ("p0", "p0_hertz"), ("a_all", "a_hertz"), ("p0_all", "p0_hertz"), ("p_centre", "p0_hertz"))))
