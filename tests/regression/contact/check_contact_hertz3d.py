@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Hertz contact in 3D between two deformable bodies (inputs/explicit/contact_hertz3d.xml and its reduced mesh): an
 elastic hemisphere of radius R pressed onto an elastic block, frictionless, quarter model with the symmetry planes
-x = 0 and z = 0, the mortar distribution. For a load P Hertz's solution (Johnson, Contact Mechanics, 1985, section 4.2)
+x = 0 and z = 0, the input's point distribution (DISTRIBUTION=mortar reruns the mortar one, which this case does not
+pass: docs/validation/contact.md). For a load P Hertz's solution (Johnson, Contact Mechanics, 1985, section 4.2)
 is
 
     p(r) = p0 sqrt(1 - r^2 / a^2),   a = (3 P R / (4 E*))^(1/3),   p0 = 3 P / (2 pi a^2),
