@@ -20,20 +20,33 @@ E, NU, R = 1e7, 0.3, 0.05  # the input's block and cylinder
 PAIR = "cylinder"
 
 
-def last_frame(out):
-    """(reference coordinates, displacement, contact pressure) of the nodes in the last field frame of OUT."""
+def read_last_frame(out):
+    """The vtkUnstructuredGrid of the last field frame of OUT."""
     import vtk
-    from vtk.util.numpy_support import vtk_to_numpy
 
     path = sorted(glob.glob(os.path.join(out, "fields_*.vtu")))[-1]
     r = vtk.vtkXMLUnstructuredGridReader()
     r.SetFileName(path)
     r.Update()
-    g = r.GetOutput()
+    return r.GetOutput()
+
+
+def last_frame(out):
+    """(reference coordinates, displacement, contact pressure) of the nodes in the last field frame of OUT."""
+    from vtk.util.numpy_support import vtk_to_numpy
+
+    g = read_last_frame(out)
     X = vtk_to_numpy(g.GetPoints().GetData())
     p = vtk_to_numpy(g.GetPointData().GetArray("contact_pressure")).ravel()
     u = vtk_to_numpy(g.GetPointData().GetArray("displacement"))
     return X, u, p
+
+
+def fit_ellipse(r, p):
+    """(p0, a) of the least-squares fit of p^2 = p0^2 - (p0 / a)^2 r^2 to the pressures P at the distances R from the
+    centre of contact (Hertz's p = p0 sqrt(1 - r^2 / a^2), in 2D and in 3D)."""
+    c = np.linalg.lstsq(np.c_[np.ones(len(r)), np.asarray(r) ** 2], np.asarray(p) ** 2, rcond=None)[0]
+    return np.sqrt(c[0]), np.sqrt(-c[0] / c[1])
 
 
 def measure(out):
@@ -57,9 +70,8 @@ def measure(out):
     if n < 4:  # no contact zone to fit
         return {**m, "a": np.nan, "p0": np.nan, "a_reference": np.nan, "p_centre": pt[0]}
     k = n - 2
-    c = np.linalg.lstsq(np.c_[np.ones(k), x[:k] ** 2], pt[:k] ** 2, rcond=None)[0]
-    cref = np.linalg.lstsq(np.c_[np.ones(k), xref[:k] ** 2], pt[:k] ** 2, rcond=None)[0]
-    m.update(p0=np.sqrt(c[0]), a=np.sqrt(-c[0] / c[1]), a_reference=np.sqrt(-cref[0] / cref[1]), p_centre=pt[0])
+    p0, a = fit_ellipse(x[:k], pt[:k])
+    m.update(p0=p0, a=a, a_reference=fit_ellipse(xref[:k], pt[:k])[1], p_centre=pt[0])
     return m
 
 
