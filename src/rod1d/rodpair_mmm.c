@@ -14,38 +14,39 @@
    closed forms over an interval (mmmimpl.h: the shared data). */
 #include "mmmimpl.h"
 
-/* Event values of the NJ functions JS at tau from the closed forms, written to E[j], with the same meaning as
-   SKRodPairEventValues(): slipping nodes s (v - g . etadot), sticking nodes mu_s N_F len - |F| with the holding force
-   F = m g . etadd - (spring forces) - P, contact gaps. Only what a function needs is evaluated: O(n + N_m) each, and
-   nothing is done over all N nodes (a sample selects a few dozen of the 2N functions). Unless DE is NULL, also their
-   time derivatives in DE[j], exact for the closed forms: s (a - g . etaddd), -sgn(F) dF/dt, +-v. */
-static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, PetscInt nj, const PetscInt js[], PetscReal e[], PetscReal de[])
+/* The nodes that the NJ event functions JS need, ascending, in mm->nlist (returns their number): the functions' own
+   nodes and the neighbours of a sticking node whose holding force is asked for */
+static PetscInt NeededNodes(MMM *mm, PetscInt nj, const PetscInt js[])
 {
-  SKRodPair rp             = mm->rp;
-  const SKRodPairModel *md = &rp->model;
-  PetscInt N = mm->N, Nm = mm->Nm, nneed = 0, *list = mm->nlist;
-  PetscBool *need = mm->need;
+  PetscInt nneed = 0, *list = mm->nlist;
 
-  PetscFunctionBegin;
-  /* the nodes needed: those of the functions, and the neighbours of a sticking node whose holding force is asked for */
   for (PetscInt b = 0; b < nj; b++) {
     PetscInt i = js[b] / 2;
     for (PetscInt nb = i - 1; nb <= i + 1; nb++) {
-      if (nb < 0 || nb >= N || need[nb]) continue;
-      if (nb != i && !(js[b] % 2 == 0 && rp->state[i] == SK_ROD_STICK)) continue;
-      need[nb]      = PETSC_TRUE;
+      if (nb < 0 || nb >= mm->N || mm->need[nb]) continue;
+      if (nb != i && !(js[b] % 2 == 0 && mm->rp->state[i] == SK_ROD_STICK)) continue;
+      mm->need[nb]  = PETSC_TRUE;
       list[nneed++] = nb;
     }
   }
-  /* ascending: JS comes ascending (the due list), so only a sticking node's left neighbour can be out of place, by at
-     most two places: insertion sort is linear here */
+  for (PetscInt b = 0; b < nneed; b++) mm->need[list[b]] = PETSC_FALSE;
+  /* JS comes ascending (the due list), so only a sticking node's left neighbour can be out of place, by at most two
+     places: insertion sort is linear here */
   for (PetscInt b = 1; b < nneed; b++) {
     PetscInt x = list[b], c = b;
     for (; c > 0 && list[c - 1] > x; c--) list[c] = list[c - 1];
     list[c] = x;
   }
-  /* their u, v: per segment in one batch (or the whole segment by the transforms when most of it is needed), the
-     sticking nodes from rod 2 */
+  return nneed;
+}
+
+/* u, v (and with ACCEL the accelerations) at tau of the NNEED nodes in mm->nlist into mm->nu, nv (na): per segment in
+   one batch (or the whole segment by the transforms when most of it is needed), the sticking nodes from rod 2 */
+static PetscErrorCode NodesAt(MMM *mm, PetscReal t0, PetscReal tau, PetscInt nneed, PetscBool accel)
+{
+  const PetscInt *list = mm->nlist, N = mm->N;
+
+  PetscFunctionBegin;
   for (PetscInt b = 0; b < nneed;) {
     PetscInt i = list[b], s = mm->segof[i], k = 0;
     if (s < 0) {
@@ -56,73 +57,76 @@ static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, PetscInt 
     const Seg *sg = &mm->seg[s];
     for (; b < nneed && mm->segof[list[b]] == s; b++) mm->nidx[k++] = list[b] - sg->a;
     SKMMMSegModes(mm, s, t0, tau);
-    if (de) { /* a few nodes (a bracket's watched functions), with their accelerations */
-      SKMMMSegAccel(mm, s, t0, tau);
-      SKMMMSegNodesUV(mm, sg, k, mm->nidx, mm->xw, mm->xw + N, mm->xw + 2 * N);
-      for (PetscInt c = 0; c < k; c++) {
-        mm->nu[sg->a + mm->nidx[c]] = mm->xw[c];
-        mm->nv[sg->a + mm->nidx[c]] = mm->xw[N + c];
-        mm->na[sg->a + mm->nidx[c]] = mm->xw[2 * N + c];
-      }
-    } else if (sg->fast && k >= mm->nodes_min) {
+    if (!accel && sg->fast && k >= mm->nodes_min) {
       const PetscReal *Q[2] = {mm->qv + sg->a, mm->qdv + sg->a};
       PetscReal *U[2]       = {mm->nu + sg->a, mm->nv + sg->a};
       PetscCall(SKMMMSegSynthesize(mm, sg, 2, Q, U));
-    } else {
-      SKMMMSegNodesUV(mm, sg, k, mm->nidx, mm->xw, mm->xw + N, NULL);
-      for (PetscInt c = 0; c < k; c++) {
-        mm->nu[sg->a + mm->nidx[c]] = mm->xw[c];
-        mm->nv[sg->a + mm->nidx[c]] = mm->xw[N + c];
-      }
-    }
-  }
-  for (PetscInt b = 0; b < nneed; b++) need[list[b]] = PETSC_FALSE;
-  for (PetscInt b = 0; b < nj; b++) {
-    PetscInt j = js[b], i = j / 2;
-    PetscReal u = mm->nu[i], v = mm->nv[i];
-    if (j % 2 == 1) {
-      PetscReal zbar = md->z[i] + u - md->l1, gap = PetscMin(zbar + md->hr[i], md->L2 + md->hl[i] - zbar);
-      PetscReal sgn = zbar + md->hr[i] <= md->L2 + md->hl[i] - zbar ? 1 : -1; /* d gap / du */
-      e[j]          = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -gap : 1) : gap;
-      if (de) de[j] = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -sgn * v : 0) : sgn * v;
       continue;
     }
-    switch (rp->state[i]) {
-    case SK_ROD_FREE:
-      e[j] = 1;
-      if (de) de[j] = 0;
-      break;
-    case SK_ROD_SLIP_POS:
-    case SK_ROD_SLIP_NEG: {
-      const PetscReal *g = mm->gstart + i * Nm;
-      PetscReal w        = 0;
-      SKMMMRod2At(mm, tau);
-      for (PetscInt n = 0; n < Nm; n++) w += g[n] * mm->etd[n];
-      e[j] = (rp->state[i] == SK_ROD_SLIP_POS ? 1 : -1) * (v - w);
-      if (de) {
-        PetscReal ag = 0;
-        for (PetscInt n = 0; n < Nm; n++) ag += g[n] * mm->etdd[n];
-        de[j] = (rp->state[i] == SK_ROD_SLIP_POS ? 1 : -1) * (mm->na[i] - ag);
-      }
-    } break;
-    case SK_ROD_STICK: {
-      const PetscReal *g = rp->gstick + i * Nm;
-      PetscReal a = 0, fint = i == 0 ? rp->load(rp->load_ctx, t0 + tau) : 0;
-      SKMMMRod2At(mm, tau);
-      for (PetscInt n = 0; n < Nm; n++) a += g[n] * mm->etdd[n];
-      if (i > 0) fint += md->spring[i - 1] * (mm->nu[i - 1] - u);
-      if (i < N - 1) fint += md->spring[i] * (mm->nu[i + 1] - u);
-      e[j] = mm->capS[i] - PetscAbsReal(md->mass[i] * a - fint);
-      if (de) { /* etaddd = eS - w^2 etadot (the closed form); the neighbours' velocities are current */
-        PetscReal jerk = 0, dfint = i == 0 ? mm->P0 * mm->W * PetscCosReal(mm->W * (t0 + tau) + mm->phase) : 0;
-        for (PetscInt n = 0; n < Nm; n++) jerk += g[n] * (mm->eS[n] - md->omega[n] * md->omega[n] * mm->etd[n]);
-        if (i > 0) dfint += md->spring[i - 1] * (mm->nv[i - 1] - v);
-        if (i < N - 1) dfint += md->spring[i] * (mm->nv[i + 1] - v);
-        de[j] = (md->mass[i] * a - fint >= 0 ? -1 : 1) * (md->mass[i] * jerk - dfint);
-      }
-    } break;
+    if (accel) SKMMMSegAccel(mm, s, t0, tau);
+    SKMMMSegNodesUV(mm, sg, k, mm->nidx, mm->xw, mm->xw + N, accel ? mm->xw + 2 * N : NULL);
+    for (PetscInt c = 0; c < k; c++) {
+      mm->nu[sg->a + mm->nidx[c]] = mm->xw[c];
+      mm->nv[sg->a + mm->nidx[c]] = mm->xw[N + c];
+      if (accel) mm->na[sg->a + mm->nidx[c]] = mm->xw[2 * N + c];
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Event function j at tau from the nodal values of NodesAt (its nodes current) and rod 2 at tau, with the same
+   meaning as SKRodPairEventValues(): slipping nodes s (v - g . etadot), sticking nodes mu_s N_F len - |F| with the
+   holding force F = m g . etadd - (spring forces) - P, contact gaps. With DE also its time derivative, exact for the
+   closed forms: s (a - g . etaddd), -sgn(F) dF/dt, +-v (the accelerations na must be current). */
+static PetscReal EventValue(MMM *mm, PetscReal t0, PetscReal tau, PetscInt j, PetscReal *de)
+{
+  SKRodPair rp             = mm->rp;
+  const SKRodPairModel *md = &rp->model;
+  PetscInt N = mm->N, Nm = mm->Nm, i = j / 2;
+  PetscReal u = mm->nu[i], v = mm->nv[i], e = 1, d = 0;
+
+  SKMMMRod2At(mm, tau);
+  if (j % 2 == 1) {
+    PetscReal zbar = md->z[i] + u - md->l1, gap = PetscMin(zbar + md->hr[i], md->L2 + md->hl[i] - zbar);
+    PetscReal sgn = zbar + md->hr[i] <= md->L2 + md->hl[i] - zbar ? 1 : -1; /* d gap / du */
+    e             = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -gap : 1) : gap;
+    d             = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -sgn * v : 0) : sgn * v;
+  } else if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG) {
+    const PetscReal *g = mm->gstart + i * Nm, s = rp->state[i] == SK_ROD_SLIP_POS ? 1 : -1;
+    PetscReal w = 0, ag = 0;
+    for (PetscInt n = 0; n < Nm; n++) w += g[n] * mm->etd[n];
+    e = s * (v - w);
+    if (de) {
+      for (PetscInt n = 0; n < Nm; n++) ag += g[n] * mm->etdd[n];
+      d = s * (mm->na[i] - ag);
+    }
+  } else if (rp->state[i] == SK_ROD_STICK) {
+    const PetscReal *g = rp->gstick + i * Nm;
+    PetscReal a = 0, fint = i == 0 ? rp->load(rp->load_ctx, t0 + tau) : 0;
+    for (PetscInt n = 0; n < Nm; n++) a += g[n] * mm->etdd[n];
+    if (i > 0) fint += md->spring[i - 1] * (mm->nu[i - 1] - u);
+    if (i < N - 1) fint += md->spring[i] * (mm->nu[i + 1] - u);
+    e = mm->capS[i] - PetscAbsReal(md->mass[i] * a - fint);
+    if (de) { /* etaddd = eS - w^2 etadot (the closed form); the neighbours' velocities are current */
+      PetscReal jerk = 0, dfint = i == 0 ? mm->P0 * mm->W * PetscCosReal(mm->W * (t0 + tau) + mm->phase) : 0;
+      for (PetscInt n = 0; n < Nm; n++) jerk += g[n] * (mm->eS[n] - md->omega[n] * md->omega[n] * mm->etd[n]);
+      if (i > 0) dfint += md->spring[i - 1] * (mm->nv[i - 1] - v);
+      if (i < N - 1) dfint += md->spring[i] * (mm->nv[i + 1] - v);
+      d = (md->mass[i] * a - fint >= 0 ? -1 : 1) * (md->mass[i] * jerk - dfint);
+    }
+  }
+  if (de) *de = d;
+  return e;
+}
+
+/* Event values of the NJ functions JS at tau from the closed forms, written to E[j] (and their time derivatives to
+   DE[j] unless DE is NULL). Only what a function needs is evaluated, O(n + N_m) each, and nothing over all N nodes (a
+   sample selects a few dozen of the 2N functions). */
+static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, PetscInt nj, const PetscInt js[], PetscReal e[], PetscReal de[])
+{
+  PetscFunctionBegin;
+  PetscCall(NodesAt(mm, t0, tau, NeededNodes(mm, nj, js), (PetscBool)(de != NULL)));
+  for (PetscInt b = 0; b < nj; b++) e[js[b]] = EventValue(mm, t0, tau, js[b], de ? &de[js[b]] : NULL);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
