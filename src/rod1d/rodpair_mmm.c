@@ -351,13 +351,8 @@ static PetscErrorCode MMMCreate(SKRodPair rp, MMM *mm)
   PetscInt N = rp->model.N, Nm = rp->model.Nm;
 
   PetscFunctionBegin;
-  mm->rp = rp;
-  mm->N  = N;
-  mm->Nm = Nm;
-  /* the load P0 sin(W t + phase) (+ Pc per coupling step) */
-  mm->P0    = rp->load_P0;
-  mm->W     = rp->load_W;
-  mm->phase = rp->load_phase;
+  /* the load is P0 sin(W t + phase) plus a Pc constant per coupling step */
+  *mm = (MMM){.rp = rp, .N = N, .Nm = Nm, .P0 = rp->load_P0, .W = rp->load_W, .phase = rp->load_phase};
   /* samples for bracketing events: a fraction of the shortest period of rod 1 and of the retained rod-2 modes */
   mm->wmax      = Rod1MaxFrequency(&rp->model);
   mm->dt_sample = rp->mmm_sample / PetscMax(mm->wmax, rp->model.omega[Nm - 1]);
