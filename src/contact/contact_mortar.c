@@ -439,7 +439,12 @@ PetscErrorCode SKContactMeshSurfaceMortar3D(SKContactMeshSurface master, SKConta
     cache->node_key[a] = key;
   }
   if (cache->node_n[a] < 0) PetscFunctionReturn(PETSC_SUCCESS);
-  s->n = cache->node_n[a];
+  s->n        = cache->node_n[a];
+  s->weighted = PETSC_TRUE;
+  for (PetscInt d = 0; d < 3; d++) s->xw[d] = 0;
+  for (PetscInt q = 0; q < s->n; q++)
+    for (PetscInt d = 0; d < 3; d++)
+      s->xw[d] += cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q] * master->xv[6 * cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q] + d];
   for (PetscInt q = 0; q < s->n; q++)
     s->node[q] = cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q], s->N[q] = cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q];
   PetscFunctionReturn(PETSC_SUCCESS);

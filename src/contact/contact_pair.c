@@ -335,6 +335,7 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
   const SKContactSideOps *dops        = side->ops;
   /* a side that spreads its points' forces over the body books the power of their normal part itself */
   const PetscBool spread = dops->distribute ? PETSC_TRUE : PETSC_FALSE, weighted_gap = side->weighted_gap;
+  const PetscBool mortar3d = (PetscBool)(cp->mortar && dim == 3);
 
   PetscFunctionBegin;
   for (PetscInt i0 = 0; i0 < cp->n; i0 += SK_CONTACT_PROJECT_BLOCK) {
@@ -365,6 +366,17 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
         }
       }
       if (weighted_gap) dist = wgap[b];
+      if (mortar3d && dist < 0.5 * PETSC_MAX_REAL) {
+        /* the 3D mortar gap: to the shares' point of the master nodes, g_a = n . (x_a - sum_b s_ab x_b), the same linear
+           functional of the positions by which the reaction is distributed, so that the normal forces derive from the
+           stored energy for given shares and normal (docs/theory.md, "Contact between deformable bodies") */
+        support[b].weighted = PETSC_FALSE;
+        PetscCall(sops->distribute(sf->data, cp->side, i, &support[b]));
+        if (support[b].weighted) {
+          dist = 0;
+          for (PetscInt d = 0; d < dim; d++) dist += (x[d] - support[b].xw[d]) * normal[d];
+        }
+      }
       N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */
       { /* a node deeper than its own contact length behind the surface, or one in contact that the search of a deformable
            master no longer finds (it went deeper than the search reaches), has passed through: no penalty holds it (checked
@@ -429,8 +441,8 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
         }
         diss += lost - (cp->stored_trial[i] - cp->stored[i]);
       }
-      if (sops->react && N > 0) { /* action and reaction */
-        if (cp->mortar) PetscCall(sops->distribute(sf->data, cp->side, i, &support[b]));
+      if (sops->react && N > 0) {                                                                     /* action and reaction */
+        if (cp->mortar && !mortar3d) PetscCall(sops->distribute(sf->data, cp->side, i, &support[b])); /* 3D: above */
         sops->react(sf->data, cp->slot[i], &support[b], fa);
       }
     }
