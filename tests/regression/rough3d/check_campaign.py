@@ -321,7 +321,7 @@ def iga(work):
     rms, n = 5e-5, 6
     dirs = {}
     for name in ("campaign_iga_tiny.xml", "campaign_fe_twin.xml"):
-        d = os.path.join(work, name[:-4])
+        d = os.path.abspath(os.path.join(work, name[:-4]))  # absolute: postproc runs from the repository root
         shutil.rmtree(d, ignore_errors=True)
         run([PROG, "run", os.path.join(HERE, name), "-o", d, "-force", "-quiet"])
         dirs[name] = d
