@@ -4,6 +4,9 @@ the figures and the table of docs/validation/rough3d.md.
     python3 -m postproc.rough3d figures OUTDIR FIGDIR    # fig17-surface.png, fig18-sticking.png, fig19-cof.png,
                                                          # rough3d-area.png, rough3d-convergence.png
     python3 -m postproc.rough3d table OUTDIR             # markdown table of the statistics per correlation length
+    python3 -m postproc.rough3d compare FE_OUTDIR IGA_OUTDIR [FIGDIR]
+                                                         # FE against IGA on the same realisations: markdown table
+                                                         # (and rough3d-fe-iga.png in FIGDIR)
 
 OUTDIR is the campaign's output directory: results.h5 with the aggregated statistics under /campaign/lc_<i> and the
 per-realisation files in OUTDIR/realisations (layout in docs/output.md).
@@ -140,10 +143,152 @@ def table(outdir):
             np.mean(s["cof_mean"][half]), np.std(s["cof_mean"][half]), np.mean(s["contact_area_fraction_mean"][half]), s["core_s"]))
 
 
+def realisations_by_lc(outdir):
+    """The finished realisation files of OUTDIR grouped by correlation length: {lc: {realisation number: dict}} (read
+    from the files themselves, so that a campaign still running or stopped part way can be compared too)."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(outdir, "realisations", "realisation_*.h5"))):
+        with h5py.File(path, "r") as f:
+            d = {k: f[k][()] for k in f}  # the nodal sticking_time_ratio; its global value is an attribute
+            d["attrs"] = {k: f.attrs[k] for k in f.attrs}
+        out.setdefault(float(d["attrs"]["correlation_length"]), {})[int(d["attrs"]["realisation"])] = d
+    return out
+
+
+def band(values, axis=0):
+    """Mean and 95 % half-width (normal quantile 1.96, standard deviation n - 1) of VALUES along AXIS."""
+    v = np.asarray(values, float)
+    n = v.shape[axis]
+    return v.mean(axis=axis), (1.96 * v.std(axis=axis, ddof=1) / np.sqrt(n) if n > 1 else np.full(v.mean(axis=axis).shape, np.nan))
+
+
+def x_profile(x, ratio):
+    """RATIO at the contact points averaged across y, per column x: (x, ratio)."""
+    x = np.round(x, 9)
+    xs = np.unique(x)
+    return xs, np.array([np.mean(ratio[x == v]) for v in xs])
+
+
+def bspline_basis(t, x):
+    """The clamped cubic B-spline basis of knot vector T at the points X: array (len(x), len(t) - 4), Cox-de Boor."""
+    t, x = np.asarray(t, float), np.atleast_1d(np.asarray(x, float))
+    B = np.zeros((len(x), len(t) - 1))
+    for k in range(len(t) - 1):  # degree 0, the last non-empty span closed at the right end
+        B[:, k] = (t[k] <= x) & ((x < t[k + 1]) | ((x == t[-1]) & (t[k + 1] == t[-1]) & (t[k] < t[k + 1])))
+    for p in range(1, 4):
+        C = np.zeros((len(x), len(t) - 1 - p))
+        for k in range(len(t) - 1 - p):
+            if t[k + p] > t[k]:
+                C[:, k] += (x - t[k]) / (t[k + p] - t[k]) * B[:, k]
+            if t[k + p + 1] > t[k + 1]:
+                C[:, k] += (t[k + p + 1] - x) / (t[k + p + 1] - t[k + 1]) * B[:, k + 1]
+        B = C
+    return B[:, :len(t) - 4]
+
+
+def surface_difference(heights, fine=8):
+    """RMS and largest difference, over a grid of FINE points per sample interval of the unit square, between the two
+    bicubic interpolants of the n x n samples HEIGHTS: on the averaged knots (the FE path's surface) and on the uniform
+    knots of a patch with n - 3 spans (the IGA path's bottom face); then the same away from the edges (beyond two sample
+    intervals of them), where the two knot vectors differ least."""
+    n = int(round(np.sqrt(len(heights))))
+    h = np.reshape(heights, (n, n))
+    xs, xf = np.arange(n) / (n - 1), np.arange(fine * (n - 1) + 1) / (fine * (n - 1))
+    surfaces = []
+    for t in ([0.0] * 4 + [(j + 1) / (n - 1) for j in range(1, n - 3)] + [1.0] * 4,
+              [0.0] * 4 + [j / (n - 3) for j in range(1, n - 3)] + [1.0] * 4):
+        N = bspline_basis(t, xs)
+        C = np.linalg.solve(N, np.linalg.solve(N, h).T).T  # along y (rows), then along x
+        F = bspline_basis(t, xf)
+        surfaces.append(F @ C @ F.T)
+    d = surfaces[1] - surfaces[0]
+    inner = (xf > 2 / (n - 1)) & (xf < 1 - 2 / (n - 1))
+    di = d[np.ix_(inner, inner)]
+    return np.sqrt(np.mean(d ** 2)), np.max(np.abs(d)), np.sqrt(np.mean(di ** 2)), np.max(np.abs(di))
+
+
+def compare(fe_dir, iga_dir, figdir=None):
+    """FE against IGA on the same realisations (two campaigns with the same roughness, samples, seed and count): for
+    every correlation length, the realisations both have finished, paired by their number. Table on stdout; with
+    FIGDIR the figure rough3d-fe-iga.png (mean ratio maps, their profiles along x, the global COF with 95 % bands)."""
+    fe, iga = realisations_by_lc(fe_dir), realisations_by_lc(iga_dir)
+    lcs = sorted(set(fe) & set(iga))
+    for lc in sorted(fe):  # the surfaces depend on the samples only: every l_c of the FE campaign
+        R = list(fe[lc].values())
+        sd = np.array([surface_difference(r["heights"]) for r in R]) / float(R[0]["attrs"]["rms"])
+        print("l_c = %g m: the IGA bottom face against the FE path's surface between the samples: RMS difference %.2g RMS, "
+              "largest %.2g RMS; beyond two sample intervals from the edges %.2g and %.2g RMS (over %d realisations)" % (
+                  lc, np.mean(sd[:, 0]), np.max(sd[:, 1]), np.mean(sd[:, 2]), np.max(sd[:, 3]), len(R)), file=sys.stderr)
+    rows = []
+    print("| l_c (m) | path | realisations | global sticking-time ratio (mean +- 95 %) | IGA - FE, paired (mean +- 95 %) | "
+          "COF, 2nd half (mean +- 95 %) | contact area, 2nd half (mean +- 95 %) | mean ratio across y at x = 0 / L/2 / L | "
+          "campaign core-s per realisation (wall x ranks) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for lc in lcs:
+        both = sorted(set(fe[lc]) & set(iga[lc]))
+        for a, b in zip((fe[lc][k] for k in both), (iga[lc][k] for k in both)):
+            if not np.array_equal(a["heights"], b["heights"]):
+                sys.exit("l_c = %g m, realisation %d: the two paths have different samples" % (lc, a["attrs"]["realisation"]))
+        diff = band([iga[lc][k]["attrs"]["sticking_time_ratio"] - fe[lc][k]["attrs"]["sticking_time_ratio"] for k in both])
+        row = {"lc": lc}
+        for name, R in (("FE", [fe[lc][k] for k in both]), ("IGA", [iga[lc][k] for k in both])):
+            t = R[0]["time"]
+            half = t >= 0.5 * t[-1]
+            g = band([r["attrs"]["sticking_time_ratio"] for r in R])
+            c = band([np.mean(r["cof"][half]) for r in R])
+            ar = band([np.mean(r["contact_area_fraction"][half]) for r in R])
+            mean_map = np.mean([r["sticking_time_ratio"] for r in R], axis=0)
+            xs, prof = x_profile(R[0]["x"], mean_map)
+            at = [prof[np.argmin(np.abs(xs - v))] for v in (xs[0], 0.5 * (xs[0] + xs[-1]), xs[-1])]
+            core = np.mean([r["attrs"]["core_seconds"] for r in R])
+            row[name] = dict(R=R, t=t, map=mean_map, xs=xs, prof=prof, cof=band([r["cof"] for r in R]))
+            print("| %g | %s | %d | %.4f +- %.4f | %s | %.4f +- %.4f | %.3f +- %.3f | %.2f / %.2f / %.2f | %.1f |" % (
+                lc, name, len(R), g[0], g[1], ("%+.4f +- %.4f" % diff) if name == "IGA" else "", c[0], c[1], ar[0], ar[1],
+                at[0], at[1], at[2], core))
+        rows.append(row)
+    if not figdir or not rows:
+        return
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(figdir, exist_ok=True)
+    n = len(rows)
+    fig, axes = plt.subplots(4, n, figsize=(4.2 * n, 13), squeeze=False)
+    for i, row in enumerate(rows):
+        for k, (name, label) in enumerate((("FE", "FE nodes"), ("IGA", "IGA control points"))):
+            d, ax = row[name], axes[k][i]
+            c = ax.tricontourf(d["R"][0]["x"], d["R"][0]["y"], d["map"], levels=np.linspace(0, 1, 21), cmap="jet")
+            fig.colorbar(c, ax=ax)
+            ax.set_aspect("equal")
+            ax.set_title("l_c = %g m, %s: mean ratio (%d)" % (row["lc"], label, len(d["R"])), fontsize=9)
+        ax = axes[2][i]
+        for name, col in (("FE", "C0"), ("IGA", "C3")):
+            ax.plot(row[name]["xs"], row[name]["prof"], "-o", ms=3, color=col, label=name)
+        ax.set_xlabel("x (m)")
+        ax.set_ylabel("mean ratio across y")
+        ax.legend(fontsize=8)
+        ax = axes[3][i]
+        for name, col in (("FE", "C0"), ("IGA", "C3")):
+            m, h = row[name]["cof"]
+            ax.fill_between(row[name]["t"], m - h, m + h, color=col, alpha=0.3)
+            ax.plot(row[name]["t"], m, color=col, lw=0.8, label="%s, mean and 95 %% band" % name)
+        ax.set_xlabel("t (s)")
+        ax.set_ylabel("global COF")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(figdir, "rough3d-fe-iga.png"), dpi=100)
+    plt.close(fig)
+    print("figure in", os.path.join(figdir, "rough3d-fe-iga.png"))
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "figures":
         figures(sys.argv[2], sys.argv[3])
     elif len(sys.argv) >= 3 and sys.argv[1] == "table":
         table(sys.argv[2])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "compare":
+        compare(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) >= 5 else None)
     else:
         sys.exit(__doc__)

@@ -78,6 +78,13 @@ typedef struct _p_SKRoughSurface *SKRoughSurface;
    sets of 1D banded solves (along x for every row, then along y for every column). N[d] >= 4. */
 PETSC_EXTERN PetscErrorCode SKRoughSurfaceCreate(const PetscInt n[2], const PetscReal length[2], const PetscReal h[],
                                                  SKRoughSurface *surface);
+/* SKRoughSurfaceCreate() with given clamped cubic knot vectors KNOTS_X[n[0] + 4], KNOTS_Y[n[1] + 4] (m, on [0, LENGTH[d]];
+   either may be NULL for the averaged one): the global interpolation system of Piegl and Tiller (1997, section 9.2.5)
+   on the knots of an IGA patch, so that the patch's face is the interpolating surface. Knots whose basis cannot
+   interpolate at the uniform sample points (Schoenberg-Whitney: N_i(x_i) = 0 for some i) are a PETSC_ERR_ARG_WRONG
+   error that says which. */
+PETSC_EXTERN PetscErrorCode SKRoughSurfaceCreateWithKnots(const PetscInt n[2], const PetscReal length[2], const PetscReal knots_x[],
+                                                          const PetscReal knots_y[], const PetscReal h[], SKRoughSurface *surface);
 PETSC_EXTERN PetscErrorCode SKRoughSurfaceDestroy(SKRoughSurface *surface);
 /* Height s(x, y) (m) at (X, Y) (m; points outside the rectangle are clamped onto it). Pure after creation. */
 PETSC_EXTERN PetscReal SKRoughSurfaceHeight(SKRoughSurface surface, PetscReal x, PetscReal y);

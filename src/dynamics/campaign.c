@@ -1,6 +1,10 @@
 /* dynamics: the Monte-Carlo campaign of the rough-plate study (XML root <campaign>, schema/campaign.xsd; section 4 of
    lugre-mortar-explicit-contact-2024). A campaign is a driver above the explicit solver: realisation K is a pure
-   function of (input, K): the study's plate with its bottom nodes mapped onto the K-th random rough surface. Each
+   function of (input, K): the study's plate with its bottom face on the K-th random rough surface. On the
+   finite-element path (a <mesh> with <box> or elements) the bottom nodes are mapped onto the surface; on the IGA path
+   (a <mesh> with one box <patch> of degree 3 whose control net has as many control points along x and y as there are
+   samples) the samples are interpolated with the patch's own knot vectors and the bottom control points become the
+   interpolating surface's control net, so the patch's bottom face is that surface exactly. Each
    realisation is written to its own file, atomically (temporary name, then rename), stamped with a digest of the
    inputs; realisations are handed out dynamically to groups of ranks (PetscSubcomm) through an MPI atomic counter, or
    run one at a time (-realisation K) under a job scheduler; a campaign started again runs only the missing ones.
@@ -11,6 +15,7 @@
 #include "explicitimpl.h"
 #include "shared/h5.h"
 #include <stickslip/rough.h>
+#include <stickslip/iga.h>
 #include <hdf5.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +34,8 @@ typedef struct {
   PetscInt nlc, count, every;
   PetscReal lc[SK_CAMPAIGN_MAX_LC];
   PetscReal lower[3], upper[3]; /* bounding box of the study's plate (m) */
+  PetscBool patch;              /* the study's plate is a NURBS patch (the IGA path) */
+  PetscReal *knots[2];          /* its knot vectors along x and y (m from the lower corner), samples + 4 each */
   char digest[32];              /* FNV-1a of the campaign and study inputs, hex */
   /* options, read in the set-up so that validate checks them and -help lists them */
   char dir[PETSC_MAX_PATH_LEN]; /* -campaign_dir: where the realisations go (empty: the output directory) */
@@ -38,7 +45,9 @@ typedef struct {
   PetscBool retry_failed;       /* -campaign_retry_failed: run the realisations with a failure record again */
 } Campaign;
 
-/* The node map of a realisation: bottom nodes onto the surface lowered by its minimum over them. */
+static PetscErrorCode CampaignDestroy(void **);
+
+/* The node map of a realisation: bottom nodes (or control points) onto the surface lowered by its minimum over them. */
 typedef struct {
   SKRoughSurface surface;
   const Campaign *c;
@@ -72,6 +81,105 @@ static PetscErrorCode RoughNodeMap(void *ctx, PetscInt nn, PetscInt dim, PetscRe
     if (PetscAbsReal(X[3 * p + 2] - lo[2]) <= 1e-9 * (hi[2] - lo[2]))
       shift = PetscMin(shift, SKRoughSurfaceHeight(m->surface, X[3 * p] - lo[0], X[3 * p + 1] - lo[1]));
   PetscCall(SKRoughSurfaceMapNodes(m->surface, lo, hi, shift, nn, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The IGA plate: control point p of the box patch (direction 0 fastest) sits at (i, j) = (p mod n0, p / n0 mod n1) of
+   the surface's control net, which has the patch's knots; its z moves by (c_ij - shift) (upper_z - z) / H, so that the
+   bottom face is the surface lowered by SHIFT and the patch between the bottom and the flat top is the same linear
+   blend as the finite-element plate (a box patch reproduces linear functions: its z is a linear function of the third
+   parameter). SHIFT is the minimum of the surface, over a grid of 8 points per sample interval (the plate rests on its
+   highest asperity; the minimum between grid points is below it by the surface's curvature times the grid spacing
+   squared, well under the flat penetration). */
+static PetscErrorCode RoughPatchMap(void *ctx, PetscInt nn, PetscInt dim, PetscReal X[])
+{
+  RoughMap *m         = (RoughMap *)ctx;
+  const PetscReal *lo = m->c->lower, *hi = m->c->upper, *P;
+  const PetscReal *len = m->c->field.length, height = hi[2] - lo[2];
+  PetscInt n[2], fine[2];
+  PetscReal shift = PETSC_MAX_REAL;
+
+  PetscFunctionBegin;
+  PetscCheck(dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "a rough plate is 3D, the patch is %" PetscInt_FMT "D", dim);
+  PetscCall(SKRoughSurfaceGetControlNet(m->surface, n, &P, NULL, NULL));
+  PetscCheck(nn % (n[0] * n[1]) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ,
+             "the patch has %" PetscInt_FMT " control points, not a multiple of the %" PetscInt_FMT " x %" PetscInt_FMT " of the surface",
+             nn, n[0], n[1]);
+  for (PetscInt d = 0; d < 2; d++) fine[d] = 8 * (n[d] - 1) + 1;
+  for (PetscInt j = 0; j < fine[1]; j++)
+    for (PetscInt i = 0; i < fine[0]; i++)
+      shift = PetscMin(shift, SKRoughSurfaceHeight(m->surface, len[0] * i / (fine[0] - 1), len[1] * j / (fine[1] - 1)));
+  for (PetscInt p = 0; p < nn; p++) {
+    const PetscReal *C = &P[3 * (p % (n[0] * n[1]))];
+    PetscReal *x       = &X[3 * p];
+    PetscCheck(PetscAbsReal(x[0] - lo[0] - C[0]) <= 1e-9 * len[0] && PetscAbsReal(x[1] - lo[1] - C[1]) <= 1e-9 * len[1], PETSC_COMM_SELF,
+               PETSC_ERR_ARG_WRONG,
+               "control point %" PetscInt_FMT " of the patch is at (%g, %g) m, not above the control point (%g, %g) m of the surface: "
+               "the rough plate on the IGA path is a <box> patch",
+               p, (double)x[0], (double)x[1], (double)(lo[0] + C[0]), (double)(lo[1] + C[1]));
+    x[2] += (C[2] - shift) * (hi[2] - x[2]) / height;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The IGA path: a study whose <mesh> is one <patch>. Checks that it can carry the surface (degree 3, as many control
+   points along x and y as samples) and keeps its knot vectors along x and y, in m from the plate's lower corner. */
+static PetscErrorCode ReadPatchKnots(Campaign *c, SKInput input, SKNode study, SKInput sin)
+{
+  SKNode sroot, mesh, *items;
+  SKNURBSPatch patch = NULL;
+  PetscInt np, deg[3], ncp[3];
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputGetRoot(sin, &sroot));
+  PetscCall(SKNodeGetChild(sroot, "mesh", &mesh));
+  PetscCall(SKNodeGetChildren(mesh, "patch", &np, &items));
+  c->patch = np > 0 ? PETSC_TRUE : PETSC_FALSE;
+  if (np == 1) ierr = SKNURBSPatchCreateFromInput(sin, items[0], 3, &patch);
+  PetscCall(PetscFree(items));
+  PetscCall(ierr);
+  if (!np) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(
+      SKInputCheck(input, study, np == 1, "study '%s': a rough plate on the IGA path is one <patch>, not %" PetscInt_FMT, c->study, np));
+  PetscCall(SKNURBSPatchGetSizes(patch, NULL, NULL, deg, ncp));
+  ierr = SKInputCheck(input, study, deg[0] == 3,
+                      "study '%s': the patch of a rough plate has degree 3 (the surface is bicubic), not %" PetscInt_FMT, c->study, deg[0]);
+  for (PetscInt d = 0; !ierr && d < 2; d++)
+    ierr = SKInputCheck(input, study, ncp[d] == c->field.n[d],
+                        "study '%s': the patch has %" PetscInt_FMT " control points along %c, the campaign %" PetscInt_FMT
+                        " samples: its bottom control net is the surface interpolating the samples, so give it "
+                        "refine=\"%" PetscInt_FMT " %" PetscInt_FMT " ...\" (samples - 3 knot spans along x and y)",
+                        c->study, ncp[d], (char)('x' + d), c->field.n[d], c->field.n[0] - 3, c->field.n[1] - 3);
+  for (PetscInt d = 0; !ierr && d < 2; d++) {
+    PetscInt m;
+    const PetscReal *U;
+    ierr = SKNURBSPatchGetKnots(patch, d, &m, &U);
+    if (!ierr) ierr = PetscMalloc1(m, &c->knots[d]);
+    for (PetscInt k = 0; !ierr && k < m; k++) c->knots[d][k] = (U[k] - U[0]) / (U[m - 1] - U[0]) * c->field.length[d];
+  }
+  if (!ierr) { /* a box: every control point above the Greville abscissae of the knots (RoughPatchMap() relies on it) */
+    const PetscInt total = ncp[0] * ncp[1] * ncp[2];
+    PetscReal *X;
+    ierr = PetscMalloc1(3 * total, &X);
+    if (!ierr) ierr = SKNURBSPatchGetControlPoints(patch, X, NULL);
+    for (PetscInt p = 0; !ierr && p < total; p++) {
+      const PetscInt ij[2] = {p % ncp[0], (p / ncp[0]) % ncp[1]};
+      PetscBool box        = PETSC_TRUE;
+      for (PetscInt d = 0; d < 2; d++) {
+        const PetscReal *t = c->knots[d] + ij[d], g = c->lower[d] + (t[1] + t[2] + t[3]) / 3;
+        box = box && PetscAbsReal(X[3 * p + d] - g) <= 1e-9 * c->field.length[d];
+      }
+      ierr = SKInputCheck(input, study, box,
+                          "study '%s': control point %" PetscInt_FMT
+                          " of the patch is at (%g, %g) m, off the Greville abscissae of its knots: "
+                          "the rough plate on the IGA path is a <box> patch",
+                          c->study, p, (double)X[3 * p], (double)X[3 * p + 1]);
+    }
+    PetscCall(PetscFree(X));
+  }
+  PetscCall(SKNURBSPatchDestroy(&patch));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -184,6 +292,7 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
                        "): the grid is too coarse for it; use more samples",
                        (double)c->lc[i], (double)(c->field.length[d] / (c->field.n[d] - 1)), (double)c->field.length[d], c->field.n[d] - 1);
   }
+  if (!ierr) ierr = ReadPatchKnots(c, input, study, sin);
   if (!ierr) {
     /* the digest of both inputs: results of another input are never mixed in */
     PetscCall(SKInputGetText(input, &text, &size));
@@ -194,7 +303,7 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
   }
   PetscCall(SKExplicitDestroy(&ex));
   PetscCall(SKInputDestroy(&sin));
-  if (ierr) PetscCall(PetscFree(c));
+  if (ierr) PetscCall(CampaignDestroy((void **)&c));
   PetscCall(ierr);
   c->task = -1, c->groups = 0, c->kill_after = -1, c->retry_failed = PETSC_FALSE;
   PetscOptionsBegin(c->comm, NULL, "campaign driver", NULL);
@@ -211,7 +320,7 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
                             &c->kill_after, NULL));
   PetscOptionsEnd();
   if (has_task) ierr = ParseTask(c, task, &c->task);
-  if (ierr) PetscCall(PetscFree(c));
+  if (ierr) PetscCall(CampaignDestroy((void **)&c));
   PetscCall(ierr);
   *ctx = c;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -348,11 +457,12 @@ static PetscErrorCode RealisationCompute(const Campaign *c, MPI_Comm gcomm, Pets
   PetscCall(SKRandomFieldCreate(&p, &w->field));
   PetscCall(SKRandomFieldSample(w->field, task, r->heights)); /* the stream is the task: independent over l_c too */
   PetscCall(SKRandomFieldDestroy(&w->field));
-  PetscCall(SKRoughSurfaceCreate(p.n, p.length, r->heights, &w->surface));
+  PetscCall(SKRoughSurfaceCreateWithKnots(p.n, p.length, c->knots[0], c->knots[1], r->heights, &w->surface)); /* NULL: FE path */
   map.surface = w->surface;
   map.c       = c;
   PetscCall(SKInputLoad(gcomm, c->study, &w->input));
-  PetscCall(CreateStudy(w->input, RoughNodeMap, &map, &w->ex)); /* e.g. an element inverted by the surface: the error says which */
+  PetscCall(CreateStudy(w->input, c->patch ? RoughPatchMap : RoughNodeMap, &map,
+                        &w->ex)); /* e.g. an element inverted by the surface: the error says which */
   PetscCall(SKRoughSurfaceDestroy(&w->surface));
   ex = w->ex;
   PetscCall(SKExplicitGetContactPair(ex, 0, &cp));
@@ -1059,7 +1169,11 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
 
 static PetscErrorCode CampaignDestroy(void **ctx)
 {
+  Campaign *c = (Campaign *)*ctx;
+
   PetscFunctionBegin;
+  if (c) PetscCall(PetscFree(c->knots[0]));
+  if (c) PetscCall(PetscFree(c->knots[1]));
   PetscCall(PetscFree(*ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -86,6 +86,48 @@ static void CollocationSolve(PetscInt n, const PetscReal A[], PetscInt stride, P
 
 PetscErrorCode SKRoughSurfaceCreate(const PetscInt n[2], const PetscReal length[2], const PetscReal h[], SKRoughSurface *surface)
 {
+  PetscFunctionBegin;
+  PetscCall(SKRoughSurfaceCreateWithKnots(n, length, NULL, NULL, h, surface));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Checks that KNOTS[n + 4] is a clamped cubic knot vector on [0, length] whose basis can interpolate at the uniform
+   sample points x_i = length i / (n - 1): non-decreasing, interior multiplicities <= 3, and N_i(x_i) > 0 for every i
+   (Schoenberg-Whitney, de Boor 1978, chapter XIII: then the collocation matrix is nonsingular). */
+static PetscErrorCode CheckKnots(PetscInt d, PetscInt n, PetscReal length, const PetscReal t[])
+{
+  const PetscReal tol = 1e-12 * length;
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j <= SK_ROUGH_DEGREE; j++)
+    PetscCheck(PetscAbsReal(t[j]) <= tol && PetscAbsReal(t[n + j] - length) <= tol, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "knot vector of direction %" PetscInt_FMT ": not clamped on [0, %g] m (knots %" PetscInt_FMT " and %" PetscInt_FMT
+               " are %g and %g)",
+               d, (double)length, j, n + j, (double)t[j], (double)t[n + j]);
+  for (PetscInt j = 0; j < n + SK_ROUGH_DEGREE; j++)
+    PetscCheck(t[j + 1] >= t[j], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "knot vector of direction %" PetscInt_FMT ": knot %" PetscInt_FMT " (%g m) is below the one before", d, j + 1,
+               (double)t[j + 1]);
+  for (PetscInt j = 1; j < n; j++)
+    PetscCheck(t[j + SK_ROUGH_DEGREE] > t[j], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "knot vector of direction %" PetscInt_FMT ": knot %g m repeats more than %d times", d, (double)t[j], SK_ROUGH_DEGREE);
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal x = length * i / (n - 1);
+    const PetscInt s  = FindSpan(n, t, x);
+    PetscReal N[SK_ROUGH_DEGREE + 1];
+    BasisFunctions(s, t, x, N);
+    PetscCheck(i >= s - SK_ROUGH_DEGREE && i <= s && N[i - s + SK_ROUGH_DEGREE] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
+               "knot vector of direction %" PetscInt_FMT ": basis function %" PetscInt_FMT " vanishes at sample %" PetscInt_FMT
+               " (x = %g m), so the samples cannot be interpolated (Schoenberg-Whitney); put the knots between the samples",
+               d, i, i, (double)x);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRoughSurfaceCreateWithKnots(const PetscInt n[2], const PetscReal length[2], const PetscReal knots_x[],
+                                             const PetscReal knots_y[], const PetscReal h[], SKRoughSurface *surface)
+{
+  const PetscReal *given[2] = {knots_x, knots_y};
   SKRoughSurface s;
   PetscReal *A;
 
@@ -95,13 +137,18 @@ PetscErrorCode SKRoughSurfaceCreate(const PetscInt n[2], const PetscReal length[
     PetscCheck(n[d] >= SK_ROUGH_DEGREE + 1 && length[d] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
                "a bicubic surface needs at least 4 samples over a positive length per direction (got %" PetscInt_FMT " over %g m)", n[d],
                (double)length[d]);
+  for (PetscInt d = 0; d < 2; d++)
+    if (given[d]) PetscCall(CheckKnots(d, n[d], length[d], given[d]));
   PetscCall(PetscLogEventBegin(SK_ROUGH_Interpolate, 0, 0, 0, 0));
   PetscCall(PetscNew(&s));
   for (PetscInt d = 0; d < 2; d++) {
     s->n[d]      = n[d];
     s->length[d] = length[d];
     PetscCall(PetscMalloc1(n[d] + SK_ROUGH_DEGREE + 1, &s->knots[d]));
-    KnotVector(n[d], length[d], s->knots[d]);
+    if (given[d])
+      PetscCall(PetscArraycpy(s->knots[d], given[d], n[d] + SK_ROUGH_DEGREE + 1));
+    else
+      KnotVector(n[d], length[d], s->knots[d]);
   }
   PetscCall(PetscMalloc2(n[0] * n[1], &s->z, 3 * n[0] * n[1], &s->points));
   PetscCall(PetscArraycpy(s->z, h, n[0] * n[1]));

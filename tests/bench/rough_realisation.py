@@ -10,7 +10,11 @@
   contact_share  share in the contact force evaluations (ContactForce: search against the plane, penalty, LuGre)
   setup_share    share in the critical time step's power iteration (ExplicitCritDt), done once per realisation
   step_us        core microseconds per step (core_s / steps)
-Usage: rough_realisation.py STICKSLIP [--input CAMPAIGN] [--realisation K]"""
+With --end T the realisation runs to T (s) instead of the study's end time (a copy of the campaign and its study
+with <time end="T">: the same surface, fewer steps), e.g. to compare the FE and IGA plates side by side:
+  rough_realisation.py STICKSLIP --input inputs/rough3d/campaign-compare-fe.xml --end 0.06     # 400 steps
+  rough_realisation.py STICKSLIP --input inputs/rough3d/campaign-compare-iga.xml --end 0.004   # 400 steps
+Usage: rough_realisation.py STICKSLIP [--input CAMPAIGN] [--realisation K] [--end T]"""
 import argparse
 import os
 import re
@@ -36,8 +40,19 @@ def main():
     ap.add_argument("stickslip")
     ap.add_argument("--input", default=DEFAULT_INPUT)
     ap.add_argument("--realisation", type=int, default=0)
+    ap.add_argument("--end", type=float, help="end time (s) instead of the study's")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
+        if a.end is not None:  # copies of the campaign and its study, the study's <time end> replaced
+            text = open(a.input).read()
+            study = re.search(r'<study\s+file="([^"]+)"', text).group(1)
+            body = open(os.path.join(os.path.dirname(os.path.abspath(a.input)), study)).read()
+            body, n = re.subn(r'(<time\b[^>]*\bend=")[^"]*(")', r"\g<1>%r\g<2>" % a.end, body)
+            if n != 1:
+                sys.exit("FAIL: no <time end=...> in the study %s" % study)
+            open(os.path.join(tmp, "study.xml"), "w").write(body)
+            a.input = os.path.join(tmp, "campaign.xml")
+            open(a.input, "w").write(text.replace('file="%s"' % study, 'file="study.xml"'))
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         w0 = time.time()
         r = subprocess.run([a.stickslip, "run", a.input, "-o", os.path.join(tmp, "task"), "-campaign_dir", tmp, "-realisation",

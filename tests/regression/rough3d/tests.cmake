@@ -18,3 +18,5 @@ sk_add_python_test(rough3d_realisation_option ${SK_TEST_DIR}/check_campaign.py A
 sk_add_python_test(rough3d_campaign_failures ${SK_TEST_DIR}/check_campaign.py ARGS failures rough3d LABELS regression)
 sk_add_python_test(rough3d_campaign_failures_mpi ${SK_TEST_DIR}/check_campaign.py ARGS failures rough3d mpi LABELS "regression;mpi")
 set_tests_properties(rough3d_campaign_failures_mpi PROPERTIES PROCESSORS 2 TIMEOUT 300)
+# the IGA path: the patch's bottom face interpolates the samples, the same realisations as the FE twin, the aggregates
+sk_add_python_test(rough3d_campaign_iga ${SK_TEST_DIR}/check_campaign.py ARGS iga rough3d LABELS regression)

@@ -9,7 +9,10 @@
      is the stated bound (dx / l_c)^4 / 12: 8.3 % at the coarsest grid the generator accepts (l_c = dx), 0.52 % at
      l_c = 2 dx and 0.03 % at l_c = 4 dx. It is an estimate, not a theorem; the measured losses (printed) are
      6.6 +- 0.5 % at l_c = dx and within their standard error of the bound otherwise.
-   - The node map moves the bottom face onto the surface lowered by the shift and leaves the top face where it was. */
+   - The node map moves the bottom face onto the surface lowered by the shift and leaves the top face where it was.
+   - On the knots of an IGA patch (SKRoughSurfaceCreateWithKnots(), uniform ones here) it reproduces the same
+     polynomial to 1e-12, its control net sits at the Greville abscissae of those knots, and knots that cannot
+     interpolate at the samples (Schoenberg-Whitney violated) are refused with PETSC_ERR_ARG_WRONG. */
 #include <stickslip/rough.h>
 
 static PetscErrorCode TestPolynomial(void)
@@ -35,6 +38,50 @@ static PetscErrorCode TestPolynomial(void)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bicubic polynomial reproduced to %.2e\n", (double)err));
   PetscCheck(err < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bicubic polynomial reproduced only to %g", (double)err);
   PetscCall(SKRoughSurfaceDestroy(&s));
+#undef POLY
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The polynomial of TestPolynomial() on uniform knots (3 and 2 spans, as a box patch refined to samples - 3 spans). */
+static PetscErrorCode TestKnots(void)
+{
+  const PetscInt n[2]       = {6, 5};
+  const PetscReal length[2] = {2.0, 1.5};
+  const PetscReal tx[10] = {0, 0, 0, 0, 2.0 / 3, 4.0 / 3, 2, 2, 2, 2}, ty[9] = {0, 0, 0, 0, 0.75, 1.5, 1.5, 1.5, 1.5};
+  const PetscReal bad[10] = {0, 0, 0, 0, 1.7, 1.8, 2, 2, 2, 2}; /* N_4 lives on [1.7, 2]: sample 4 (x = 1.6) is outside */
+  const PetscReal *P;
+  PetscReal h[30], err = 0, gerr = 0;
+  PetscErrorCode ierr;
+  SKRoughSurface s = NULL;
+
+#define POLY(x, y) ((x) * (x) * (x)-2 * (x) * (y) * (y) + (y)-0.3 * (x) * (x) * (y) * (y) * (y))
+  PetscFunctionBeginUser;
+  for (PetscInt j = 0; j < n[1]; j++)
+    for (PetscInt i = 0; i < n[0]; i++) h[j * n[0] + i] = POLY(length[0] * i / (n[0] - 1), length[1] * j / (n[1] - 1));
+  PetscCall(SKRoughSurfaceCreateWithKnots(n, length, tx, ty, h, &s));
+  for (PetscInt j = 0; j <= 40; j++)
+    for (PetscInt i = 0; i <= 40; i++) {
+      const PetscReal x = length[0] * i / 40, y = length[1] * j / 40;
+      err = PetscMax(err, PetscAbsReal(SKRoughSurfaceHeight(s, x, y) - POLY(x, y)));
+    }
+  PetscCall(SKRoughSurfaceGetControlNet(s, NULL, &P, NULL, NULL));
+  for (PetscInt j = 0; j < n[1]; j++)
+    for (PetscInt i = 0; i < n[0]; i++) {
+      gerr = PetscMax(gerr, PetscAbsReal(P[3 * (j * n[0] + i)] - (tx[i + 1] + tx[i + 2] + tx[i + 3]) / 3));
+      gerr = PetscMax(gerr, PetscAbsReal(P[3 * (j * n[0] + i) + 1] - (ty[j + 1] + ty[j + 2] + ty[j + 3]) / 3));
+    }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "on uniform knots: polynomial reproduced to %.2e, control net off the Greville abscissae by %.2e\n", (double)err,
+                        (double)gerr));
+  PetscCheck(err < 1e-12 && gerr < 1e-15, PETSC_COMM_SELF, PETSC_ERR_PLIB, "uniform knots: polynomial to %g, Greville to %g", (double)err,
+             (double)gerr);
+  PetscCall(SKRoughSurfaceDestroy(&s));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = SKRoughSurfaceCreateWithKnots(n, length, bad, NULL, h, &s);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_ARG_WRONG && !s, PETSC_COMM_SELF, PETSC_ERR_PLIB, "knots violating Schoenberg-Whitney accepted (error %d)",
+             (int)ierr);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "knots that cannot interpolate refused\n"));
 #undef POLY
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -118,6 +165,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(TestPolynomial());
   PetscCall(TestMapNodes());
+  PetscCall(TestKnots());
   PetscCall(TestRandom(1, 400));
   PetscCall(TestRandom(2, 400));
   PetscCall(TestRandom(4, 400));
