@@ -441,10 +441,12 @@ PetscErrorCode SKContactMeshSurfaceMortar3D(SKContactMeshSurface master, SKConta
   if (cache->node_n[a] < 0) PetscFunctionReturn(PETSC_SUCCESS);
   s->n        = cache->node_n[a];
   s->weighted = PETSC_TRUE;
-  for (PetscInt d = 0; d < 3; d++) s->xw[d] = 0;
-  for (PetscInt q = 0; q < s->n; q++)
-    for (PetscInt d = 0; d < 3; d++)
-      s->xw[d] += cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q] * master->xv[6 * cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q] + d];
+  for (PetscInt d = 0; d < 3; d++) s->xw[d] = s->vw[d] = 0;
+  for (PetscInt q = 0; q < s->n; q++) {
+    const PetscReal Nq  = cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q],
+                    *xq = master->xv + 6 * cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q];
+    for (PetscInt d = 0; d < 3; d++) s->xw[d] += Nq * xq[d], s->vw[d] += Nq * xq[3 + d];
+  }
   for (PetscInt q = 0; q < s->n; q++)
     s->node[q] = cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q], s->N[q] = cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q];
   PetscFunctionReturn(PETSC_SUCCESS);

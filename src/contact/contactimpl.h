@@ -24,8 +24,8 @@ typedef struct {
   PetscInt face, n;                      /* the face projected onto (-1: none); number of master nodes */
   PetscInt node[SK_CONTACT_MAX_SUPPORT]; /* master node indices */
   PetscReal N[SK_CONTACT_MAX_SUPPORT];   /* shares, summing to 1 */
-  PetscBool weighted;                    /* 3D mortar shares: xw is their point */
-  PetscReal xw[3];                       /* sum_b N_b x_b of the master nodes' current positions (the gap's other end) */
+  PetscBool weighted;                    /* 3D mortar shares: xw, vw are their point's position and velocity */
+  PetscReal xw[3], vw[3];                /* sum_b N_b x_b, sum_b N_b v_b of the master nodes (the gap's other end) */
 } SKContactSupport;
 
 /* The mortar shares of the faces of a slave surface (contact_mortar.c). */
