@@ -7,14 +7,14 @@ import sys
 
 import numpy as np
 
-from two_bodies import finish, lumped_masses, run
+from two_bodies import finish, lumped_masses, run_results
 
 E, RHO, L, H, V0 = 1e8, 1000.0, 1.0, 0.05, 1.0
 
 
 def main():
     prog, inp, mesh = sys.argv[1:4]
-    r = run(prog, inp)
+    r = run_results(prog, inp)
     c = r.history("/explicit/contact/impact")
     t, fn = np.asarray(c["time"]), np.asarray(c["normal_force"])
     X, m, body = lumped_masses(mesh, {"a": RHO, "b": RHO})

@@ -317,7 +317,7 @@ def iga(work):
     for name in ("campaign_iga_tiny.xml", "campaign_fe_twin.xml"):
         d = os.path.abspath(os.path.join(work, name[:-4]))  # absolute: postproc runs from the repository root
         shutil.rmtree(d, ignore_errors=True)
-        run([PROG, "run", os.path.join(HERE, name), "-o", d, "-force", "-quiet"])
+        run_command([PROG, "run", os.path.join(HERE, name), "-o", d, "-force", "-quiet"], show="command")
         dirs[name] = d
     fi, ff = files(dirs["campaign_iga_tiny.xml"]), files(dirs["campaign_fe_twin.xml"])
     if len(fi) != 4 or [task_of(f) for f in fi] != [task_of(f) for f in ff]:

@@ -17,8 +17,8 @@ import scale  # noqa: E402
 def main():
     prog, limit = sys.argv[1], float(sys.argv[2])
     with tempfile.TemporaryDirectory() as tmp:
-        small = scale.run(prog, tmp, (20, 20, 20), 5, options="-explicit_critical_step bound")
-        large = scale.run(prog, tmp, (40, 20, 40), 5, options="-explicit_critical_step bound")
+        small = scale.measure(prog, tmp, (20, 20, 20), 5, options="-explicit_critical_step bound")
+        large = scale.measure(prog, tmp, (40, 20, 40), 5, options="-explicit_critical_step bound")
     per = (large["peak_mib"] - small["peak_mib"]) * 1048576.0 / (large["elements"] - small["elements"])
     print("peak %.1f MiB at %d elements, %.1f MiB at %d: %.0f bytes per additional element (limit %.0f)"
           % (small["peak_mib"], small["elements"], large["peak_mib"], large["elements"], per, limit))
