@@ -814,7 +814,7 @@ static PetscBool SupportAdd(SKContactSupport *s, PetscInt b, PetscReal weight)
 PetscErrorCode SKContactMeshSurfaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, PetscInt a, SKContactSupport *s)
 {
   const PetscReal gx[2] = {0.5 - 0.5 / PetscSqrtReal(3.0), 0.5 + 0.5 / PetscSqrtReal(3.0)}; /* Gauss 2 on [0, 1] */
-  SKContactSupport m    = {-1, 0, {0}, {0}, PETSC_FALSE, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  SKContactSupport m    = {-1, 0, {0}, {0}, PETSC_FALSE, {0, 0, 0}, {0, 0, 0}};
   PetscReal total       = 0;
   PetscBool ok          = PETSC_TRUE;
 

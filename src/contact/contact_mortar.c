@@ -44,8 +44,6 @@ struct _n_SKContactMortarCache {
      node keeps its point rule), and the sum of its faces' versions they were merged from (-1: never) */
   PetscInt *node_key, *node_n, *node_b;
   PetscReal *node_N;
-  PetscReal *nrm;   /* the master's nodal normals (3 per node: its faces' area vectors summed, unit) */
-  PetscInt nrm_gen; /* the generation they belong to */
 };
 
 PetscErrorCode SKContactMeshSurfaceSetMortarTolerance(SKContactMeshSurface ms, PetscReal tol)
@@ -63,7 +61,6 @@ PetscErrorCode SKContactMortarCacheDestroy(SKContactMortarCache *cache)
   if (!*cache) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree5((*cache)->stamp, (*cache)->stamp_gen, (*cache)->shares, (*cache)->mark, (*cache)->xref));
   PetscCall(PetscFree4((*cache)->node_key, (*cache)->node_n, (*cache)->node_b, (*cache)->node_N));
-  PetscCall(PetscFree((*cache)->nrm));
   PetscCall(PetscFree(*cache));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -337,8 +334,6 @@ static PetscErrorCode MortarCacheGet(SKContactMeshSurface master, SKContactMeshS
     for (PetscInt f = 0; f < slave->nfaces; f++) c->stamp[f] = c->stamp_gen[f] = -1, c->shares[f].version = 0;
     for (PetscInt f = 0; f < master->nfaces; f++) c->mark[f] = -1;
     for (PetscInt a = 0; a < slave->nnodes; a++) c->node_key[a] = -1;
-    PetscCall(PetscMalloc1(3 * master->nnodes, &c->nrm));
-    c->nrm_gen = -1;
     c->master = master, c->nfaces = slave->nfaces, c->tol = slave->mortar_tol, c->epoch = -1;
     c->move2      = PetscSqr(c->tol * slave->hmin);
     c->upd_master = c->upd_slave = -1;
@@ -400,32 +395,6 @@ static PetscErrorCode NodeMerge(SKContactMortarCache cache, PetscInt a, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The master's nodal normals at the current positions (once per generation): the area vectors of a node's faces (a
-   quadrilateral's from its diagonals) summed and made unit. The gap's normal averaged from them by the shares varies
-   continuously as a node slides from face to face, where a face's own normal jumps. */
-static void MasterNormals(SKContactMeshSurface master, SKContactMortarCache c)
-{
-  const PetscInt nfn = master->nfn;
-  if (c->nrm_gen == c->gen) return;
-  for (PetscInt k = 0; k < 3 * master->nnodes; k++) c->nrm[k] = 0;
-  for (PetscInt f = 0; f < master->nfaces; f++) {
-    const PetscInt *fn  = master->faces + f * nfn;
-    const PetscReal *x0 = master->xv + 6 * fn[0], *x1 = master->xv + 6 * fn[1], *x2 = master->xv + 6 * fn[2];
-    const PetscReal *x3 = master->xv + 6 * fn[nfn == 4 ? 3 : 0];
-    PetscReal u[3], v[3], A[3];
-    for (PetscInt d = 0; d < 3; d++) u[d] = nfn == 4 ? x2[d] - x0[d] : x1[d] - x0[d], v[d] = nfn == 4 ? x3[d] - x1[d] : x2[d] - x0[d];
-    A[0] = u[1] * v[2] - u[2] * v[1], A[1] = u[2] * v[0] - u[0] * v[2], A[2] = u[0] * v[1] - u[1] * v[0];
-    for (PetscInt a = 0; a < nfn; a++)
-      for (PetscInt d = 0; d < 3; d++) c->nrm[3 * fn[a] + d] += A[d];
-  }
-  for (PetscInt m = 0; m < master->nnodes; m++) {
-    PetscReal *n = c->nrm + 3 * m, len = PetscSqrtReal(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (len > 0)
-      for (PetscInt d = 0; d < 3; d++) n[d] /= len;
-  }
-  c->nrm_gen = c->gen;
-}
-
 PetscErrorCode SKContactMeshSurfaceMortarPrepare(SKContactMeshSurface master, SKContactMeshSurface slave)
 {
   SKContactMortarCache cache;
@@ -472,16 +441,11 @@ PetscErrorCode SKContactMeshSurfaceMortar3D(SKContactMeshSurface master, SKConta
   if (cache->node_n[a] < 0) PetscFunctionReturn(PETSC_SUCCESS);
   s->n        = cache->node_n[a];
   s->weighted = PETSC_TRUE;
-  MasterNormals(master, cache);
-  for (PetscInt d = 0; d < 3; d++) s->xw[d] = s->vw[d] = s->nw[d] = 0;
+  for (PetscInt d = 0; d < 3; d++) s->xw[d] = s->vw[d] = 0;
   for (PetscInt q = 0; q < s->n; q++) {
-    const PetscInt b   = cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q];
-    const PetscReal Nq = cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q], *xq = master->xv + 6 * b, *nq = cache->nrm + 3 * b;
-    for (PetscInt d = 0; d < 3; d++) s->xw[d] += Nq * xq[d], s->vw[d] += Nq * xq[3 + d], s->nw[d] += Nq * nq[d];
-  }
-  {
-    const PetscReal len = PetscSqrtReal(s->nw[0] * s->nw[0] + s->nw[1] * s->nw[1] + s->nw[2] * s->nw[2]);
-    for (PetscInt d = 0; d < 3; d++) s->nw[d] /= len;
+    const PetscReal Nq  = cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q],
+                    *xq = master->xv + 6 * cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q];
+    for (PetscInt d = 0; d < 3; d++) s->xw[d] += Nq * xq[d], s->vw[d] += Nq * xq[3 + d];
   }
   for (PetscInt q = 0; q < s->n; q++)
     s->node[q] = cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q], s->N[q] = cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q];

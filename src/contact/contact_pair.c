@@ -372,17 +372,9 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
            stored energy for given shares and normal (docs/theory.md, "Contact between deformable bodies") */
         support[b].weighted = PETSC_FALSE;
         PetscCall(sops->distribute(sf->data, cp->side, i, &support[b]));
-        if (support[b].weighted) { /* along the shares' normal, and the slip relative to that point's velocity: the friction's
-                                      work is the bodies' */
-          const PetscReal e[3] = {1, 0, 0};
-          for (PetscInt d = 0; d < dim; d++) proj[b].normal[d] = support[b].nw[d];
-          SKSurfaceTangents(dim, proj[b].normal, e, proj[b].tangent);
+        if (support[b].weighted) { /* and the slip relative to the velocity of that point: the friction's work is the bodies' */
           dist = 0, velocity = support[b].vw;
-          for (PetscInt d = 0; d < dim; d++) {
-            dist += (x[d] - support[b].xw[d]) * normal[d];
-            for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = tangent[k][d];
-            frame[nt * dim + d] = velocity[d];
-          }
+          for (PetscInt d = 0; d < dim; d++) dist += (x[d] - support[b].xw[d]) * normal[d], frame[nt * dim + d] = velocity[d];
         }
       }
       N = dist < 0 ? -cp->eps_n * cp->w[i] * dist : 0.0; /* eps_N max(0, -g_a), g_a = w_a dist */

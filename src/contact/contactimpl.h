@@ -26,7 +26,6 @@ typedef struct {
   PetscReal N[SK_CONTACT_MAX_SUPPORT];   /* shares, summing to 1 */
   PetscBool weighted;                    /* 3D mortar shares: xw, vw are their point's position and velocity */
   PetscReal xw[3], vw[3];                /* sum_b N_b x_b, sum_b N_b v_b of the master nodes (the gap's other end) */
-  PetscReal nw[3];                       /* and the unit normal sum_b N_b n_b / |.| of their averaged nodal normals */
 } SKContactSupport;
 
 /* The mortar shares of the faces of a slave surface (contact_mortar.c). */

@@ -268,7 +268,7 @@ static PetscErrorCode TestMortar(void)
     ws[fs[2 * f]] += wf[0], ws[fs[2 * f + 1]] += wf[1];
   }
   for (PetscInt a = 0; a <= ns; a++) {
-    SKContactSupport s = {-1, 0, {0}, {0}, PETSC_FALSE, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    SKContactSupport s = {-1, 0, {0}, {0}, PETSC_FALSE, {0, 0, 0}, {0, 0, 0}};
     PetscCall(SKContactMeshSurfaceMortar(master, slave, SKContactMeshSurfaceFindNode(slave, a), &s));
     PetscCheck(s.n > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "slave node %" PetscInt_FMT " has no mortar shares", a);
     for (PetscInt k = 0; k < s.n; k++) wsum[s.node[k]] += ws[SKContactMeshSurfaceFindNode(slave, a)] * s.N[k];

@@ -64,7 +64,7 @@ static PetscErrorCode Consistency(PetscInt ns, PetscInt nfns, PetscInt nm, Petsc
   }
   for (PetscInt a = 0; a < nns; a++) {
     const PetscInt la  = SKContactMeshSurfaceFindNode(slave, a);
-    SKContactSupport s = {-1, 0, {0}, {0}, PETSC_FALSE, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    SKContactSupport s = {-1, 0, {0}, {0}, PETSC_FALSE, {0, 0, 0}, {0, 0, 0}};
     PetscCall(SKContactMeshSurfaceMortar(master, slave, la, &s));
     PetscCheck(s.n > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "slave node %" PetscInt_FMT " has no mortar shares", a);
     for (PetscInt k = 0; k < s.n; k++) wsum[master->natural[s.node[k]]] += ws[a] * s.N[k];
