@@ -19,6 +19,9 @@ vg run "$(short "$root/inputs/explicit/contact_sine_pendulum.xml" 0.01)" -o "$ou
 vg run "$(short "$root/inputs/explicit/contact_damping.xml" 0.01)" -o "$out/contact-implicit-damping"
 vg run "$(short "$root/inputs/bars2020/block-muN10.xml" 0.0005)" -o "$out/bars2020"
 vg run "$(short "$root/inputs/bowedstring/section5.xml" 0.2)" -o "$out/bowedstring"
+# the 3D mortar distribution (clipping, shares, the static patch tests of two bodies) through its unit test
+SK_SOURCE_DIR="$root" valgrind --error-exitcode=9 --leak-check=no -q "$(dirname "$exe")/../tests/unit_contact_contact_mortar3d" >"$out/log" 2>&1 ||
+  { cat "$out/log"; exit 9; }
 vg validate "$root/inputs/bowedstring/section5.xml"
 vg validate "$root/inputs/bars2020/block-muN10.xml"
 echo "valgrind: clean"
