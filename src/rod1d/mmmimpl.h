@@ -73,7 +73,6 @@ typedef struct {
   PetscReal *xw;          /* work: 3 N nodal vectors to project */
   PetscReal *nu, *nv;     /* u, v of the nodes an event evaluation needs (N each) */
   PetscInt *nidx;         /* work: local indices of those nodes in a segment (N) */
-  PetscInt *nlist;        /* work: the nodes an event evaluation needs, ascending (N) */
   PetscBool *need;        /* work: the nodes an event evaluation needs (N) */
   PetscInt nodes_min;     /* a segment with at least this many needed nodes is reconstructed whole by the transforms */
   /* segments of the interval that just ended, whose modal values qv, qdv are at its end (SKMMMRememberSegments) and
@@ -86,7 +85,6 @@ typedef struct {
   /* fast event evaluation: per-segment modal values cached at one tau, rod 2 at one tau, Lipschitz bounds */
   PetscInt *segof;                   /* segment of each node, -1 if sticking */
   PetscReal *segtau, *qv, *qdv;      /* tau of the cached modal values of each segment; q, qdot (N) */
-  PetscReal *qddv, *na;              /* modal accelerations at the cached tau (SKMMMSegAccel); nodal ones (N each) */
   PetscReal *cwv, *swv;              /* cos, sin (w_p tau) of the cached modal values (N) */
   PetscReal *arg;                    /* work: w_p tau (N) */
   PetscReal r2tau, *et, *etd, *etdd; /* rod 2 at r2tau */
@@ -118,9 +116,8 @@ typedef struct {
 /* row j of the mode matrix (phi_p(j), p = 0..n-1); valid until the next call */
 PETSC_INTERN const PetscReal *SKMMMSegRow(MMM *mm, const Seg *sg, PetscInt j);
 PETSC_INTERN PetscErrorCode SKMMMBuildSegments(MMM *mm);
-/* u, v at the current modal values (SKMMMSegModes) of the K local nodes IDX of segment SG into U, V, and their
-   accelerations into ACC unless it is NULL (the modal accelerations must be current: SKMMMSegAccel) */
-PETSC_INTERN void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[], PetscReal Acc[]);
+/* u, v at the current modal values (SKMMMSegModes) of the K local nodes IDX of segment SG into U, V */
+PETSC_INTERN void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[]);
 PETSC_INTERN PetscReal SKMMMModalMass(const Seg *s, PetscInt p);
 /* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state (a transform or
    a dense pass per segment, none for a segment the event left unchanged), and the modal projection of the (constant)
@@ -156,9 +153,6 @@ PETSC_INTERN void SKMMMSetupCoefficients(MMM *mm, PetscReal t0);
    one sin/cos per mode and evaluation time (a vectorised batch), shared by the nodal values, the events, the energy
    terms and EndStep. Flexible modes: q = c0 + c1 tau + pa sin(W t + phase) + A cos(w tau) + B sin(w tau). */
 PETSC_INTERN void SKMMMSegModes(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau);
-/* modal accelerations qddv of segment s at tau from the equations of motion, q'' = g0 + g1 tau + gP sin(W t + phase)
-   - w^2 q, which the closed forms satisfy; the modal values at tau must be current (SKMMMSegModes) */
-PETSC_INTERN void SKMMMSegAccel(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau);
 /* rod 2 in closed form at tau of the coupling step (cached) */
 PETSC_INTERN void SKMMMRod2At(MMM *mm, PetscReal tau);
 /* Full state at tau of the current coupling step: rod 1 (segments in closed form, sticking nodes following rod 2),

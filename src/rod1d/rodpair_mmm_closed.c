@@ -122,15 +122,6 @@ void SKMMMSegModes(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau)
   mm->segtau[s] = tau;
 }
 
-void SKMMMSegAccel(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau)
-{
-  const Seg *sg    = &mm->seg[s];
-  const PetscInt a = sg->a;
-  PetscReal sP     = PetscSinReal(mm->W * (t0 + tau) + mm->phase);
-
-  for (PetscInt p = a; p < a + sg->n; p++) mm->qddv[p] = mm->g0[p] + mm->g1[p] * tau + mm->gP[p] * sP - mm->w[p] * mm->w[p] * mm->qv[p];
-}
-
 /* rod 2 in closed form at tau of the coupling step (cached) */
 void SKMMMRod2At(MMM *mm, PetscReal tau)
 {

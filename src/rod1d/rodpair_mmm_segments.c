@@ -129,47 +129,42 @@ static PetscBool SegUniform(const MMM *mm, Seg *sg)
   return PETSC_TRUE;
 }
 
-/* u, v (and, if ACC is not NULL, the acceleration from the modal accelerations qddv, SKMMMSegAccel) of the K local nodes
-   IDX of segment SG from its current modal values (SKMMMSegModes), in U, V, ACC: the rotations of SegPhi run side by
-   side for up to 64 nodes (independent recurrences, so they vectorise across the nodes where one node's recurrence is
-   a chain of dependent operations) */
-void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[], PetscReal Acc[])
+/* u, v of the K local nodes IDX of segment SG from its current modal values (SKMMMSegModes), in U, V: the rotations of
+   SegPhi run side by side for up to 64 nodes (independent recurrences, so they vectorise across the nodes where one
+   node's recurrence is a chain of dependent operations) */
+void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[])
 {
-  const PetscReal *qv = mm->qv + sg->a, *qdv = mm->qdv + sg->a, *qddv = mm->qddv + sg->a;
+  const PetscReal *qv = mm->qv + sg->a, *qdv = mm->qdv + sg->a;
   PetscBool use_sin = sg->kind == SEG_FIXED_FIXED ? PETSC_TRUE : PETSC_FALSE;
 
   if (sg->phi) {
     for (PetscInt b = 0; b < k; b++) {
       const PetscReal *row = sg->phi + (size_t)idx[b] * sg->n;
-      PetscReal uu = 0, vv = 0, aa = 0;
+      PetscReal uu = 0, vv = 0;
       for (PetscInt p = 0; p < sg->n; p++) {
         uu += row[p] * qv[p];
         vv += row[p] * qdv[p];
       }
-      if (Acc)
-        for (PetscInt p = 0; p < sg->n; p++) aa += row[p] * qddv[p];
       U[b] = uu;
       V[b] = vv;
-      if (Acc) Acc[b] = aa;
     }
     return;
   }
   for (PetscInt b0 = 0; b0 < k; b0 += 64) {
     PetscInt m = PetscMin(64, k - b0);
-    PetscReal c[64], sn[64], cy[64], sy[64], uu[64], vv[64], aa[64];
+    PetscReal c[64], sn[64], cy[64], sy[64], uu[64], vv[64];
     for (PetscInt b = 0; b < m; b++) {
       PetscInt j = idx[b0 + b], J = sg->kind == SEG_FIXED_FREE ? sg->n - 1 - j : (sg->kind == SEG_FIXED_FIXED ? j + 1 : j);
       SKSinCos(J * sg->theta0, &sn[b], &c[b]);
       SKSinCos(J * sg->dtheta, &sy[b], &cy[b]);
-      uu[b] = vv[b] = aa[b] = 0;
+      uu[b] = vv[b] = 0;
     }
     for (PetscInt p = 0; p < sg->n; p++) {
-      const PetscReal q = qv[p], qd = qdv[p], qdd = Acc ? qddv[p] : 0;
+      const PetscReal q = qv[p], qd = qdv[p];
       for (PetscInt b = 0; b < m; b++) {
         PetscReal ph = use_sin ? sn[b] : c[b], t = c[b] * cy[b] - sn[b] * sy[b];
         uu[b] += ph * q;
         vv[b] += ph * qd;
-        aa[b] += ph * qdd;
         sn[b] = sn[b] * cy[b] + c[b] * sy[b];
         c[b]  = t;
       }
@@ -177,7 +172,6 @@ void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], P
     for (PetscInt b = 0; b < m; b++) {
       U[b0 + b] = uu[b];
       V[b0 + b] = vv[b];
-      if (Acc) Acc[b0 + b] = aa[b];
     }
   }
 }
