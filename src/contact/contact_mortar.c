@@ -14,6 +14,10 @@
    the slave surface, keyed by the update counts of both surfaces). */
 #include "contactimpl.h"
 
+/* the message of a slave face or node whose shares need more master nodes than they can hold (%s: what, %d: the limit) */
+#define MORTAR_TOO_FINE                                                                                                                 \
+  "Mortar contact: a slave %s meets more than %d master nodes (the master side is much finer than the slave side); swap 'sideset' and " \
+  "'master' of the contact so that the finer side is the slave"
 #define MORTAR_MAX_POLY 16   /* vertices of a clipped polygon: at most 4 + 4 for two convex quadrilaterals */
 #define MORTAR_MAX_FACE_B 64 /* master nodes one slave face's shares may reach */
 #define MORTAR_MAX_CAND 256  /* master faces near one slave face */
@@ -31,7 +35,6 @@ typedef struct {
 struct _n_SKContactMortarCache {
   SKContactMeshSurface master;         /* the master the shares were computed against (not a reference) */
   PetscReal tol;                       /* the move, relative to a slave face's size, that makes its shares be computed again */
-  PetscInt nfaces;                     /* slave faces */
   PetscInt gen, upd_master, upd_slave; /* generation of the positions: it changes when either surface was updated */
   PetscInt epoch;                      /* the shares' epoch: a new one when a node has moved beyond the tolerance */
   PetscReal *xref, move2;              /* the positions of the slave then the master nodes at the start of the epoch (3 each),
@@ -334,7 +337,7 @@ static PetscErrorCode MortarCacheGet(SKContactMeshSurface master, SKContactMeshS
     for (PetscInt f = 0; f < slave->nfaces; f++) c->stamp[f] = c->stamp_gen[f] = -1, c->shares[f].version = 0;
     for (PetscInt f = 0; f < master->nfaces; f++) c->mark[f] = -1;
     for (PetscInt a = 0; a < slave->nnodes; a++) c->node_key[a] = -1;
-    c->master = master, c->nfaces = slave->nfaces, c->tol = slave->mortar_tol, c->epoch = -1;
+    c->master = master, c->tol = slave->mortar_tol, c->epoch = -1;
     c->move2      = PetscSqr(c->tol * slave->hmin);
     c->upd_master = c->upd_slave = -1;
     slave->mortar                = c;
@@ -378,10 +381,7 @@ static PetscErrorCode NodeMerge(SKContactMortarCache cache, PetscInt a, PetscInt
       if (w == 0) continue;
       while (q < n && b[q] != G->b[j]) q++;
       if (q == n) {
-        PetscCheck(n < SK_CONTACT_MAX_SUPPORT, PETSC_COMM_SELF, PETSC_ERR_SUP,
-                   "Mortar contact: a slave node's faces meet more than %d master nodes (the master side is much finer than the slave "
-                   "side); swap 'sideset' and 'master' of the contact so that the finer side is the slave",
-                   SK_CONTACT_MAX_SUPPORT);
+        PetscCheck(n < SK_CONTACT_MAX_SUPPORT, PETSC_COMM_SELF, PETSC_ERR_SUP, MORTAR_TOO_FINE, "node", SK_CONTACT_MAX_SUPPORT);
         b[n] = G->b[j], N[n++] = 0;
       }
       N[q] += w;
@@ -425,10 +425,7 @@ PetscErrorCode SKContactMeshSurfaceMortar3D(SKContactMeshSurface master, SKConta
       G->version++;
       cache->stamp[f] = cache->epoch, cache->stamp_gen[f] = cache->gen;
     }
-    PetscCheck(!G->full, PETSC_COMM_SELF, PETSC_ERR_SUP,
-               "Mortar contact: a slave face meets more than %d master nodes (the master side is much finer than the slave side); "
-               "swap 'sideset' and 'master' of the contact so that the finer side is the slave",
-               MORTAR_MAX_FACE_B);
+    PetscCheck(!G->full, PETSC_COMM_SELF, PETSC_ERR_SUP, MORTAR_TOO_FINE, "face", MORTAR_MAX_FACE_B);
     la[nf] = 0;
     while (fn[la[nf]] != a) la[nf]++;
     F[nf++] = G;
@@ -438,16 +435,16 @@ PetscErrorCode SKContactMeshSurfaceMortar3D(SKContactMeshSurface master, SKConta
     PetscCall(NodeMerge(cache, a, nf, F, la));
     cache->node_key[a] = key;
   }
+  s->weighted = PETSC_FALSE; /* the point distribution of the projection stands */
   if (cache->node_n[a] < 0) PetscFunctionReturn(PETSC_SUCCESS);
   s->n        = cache->node_n[a];
   s->weighted = PETSC_TRUE;
   for (PetscInt d = 0; d < 3; d++) s->xw[d] = s->vw[d] = 0;
   for (PetscInt q = 0; q < s->n; q++) {
-    const PetscReal Nq  = cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q],
-                    *xq = master->xv + 6 * cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q];
+    const PetscInt b   = cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q];
+    const PetscReal Nq = cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q], *xq = master->xv + 6 * b;
+    s->node[q] = b, s->N[q] = Nq;
     for (PetscInt d = 0; d < 3; d++) s->xw[d] += Nq * xq[d], s->vw[d] += Nq * xq[3 + d];
   }
-  for (PetscInt q = 0; q < s->n; q++)
-    s->node[q] = cache->node_b[a * SK_CONTACT_MAX_SUPPORT + q], s->N[q] = cache->node_N[a * SK_CONTACT_MAX_SUPPORT + q];
   PetscFunctionReturn(PETSC_SUCCESS);
 }

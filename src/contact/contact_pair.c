@@ -370,7 +370,6 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
         /* the 3D mortar gap: to the shares' point of the master nodes, g_a = n . (x_a - sum_b s_ab x_b), the same linear
            functional of the positions by which the reaction is distributed, so that the normal forces derive from the
            stored energy for given shares and normal (docs/theory.md, "Contact between deformable bodies") */
-        support[b].weighted = PETSC_FALSE;
         PetscCall(sops->distribute(sf->data, cp->side, i, &support[b]));
         if (support[b].weighted) { /* and the slip relative to the velocity of that point: the friction's work is the bodies' */
           dist = 0, velocity = support[b].vw;
