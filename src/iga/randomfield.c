@@ -215,6 +215,12 @@ PetscErrorCode SKRandomFieldSample(SKRandomField f, PetscInt realisation, PetscR
   PetscCall(PetscLogEventBegin(SK_ROUGH_Sample, 0, 0, 0, 0));
   for (PetscInt k = 0; k < m0 * m1; k++) {
     PetscReal z0, z1;
+    /* a wavenumber whose amplitude underflowed to zero (most of them for l_c far above the spacing) contributes nothing:
+       the numbers are counter-based, so skipping them leaves every other wavenumber's, and the field, bitwise the same */
+    if (f->amp[k] == 0) {
+      w[2 * k] = w[2 * k + 1] = 0;
+      continue;
+    }
     SKRandomNormalPair(f->p.seed, (uint64_t)realisation, (uint64_t)k, &z0, &z1);
     w[2 * k]     = f->amp[k] * z0;
     w[2 * k + 1] = f->amp[k] * z1;
