@@ -64,8 +64,10 @@ typedef struct {
   PetscReal *Ffric;                   /* slip friction of each node over the interval (N) */
   PetscReal *gF;                      /* modal projection of the slip friction, phi_p . F / M_p (N) */
   PetscReal *Qslip;                   /* rod-2 modal load of the slip friction over the interval (Nm) */
-  PetscReal *alag;                    /* acceleration of each sticking node, lagged by one coupling step (N) */
+  PetscReal *alag;                    /* acceleration of each sticking node at the start of the coupling step (N) */
   PetscReal W0, D0;                   /* work and dissipation at the start of the coupling step */
+  PetscReal *kfac, *kd, *kx, kdt;     /* StickInertia: Cholesky factor of I + G^T diag(m) G + diag(1/d - 1) for the step
+                                         length kdt (< 0: none), d (Nm), work (Nm) */
   PetscReal dt_sample;
   PhiCache cache;
   MMMTransforms tr;
