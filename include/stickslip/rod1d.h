@@ -108,10 +108,17 @@ PETSC_EXTERN PetscErrorCode SKRodPairSetBreakpoints(SKRodPair rp, PetscInt n, co
    constant between breakpoints (harmonic, constant and pulse loads). The load function must agree with it. */
 PETSC_EXTERN PetscErrorCode SKRodPairSetLoadForm(SKRodPair rp, PetscReal P0, PetscReal W, PetscReal phase);
 /* Mode-matching steps as fractions of 1/omega_max. COUPLING: the pseudo-force step that couples rod 2 and the sticking
-   nodes, coupling / (omega of the last rod-2 mode) (default 0.5); it does not depend on the rod-1 spacing. SAMPLE: event
+   nodes, coupling / (omega of the last rod-2 mode); 0 (the default) takes SKRodPairDefaultMMMCoupling(); it does not
+   depend on the rod-1 spacing. SAMPLE: event
    bracketing samples every sample / max(2 sqrt(k/m), omega of the last rod-2 mode) (default 1); a sample is not a time
    step but a closed-form evaluation of only those event functions whose Lipschitz bound allows a crossing by then. */
 PETSC_EXTERN PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample, PetscReal coupling);
+/* The default coupling step of the mode matching (a fraction of 1/omega of the last rod-2 mode) for rods P:
+   0.5 / max(1, 2 EA1/EA2), EA1 the stiffest part of rod 1, EA2 the softest layer of rod 2. The sticking nodes' inertia
+   on rod 2 is taken implicitly, but the spring forces rod 1 passes to rod 2 through them are interpolated linearly
+   over the step, an error that grows with the stiffness rod 1 adds to rod 2: 0.5 for the paper's rod 2 (EA2 = 1e4 EA1),
+   0.25 when rod 2 is as stiff as rod 1 (docs/validation/rodpair.md, soft rod 2). */
+PETSC_EXTERN PetscReal SKRodPairDefaultMMMCoupling(const SKRodPairParams *p);
 /* Mode matching: ALWAYS = PETSC_TRUE takes the eigenpairs of every rod-1 segment from the tridiagonal eigen-solve that
    non-uniform segments need, also where the closed form exists (a check of either; default PETSC_FALSE). */
 PETSC_EXTERN PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool always);

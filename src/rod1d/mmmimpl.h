@@ -64,8 +64,12 @@ typedef struct {
   PetscReal *Ffric;                   /* slip friction of each node over the interval (N) */
   PetscReal *gF;                      /* modal projection of the slip friction, phi_p . F / M_p (N) */
   PetscReal *Qslip;                   /* rod-2 modal load of the slip friction over the interval (Nm) */
-  PetscReal *alag;                    /* acceleration of each sticking node, lagged by one coupling step (N) */
+  PetscReal *alag;                    /* acceleration of each sticking node at the start of the coupling step (N) */
   PetscReal W0, D0;                   /* work and dissipation at the start of the coupling step */
+  PetscReal *kfac, *kd, *kx, kdt;     /* StickInertia: Cholesky factor of I + G^T diag(m) G + diag(1/d - 1) for the step
+                                         length kdt (< 0: none), d (Nm), work (Nm) */
+  PetscBool implicit_mass;            /* the interval's sticking nodes weigh enough on rod 2 for StickInertia (trace of G^T diag(m) G
+                                         above SK_MMM_IMPLICIT_MASS) */
   PetscReal dt_sample;
   PhiCache cache;
   MMMTransforms tr;
@@ -97,6 +101,10 @@ typedef struct {
   PetscReal *noise;                  /* round-off level of each event function: a just-switched node is "going the
                                         wrong way" only beyond it (with mu_s = mu_k a release is marginal) */
 } MMM;
+
+/* trace of G^T diag(m) G (the sticking nodes' mass on rod 2's modes, of modal mass 1) above which their inertia is taken
+   implicitly over a coupling step (StickInertia): below it, lagged by a step, it changes nothing measurable */
+#define SK_MMM_IMPLICIT_MASS 1e-2
 
 #define ETA_OFF(mm) (2 * (mm)->N)
 #define ETAD_OFF(mm) (2 * (mm)->N + (mm)->Nm)

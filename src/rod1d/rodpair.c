@@ -65,9 +65,7 @@ static PetscReal ContactGap(const SKRodPairModel *m, PetscInt i, PetscReal ui)
   return PetscMin(zbar + m->hr[i], m->L2 + m->hl[i] - zbar);
 }
 
-/* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n): the Nm x Nm capacitance matrix of the stick
-   systems (FactorStick), reused for every right-hand side until the stick set changes. */
-static PetscErrorCode CholeskyFactor(PetscInt n, PetscReal A[])
+PetscErrorCode SKRodPairCholeskyFactor(PetscInt n, PetscReal A[])
 {
   PetscFunctionBegin;
   for (PetscInt j = 0; j < n; j++) {
@@ -86,7 +84,7 @@ static PetscErrorCode CholeskyFactor(PetscInt n, PetscReal A[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static void CholeskySolve(PetscInt n, const PetscReal L[], PetscReal x[])
+void SKRodPairCholeskySolve(PetscInt n, const PetscReal L[], PetscReal x[])
 {
   for (PetscInt i = 0; i < n; i++) {
     PetscReal s = x[i];
@@ -123,8 +121,17 @@ static PetscErrorCode FactorStick(SKRodPair rp)
       rp->chol[k * Nm + l] = s;
       rp->chol[l * Nm + k] = s;
     }
-  PetscCall(CholeskyFactor(Nm, rp->chol));
+  PetscCall(PetscArraycpy(rp->capm, rp->chol, Nm * Nm));
+  PetscCall(SKRodPairCholeskyFactor(Nm, rp->chol));
   rp->factored = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairStickCapacitance(SKRodPair rp, const PetscReal **C)
+{
+  PetscFunctionBegin;
+  if (!rp->factored) PetscCall(FactorStick(rp));
+  *C = rp->capm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -141,7 +148,7 @@ static void StickSolve(SKRodPair rp, PetscReal x[], PetscReal w[])
     x[a] *= m->mass[i];
     for (PetscInt k = 0; k < Nm; k++) w[k] += g[k] * x[a];
   }
-  CholeskySolve(Nm, rp->chol, w);
+  SKRodPairCholeskySolve(Nm, rp->chol, w);
   for (PetscInt a = 0; a < ns; a++) {
     PetscInt i         = rp->stick_idx[a];
     const PetscReal *g = rp->gstick + i * Nm;
@@ -471,6 +478,7 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   PetscCall(PetscCalloc1((size_t)N * Nm, &rp->gstick));
   PetscCall(PetscCalloc1(N, &rp->stick_idx));
   PetscCall(PetscCalloc1((size_t)Nm * Nm, &rp->chol));
+  PetscCall(PetscCalloc1((size_t)Nm * Nm, &rp->capm));
   PetscCall(PetscCalloc1(N, &rp->force));
   PetscCall(PetscCalloc1(N, &rp->vrel));
   PetscCall(PetscCalloc1(N, &rp->vrel_out));
@@ -490,7 +498,7 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   rp->atol              = 1e-10;
   rp->hmax              = PETSC_MAX_REAL;
   rp->mmm_sample        = 1.0;
-  rp->mmm_coupling      = 0.5;
+  rp->mmm_coupling      = 0; /* SKRodPairDefaultMMMCoupling() */
   rp->mmm_transform_min = SK_RODPAIR_MMM_SEG_MIN;
   rp->mmm_nodes_min     = SK_RODPAIR_MMM_NODES_MIN;
   /* at rest: every node whose tributary segment overlaps rod 2 sticks, then the overloaded ones are released */
@@ -522,6 +530,7 @@ PetscErrorCode SKRodPairDestroy(SKRodPair *rp_in)
   PetscCall(PetscFree(rp->gstick));
   PetscCall(PetscFree(rp->stick_idx));
   PetscCall(PetscFree(rp->chol));
+  PetscCall(PetscFree(rp->capm));
   PetscCall(PetscFree(rp->force));
   PetscCall(PetscFree(rp->vrel));
   PetscCall(PetscFree(rp->vrel_out));
@@ -583,11 +592,20 @@ PetscErrorCode SKRodPairSetLoadForm(SKRodPair rp, PetscReal P0, PetscReal W, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscReal SKRodPairDefaultMMMCoupling(const SKRodPairParams *p)
+{
+  PetscReal ea1 = p->nseg1 > 0 ? 0 : p->EA1, ea2 = p->nseg2 > 0 ? PETSC_MAX_REAL : p->EA2;
+
+  for (PetscInt s = 0; s < p->nseg1; s++) ea1 = PetscMax(ea1, p->seg1_EA[s]);
+  for (PetscInt s = 0; s < p->nseg2; s++) ea2 = PetscMin(ea2, p->seg2_EA[s]);
+  return 0.5 / PetscMax(1, 2 * ea1 / ea2);
+}
+
 PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample, PetscReal coupling)
 {
   PetscFunctionBegin;
-  PetscCheck(sample > 0 && coupling > 0, rp->comm, PETSC_ERR_ARG_OUTOFRANGE, "MMM step fractions must be positive, got %g %g",
-             (double)sample, (double)coupling);
+  PetscCheck(sample > 0 && coupling >= 0, rp->comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "MMM step fractions must be positive (coupling 0: the default), got %g %g", (double)sample, (double)coupling);
   rp->mmm_sample   = sample;
   rp->mmm_coupling = coupling;
   PetscFunctionReturn(PETSC_SUCCESS);

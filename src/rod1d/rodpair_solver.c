@@ -467,7 +467,7 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   }
   /* the options override the input; read here so that validate checks them and -help lists them */
   ctx->mmm_sample        = 1.0;
-  ctx->mmm_coupling      = 0.5;
+  ctx->mmm_coupling      = 0; /* SKRodPairDefaultMMMCoupling() */
   ctx->mmm_transform_min = SK_RODPAIR_MMM_SEG_MIN;
   ctx->mmm_nodes_min     = SK_RODPAIR_MMM_NODES_MIN;
   ctx->mmm_fft_measure   = PETSC_FALSE;
@@ -485,8 +485,8 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(PetscOptionsReal("-rodpair_end", "end time (s), shortens the run", "", ctx->t_end, &ctx->t_end, NULL));
   PetscCall(PetscOptionsReal("-rodpair_mmm_sample", "mmm: sampling step factor", "SKRodPairSetMMMSteps", ctx->mmm_sample, &ctx->mmm_sample,
                              NULL));
-  PetscCall(PetscOptionsReal("-rodpair_mmm_coupling", "mmm: coupling step factor", "SKRodPairSetMMMSteps", ctx->mmm_coupling,
-                             &ctx->mmm_coupling, NULL));
+  PetscCall(PetscOptionsReal("-rodpair_mmm_coupling", "mmm: coupling step factor (0: from the rods)", "SKRodPairSetMMMSteps",
+                             ctx->mmm_coupling, &ctx->mmm_coupling, NULL));
   PetscCall(PetscOptionsInt("-rodpair_mmm_transform_min", "mmm: shortest uniform segment projected by FFT (larger than N: dense only)",
                             "SKRodPairSetMMMTransforms", ctx->mmm_transform_min, &ctx->mmm_transform_min, NULL));
   PetscCall(PetscOptionsInt("-rodpair_mmm_transform_nodes", "mmm: nodes an event evaluation needs to reconstruct a whole segment by FFT",
@@ -801,6 +801,10 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
     PetscCall(SKRodPairGetMMMTransformCounts(rp, &plans, &tables));
     PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "fft_plans", plans));
     PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "fft_chirp_tables", tables));
+    PetscReal coupling = ctx->mmm_coupling > 0 ? ctx->mmm_coupling : SKRodPairDefaultMMMCoupling(&p);
+    PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "mmm_coupling", coupling));
+    PetscCall(SKOutputSummary(out, "coupling step", "%g / omega of the last rod-2 mode%s", (double)coupling,
+                              ctx->mmm_coupling > 0 ? "" : " (the default for these rods)"));
     PetscCall(SKOutputSummary(out, "segment transforms",
                               "FFT for segments of %" PetscInt_FMT " nodes and more, %" PetscInt_FMT " FFTW plans, %" PetscInt_FMT
                               " chirp tables",

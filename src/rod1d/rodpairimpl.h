@@ -99,6 +99,7 @@ struct _p_SKRodPair {
   PetscBool factored;
   PetscInt nstick, *stick_idx; /* sticking nodes of the current factorization */
   PetscReal *chol;             /* Nm x Nm Cholesky factor of I + G^T diag(m) G (diag(1/m) + G G^T by Woodbury) */
+  PetscReal *capm;             /* the same matrix I + G^T diag(m) G unfactored: rod 2's modal mass with the sticking nodes */
 
   /* results of the last right-hand-side evaluation */
   PetscReal *force; /* friction force on each node of rod 1 (N) */
@@ -161,6 +162,14 @@ typedef PetscErrorCode (*SKRodPairEventMinFn)(void *ctx, PetscReal x, PetscReal 
    the RK45 (on its dense output) and MMM (on its closed form) solvers. */
 PETSC_INTERN PetscErrorCode SKRodPairLocateEvent(SKRodPairEventMinFn f, void *ctx, PetscReal a, PetscReal b, PetscReal fa, PetscReal fb,
                                                  PetscReal scale, PetscReal tol, PetscReal *root);
+/* Dense Cholesky A = L L^T in place (lower triangle, row-major n x n; fails if A is not positive definite), and the
+   solve x = A^-1 x with the factor: the Nm x Nm capacitance matrix of the stick systems (FactorStick), reused for every
+   right-hand side until the stick set changes, and the MMM's implicit stick inertia. */
+PETSC_INTERN PetscErrorCode SKRodPairCholeskyFactor(PetscInt n, PetscReal A[]);
+PETSC_INTERN void SKRodPairCholeskySolve(PetscInt n, const PetscReal L[], PetscReal x[]);
+/* The Nm x Nm matrix I + G^T diag(m) G of the current stick set (G: the sticking nodes' frozen coupling vectors), rod
+   2's modal mass matrix with the sticking nodes riding on it; valid until the stick set changes. */
+PETSC_INTERN PetscErrorCode SKRodPairStickCapacitance(SKRodPair rp, const PetscReal **C);
 /* Sets the velocity of every sticking node to the rod-2 velocity it sticks to. */
 PETSC_INTERN void SKRodPairProjectStick(SKRodPair rp, PetscReal y[]);
 PETSC_INTERN PetscErrorCode SKRodPairSolveRK45(SKRodPair rp, PetscReal t_end);
