@@ -108,22 +108,35 @@ static inline void FaceMapSetUp(PetscInt nfn, const PetscReal P[][2], FaceMap *m
                           1e-13 * (PetscAbsReal(m->b[0]) + PetscAbsReal(m->b[1]) + PetscAbsReal(m->c[0]) + PetscAbsReal(m->c[1])));
 }
 
-/* The parameters XI of the point Y of the plane by the map M: the linear part inverted, then, for a quadrilateral
-   that is not a parallelogram, Newton's method on the bilinear map from there (quadratic convergence). */
-static inline void FaceMapInverse(const FaceMap *m, const PetscReal y[2], PetscReal xi[2])
+/* The parameters XI[N][2] of the N (at most 6) points Y[N][2] of the plane by the map M: the linear part inverted, then,
+   for a quadrilateral that is not a parallelogram, Newton's method on the bilinear map from there (quadratic
+   convergence). The points' Newton steps are taken in turn, so that the processor overlaps their chains of dependent
+   divisions; each point takes the same steps as alone. */
+static inline void FaceMapInverseMany(const FaceMap *m, PetscInt n, const PetscReal y[][2], PetscReal xi[][2])
 {
-  const PetscReal r0 = y[0] - m->a[0], r1 = y[1] - m->a[1];
-  xi[0] = m->inv[0][0] * r0 + m->inv[0][1] * r1, xi[1] = m->inv[1][0] * r0 + m->inv[1][1] * r1;
-  if (m->affine) return;
-  for (PetscInt it = 0; it < 12; it++) {
-    const PetscReal s0  = y[0] - (m->a[0] + m->b[0] * xi[0] + (m->c[0] + m->e[0] * xi[0]) * xi[1]);
-    const PetscReal s1  = y[1] - (m->a[1] + m->b[1] * xi[0] + (m->c[1] + m->e[1] * xi[0]) * xi[1]);
-    const PetscReal j00 = m->b[0] + m->e[0] * xi[1], j01 = m->c[0] + m->e[0] * xi[0], j10 = m->b[1] + m->e[1] * xi[1],
-                    j11 = m->c[1] + m->e[1] * xi[0];
-    const PetscReal det = j00 * j11 - j01 * j10, d0 = (j11 * s0 - j01 * s1) / det, d1 = (j00 * s1 - j10 * s0) / det;
-    xi[0] += d0, xi[1] += d1;
-    if (PetscAbsReal(d0) + PetscAbsReal(d1) < 1e-14) break;
+  PetscBool done[6];
+  PetscInt left = n;
+
+  for (PetscInt p = 0; p < n; p++) {
+    const PetscReal r0 = y[p][0] - m->a[0], r1 = y[p][1] - m->a[1];
+    xi[p][0] = m->inv[0][0] * r0 + m->inv[0][1] * r1, xi[p][1] = m->inv[1][0] * r0 + m->inv[1][1] * r1;
+    done[p] = PETSC_FALSE;
   }
+  if (m->affine) return;
+  for (PetscInt it = 0; it < 12 && left > 0; it++)
+    for (PetscInt p = 0; p < n; p++) {
+      PetscReal *x = xi[p];
+      if (done[p]) continue;
+      {
+        const PetscReal s0  = y[p][0] - (m->a[0] + m->b[0] * x[0] + (m->c[0] + m->e[0] * x[0]) * x[1]);
+        const PetscReal s1  = y[p][1] - (m->a[1] + m->b[1] * x[0] + (m->c[1] + m->e[1] * x[0]) * x[1]);
+        const PetscReal j00 = m->b[0] + m->e[0] * x[1], j01 = m->c[0] + m->e[0] * x[0], j10 = m->b[1] + m->e[1] * x[1],
+                        j11 = m->c[1] + m->e[1] * x[0];
+        const PetscReal det = j00 * j11 - j01 * j10, d0 = (j11 * s0 - j01 * s1) / det, d1 = (j00 * s1 - j10 * s0) / det;
+        x[0] += d0, x[1] += d1;
+        if (PetscAbsReal(d0) + PetscAbsReal(d1) < 1e-14) done[p] = PETSC_TRUE, left--;
+      }
+    }
 }
 
 /* Twice the signed area of the polygon P[N][2]. */
@@ -319,16 +332,19 @@ static PetscErrorCode FaceMortar(SKContactMeshSurface master, SKContactMeshSurfa
       for (PetscInt t = 1; t + 1 < np; t++) { /* a fan of triangles over the convex overlap */
         const PetscReal *p0 = poly[0], *p1 = poly[t], *p2 = poly[t + 1];
         const PetscReal at = 0.5 * ((p1[0] - p0[0]) * (p2[1] - p0[1]) - (p2[0] - p0[0]) * (p1[1] - p0[1]));
+        PetscReal y[6][2], xis[6][2], xim[6][2];
         if (at <= 0) continue;
         for (PetscInt g = 0; g < 6; g++) {
-          const PetscReal a = TriA[g / 3], b = 1 - 2 * a, wq = TriW[g / 3] * at;
+          const PetscReal a = TriA[g / 3], b = 1 - 2 * a;
           const PetscReal l0 = g % 3 == 0 ? b : a, l1 = g % 3 == 1 ? b : a, l2 = 1 - l0 - l1;
-          const PetscReal y[2] = {l0 * p0[0] + l1 * p1[0] + l2 * p2[0], l0 * p0[1] + l1 * p1[1] + l2 * p2[1]};
-          PetscReal xis[2], xim[2];
-          FaceMapInverse(&smap, y, xis);
-          FaceMapInverse(&mmap, y, xim);
-          FaceShape(ns, xis, Ns);
-          FaceShape(nm, xim, Nm);
+          y[g][0] = l0 * p0[0] + l1 * p1[0] + l2 * p2[0], y[g][1] = l0 * p0[1] + l1 * p1[1] + l2 * p2[1];
+        }
+        FaceMapInverseMany(&smap, 6, (const PetscReal(*)[2])y, xis);
+        FaceMapInverseMany(&mmap, 6, (const PetscReal(*)[2])y, xim);
+        for (PetscInt g = 0; g < 6; g++) {
+          const PetscReal wq = TriW[g / 3] * at;
+          FaceShape(ns, xis[g], Ns);
+          FaceShape(nm, xim[g], Nm);
           for (PetscInt k = 0; k < 4; k++) {
             const PetscReal wk = wq * Ns[k];
             Tl[k] += wk;
