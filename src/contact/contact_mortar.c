@@ -47,6 +47,8 @@ struct _n_SKContactMortarCache {
      node keeps its point rule), and the sum of its faces' versions they were merged from (-1: never) */
   PetscInt *node_key, *node_n, *node_b;
   PetscReal *node_N;
+  PetscInt *slot, *slot_stamp, merge_stamp; /* per master node: its place in the node being merged, valid when its stamp is
+                                               that merge's */
 };
 
 PetscErrorCode SKContactMeshSurfaceSetMortarTolerance(SKContactMeshSurface ms, PetscReal tol)
@@ -64,6 +66,7 @@ PetscErrorCode SKContactMortarCacheDestroy(SKContactMortarCache *cache)
   if (!*cache) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree5((*cache)->stamp, (*cache)->stamp_gen, (*cache)->shares, (*cache)->mark, (*cache)->xref));
   PetscCall(PetscFree4((*cache)->node_key, (*cache)->node_n, (*cache)->node_b, (*cache)->node_N));
+  PetscCall(PetscFree2((*cache)->slot, (*cache)->slot_stamp));
   PetscCall(PetscFree(*cache));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -105,22 +108,35 @@ static inline void FaceMapSetUp(PetscInt nfn, const PetscReal P[][2], FaceMap *m
                           1e-13 * (PetscAbsReal(m->b[0]) + PetscAbsReal(m->b[1]) + PetscAbsReal(m->c[0]) + PetscAbsReal(m->c[1])));
 }
 
-/* The parameters XI of the point Y of the plane by the map M: the linear part inverted, then, for a quadrilateral
-   that is not a parallelogram, Newton's method on the bilinear map from there (quadratic convergence). */
-static inline void FaceMapInverse(const FaceMap *m, const PetscReal y[2], PetscReal xi[2])
+/* The parameters XI[N][2] of the N (at most 6) points Y[N][2] of the plane by the map M: the linear part inverted, then,
+   for a quadrilateral that is not a parallelogram, Newton's method on the bilinear map from there (quadratic
+   convergence). The points' Newton steps are taken in turn, so that the processor overlaps their chains of dependent
+   divisions; each point takes the same steps as alone. */
+static inline void FaceMapInverseMany(const FaceMap *m, PetscInt n, const PetscReal y[][2], PetscReal xi[][2])
 {
-  const PetscReal r0 = y[0] - m->a[0], r1 = y[1] - m->a[1];
-  xi[0] = m->inv[0][0] * r0 + m->inv[0][1] * r1, xi[1] = m->inv[1][0] * r0 + m->inv[1][1] * r1;
-  if (m->affine) return;
-  for (PetscInt it = 0; it < 12; it++) {
-    const PetscReal s0  = y[0] - (m->a[0] + m->b[0] * xi[0] + (m->c[0] + m->e[0] * xi[0]) * xi[1]);
-    const PetscReal s1  = y[1] - (m->a[1] + m->b[1] * xi[0] + (m->c[1] + m->e[1] * xi[0]) * xi[1]);
-    const PetscReal j00 = m->b[0] + m->e[0] * xi[1], j01 = m->c[0] + m->e[0] * xi[0], j10 = m->b[1] + m->e[1] * xi[1],
-                    j11 = m->c[1] + m->e[1] * xi[0];
-    const PetscReal det = j00 * j11 - j01 * j10, d0 = (j11 * s0 - j01 * s1) / det, d1 = (j00 * s1 - j10 * s0) / det;
-    xi[0] += d0, xi[1] += d1;
-    if (PetscAbsReal(d0) + PetscAbsReal(d1) < 1e-14) break;
+  PetscBool done[6];
+  PetscInt left = n;
+
+  for (PetscInt p = 0; p < n; p++) {
+    const PetscReal r0 = y[p][0] - m->a[0], r1 = y[p][1] - m->a[1];
+    xi[p][0] = m->inv[0][0] * r0 + m->inv[0][1] * r1, xi[p][1] = m->inv[1][0] * r0 + m->inv[1][1] * r1;
+    done[p] = PETSC_FALSE;
   }
+  if (m->affine) return;
+  for (PetscInt it = 0; it < 12 && left > 0; it++)
+    for (PetscInt p = 0; p < n; p++) {
+      PetscReal *x = xi[p];
+      if (done[p]) continue;
+      {
+        const PetscReal s0  = y[p][0] - (m->a[0] + m->b[0] * x[0] + (m->c[0] + m->e[0] * x[0]) * x[1]);
+        const PetscReal s1  = y[p][1] - (m->a[1] + m->b[1] * x[0] + (m->c[1] + m->e[1] * x[0]) * x[1]);
+        const PetscReal j00 = m->b[0] + m->e[0] * x[1], j01 = m->c[0] + m->e[0] * x[0], j10 = m->b[1] + m->e[1] * x[1],
+                        j11 = m->c[1] + m->e[1] * x[0];
+        const PetscReal det = j00 * j11 - j01 * j10, d0 = (j11 * s0 - j01 * s1) / det, d1 = (j00 * s1 - j10 * s0) / det;
+        x[0] += d0, x[1] += d1;
+        if (PetscAbsReal(d0) + PetscAbsReal(d1) < 1e-14) done[p] = PETSC_TRUE, left--;
+      }
+    }
 }
 
 /* Twice the signed area of the polygon P[N][2]. */
@@ -184,18 +200,27 @@ static PetscBool FaceColumn(FaceShares *F, PetscInt b, PetscInt *j)
 }
 
 /* The master faces whose current bounding box meets the box LO..HI, into cache->cand (at most MORTAR_MAX_CAND);
-   returns their count. */
+   returns their count. Only the cells that meet the box shrunk by r = min(depth, margin) on every side (to its centre
+   where it is thinner than 2 r) are read: the grid lists a face in every cell its box at the last build, grown by the
+   margin, touches, and the faces' boxes have moved by at most margin - depth since (or the grid was rebuilt), so a face
+   whose current box meets the box at a point p is listed in every cell within r of p, one of which meets the shrunk box.
+   The faces found are the same as over all the cells of the box, from far fewer cells (the box of a slave face spans
+   several cells, each listing the many faces whose grown boxes touch it). */
 static PetscInt MasterCandidates(SKContactMeshSurface ms, SKContactMortarCache cache, const PetscReal lo[], const PetscReal hi[])
 {
+  const PetscReal r = PetscMin(ms->depth, ms->margin);
   PetscInt c0[3], c1[3], n = 0;
 
   if (ms->nfaces == 0) return 0;
   cache->mark_stamp++;
   for (PetscInt d = 0; d < 3; d++) {
-    const PetscReal a = PetscFloorReal((lo[d] - ms->lo[d]) * ms->inv_cell), b = PetscFloorReal((hi[d] - ms->lo[d]) * ms->inv_cell);
-    if (b < 0 || a >= ms->ncell[d]) return 0; /* outside the grid: farther than its margin from every face */
-    c0[d] = a < 0 ? 0 : (PetscInt)a;
-    c1[d] = b >= ms->ncell[d] ? ms->ncell[d] - 1 : (PetscInt)b;
+    const PetscReal mid = 0.5 * (lo[d] + hi[d]), slo = PetscMin(lo[d] + r, mid), shi = PetscMax(hi[d] - r, mid);
+    const PetscReal a = PetscFloorReal((slo - ms->lo[d]) * ms->inv_cell), b = PetscFloorReal((shi - ms->lo[d]) * ms->inv_cell);
+    /* a point of a face is at least r inside the grid: a shrunk box a cell or more outside it meets none (the cell just
+       outside is read as the border cell, for round-off) */
+    if (b < -1 || a > ms->ncell[d]) return 0;
+    c0[d] = a < 0 ? 0 : a >= ms->ncell[d] ? ms->ncell[d] - 1 : (PetscInt)a;
+    c1[d] = b < 0 ? 0 : b >= ms->ncell[d] ? ms->ncell[d] - 1 : (PetscInt)b;
   }
   for (PetscInt k = c0[2]; k <= c1[2]; k++)
     for (PetscInt j = c0[1]; j <= c1[1]; j++)
@@ -289,31 +314,47 @@ static PetscErrorCode FaceMortar(SKContactMeshSurface master, SKContactMeshSurfa
     }
     if (np < 3 || PolygonArea2(np, poly) <= 1e-12 * area2) continue;
     FaceMapSetUp(nm, (const PetscReal(*)[2])Mp, &mmap);
-    for (PetscInt t = 1; t + 1 < np; t++) { /* a fan of triangles over the convex overlap */
-      const PetscReal *p0 = poly[0], *p1 = poly[t], *p2 = poly[t + 1];
-      const PetscReal at = 0.5 * ((p1[0] - p0[0]) * (p2[1] - p0[1]) - (p2[0] - p0[0]) * (p1[1] - p0[1]));
+    { /* the master face's columns, then its integrals summed in registers: a 4 x 4 block (a triangle's fourth shape value
+         is 0 and its row or column is not stored back), started from the face's sums so far so that every sum takes the
+         same terms in the same order as one added point by point */
       PetscInt col[4];
+      PetscReal Ml[4][4], Tl[4], Ns[4] = {0, 0, 0, 0}, Nm[4] = {0, 0, 0, 0};
       PetscBool ok = PETSC_TRUE;
-      if (at <= 0) continue;
       for (PetscInt k = 0; k < nm && ok; k++) ok = FaceColumn(F, mn[k], &col[k]);
       if (!ok) {
         F->full = PETSC_TRUE;
         break;
       }
-      for (PetscInt g = 0; g < 6; g++) {
-        const PetscReal a = TriA[g / 3], b = 1 - 2 * a, wq = TriW[g / 3] * at;
-        const PetscReal l0 = g % 3 == 0 ? b : a, l1 = g % 3 == 1 ? b : a, l2 = 1 - l0 - l1;
-        const PetscReal y[2] = {l0 * p0[0] + l1 * p1[0] + l2 * p2[0], l0 * p0[1] + l1 * p1[1] + l2 * p2[1]};
-        PetscReal xis[2], xim[2], Ns[4], Nm[4];
-        FaceMapInverse(&smap, y, xis);
-        FaceMapInverse(&mmap, y, xim);
-        FaceShape(ns, xis, Ns);
-        FaceShape(nm, xim, Nm);
-        for (PetscInt k = 0; k < ns; k++) {
-          const PetscReal wk = wq * Ns[k];
-          F->T[k] += wk;
-          for (PetscInt m = 0; m < nm; m++) F->M[k][col[m]] += wk * Nm[m];
+      for (PetscInt k = 0; k < 4; k++) {
+        Tl[k] = F->T[k];
+        for (PetscInt m = 0; m < 4; m++) Ml[k][m] = m < nm ? F->M[k][col[m]] : 0;
+      }
+      for (PetscInt t = 1; t + 1 < np; t++) { /* a fan of triangles over the convex overlap */
+        const PetscReal *p0 = poly[0], *p1 = poly[t], *p2 = poly[t + 1];
+        const PetscReal at = 0.5 * ((p1[0] - p0[0]) * (p2[1] - p0[1]) - (p2[0] - p0[0]) * (p1[1] - p0[1]));
+        PetscReal y[6][2], xis[6][2], xim[6][2];
+        if (at <= 0) continue;
+        for (PetscInt g = 0; g < 6; g++) {
+          const PetscReal a = TriA[g / 3], b = 1 - 2 * a;
+          const PetscReal l0 = g % 3 == 0 ? b : a, l1 = g % 3 == 1 ? b : a, l2 = 1 - l0 - l1;
+          y[g][0] = l0 * p0[0] + l1 * p1[0] + l2 * p2[0], y[g][1] = l0 * p0[1] + l1 * p1[1] + l2 * p2[1];
         }
+        FaceMapInverseMany(&smap, 6, (const PetscReal(*)[2])y, xis);
+        FaceMapInverseMany(&mmap, 6, (const PetscReal(*)[2])y, xim);
+        for (PetscInt g = 0; g < 6; g++) {
+          const PetscReal wq = TriW[g / 3] * at;
+          FaceShape(ns, xis[g], Ns);
+          FaceShape(nm, xim[g], Nm);
+          for (PetscInt k = 0; k < 4; k++) {
+            const PetscReal wk = wq * Ns[k];
+            Tl[k] += wk;
+            for (PetscInt m = 0; m < 4; m++) Ml[k][m] += wk * Nm[m];
+          }
+        }
+      }
+      for (PetscInt k = 0; k < ns; k++) {
+        F->T[k] = Tl[k];
+        for (PetscInt m = 0; m < nm; m++) F->M[k][col[m]] = Ml[k][m];
       }
     }
   }
@@ -334,6 +375,9 @@ static PetscErrorCode MortarCacheGet(SKContactMeshSurface master, SKContactMeshS
                            3 * (slave->nnodes + master->nnodes), &c->xref));
     PetscCall(PetscMalloc4(slave->nnodes, &c->node_key, slave->nnodes, &c->node_n, slave->nnodes * SK_CONTACT_MAX_SUPPORT, &c->node_b,
                            slave->nnodes * SK_CONTACT_MAX_SUPPORT, &c->node_N));
+    PetscCall(PetscMalloc2(master->nnodes, &c->slot, master->nnodes, &c->slot_stamp));
+    for (PetscInt b = 0; b < master->nnodes; b++) c->slot_stamp[b] = -1;
+    c->merge_stamp = -1;
     for (PetscInt f = 0; f < slave->nfaces; f++) c->stamp[f] = c->stamp_gen[f] = -1, c->shares[f].version = 0;
     for (PetscInt f = 0; f < master->nfaces; f++) c->mark[f] = -1;
     for (PetscInt a = 0; a < slave->nnodes; a++) c->node_key[a] = -1;
@@ -372,19 +416,20 @@ static PetscErrorCode NodeMerge(SKContactMortarCache cache, PetscInt a, PetscInt
   PetscReal *N = cache->node_N + a * SK_CONTACT_MAX_SUPPORT, total = 0;
 
   PetscFunctionBegin;
+  cache->merge_stamp++; /* the master nodes' places (cache->slot) of this merge: found in one look-up, not a search */
   for (PetscInt k = 0; k < nf; k++) {
     const FaceShares *G = F[k];
     total += G->T[la[k]];
     for (PetscInt j = 0; j < G->nb; j++) {
       const PetscReal w = G->M[la[k]][j];
-      PetscInt q        = 0;
+      const PetscInt bj = G->b[j];
       if (w == 0) continue;
-      while (q < n && b[q] != G->b[j]) q++;
-      if (q == n) {
+      if (cache->slot_stamp[bj] != cache->merge_stamp) {
         PetscCheck(n < SK_CONTACT_MAX_SUPPORT, PETSC_COMM_SELF, PETSC_ERR_SUP, MORTAR_TOO_FINE, "node", SK_CONTACT_MAX_SUPPORT);
-        b[n] = G->b[j], N[n++] = 0;
+        cache->slot_stamp[bj] = cache->merge_stamp, cache->slot[bj] = n;
+        b[n] = bj, N[n++] = 0;
       }
-      N[q] += w;
+      N[cache->slot[bj]] += w;
     }
   }
   /* a node whose faces overlap no master face keeps its point distribution (it carries a force only when its own
