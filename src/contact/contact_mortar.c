@@ -200,12 +200,12 @@ static PetscBool FaceColumn(FaceShares *F, PetscInt b, PetscInt *j)
 }
 
 /* The master faces whose current bounding box meets the box LO..HI, into cache->cand (at most MORTAR_MAX_CAND);
-   returns their count. Only the cells that meet the box shrunk by r = min(depth, margin) on every side (to its centre
-   where it is thinner than 2 r) are read: the grid lists a face in every cell its box at the last build, grown by the
-   margin, touches, and the faces' boxes have moved by at most margin - depth since (or the grid was rebuilt), so a face
-   whose current box meets the box at a point p is listed in every cell within r of p, one of which meets the shrunk box.
-   The faces found are the same as over all the cells of the box, from far fewer cells (the box of a slave face spans
-   several cells, each listing the many faces whose grown boxes touch it). */
+   returns their count, which is above MORTAR_MAX_CAND when more met the box (the caller refuses that). Only the cells that meet the box
+   shrunk by r = min(depth, margin) on every side (to its centre where it is thinner than 2 r) are read: the grid lists a face in every cell
+   its box at the last build, grown by the margin, touches, and the faces' boxes have moved by at most margin - depth since (or the grid was
+   rebuilt), so a face whose current box meets the box at a point p is listed in every cell within r of p, one of which meets the shrunk
+   box. The faces found are the same as over all the cells of the box, from far fewer cells (the box of a slave face spans several cells,
+   each listing the many faces whose grown boxes touch it). */
 static PetscInt MasterCandidates(SKContactMeshSurface ms, SKContactMortarCache cache, const PetscReal lo[], const PetscReal hi[])
 {
   const PetscReal r = PetscMin(ms->depth, ms->margin);
@@ -233,7 +233,9 @@ static PetscInt MasterCandidates(SKContactMeshSurface ms, SKContactMortarCache c
           cache->mark[f] = cache->mark_stamp;
           for (PetscInt d = 0; d < 3; d++)
             meets = (PetscBool)(meets && ms->fbox[(f * 3 + d) * 2] <= hi[d] && ms->fbox[(f * 3 + d) * 2 + 1] >= lo[d]);
-          if (meets && n < MORTAR_MAX_CAND) cache->cand[n++] = f;
+          if (!meets) continue;
+          if (n < MORTAR_MAX_CAND) cache->cand[n] = f;
+          n++;
         }
       }
   return n;
@@ -289,6 +291,11 @@ static PetscErrorCode FaceMortar(SKContactMeshSurface master, SKContactMeshSurfa
     lo[d] -= grow, hi[d] += grow;
   }
   ncand = MasterCandidates(master, cache, lo, hi);
+  PetscCheck(ncand <= MORTAR_MAX_CAND, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "Mortar contact: %" PetscInt_FMT " master faces lie near one slave face, more than %d (the master side is much finer than the "
+             "slave side, or the contact's search margin spans many faces); swap 'sideset' and 'master' of the contact so that the finer "
+             "side is the slave",
+             ncand, MORTAR_MAX_CAND);
   /* in the order of the faces: the same sums whatever other faces the search lists (they overlap nothing) */
   PetscCall(PetscSortInt(ncand, cache->cand));
   for (PetscInt q = 0; q < ncand && !F->full; q++) {

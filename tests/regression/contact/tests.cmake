@@ -129,6 +129,12 @@ sk_add_python_test(regression_contact_patch2 ${SK_TEST_DIR}/check_contact_patch2
 # of a T4 mesh do not carry a one-dimensional wave, so the dynamic test would not isolate the contact.
 sk_add_python_test(regression_contact_patch3d ${SK_TEST_DIR}/check_contact_patch2.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_patch3d.xml LABELS regression)
+# A 3D mortar slave side far coarser than its master stops with the message that says to swap the sides (a slave face
+# meeting 169 master nodes; 400 master faces near one slave face), never a contact force on part of the master; the
+# same input with 4 x 4 master faces, and with the sides swapped, runs. About 4 s.
+sk_add_python_test(regression_contact_mortar_coarse_slave ${SK_TEST_DIR}/check_contact_mortar_coarse_slave.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_patch3d.xml ${CMAKE_SOURCE_DIR}/meshes/make_two_bodies.py
+  LABELS regression)
 # 3D mortar on 1 and 2 ranks, the slab cut by the partition (rank 0 holds 16 of a's and 17 of b's elements): the shares are
 # computed from the replicated faces in the global order, so the runs differ by round-off only, growing through the
 # landing's contact switches. With mortar_tolerance="1e-3" (epochs decided on every rank at every evaluation, shares
