@@ -172,7 +172,7 @@ sk_add_python_test(regression_contact_hertz3d ${SK_TEST_DIR}/check_contact_hertz
 # NURBS patch faces as a deformable master (inputs/explicit/iga_block_slide_deformable.xml: a degree-1 NURBS block sliding
 # with Coulomb friction on a degree-2 NURBS slab whose top face is the master, node-to-segment): the rigid-block closed
 # forms of regression_contact_block_slide, stopping distance and dissipated energy each to 1 % (measured +0.73 % and
-# -0.03 % with the energy left in the bodies), energy balance 2e-3 (measured 4e-5).
+# +0.00 % with the energy left in the bodies), energy balance 2e-3 (measured 4e-5).
 sk_add_python_test(regression_contact_iga_block_slide ${SK_TEST_DIR}/check_contact_block_slide.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_block_slide_deformable.xml a LABELS regression)
 # The same over its first 3 ms on 1 and 2 ranks, the slab cut by the partition under the block (rank 0: the slab's left
