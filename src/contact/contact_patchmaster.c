@@ -14,6 +14,7 @@
 #define PM_MAX_NODES (SK_IGA_MAX_DEGREE + 1) /* control points of one face element */
 #define PM_SAMPLES 8                         /* start values per face element sampled before Newton */
 #define PM_MAX_IT 30                         /* Newton iterations per face element */
+#define PM_SHORT_STEP 1e-3                   /* Newton steps (in xi on [-1, 1]) taken without the decrease test */
 
 typedef struct {
   SKContactMeshSurface ms; /* the control points: gathered positions and velocities, masses, slave rows, reactions */
@@ -81,7 +82,8 @@ static PetscReal Dist2(PetscInt dim, const PetscReal a[], const PetscReal b[])
 
 /* The point of face F nearest to X: its parameter *XI and squared distance (returned); *CONVERGED whether Newton met
    its tolerance. From the best of PM_SAMPLES samples, Newton on (x(xi) - X) . x'(xi) = 0 with Gauss-Newton where the
-   curvature term makes the slope non-positive, clamped to [-1, 1] and backtracked until the distance decreases. */
+   curvature term makes the slope non-positive, clamped to [-1, 1] and, unless shorter than PM_SHORT_STEP, backtracked
+   until the distance decreases. */
 static PetscReal ProjectOnFace(const PatchMaster *pm, PetscInt f, const PetscReal X[], const PetscReal xv[], PetscReal *xi_out,
                                PetscBool *converged)
 {
@@ -98,6 +100,7 @@ static PetscReal ProjectOnFace(const PatchMaster *pm, PetscInt f, const PetscRea
   *converged = PETSC_FALSE;
   for (PetscInt it = 0; it < PM_MAX_IT; it++) {
     PetscReal g = 0, h = 0, gn = 0, step, xn, d2n = PETSC_MAX_REAL;
+    PetscBool short_step;
     FacePoint(pm, f, xi, xv, R, x, dx, d2x);
     for (PetscInt d = 0; d < dim; d++) g += (x[d] - X[d]) * dx[d], h += dx[d] * dx[d] + (x[d] - X[d]) * d2x[d], gn += dx[d] * dx[d];
     if (h <= 0) h = gn;
@@ -106,14 +109,16 @@ static PetscReal ProjectOnFace(const PatchMaster *pm, PetscInt f, const PetscRea
       *converged = PETSC_TRUE;
       break;
     }
+    /* a short Newton step is taken as it is: near the minimum the distance changes by less than its round-off */
+    short_step = (PetscBool)(PetscAbsReal(step) < PM_SHORT_STEP);
     for (PetscInt k = 0; k < 30; k++, step *= 0.5) {
       PetscReal xt[3];
       xn = PetscMin(PetscMax(xi + step, -1.0), 1.0);
       FacePoint(pm, f, xn, xv, R, xt, dx, d2x);
       d2n = Dist2(dim, xt, X);
-      if (d2n <= best) break;
+      if (d2n <= best || short_step) break;
     }
-    if (d2n > best) { /* no decrease along the step: the minimum to round-off */
+    if (d2n > best && !short_step) { /* no decrease along the step: the minimum to round-off */
       *converged = PETSC_TRUE;
       break;
     }
