@@ -189,3 +189,7 @@ sk_contact_same_on_2_ranks(regression_contact_iga_block_slide_mpi 1e-10 ${SK_TES
 # 1.9 % (a) and 0.8 % (p0) of the finest one's, and the 3 % bound (the required one) holds it with 1 % to spare.
 sk_add_python_test(regression_contact_iga_hertz ${SK_TEST_DIR}/check_contact_hertz.py
   ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/iga_hertz_coarse.xml iga 12 LABELS regression)
+# The NURBS master through a checkpoint: iga_block_slide_restart.xml killed after step 200 and restarted (checkpoints
+# every 60 steps), bitwise the uninterrupted run, also from the previous checkpoint when the newest is damaged.
+sk_add_python_test(regression_contact_iga_block_slide_restart ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_restart.py
+  ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/iga_block_slide_restart.xml 200 LABELS regression)
