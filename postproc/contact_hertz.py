@@ -7,7 +7,11 @@ section 4.3): p(x) = p0 sqrt(1 - x^2 / a^2), a = sqrt(4 P R / (pi E*)), p0 = sqr
     p_a = |f_a| / w_a at the current position x_a, from the last field frame), without the two outermost ones, whose
     weights straddle the edge where p falls off as a square root (their averages are not point values of p).
 
-    python3 -m postproc.contact_hertz OUTDIR      prints the numbers of a run"""
+The NURBS version (inputs/explicit/iga_hertz*.xml, an elastic cylinder on the block, both patches) takes E* of both
+bodies and the block's points only (the cylinder's Bezier points on its tangent y = 0 are not contact nodes):
+measure(out, es=ES_IGA, block=1).
+
+    python3 -m postproc.contact_hertz OUTDIR [iga]      prints the numbers of a run"""
 import glob
 import os
 import sys
@@ -18,6 +22,7 @@ from postproc.results import Results
 
 E, NU, R = 1e7, 0.3, 0.05  # the input's block and cylinder
 PAIR = "cylinder"
+ES_IGA = 1 / ((1 - NU**2) / E + (1 - NU**2) / (10 * E))  # iga_hertz*.xml: the cylinder 10 times as stiff as the block
 
 
 def read_last_frame(out):
@@ -31,14 +36,23 @@ def read_last_frame(out):
     return r.GetOutput()
 
 
-def last_frame(out):
-    """(reference coordinates, displacement, contact pressure) of the nodes in the last field frame of OUT."""
+def last_frame(out, block=None):
+    """(reference coordinates, displacement, contact pressure) of the nodes in the last field frame of OUT (with BLOCK,
+    the points of that block's cells only)."""
     from vtk.util.numpy_support import vtk_to_numpy
 
     g = read_last_frame(out)
     X = vtk_to_numpy(g.GetPoints().GetData())
     p = vtk_to_numpy(g.GetPointData().GetArray("contact_pressure")).ravel()
     u = vtk_to_numpy(g.GetPointData().GetArray("displacement"))
+    if block is not None:
+        ids = vtk_to_numpy(g.GetCellData().GetArray("block_id")).ravel()
+        keep = set()
+        for c in np.flatnonzero(ids == block):
+            cell = g.GetCell(int(c))
+            keep.update(cell.GetPointId(k) for k in range(cell.GetNumberOfPoints()))
+        keep = np.array(sorted(keep))
+        X, u, p = X[keep], u[keep], p[keep]
     return X, u, p
 
 
@@ -49,11 +63,11 @@ def fit_ellipse(r, p):
     return np.sqrt(c[0]), np.sqrt(-c[0] / c[1])
 
 
-def measure(out):
+def measure(out, es=E / (1 - NU**2), block=None):
     """dict of the run in OUT: P (N/m), a and p0 fitted and Hertz's a_hertz, p0_hertz for that P, a_reference (the fit
     on the reference positions), p_centre (the nodal pressure at x = 0), contact_nodes (in contact, the top surface
     from x = 0 on, in order), across (nodes across 2a), kinetic_ratio (kinetic / internal energy at the end)."""
-    X, u, p = last_frame(out)
+    X, u, p = last_frame(out, block)
     res = Results(os.path.join(out, "results.h5"))
     contact = res.history(f"/explicit/contact/{PAIR}").asdict()
     energy = res.history("/explicit/energy").asdict()
@@ -63,7 +77,6 @@ def measure(out):
     x, xref, pt = x[order], xref[order], pt[order]
     n = int(np.count_nonzero(pt > 0))
     P = 2 * float(np.asarray(contact["normal_force"])[-1])
-    es = E / (1 - NU**2)
     m = dict(P=P, a_hertz=np.sqrt(4 * P * R / (np.pi * es)), p0_hertz=np.sqrt(P * es / (np.pi * R)), pressure=pt,
              contact_nodes=n, across=2 * n - 1,  # the node at x = 0 once
              kinetic_ratio=float(np.asarray(energy["kinetic"])[-1]) / float(np.asarray(energy["internal"])[-1]))
@@ -76,6 +89,7 @@ def measure(out):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    print({k: v for k, v in measure(sys.argv[1]).items() if k != "pressure"})
+    kw = dict(es=ES_IGA, block=1) if len(sys.argv) == 3 else {}
+    print({k: v for k, v in measure(sys.argv[1], **kw).items() if k != "pressure"})

@@ -121,33 +121,47 @@ PetscErrorCode SKContactPairCreateWithContactSurface(MPI_Comm comm, PetscInt dim
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKContactPairCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscInt natural[],
-                                           const PetscReal w[], SKContactMeshSurface ms, SKContactMeshSurface slave, PetscReal eps_n,
-                                           SKFrictionLaw law, SKContactPair *cpp)
+PetscErrorCode SKContactPairCreateWithNodeSurface(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscInt natural[],
+                                                  const PetscReal w[], SKContactSurface surface, SKContactMeshSurface nodes,
+                                                  PetscInt max_support, SKContactMeshSurface slave, PetscReal eps_n, SKFrictionLaw law,
+                                                  SKContactPair *cpp)
 {
   PetscInt *nat;
 
   PetscFunctionBegin;
-  PetscCheck(ms->dim == dim, comm, PETSC_ERR_ARG_INCOMP,
-             "Master surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D", ms->dim, dim);
+  PetscCheck(surface->dim == dim, comm, PETSC_ERR_ARG_INCOMP,
+             "Master surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D", surface->dim, dim);
   PetscCall(ContactPairCreate(comm, dim, nlocal, nowned, w, eps_n, law, cpp));
-  PetscCall(SKContactSurfaceCreateMesh(ms, &(*cpp)->surface));
+  (*cpp)->surface = surface;
   PetscCall(PetscMalloc1((*cpp)->n, &nat));
   PetscCall(PetscMalloc1((*cpp)->n, &(*cpp)->slot));
   for (PetscInt i = 0; i < (*cpp)->n; i++) nat[i] = natural[(*cpp)->nodes[i]];
-  /* a slave node's reaction goes to one master face (point distribution) or to the faces under its own (mortar) */
-  PetscCall(SKContactMeshSurfaceSetSlaves(ms, (*cpp)->n, nat,
-                                          !slave     ? ms->nfn
-                                          : dim == 2 ? SK_CONTACT_MORTAR_SUPPORT_2D
-                                                     : SK_CONTACT_MAX_SUPPORT,
-                                          (*cpp)->slot));
+  PetscCall(SKContactMeshSurfaceSetSlaves(nodes, (*cpp)->n, nat, max_support, (*cpp)->slot));
   PetscCall(SKContactSideCreateNodes(comm, dim, (*cpp)->n, (*cpp)->nodes, slave, nat, &(*cpp)->side));
   PetscCall(PetscFree(nat));
   if (slave) {
-    PetscCheck((*cpp)->surface->ops->distribute, comm, PETSC_ERR_SUP, "A %s master surface has no mortar distribution",
-               (*cpp)->surface->ops->type);
+    PetscCheck(surface->ops->distribute, comm, PETSC_ERR_SUP, "A %s master surface has no mortar distribution", surface->ops->type);
     (*cpp)->mortar = PETSC_TRUE;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPairCreateWithMesh(MPI_Comm comm, PetscInt dim, PetscInt nlocal, PetscInt nowned, const PetscInt natural[],
+                                           const PetscReal w[], SKContactMeshSurface ms, SKContactMeshSurface slave, PetscReal eps_n,
+                                           SKFrictionLaw law, SKContactPair *cpp)
+{
+  SKContactSurface surface;
+
+  PetscFunctionBegin;
+  PetscCheck(ms->dim == dim, comm, PETSC_ERR_ARG_INCOMP,
+             "Master surface of dimension %" PetscInt_FMT " for a contact in %" PetscInt_FMT "D", ms->dim, dim);
+  PetscCall(SKContactSurfaceCreateMesh(ms, &surface));
+  /* a slave node's reaction goes to one master face (point distribution) or to the faces under its own (mortar) */
+  PetscCall(SKContactPairCreateWithNodeSurface(comm, dim, nlocal, nowned, natural, w, surface, ms,
+                                               !slave     ? ms->nfn
+                                               : dim == 2 ? SK_CONTACT_MORTAR_SUPPORT_2D
+                                                          : SK_CONTACT_MAX_SUPPORT,
+                                               slave, eps_n, law, cpp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

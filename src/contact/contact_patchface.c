@@ -26,6 +26,25 @@ struct _p_SKContactPatchFace {
   PetscReal *load, *lbuf;                /* per control point: N_A and F_A (dim) set by its owner, and the sum over ranks */
 };
 
+PetscErrorCode SKContactPatchFaceFlags(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[], const PetscInt faces[],
+                                       PetscInt flags[])
+{
+  PetscInt nb;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNumBlocks(mesh, &nb));
+  for (PetscInt s = 0; s < nsides; s++) {
+    SKNURBSPatch patch;
+    PetscInt b, pe;
+    PetscCall(SKMeshGetElement(mesh, elements[s], &b, NULL, NULL));
+    PetscCall(SKMeshGetPatchElement(mesh, elements[s], &patch, &pe));
+    PetscCheck(patch, comm, PETSC_ERR_ARG_WRONG, "side of element %" PetscInt_FMT " is not on a NURBS patch", elements[s]);
+    flags[6 * b + faces[s]] = 1;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, flags, (PetscMPIInt)(6 * nb), MPIU_INT, MPI_MAX, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[], const PetscInt faces[],
                                         SKContactPatchFace *pfp)
 {
@@ -37,16 +56,7 @@ PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsi
   PetscCall(SKMeshGetNumBlocks(mesh, &nb));
   PetscCall(SKMeshGetDimension(mesh, &dim));
   PetscCall(PetscCalloc2(6 * nb, &flags, nb + 1, &offset));
-  /* the (patch, face) pairs of the side set, on every rank */
-  for (PetscInt s = 0; s < nsides; s++) {
-    SKNURBSPatch patch;
-    PetscInt b, pe;
-    PetscCall(SKMeshGetElement(mesh, elements[s], &b, NULL, NULL));
-    PetscCall(SKMeshGetPatchElement(mesh, elements[s], &patch, &pe));
-    PetscCheck(patch, comm, PETSC_ERR_ARG_WRONG, "side of element %" PetscInt_FMT " is not on a NURBS patch", elements[s]);
-    flags[6 * b + faces[s]] = 1;
-  }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, flags, (PetscMPIInt)(6 * nb), MPIU_INT, MPI_MAX, comm));
+  PetscCall(SKContactPatchFaceFlags(comm, mesh, nsides, elements, faces, flags));
   PetscCall(PetscNew(&pf));
   pf->comm = comm;
   pf->dim  = dim;

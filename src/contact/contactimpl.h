@@ -246,6 +246,15 @@ PETSC_INTERN PetscErrorCode SKContactPairCreateWithContactSurface(MPI_Comm, Pets
                                                                   const PetscReal w[], SKContactSurface surface, PetscReal eps_n,
                                                                   SKFrictionLaw law, SKContactPair *);
 
+/* A pair of the nodes with W > 0 against SURFACE (taken over), a surface of a body whose reactions go through the slave
+   rows of NODES (its master nodes; the caller's reference stays with SURFACE), each row of at most MAX_SUPPORT master
+   nodes; SLAVE (or NULL: point distribution; a reference is taken over) the slave side set for a mortar distribution.
+   SKContactPairCreateWithMesh() and the NURBS patch-face master (contact_patchmaster.c) end here. Collective. */
+PETSC_INTERN PetscErrorCode SKContactPairCreateWithNodeSurface(MPI_Comm, PetscInt dim, PetscInt nlocal, PetscInt nowned,
+                                                               const PetscInt natural[], const PetscReal w[], SKContactSurface surface,
+                                                               SKContactMeshSurface nodes, PetscInt max_support, SKContactMeshSurface slave,
+                                                               PetscReal eps_n, SKFrictionLaw law, SKContactPair *);
+
 struct _p_SKContactPair {
   MPI_Comm comm;
   PetscInt dim, n;          /* space dimension; owned contact nodes */

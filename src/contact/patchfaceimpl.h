@@ -11,6 +11,11 @@
    paper). Collective. */
 PETSC_INTERN PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X[], const PetscReal u[], const PetscReal v[],
                                                      SKContactSurface surface, PetscReal t);
+/* The (patch, face) pairs the local sides (ELEMENTS[s], FACES[s]) of a side set name, on every rank: FLAGS[6 b + f] = 1
+   for face F of the patch of block B (FLAGS of 6 entries per block, zeroed by the caller). An error for a side that is
+   not on a patch. Collective. */
+PETSC_INTERN PetscErrorCode SKContactPatchFaceFlags(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[],
+                                                    const PetscInt faces[], PetscInt flags[]);
 /* The communicator and space dimension of PF. */
 PETSC_INTERN void SKContactPatchFaceGetComm(SKContactPatchFace pf, MPI_Comm *comm, PetscInt *dim);
 /* Index of the control point of local node NODE in PF (-1 if it has none). */

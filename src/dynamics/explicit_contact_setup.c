@@ -79,6 +79,47 @@ static PetscErrorCode SurfaceBodies(SKExplicit ex, SKContactMeshSurface ms, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode ReadPatchMasterContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, PetscBool, PetscBool, PetscInt,
+                                             SKContactPair[], PetscInt *);
+static PetscErrorCode SideSetPatchFaces(SKExplicit, SKNode, const char[], PetscInt *, PetscInt *, PetscInt *, const PetscInt **,
+                                        const PetscInt **);
+
+/* The friction law of the <friction> child of contact ITEM for pass PASS (0 or 1) of a pair and the pair's term name PNAME
+   (SK_MESH_NAME_LEN chars): NAME, and NAME_2 for the second pass. */
+static PetscErrorCode PassLaw(SKExplicit ex, SKNode item, const char name[], PetscInt pass, SKFrictionLaw *law, char pname[])
+{
+  SKNode fnode;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputRequireChild(ex->input, item, "friction", &fnode));
+  PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, law));
+  if (pass == 1)
+    PetscCall(PetscSNPrintf(pname, SK_MESH_NAME_LEN, "%s_2", name));
+  else
+    PetscCall(PetscStrncpy(pname, name, SK_MESH_NAME_LEN));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The sorted body lists BODIES[0] (NB[0] entries) of side set 'sideset' and BODIES[1] of 'master' of contact NAME must
+   not share a body (self-contact is not implemented); frees both lists. */
+static PetscErrorCode CheckDifferentBodies(SKExplicit ex, SKNode item, const char name[], const PetscInt nb[], PetscInt *bodies[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0, j = 0; i < nb[0] && j < nb[1];) {
+    PetscCall(SKInputCheck(ex->input, item, bodies[0][i] != bodies[1][j],
+                           "the side sets 'sideset' and 'master' of contact '%s' belong to the same body (connected elements): "
+                           "self-contact is not implemented",
+                           name));
+    if (bodies[0][i] < bodies[1][j])
+      i++;
+    else
+      j++;
+  }
+  PetscCall(PetscFree(bodies[0]));
+  PetscCall(PetscFree(bodies[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A <contact sideset master> pair between deformable bodies: checks (different bodies, initial penetration within
    what the search finds) and the pair(s): one pass, or two with the sides swapped and the penalty halved, registered
    as force terms of GROUP into PAIRS[*NPAIRS]. */
@@ -87,10 +128,9 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
 {
   SKContactMeshSurface slave_ms, master_ms;
   PetscReal *ws, *wm, depth[2], mortar_tol = 0; /* the default: exact shares (docs/theory.md, "Contact between deformable bodies") */
-  PetscInt passes = 1, nb[2];
-  PetscBool mortar;
+  PetscInt passes = 1, nb[2], npatch, ntotal;
+  PetscBool mortar, dist_given;
   PetscInt *bodies[2];
-  SKNode fnode;
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < 10; k++) { /* the rigid surface's attributes mean nothing here */
@@ -104,10 +144,15 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   PetscCall(SKInputGetInt(ex->input, item, "passes", &passes, NULL));
   {
     char dist[16] = "mortar"; /* the schema allows mortar and point */
-    PetscCall(SKInputGetString(ex->input, item, "distribution", dist, sizeof(dist), NULL));
+    PetscCall(SKInputGetString(ex->input, item, "distribution", dist, sizeof(dist), &dist_given));
     PetscCall(PetscStrcmp(dist, "mortar", &mortar));
   }
   PetscCall(SKInputCheck(ex->input, item, passes == 1 || passes == 2, "passes = %" PetscInt_FMT " must be 1 or 2", passes));
+  PetscCall(SideSetPatchFaces(ex, item, "master", &npatch, &ntotal, NULL, NULL, NULL));
+  if (npatch) { /* the master on NURBS patch faces */
+    PetscCall(ReadPatchMasterContact(ex, item, name, eps_n, passes, dist_given, mortar, group, pairs, npairs));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(SKInputGetReal(ex->input, item, "mortar_tolerance", &mortar_tol, NULL));
   PetscCall(
       SKInputCheck(ex->input, item, mortar_tol >= 0 && mortar_tol < 1, "mortar_tolerance = %g must be in [0, 1)", (double)mortar_tol));
@@ -117,18 +162,7 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   PetscCall(SKContactMeshSurfaceSetMortarTolerance(master_ms, mortar_tol));
   PetscCall(SurfaceBodies(ex, slave_ms, &nb[0], &bodies[0]));
   PetscCall(SurfaceBodies(ex, master_ms, &nb[1], &bodies[1]));
-  for (PetscInt i = 0, j = 0; i < nb[0] && j < nb[1];) {
-    PetscCall(SKInputCheck(ex->input, item, bodies[0][i] != bodies[1][j],
-                           "the side sets 'sideset' and 'master' of contact '%s' belong to the same body (connected elements): "
-                           "self-contact is not implemented",
-                           name));
-    if (bodies[0][i] < bodies[1][j])
-      i++;
-    else
-      j++;
-  }
-  PetscCall(PetscFree(bodies[0]));
-  PetscCall(PetscFree(bodies[1]));
+  PetscCall(CheckDifferentBodies(ex, item, name, nb, bodies));
   /* sides that look away from each other never touch (a block on the bottom face of a slab passes through it): over
      the nodes of each side whose nearest point on the other side lies inside one of its faces, the outward normals of
      the two sides must oppose at most of them; a pair apart at the start (no such node facing) still runs */
@@ -192,12 +226,7 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
     /* two passes average their forces: each carries half the penalty (normal and friction forces are linear in it) */
     const PetscReal eps = passes == 2 ? 0.5 * eps_n : eps_n;
     char pname[SK_MESH_NAME_LEN];
-    PetscCall(SKInputRequireChild(ex->input, item, "friction", &fnode));
-    PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
-    if (pass == 1)
-      PetscCall(PetscSNPrintf(pname, sizeof(pname), "%s_2", name));
-    else
-      PetscCall(PetscStrncpy(pname, name, sizeof(pname)));
+    PetscCall(PassLaw(ex, item, name, pass, &law, pname));
     /* each pair holds a reference to the surfaces it uses: the first pass takes the creation's, the second its own */
     if (pass == 1) PetscCall(SKContactMeshSurfaceReference(slave_ms));
     if (pass == 1 && mortar) PetscCall(SKContactMeshSurfaceReference(master_ms));
@@ -216,30 +245,139 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* How many sides of the side set named by ATTR of NODE lie on NURBS patch faces: *NPATCH of *NTOTAL (global counts);
+   its local sides into ELEMENTS, FACES, NS (any may be NULL). */
+static PetscErrorCode SideSetPatchFaces(SKExplicit ex, SKNode node, const char attr[], PetscInt *npatch, PetscInt *ntotal, PetscInt *ns,
+                                        const PetscInt **elements, const PetscInt **faces)
+{
+  const PetscInt *el, *fa;
+  PetscInt n, counts[2] = {0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(SKExplicitSideSetFromInput(ex, node, attr, &n, &el, &fa));
+  for (PetscInt s = 0; s < n; s++) {
+    SKNURBSPatch patch;
+    PetscInt pe;
+    PetscCall(SKMeshGetPatchElement(ex->mesh, el[s], &patch, &pe));
+    counts[0] += patch ? 1 : 0;
+  }
+  counts[1] = n;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPIU_INT, MPI_SUM, ex->comm));
+  *npatch = counts[0], *ntotal = counts[1];
+  if (ns) *ns = n;
+  if (elements) *elements = el;
+  if (faces) *faces = fa;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The contact points of the side set named by attribute sideset of NODE when it lies on NURBS patch faces (*pf = NULL
    for Lagrange faces; a mix of both is an input error). */
 static PetscErrorCode ContactPatchFace(SKExplicit ex, SKNode node, SKContactPatchFace *pf)
 {
   const PetscInt *elements, *faces;
-  PetscInt ns, counts[2] = {0, 0};
+  PetscInt ns, npatch, ntotal;
 
   PetscFunctionBegin;
   *pf = NULL;
-  PetscCall(SKExplicitSideSetFromInput(ex, node, "sideset", &ns, &elements, &faces));
-  for (PetscInt s = 0; s < ns; s++) {
-    SKNURBSPatch patch;
-    PetscInt pe;
-    PetscCall(SKMeshGetPatchElement(ex->mesh, elements[s], &patch, &pe));
-    counts[0] += patch ? 1 : 0;
-  }
-  counts[1] = ns;
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPIU_INT, MPI_SUM, ex->comm));
-  if (!counts[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SKInputCheck(ex->input, node, counts[0] == counts[1],
+  PetscCall(SideSetPatchFaces(ex, node, "sideset", &npatch, &ntotal, &ns, &elements, &faces));
+  if (!npatch) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKInputCheck(ex->input, node, npatch == ntotal,
                          "the contact side set mixes faces of NURBS patches (%" PetscInt_FMT ") and of Lagrange elements (%" PetscInt_FMT
                          ")",
-                         counts[0], counts[1] - counts[0]));
+                         npatch, ntotal - npatch));
   PetscCall(SKContactPatchFaceCreate(ex->comm, ex->mesh, ns, elements, faces, pf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bodies (ex->body) of the local sides of side set ATTR of NODE, over all ranks, sorted and unique, into *bodies. */
+static PetscErrorCode SideSetBodies(SKExplicit ex, SKNode node, const char attr[], PetscInt *n, PetscInt **bodies)
+{
+  const PetscInt *elements, *faces;
+  PetscInt ns, *mine;
+  PetscMPIInt size, count, *counts, *displs;
+
+  PetscFunctionBegin;
+  PetscCall(SKExplicitSideSetFromInput(ex, node, attr, &ns, &elements, &faces));
+  PetscCall(PetscMalloc1(ns, &mine));
+  for (PetscInt s = 0; s < ns; s++) mine[s] = ex->body[ex->natural_elements[elements[s]]];
+  PetscCall(PetscSortRemoveDupsInt(&ns, mine));
+  PetscCallMPI(MPI_Comm_size(ex->comm, &size));
+  PetscCall(PetscMalloc2(size, &counts, size, &displs));
+  PetscCall(PetscMPIIntCast(ns, &count));
+  PetscCallMPI(MPI_Allgather(&count, 1, MPI_INT, counts, 1, MPI_INT, ex->comm));
+  displs[0] = 0;
+  for (PetscMPIInt r = 1; r < size; r++) displs[r] = displs[r - 1] + counts[r - 1];
+  *n = displs[size - 1] + counts[size - 1];
+  PetscCall(PetscMalloc1(*n, bodies));
+  PetscCallMPI(MPI_Allgatherv(mine, count, MPIU_INT, *bodies, counts, displs, MPIU_INT, ex->comm));
+  PetscCall(PetscSortRemoveDupsInt(n, *bodies));
+  PetscCall(PetscFree2(counts, displs));
+  PetscCall(PetscFree(mine));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A <contact sideset master> pair whose master side set lies on NURBS patch faces (2D; docs/input.md): the slave nodes
+   (Lagrange faces, or patch faces of degree 1, whose control points lie on the face) against the patch faces as a
+   deformable master, node-to-segment with the point distribution; one pass or two (both sides then of degree 1). What
+   is not implemented is refused: the mortar distribution, a patch face of higher degree as a slave. */
+static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt passes,
+                                             PetscBool dist_given, PetscBool mortar, PetscInt group, SKContactPair pairs[],
+                                             PetscInt *npairs)
+{
+  PetscInt nb[2], *bodies[2];
+
+  PetscFunctionBegin;
+  PetscCall(SKInputCheck(ex->input, item, ex->dim == 2,
+                         "contact '%s': NURBS patch faces as the master side (master=) are implemented in 2D only", name));
+  PetscCall(SKInputCheck(ex->input, item, dist_given && !mortar,
+                         "contact '%s': a master side set on NURBS patch faces takes distribution=\"point\" (node-to-segment); the "
+                         "mortar distribution onto a NURBS master is not implemented",
+                         name));
+  {
+    PetscBool found;
+    char buf[64];
+    PetscCall(SKInputGetString(ex->input, item, "mortar_tolerance", buf, sizeof(buf), &found));
+    PetscCall(SKInputCheck(ex->input, item, !found,
+                           "contact '%s': mortar_tolerance applies to the mortar distribution; a NURBS master takes the point distribution",
+                           name));
+  }
+  PetscCall(SideSetBodies(ex, item, "sideset", &nb[0], &bodies[0]));
+  PetscCall(SideSetBodies(ex, item, "master", &nb[1], &bodies[1]));
+  PetscCall(CheckDifferentBodies(ex, item, name, nb, bodies));
+  for (PetscInt pass = 0; pass < passes; pass++) {
+    const char *slave_attr = pass == 0 ? "sideset" : "master", *master_attr = pass == 0 ? "master" : "sideset";
+    const PetscInt *elements, *faces;
+    PetscInt ns, npatch, ntotal, nfn_max = 0;
+    PetscReal *w;
+    SKFrictionLaw law;
+    char pname[SK_MESH_NAME_LEN];
+
+    /* the slave side's nodes are its contact points: on a patch face they must lie on the face (degree 1) */
+    PetscCall(SKExplicitSideSetFromInput(ex, item, slave_attr, &ns, &elements, &faces));
+    for (PetscInt s = 0; s < ns; s++) {
+      PetscInt fn[SK_ELEMENT_MAX_NODES], n;
+      PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &n, fn));
+      nfn_max = PetscMax(nfn_max, n);
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nfn_max, 1, MPIU_INT, MPI_MAX, ex->comm));
+    PetscCall(SKInputCheck(ex->input, item, nfn_max <= 2,
+                           "contact '%s': the slave side (attribute '%s') against a NURBS master has faces of %" PetscInt_FMT
+                           " nodes: a slave side against a deformable master takes linear faces (Lagrange L2, or patch faces of "
+                           "degree 1, whose control points lie on the face)%s",
+                           name, slave_attr, nfn_max, passes == 2 ? "; with passes=\"2\" both sides are slaves" : ""));
+    PetscCall(SideSetPatchFaces(ex, item, master_attr, &npatch, &ntotal, &ns, &elements, &faces));
+    PetscCall(SKInputCheck(ex->input, item, npatch == ntotal,
+                           "contact '%s': side set '%s' mixes faces of NURBS patches (%" PetscInt_FMT
+                           ") and of Lagrange elements (%" PetscInt_FMT "); as the master it must lie wholly on patch faces",
+                           name, master_attr, npatch, ntotal - npatch));
+    PetscCall(ContactSide(ex, item, slave_attr, &w, NULL));
+    PetscCall(PassLaw(ex, item, name, pass, &law, pname));
+    PetscCall(SKContactPairCreateWithPatchMaster(ex->comm, ex->mesh, ns, elements, faces, ex->nlocal, ex->nowned, ex->natural_nodes, ex->X,
+                                                 ex->mass, w, passes == 2 ? 0.5 * eps_n : eps_n, law, &pairs[*npairs]));
+    PetscCall(PetscFree(w));
+    PetscCall(SKExplicitAddContactTerm(ex, pname, pairs[*npairs], group)); /* the term owns the pair */
+    PetscCall(SKContactPairSetPasses(pairs[(*npairs)++], passes));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

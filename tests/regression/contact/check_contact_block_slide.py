@@ -3,7 +3,9 @@ the rigid-block closed forms: stopping distance v0^2 / (2 mu g) and dissipated e
 required bound, docs/design.md), and the energy balance with the contact's booked energy (stored penalty energy,
 friction dissipation) to 2e-3 of the energy in play.
 
-usage: check_contact_block_slide.py PROGRAM INPUT"""
+usage: check_contact_block_slide.py PROGRAM INPUT [SET]
+
+SET is the node set of the block's nodes (default a_all; the NURBS version of the input names its patch, a)."""
 import sys
 
 import numpy as np
@@ -15,8 +17,9 @@ V0, MU, G, M = 1.0, 0.3, 10.0, 1000.0 * 0.2 * 0.05
 
 def main():
     prog, inp = sys.argv[1:3]
+    block = sys.argv[3] if len(sys.argv) > 3 else "a_all"
     r = run_results(prog, inp)
-    s = r.history("/explicit/set/a_all")
+    s = r.history(f"/explicit/set/{block}")
     c = r.history("/explicit/contact/slide")
     e = r.history("/explicit/energy")
     fails = []
