@@ -257,11 +257,13 @@ SK_HOT_INLINE void FieldPass(const PetscInt dim, const PetscInt q, const PetscIn
 /* The mass product of SKBezierMassApply() for one (dim, q), written once: the instances below get constant sizes. All
    fields (components of all vectors) go through the passes together, innermost. */
 SK_HOT_INLINE void MassProduct(const SKBezierBasis *bb, const PetscInt dim, const PetscInt q, const PetscReal G[], PetscInt nelem,
-                               const PetscInt conn[], PetscInt bs, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[])
+                               const PetscInt elems[], const PetscInt conn[], PetscInt bs, PetscInt nvec, const PetscReal *const x[],
+                               PetscReal *const y[])
 {
   const PetscInt nen = dim == 2 ? q * q : q * q * q, nf = bs * nvec;
 
-  for (PetscInt e = 0; e < nelem; e++) {
+  for (PetscInt i = 0; i < nelem; i++) {
+    const PetscInt e   = elems ? elems[i] : i;
     const PetscInt *c  = conn + e * nen;
     const PetscReal *w = bb->w + e * nen, *Ge = G + e * nen; /* (p + 1)^dim Gauss points, as many as control points */
     PetscReal t0[SK_ELEMENT_MAX_NODES * SK_MASS_MAX_FIELDS], t1[SK_ELEMENT_MAX_NODES * SK_MASS_MAX_FIELDS];
@@ -288,11 +290,11 @@ SK_HOT_INLINE void MassProduct(const SKBezierBasis *bb, const PetscInt dim, cons
 }
 
 /* instances with constant sizes: DIM components (the solver's vectors) of NVEC vectors */
-#define SK_MASS_PRODUCT(DIM, Q, NVEC)                                                                                        \
-  static void MassProduct##DIM##Q##NVEC(const SKBezierBasis *bb, const PetscReal G[], PetscInt nelem, const PetscInt conn[], \
-                                        const PetscReal *const x[], PetscReal *const y[])                                    \
-  {                                                                                                                          \
-    MassProduct(bb, DIM, Q, G, nelem, conn, DIM, NVEC, x, y);                                                                \
+#define SK_MASS_PRODUCT(DIM, Q, NVEC)                                                                                         \
+  static void MassProduct##DIM##Q##NVEC(const SKBezierBasis *bb, const PetscReal G[], PetscInt nelem, const PetscInt elems[], \
+                                        const PetscInt conn[], const PetscReal *const x[], PetscReal *const y[])              \
+  {                                                                                                                           \
+    MassProduct(bb, DIM, Q, G, nelem, elems, conn, DIM, NVEC, x, y);                                                          \
   }
 SK_MASS_PRODUCT(2, 2, 1)
 SK_MASS_PRODUCT(2, 3, 1)
@@ -309,11 +311,11 @@ SK_MASS_PRODUCT(3, 2, 2)
 SK_MASS_PRODUCT(3, 3, 2)
 SK_MASS_PRODUCT(3, 4, 2)
 
-typedef void (*MassProductFn)(const SKBezierBasis *, const PetscReal[], PetscInt, const PetscInt[], const PetscReal *const[],
-                              PetscReal *const[]);
+typedef void (*MassProductFn)(const SKBezierBasis *, const PetscReal[], PetscInt, const PetscInt[], const PetscInt[],
+                              const PetscReal *const[], PetscReal *const[]);
 
-PetscErrorCode SKBezierMassApply(SKBasis basis, const PetscReal G[], PetscInt nelem, const PetscInt conn[], PetscInt bs, PetscInt nvec,
-                                 const PetscReal *const x[], PetscReal *const y[])
+PetscErrorCode SKBezierMassApply(SKBasis basis, const PetscReal G[], PetscInt nelem, const PetscInt elems[], const PetscInt conn[],
+                                 PetscInt bs, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[])
 {
   const SKBezierBasis *bb = (const SKBezierBasis *)basis->ctx;
   const PetscInt dim = bb->dim, q = bb->q;
@@ -330,9 +332,9 @@ PetscErrorCode SKBezierMassApply(SKBasis basis, const PetscReal G[], PetscInt ne
         {{MassProduct321, MassProduct331, MassProduct341, NULL}, {MassProduct322, MassProduct332, MassProduct342, NULL}}};
     MassProductFn f = (bs == dim && (nvec == 1 || nvec == 2) && q >= 2 && q <= 5) ? fn[dim - 2][nvec - 1][q - 2] : NULL;
     if (f)
-      f(bb, G, nelem, conn, x, y);
+      f(bb, G, nelem, elems, conn, x, y);
     else
-      MassProduct(bb, dim, q, G, nelem, conn, bs, nvec, x, y);
+      MassProduct(bb, dim, q, G, nelem, elems, conn, bs, nvec, x, y);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
