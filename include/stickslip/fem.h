@@ -218,6 +218,10 @@ PETSC_EXTERN PetscErrorCode SKFEMMassOperatorCreate(SKBasis basis, PetscReal rho
    (each component separately), over the local elements of the block: ghost sums are the caller's. */
 PETSC_EXTERN PetscErrorCode SKFEMMassOperatorApply(SKFEMMassOperator op, PetscInt bs, PetscInt nvec, const PetscReal *const x[],
                                                    PetscReal *const y[]);
+/* The same product over the NSEL local elements SEL (ascending, each in 0..nelem-1) only: y[v] += M_sel x[v]. The entries of y at the
+   nodes of no other element (those all of whose elements are selected) are those of SKFEMMassOperatorApply() bit for bit. */
+PETSC_EXTERN PetscErrorCode SKFEMMassOperatorApplyElements(SKFEMMassOperator op, PetscInt nsel, const PetscInt sel[], PetscInt bs,
+                                                           PetscInt nvec, const PetscReal *const x[], PetscReal *const y[]);
 PETSC_EXTERN PetscErrorCode SKFEMMassOperatorDestroy(SKFEMMassOperator *op);
 /* Checks det(dX/dxi) > 0 at every quadrature point of every element; *fail tells the first bad one. Also adds the
    block volume (m^dim) to *volume when volume != NULL. */

@@ -10,19 +10,65 @@ PetscLogEvent SK_EXPLICIT_Mass;
    M has no negative entry), below 2, where every iteration count gives a positive definite effective mass. */
 #define SK_MASS_DIAG_MIN_SHARE 0.55
 
-PetscErrorCode SKExplicitMassApply(SKExplicit ex, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[])
+/* y[v] = M x[v], over all elements, or (PRESCRIBED) over those of SKExplicitBlock.react_elem only: y then holds M x at
+   the prescribed dofs, all of whose elements are among those, and partial sums elsewhere. */
+static PetscErrorCode MassApply(SKExplicit ex, PetscBool prescribed, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[])
 {
   const PetscInt dim = ex->dim;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_EXPLICIT_Mass, 0, 0, 0, 0));
   for (PetscInt v = 0; v < nvec; v++) PetscCall(PetscArrayzero(y[v], ex->ndof));
-  for (PetscInt b = 0; b < ex->nblocks; b++)
-    if (ex->blocks[b].mop) PetscCall(SKFEMMassOperatorApply(ex->blocks[b].mop, dim, nvec, x, y));
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    const SKExplicitBlock *blk = &ex->blocks[b];
+    if (!blk->mop) continue;
+    if (prescribed)
+      PetscCall(SKFEMMassOperatorApplyElements(blk->mop, blk->nreact, blk->react_elem, dim, nvec, x, y));
+    else
+      PetscCall(SKFEMMassOperatorApply(blk->mop, dim, nvec, x, y));
+  }
   PetscCall(PetscLogEventEnd(SK_EXPLICIT_Mass, 0, 0, 0, 0));
   for (PetscInt v = 0; v < nvec; v++) {
     PetscCall(SKExplicitAssembleNodal(ex, y[v], dim));
     for (PetscInt i = 0; i < ex->ndof; i++) y[v][i] += ex->mass_other[i / dim] * x[v][i];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitMassApply(SKExplicit ex, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[])
+{
+  PetscFunctionBegin;
+  PetscCall(MassApply(ex, PETSC_FALSE, nvec, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKExplicitMassApplyPrescribed(SKExplicit ex, const PetscReal x[], PetscReal y[])
+{
+  PetscFunctionBegin;
+  PetscCall(MassApply(ex, PETSC_TRUE, 1, &x, &y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The elements of each block with a mass operator that touch a prescribed dof (ascending): the only ones the reactions
+   (M a - f at those dofs) need. Every copy of a node has its dof_bc, so each rank lists all its elements that add to a
+   prescribed dof, and the assembly over ranks completes the sums. */
+static PetscErrorCode ReactionElements(SKExplicit ex)
+{
+  const PetscInt dim = ex->dim;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    SKExplicitBlock *blk = &ex->blocks[b];
+    const PetscInt nen   = blk->nodes;
+    if (!blk->mop) continue;
+    PetscCall(PetscMalloc1(blk->nelem + 1, &blk->react_elem));
+    blk->nreact = 0;
+    for (PetscInt e = 0; e < blk->nelem; e++) {
+      PetscBool touches = PETSC_FALSE;
+      for (PetscInt a = 0; a < nen && !touches; a++)
+        for (PetscInt d = 0; d < dim; d++) touches = (PetscBool)(touches || ex->dof_bc[blk->conn[e * nen + a] * dim + d] >= 0);
+      if (touches) blk->react_elem[blk->nreact++] = e;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -112,6 +158,7 @@ PetscErrorCode SKExplicitMassSetUp(SKExplicit ex)
   PetscCall(PetscMalloc4(ex->ndof, &phi, ex->ndof, &one, ex->ndof, &Mphi, ex->ndof, &Mone));
   PetscCall(PetscMalloc1(ex->ndof, &ex->mass_diag));
   PetscCall(PetscMalloc1(ex->nlocal, &ex->mass_contact));
+  PetscCall(ReactionElements(ex));
   PetscCall(DistanceWeights(ex, phi));
   for (PetscInt i = 0; i < ex->ndof; i++) one[i] = 1.0;
   {

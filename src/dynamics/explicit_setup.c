@@ -334,6 +334,7 @@ PetscErrorCode SKExplicitDestroy(SKExplicit *exp)
     if (ex->blocks[b].basis) PetscCall(SKBasisDestroy(&ex->blocks[b].basis));
     if (ex->blocks[b].mat) PetscCall(SKMaterialDestroy(&ex->blocks[b].mat));
     PetscCall(SKFEMMassOperatorDestroy(&ex->blocks[b].mop));
+    PetscCall(PetscFree(ex->blocks[b].react_elem));
   }
   PetscCall(PetscFree(ex->blocks));
   for (PetscInt i = 0; i < ex->nbc; i++) PetscCall(SKTimeFunctionReset(&ex->bc[i].f));

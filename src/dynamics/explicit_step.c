@@ -174,15 +174,15 @@ static PetscBool HasImplicitDamping(SKExplicit ex)
 }
 
 /* With the iterated mass: the reactions (M a - f at the prescribed dofs, into the external forces), one pass over the
-   elements, and into *kinetic the local v^T M_L v / 2 with the lumped mass M_L, the step's blow-up guard: the kinetic
-   energy of the balance, v^T M v / 2, is computed where the energies are read (SKExplicitGetEnergy()), at the history
-   rows, not at every step. */
+   elements that touch a prescribed dof, and into *kinetic the local v^T M_L v / 2 with the lumped mass M_L, the step's blow-up guard: the
+   kinetic energy of the balance, v^T M v / 2, is computed where the energies are read (SKExplicitGetEnergy()), at the history rows, not at
+   every step. */
 static PetscErrorCode IteratedMassReactions(SKExplicit ex, PetscReal *kinetic)
 {
   PetscReal *Ma = ex->mass_work[0];
 
   PetscFunctionBegin;
-  PetscCall(SKExplicitMassApply(ex, 1, (const PetscReal *const *)&ex->a, &Ma));
+  PetscCall(SKExplicitMassApplyPrescribed(ex, ex->a, Ma)); /* M a only where it is read */
   for (PetscInt i = 0; i < ex->ndof; i++) {
     ex->react[i] = ex->dof_bc[i] < 0 ? 0.0 : Ma[i] - ex->f[i];
     ex->fwork_new[i] += ex->react[i];

@@ -35,9 +35,10 @@ typedef struct {
   SKBasis basis;
   SKMaterial mat;
   PetscInt nelem, first, nodes;
-  const PetscInt *conn;  /* local node numbers, owned by the mesh */
-  PetscInt id;           /* user block id (VTK cell data) */
-  SKFEMMassOperator mop; /* mass="iterated": the block's consistent mass (NULL: its lumped mass enters ex->mass_other) */
+  const PetscInt *conn;         /* local node numbers, owned by the mesh */
+  PetscInt id;                  /* user block id (VTK cell data) */
+  SKFEMMassOperator mop;        /* mass="iterated": the block's consistent mass (NULL: its lumped mass enters ex->mass_other) */
+  PetscInt nreact, *react_elem; /* with mop: its elements that touch a prescribed dof (ascending), all the reactions need */
 } SKExplicitBlock;
 
 /* Prescribed motion of some dofs. Displacement-like kinds give u(t); the velocity kind gives v(t). */
@@ -284,6 +285,9 @@ PETSC_INTERN PetscErrorCode SKExplicitSetDigests(SKExplicit, SKMesh replicated);
 /* explicit_mass.c */
 /* y[v] = M x[v] (v < nvec), assembled over ranks on every copy of a node. */
 PETSC_INTERN PetscErrorCode SKExplicitMassApply(SKExplicit, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[]);
+/* y = M x at the prescribed dofs (bit for bit as SKExplicitMassApply()), over the elements that touch them only; the
+   other entries of y are partial sums, not M x. */
+PETSC_INTERN PetscErrorCode SKExplicitMassApplyPrescribed(SKExplicit, const PetscReal x[], PetscReal y[]);
 /* The accelerations of the free dofs from the (assembled) force F by the iterated mass, with the prescribed ones of A. */
 PETSC_INTERN PetscErrorCode SKExplicitMassSolve(SKExplicit, const PetscReal f[], PetscReal a[]);
 /* The preconditioner (distance weights), after the conditions are read; nothing without mass="iterated". */

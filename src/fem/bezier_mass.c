@@ -228,11 +228,14 @@ PetscErrorCode SKBezierElementMass(SKBasis basis, PetscInt e, const PetscReal Xe
 
 /* the most fields of one mass product: 3 components of 2 vectors (the explicit solver's fused a, v) */
 #define SK_MASS_MAX_FIELDS 6
+/* the most points per direction of the product's elements: SK_ELEMENT_MAX_NODES = 64 control points, q = 8 in 2D */
+#define SK_MASS_MAX_Q 8
 
-/* One pass of a 1D operator along axis AXIS of a tensor of fields: out[..i..][f] = sum_j M(i, j) in[..j..][f], q points
-   per axis (axis 0 fastest), nf fields innermost; M(i, j) = N[i q + j] (TRANS false) or N[j q + i] (TRANS true). */
-SK_HOT_INLINE void FieldPass(const PetscInt dim, const PetscInt q, const PetscInt nf, PetscInt axis, const PetscReal *N, PetscBool trans,
-                             const PetscReal *restrict in, PetscReal *restrict out)
+/* One pass of a 1D operator along axis AXIS of a tensor of fields of SK_L elements: out[..i..][f][l] = sum_j M_l(i, j)
+   in[..j..][f][l], q points per axis (axis 0 fastest), nf fields, then the lane l (the batch's element) innermost;
+   M_l(i, j) = N[(i q + j) SK_L + l] (TRANS false) or N[(j q + i) SK_L + l] (TRANS true). */
+SK_HOT_INLINE void FieldPass(const PetscInt dim, const PetscInt q, const PetscInt nf, PetscInt axis, const PetscReal *restrict N,
+                             PetscBool trans, const PetscReal *restrict in, PetscReal *restrict out)
 {
   PetscInt inner = nf, outer = 1;
 
@@ -240,59 +243,82 @@ SK_HOT_INLINE void FieldPass(const PetscInt dim, const PetscInt q, const PetscIn
   for (PetscInt k = axis + 1; k < dim; k++) outer *= q;
   for (PetscInt o = 0; o < outer; o++)
     for (PetscInt i = 0; i < q; i++) {
-      PetscReal *restrict yo = out + (o * q + i) * inner;
+      PetscReal *restrict yo = out + (o * q + i) * inner * SK_L;
       { /* the first term sets the row (a zeroing loop becomes a slow rep stos for these short rows) */
-        const PetscReal Mi0          = trans ? N[i] : N[i * q];
-        const PetscReal *restrict x0 = in + o * q * inner;
-        for (PetscInt m = 0; m < inner; m++) yo[m] = Mi0 * x0[m];
+        const PetscReal *restrict Mi0 = N + (trans ? i : i * q) * SK_L;
+        const PetscReal *restrict x0  = in + o * q * inner * SK_L;
+        for (PetscInt m = 0; m < inner; m++)
+          for (PetscInt l = 0; l < SK_L; l++) yo[m * SK_L + l] = Mi0[l] * x0[m * SK_L + l];
       }
       for (PetscInt j = 1; j < q; j++) {
-        const PetscReal Mij          = trans ? N[j * q + i] : N[i * q + j];
-        const PetscReal *restrict xo = in + (o * q + j) * inner;
-        for (PetscInt m = 0; m < inner; m++) yo[m] += Mij * xo[m];
+        const PetscReal *restrict Mij = N + (trans ? j * q + i : i * q + j) * SK_L;
+        const PetscReal *restrict xo  = in + (o * q + j) * inner * SK_L;
+        for (PetscInt m = 0; m < inner; m++)
+          for (PetscInt l = 0; l < SK_L; l++) yo[m * SK_L + l] += Mij[l] * xo[m * SK_L + l];
       }
     }
 }
 
-/* The mass product of SKBezierMassApply() for one (dim, q), written once: the instances below get constant sizes. All
-   fields (components of all vectors) go through the passes together, innermost. */
+/* The mass product of SKBezierMassApply() for one (dim, q), written once: the instances below get constant sizes. SK_L
+   elements at a time, each in a lane (the lanes past the end repeat the last element and are discarded), all fields
+   (components of all vectors) through the passes together; every lane does the arithmetic of one element alone, and the
+   elements add into y in order, so the result does not depend on the batching. */
 SK_HOT_INLINE void MassProduct(const SKBezierBasis *bb, const PetscInt dim, const PetscInt q, const PetscReal G[], PetscInt nelem,
-                               const PetscInt conn[], PetscInt bs, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[])
+                               const PetscInt elems[], const PetscInt conn[], PetscInt bs, PetscInt nvec, const PetscReal *const x[],
+                               PetscReal *const y[])
 {
   const PetscInt nen = dim == 2 ? q * q : q * q * q, nf = bs * nvec;
 
-  for (PetscInt e = 0; e < nelem; e++) {
-    const PetscInt *c  = conn + e * nen;
-    const PetscReal *w = bb->w + e * nen, *Ge = G + e * nen; /* (p + 1)^dim Gauss points, as many as control points */
-    PetscReal t0[SK_ELEMENT_MAX_NODES * SK_MASS_MAX_FIELDS], t1[SK_ELEMENT_MAX_NODES * SK_MASS_MAX_FIELDS];
-    const PetscReal *N[3];
+  for (PetscInt b = 0; b < nelem; b += SK_L) {
+    const PetscInt nl = PetscMin(SK_L, nelem - b);
+    PetscInt e[SK_L];
+    SK_ALIGN PetscReal N[3 * SK_MASS_MAX_Q * SK_MASS_MAX_Q * SK_L], wl[SK_ELEMENT_MAX_NODES * SK_L];
+    SK_ALIGN PetscReal t0[SK_ELEMENT_MAX_NODES * SK_MASS_MAX_FIELDS * SK_L], t1[SK_ELEMENT_MAX_NODES * SK_MASS_MAX_FIELDS * SK_L];
 
-    for (PetscInt d = 0; d < dim; d++) N[d] = bb->N1t[d] + bb->span[e * dim + d] * q * q; /* N[g q + a] of the span */
-    for (PetscInt a = 0; a < nen; a++)
-      for (PetscInt v = 0; v < nvec; v++)
-        for (PetscInt k = 0; k < bs; k++) t0[a * nf + v * bs + k] = w[a] * x[v][c[a] * bs + k];
+    for (PetscInt l = 0; l < SK_L; l++) e[l] = elems ? elems[b + PetscMin(l, nl - 1)] : b + PetscMin(l, nl - 1);
+    for (PetscInt l = 0; l < SK_L; l++) {
+      const PetscInt *c  = conn + e[l] * nen;
+      const PetscReal *w = bb->w + e[l] * nen;
+      for (PetscInt d = 0; d < dim; d++) { /* N[((d q + g) q + a) SK_L + l] of the element's span */
+        const PetscReal *Nd = bb->N1t[d] + bb->span[e[l] * dim + d] * q * q;
+        for (PetscInt k = 0; k < q * q; k++) N[(d * q * q + k) * SK_L + l] = Nd[k];
+      }
+      for (PetscInt a = 0; a < nen; a++) {
+        wl[a * SK_L + l] = w[a];
+        for (PetscInt v = 0; v < nvec; v++)
+          for (PetscInt k = 0; k < bs; k++) t0[(a * nf + v * bs + k) * SK_L + l] = w[a] * x[v][c[a] * bs + k];
+      }
+    }
     /* to the Gauss points, one direction at a time (t0 -> t1 -> t0 ...), times G, and back */
     /* each pass reads what the previous one wrote (t1 of pass 1 is written by pass 0; cppcheck cannot follow it) */
     // cppcheck-suppress legacyUninitvar
-    for (PetscInt d = 0; d < dim; d++) FieldPass(dim, q, nf, d, N[d], PETSC_FALSE, d % 2 ? t1 : t0, d % 2 ? t0 : t1);
+    for (PetscInt d = 0; d < dim; d++) FieldPass(dim, q, nf, d, N + d * q * q * SK_L, PETSC_FALSE, d % 2 ? t1 : t0, d % 2 ? t0 : t1);
     {
-      PetscReal *tq = dim % 2 ? t1 : t0;
-      for (PetscInt g = 0; g < nen; g++)
-        for (PetscInt f = 0; f < nf; f++) tq[g * nf + f] *= Ge[g];
+      PetscReal *tq = dim % 2 ? t1 : t0; /* (p + 1)^dim Gauss points, as many as control points */
+      for (PetscInt g = 0; g < nen; g++) {
+        PetscReal Gg[SK_L];
+        for (PetscInt l = 0; l < SK_L; l++) Gg[l] = G[e[l] * nen + g];
+        for (PetscInt f = 0; f < nf; f++)
+          for (PetscInt l = 0; l < SK_L; l++) tq[(g * nf + f) * SK_L + l] *= Gg[l];
+      }
     }
-    for (PetscInt d = 0; d < dim; d++) FieldPass(dim, q, nf, d, N[d], PETSC_TRUE, (dim + d) % 2 ? t1 : t0, (dim + d) % 2 ? t0 : t1);
-    for (PetscInt a = 0; a < nen; a++)
-      for (PetscInt v = 0; v < nvec; v++)
-        for (PetscInt k = 0; k < bs; k++) y[v][c[a] * bs + k] += w[a] * t0[a * nf + v * bs + k]; /* 2 dim passes end in t0 */
+    for (PetscInt d = 0; d < dim; d++)
+      FieldPass(dim, q, nf, d, N + d * q * q * SK_L, PETSC_TRUE, (dim + d) % 2 ? t1 : t0, (dim + d) % 2 ? t0 : t1);
+    for (PetscInt l = 0; l < nl; l++) { /* 2 dim passes end in t0 */
+      const PetscInt *c = conn + e[l] * nen;
+      for (PetscInt a = 0; a < nen; a++)
+        for (PetscInt v = 0; v < nvec; v++)
+          for (PetscInt k = 0; k < bs; k++) y[v][c[a] * bs + k] += wl[a * SK_L + l] * t0[(a * nf + v * bs + k) * SK_L + l];
+    }
   }
 }
 
 /* instances with constant sizes: DIM components (the solver's vectors) of NVEC vectors */
-#define SK_MASS_PRODUCT(DIM, Q, NVEC)                                                                                        \
-  static void MassProduct##DIM##Q##NVEC(const SKBezierBasis *bb, const PetscReal G[], PetscInt nelem, const PetscInt conn[], \
-                                        const PetscReal *const x[], PetscReal *const y[])                                    \
-  {                                                                                                                          \
-    MassProduct(bb, DIM, Q, G, nelem, conn, DIM, NVEC, x, y);                                                                \
+#define SK_MASS_PRODUCT(DIM, Q, NVEC)                                                                                         \
+  static void MassProduct##DIM##Q##NVEC(const SKBezierBasis *bb, const PetscReal G[], PetscInt nelem, const PetscInt elems[], \
+                                        const PetscInt conn[], const PetscReal *const x[], PetscReal *const y[])              \
+  {                                                                                                                           \
+    MassProduct(bb, DIM, Q, G, nelem, elems, conn, DIM, NVEC, x, y);                                                          \
   }
 SK_MASS_PRODUCT(2, 2, 1)
 SK_MASS_PRODUCT(2, 3, 1)
@@ -309,11 +335,11 @@ SK_MASS_PRODUCT(3, 2, 2)
 SK_MASS_PRODUCT(3, 3, 2)
 SK_MASS_PRODUCT(3, 4, 2)
 
-typedef void (*MassProductFn)(const SKBezierBasis *, const PetscReal[], PetscInt, const PetscInt[], const PetscReal *const[],
-                              PetscReal *const[]);
+typedef void (*MassProductFn)(const SKBezierBasis *, const PetscReal[], PetscInt, const PetscInt[], const PetscInt[],
+                              const PetscReal *const[], PetscReal *const[]);
 
-PetscErrorCode SKBezierMassApply(SKBasis basis, const PetscReal G[], PetscInt nelem, const PetscInt conn[], PetscInt bs, PetscInt nvec,
-                                 const PetscReal *const x[], PetscReal *const y[])
+PetscErrorCode SKBezierMassApply(SKBasis basis, const PetscReal G[], PetscInt nelem, const PetscInt elems[], const PetscInt conn[],
+                                 PetscInt bs, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[])
 {
   const SKBezierBasis *bb = (const SKBezierBasis *)basis->ctx;
   const PetscInt dim = bb->dim, q = bb->q;
@@ -330,9 +356,9 @@ PetscErrorCode SKBezierMassApply(SKBasis basis, const PetscReal G[], PetscInt ne
         {{MassProduct321, MassProduct331, MassProduct341, NULL}, {MassProduct322, MassProduct332, MassProduct342, NULL}}};
     MassProductFn f = (bs == dim && (nvec == 1 || nvec == 2) && q >= 2 && q <= 5) ? fn[dim - 2][nvec - 1][q - 2] : NULL;
     if (f)
-      f(bb, G, nelem, conn, x, y);
+      f(bb, G, nelem, elems, conn, x, y);
     else
-      MassProduct(bb, dim, q, G, nelem, conn, bs, nvec, x, y);
+      MassProduct(bb, dim, q, G, nelem, elems, conn, bs, nvec, x, y);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -19,11 +19,13 @@ typedef PetscErrorCode (*SKBasisElementMassFn)(SKBasis basis, PetscInt e, const 
 /* A basis' consistent-mass product (SKFEMMassOperatorCreate()), for a cell kind with a fast kernel for it (Bezier
    cells): set-up tabulates per element what the product needs into *G (nelem * basis->nq reals, the caller frees it;
    *fail set on an inverted reference); apply adds y[v][conn[a]*bs + c] += sum_b M_ab x[v][conn[b]*bs + c], v < nvec,
-   element by element in order. */
+   element by element in order: the elements elems[0..nelem-1] (ascending local numbers; G and conn are those of all the
+   block's elements), or all elements 0..nelem-1 when elems is NULL. */
 typedef PetscErrorCode (*SKBasisMassSetUpFn)(SKBasis basis, PetscReal rho, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
                                              PetscReal **G, SKFEMFailure *fail);
-typedef PetscErrorCode (*SKBasisMassApplyFn)(SKBasis basis, const PetscReal G[], PetscInt nelem, const PetscInt conn[], PetscInt bs,
-                                             PetscInt nvec, const PetscReal *const x[], PetscReal *const y[]);
+typedef PetscErrorCode (*SKBasisMassApplyFn)(SKBasis basis, const PetscReal G[], PetscInt nelem, const PetscInt elems[],
+                                             const PetscInt conn[], PetscInt bs, PetscInt nvec, const PetscReal *const x[],
+                                             PetscReal *const y[]);
 
 struct _n_SKBasis {
   char name[32];

@@ -328,7 +328,19 @@ PetscErrorCode SKFEMMassOperatorCreate(SKBasis basis, PetscReal rho, PetscInt ne
 PetscErrorCode SKFEMMassOperatorApply(SKFEMMassOperator op, PetscInt bs, PetscInt nvec, const PetscReal *const x[], PetscReal *const y[])
 {
   PetscFunctionBegin;
-  PetscCall(op->basis->mass_apply(op->basis, op->G, op->nelem, op->conn, bs, nvec, x, y));
+  PetscCall(op->basis->mass_apply(op->basis, op->G, op->nelem, NULL, op->conn, bs, nvec, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKFEMMassOperatorApplyElements(SKFEMMassOperator op, PetscInt nsel, const PetscInt sel[], PetscInt bs, PetscInt nvec,
+                                              const PetscReal *const x[], PetscReal *const y[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < nsel; i++)
+    PetscCheck(sel[i] >= 0 && sel[i] < op->nelem && (i == 0 || sel[i] > sel[i - 1]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+               "element %" PetscInt_FMT " of the selection is %" PetscInt_FMT ": the selection must be ascending in 0..%" PetscInt_FMT, i,
+               sel[i], op->nelem - 1);
+  PetscCall(op->basis->mass_apply(op->basis, op->G, nsel, sel, op->conn, bs, nvec, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
