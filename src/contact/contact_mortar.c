@@ -187,9 +187,11 @@ static PetscInt ClipPolygon(PetscInt ns, const PetscReal S[][2], PetscInt nc, co
   return n;
 }
 
-/* The 6-point rule of degree 4 on a triangle (Strang and Fix): barycentric points and weights summing to 1. */
-static const PetscReal TriA[2] = {0.445948490915965, 0.091576213509771};
-static const PetscReal TriW[2] = {0.223381589678011, 0.109951743655322};
+/* The 6-point rule of degree 4 on a triangle (Strang and Fix): barycentric points and weights summing to 1 (a point
+   g takes a = TriA[g / 3] on two corners and 1 - 2 a on corner g % 3); the first of its two orbits with TriA[2] and
+   TriW[2] is the 3-point rule of degree 2 (a = 1/6, weights 1/3). */
+static const PetscReal TriA[3] = {0.445948490915965, 0.091576213509771, 1.0 / 6};
+static const PetscReal TriW[3] = {0.223381589678011, 0.109951743655322, 1.0 / 3};
 
 /* Adds WEIGHT to master node B's column of the face shares F; PETSC_FALSE when F is full. */
 static PetscBool FaceColumn(FaceShares *F, PetscInt b, PetscInt *j)
@@ -319,6 +321,10 @@ static PetscErrorCode FaceMortar(SKContactMeshSurface master, PetscInt ns, const
   }
   area2 = PolygonArea2(ns, S);
   FaceMapSetUp(ns, (const PetscReal(*)[2])S, &smap);
+  /* a triangle on a triangle: both shape functions are affine in the plane, N_a N_b of degree 2, and the 3-point rule
+     of degree 2 is exact; otherwise (a bilinear quadrilateral on either side) the 6-point rule of degree 4 */
+  const PetscBool tri = (PetscBool)(ns == 3 && nm == 3);
+  const PetscInt ng = tri ? 3 : 6, g0 = tri ? 6 : 0;
   for (PetscInt q = 0; q < ncand && !F->full; q++) {
     const PetscInt fm = cand[q], *mn = master->faces + fm * nm;
     PetscReal Mp[4][2], poly[MORTAR_MAX_POLY][2], am;
@@ -363,15 +369,15 @@ static PetscErrorCode FaceMortar(SKContactMeshSurface master, PetscInt ns, const
         const PetscReal at = 0.5 * ((p1[0] - p0[0]) * (p2[1] - p0[1]) - (p2[0] - p0[0]) * (p1[1] - p0[1]));
         PetscReal y[6][2], xis[6][2], xim[6][2];
         if (at <= 0) continue;
-        for (PetscInt g = 0; g < 6; g++) {
-          const PetscReal a = TriA[g / 3], b = 1 - 2 * a;
+        for (PetscInt g = 0; g < ng; g++) {
+          const PetscReal a = TriA[(g0 + g) / 3], b = 1 - 2 * a;
           const PetscReal l0 = g % 3 == 0 ? b : a, l1 = g % 3 == 1 ? b : a, l2 = 1 - l0 - l1;
           y[g][0] = l0 * p0[0] + l1 * p1[0] + l2 * p2[0], y[g][1] = l0 * p0[1] + l1 * p1[1] + l2 * p2[1];
         }
-        FaceMapInverseMany(&smap, 6, (const PetscReal(*)[2])y, xis);
-        FaceMapInverseMany(&mmap, 6, (const PetscReal(*)[2])y, xim);
-        for (PetscInt g = 0; g < 6; g++) {
-          const PetscReal wq = TriW[g / 3] * at;
+        FaceMapInverseMany(&smap, ng, (const PetscReal(*)[2])y, xis);
+        FaceMapInverseMany(&mmap, ng, (const PetscReal(*)[2])y, xim);
+        for (PetscInt g = 0; g < ng; g++) {
+          const PetscReal wq = TriW[(g0 + g) / 3] * at;
           FaceShape(ns, xis[g], Ns);
           FaceShape(nm, xim[g], Nm);
           for (PetscInt k = 0; k < 4; k++) {
