@@ -11,7 +11,8 @@
    forces (the shares sum the master's weights int N_b dA), which is what the patch test needs.
 
    The shares of a slave face serve its nfn nodes: they are computed once per face and force evaluation (a cache on
-   the slave surface, keyed by the update counts of both surfaces). */
+   the slave surface, keyed by the update counts of both surfaces), or with a tolerance once per record of the face
+   (per-face epochs, MortarCacheGet()). */
 #include "contactimpl.h"
 
 /* the message of a slave face or node whose shares need more master nodes than they can hold (%s: what, %d: the limit) */
@@ -21,6 +22,7 @@
 #define MORTAR_MAX_POLY 16   /* vertices of a clipped polygon: at most 4 + 4 for two convex quadrilaterals */
 #define MORTAR_MAX_FACE_B 64 /* master nodes one slave face's shares may reach */
 #define MORTAR_MAX_CAND 256  /* master faces near one slave face */
+#define MORTAR_KEEP_CAND 32  /* candidate master faces of a slave face whose positions are kept (tolerance) */
 
 /* The shares of one slave face: for each of its nodes k the integral of N_k over the covered part (T[k]) and of
    N_k N_b for the master nodes b[j] (M[k][j]). */
@@ -28,23 +30,27 @@ typedef struct {
   PetscInt nb;
   PetscInt b[MORTAR_MAX_FACE_B];
   PetscReal M[4][MORTAR_MAX_FACE_B], T[4];
-  PetscBool full;   /* more than MORTAR_MAX_FACE_B master nodes met: the face cannot be distributed */
-  PetscInt version; /* computations of the shares so far */
+  PetscBool full; /* more than MORTAR_MAX_FACE_B master nodes met: the face cannot be distributed */
 } FaceShares;
 
 struct _n_SKContactMortarCache {
   SKContactMeshSurface master;         /* the master the shares were computed against (not a reference) */
   PetscReal tol;                       /* the move, relative to a slave face's size, that makes its shares be computed again */
   PetscInt gen, upd_master, upd_slave; /* generation of the positions: it changes when either surface was updated */
-  PetscInt epoch;                      /* the shares' epoch: a new one when a node has moved beyond the tolerance */
-  PetscReal *xref, move2;              /* the positions of the slave then the master nodes at the start of the epoch (3 each),
-                                          and the squared move that starts a new one */
-  PetscInt *stamp, *stamp_gen;         /* per face: the epoch and generation its shares were computed in (-1: none) */
+  PetscReal move2;                     /* the squared move that makes a face's shares be computed again */
+  PetscInt *stamp;                     /* per face: the generation of the positions its shares were computed at (-1: none) */
   FaceShares *shares;                  /* per face */
   PetscInt *mark, mark_stamp;          /* per master face: the query it was last listed in (candidate search) */
   PetscInt cand[MORTAR_MAX_CAND];      /* candidates of the current query */
+  /* with a tolerance (allocated on first use): the master's positions at the start of its epoch (xmref, 3 each; a new
+     epoch once a master node has moved by more than half the tolerance) and the epoch's count; per slave face, the
+     generation of the positions its shares are to be computed at (snap_gen), and the record of the face when it keeps
+     its shares (snap_nc >= 0): the master epoch it was taken in, its corners' positions then (snap_x, 4 x 3) and its
+     candidate master faces (snap_cand, sorted); snap_nc -1: not kept (computed again at every new generation) */
+  PetscReal *xmref, *snap_x;
+  PetscInt mepoch, *snap_gen, *snap_nc, *snap_epoch, *snap_cand;
   /* per slave node: its shares merged over its faces and normalised (node_n entries of node_b, node_N; -1: none, the
-     node keeps its point rule), and the sum of its faces' versions they were merged from (-1: never) */
+     node keeps its point rule), and the sum of its faces' stamps they were merged from (-1: never) */
   PetscInt *node_key, *node_n, *node_b;
   PetscReal *node_N;
   PetscInt *slot, *slot_stamp, merge_stamp; /* per master node: its place in the node being merged, valid when its stamp is
@@ -64,7 +70,9 @@ PetscErrorCode SKContactMortarCacheDestroy(SKContactMortarCache *cache)
 {
   PetscFunctionBegin;
   if (!*cache) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscFree5((*cache)->stamp, (*cache)->stamp_gen, (*cache)->shares, (*cache)->mark, (*cache)->xref));
+  PetscCall(PetscFree3((*cache)->stamp, (*cache)->shares, (*cache)->mark));
+  PetscCall(
+      PetscFree6((*cache)->xmref, (*cache)->snap_x, (*cache)->snap_gen, (*cache)->snap_nc, (*cache)->snap_epoch, (*cache)->snap_cand));
   PetscCall(PetscFree4((*cache)->node_key, (*cache)->node_n, (*cache)->node_b, (*cache)->node_N));
   PetscCall(PetscFree2((*cache)->slot, (*cache)->slot_stamp));
   PetscCall(PetscFree(*cache));
@@ -179,9 +187,11 @@ static PetscInt ClipPolygon(PetscInt ns, const PetscReal S[][2], PetscInt nc, co
   return n;
 }
 
-/* The 6-point rule of degree 4 on a triangle (Strang and Fix): barycentric points and weights summing to 1. */
-static const PetscReal TriA[2] = {0.445948490915965, 0.091576213509771};
-static const PetscReal TriW[2] = {0.223381589678011, 0.109951743655322};
+/* The 6-point rule of degree 4 on a triangle (Strang and Fix): barycentric points and weights summing to 1 (a point
+   g takes a = TriA[g / 3] on two corners and 1 - 2 a on corner g % 3); the first of its two orbits with TriA[2] and
+   TriW[2] is the 3-point rule of degree 2 (a = 1/6, weights 1/3). */
+static const PetscReal TriA[3] = {0.445948490915965, 0.091576213509771, 1.0 / 6};
+static const PetscReal TriW[3] = {0.223381589678011, 0.109951743655322, 1.0 / 3};
 
 /* Adds WEIGHT to master node B's column of the face shares F; PETSC_FALSE when F is full. */
 static PetscBool FaceColumn(FaceShares *F, PetscInt b, PetscInt *j)
@@ -241,71 +251,89 @@ static PetscInt MasterCandidates(SKContactMeshSurface ms, SKContactMortarCache c
   return n;
 }
 
-/* The shares of slave face FS of SLAVE against MASTER into F, at the positions of the start of the epoch (so that
-   they do not depend on the force evaluation in which the face is first needed, which differs between partitions). */
-static PetscErrorCode FaceMortar(SKContactMeshSurface master, SKContactMeshSurface slave, SKContactMortarCache cache, PetscInt fs,
-                                 FaceShares *F)
+/* The averaged plane of a slave face of NS corners XS: its centre C, its unit normal NRM (the normal of a triangle, or
+   the cross product of a quadrilateral's diagonals; outward) and two unit vectors E1, E2 in it. */
+static void FacePlane(PetscInt ns, const PetscReal xs[][3], PetscReal c[], PetscReal nrm[], PetscReal e1[], PetscReal e2[])
 {
-  const PetscInt ns = slave->nfn, nm = master->nfn, *sn = slave->faces + fs * ns;
-  PetscReal xs[4][3], c[3] = {0, 0, 0}, nrm[3], e1[3], e2[3], len, S[4][2], lo[3], hi[3], area2;
+  PetscReal u[3], v[3], len;
+
+  for (PetscInt d = 0; d < 3; d++) c[d] = 0;
+  for (PetscInt k = 0; k < ns; k++)
+    for (PetscInt d = 0; d < 3; d++) c[d] += xs[k][d] / ns;
+  for (PetscInt d = 0; d < 3; d++) {
+    u[d] = ns == 3 ? xs[1][d] - xs[0][d] : xs[2][d] - xs[0][d];
+    v[d] = ns == 3 ? xs[2][d] - xs[0][d] : xs[3][d] - xs[1][d];
+  }
+  nrm[0] = u[1] * v[2] - u[2] * v[1], nrm[1] = u[2] * v[0] - u[0] * v[2], nrm[2] = u[0] * v[1] - u[1] * v[0];
+  len = PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+  for (PetscInt d = 0; d < 3; d++) nrm[d] /= len;
+  len = 0;
+  for (PetscInt d = 0; d < 3; d++) e1[d] = u[d], len += u[d] * nrm[d];
+  for (PetscInt d = 0; d < 3; d++) e1[d] -= len * nrm[d];
+  len = PetscSqrtReal(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+  for (PetscInt d = 0; d < 3; d++) e1[d] /= len;
+  e2[0] = nrm[1] * e1[2] - nrm[2] * e1[1], e2[1] = nrm[2] * e1[0] - nrm[0] * e1[2], e2[2] = nrm[0] * e1[1] - nrm[1] * e1[0];
+}
+
+/* The master faces that can touch the slave face of NS corners XS and unit normal of absolute value AN, sorted, into
+   cache->cand; their count into NCAND. A point of the overlap on a master face lies within the search depth of the
+   slave face along its normal, so inside the face's box grown by depth |n_d| in direction d, a little for round-off,
+   and EXTRA (the moves the tolerance allows). */
+static PetscErrorCode FaceCandidates(SKContactMeshSurface master, SKContactMortarCache cache, PetscInt ns, const PetscReal xs[][3],
+                                     const PetscReal an[], PetscReal extra, PetscInt *ncand)
+{
+  PetscReal lo[3], hi[3];
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++) {
+    const PetscReal grow = master->depth * an[d] + 1e-9 * master->hmax + extra;
+    lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
+    for (PetscInt k = 0; k < ns; k++) lo[d] = PetscMin(lo[d], xs[k][d]), hi[d] = PetscMax(hi[d], xs[k][d]);
+    lo[d] -= grow, hi[d] += grow;
+  }
+  *ncand = MasterCandidates(master, cache, lo, hi);
+  PetscCheck(*ncand <= MORTAR_MAX_CAND, PETSC_COMM_SELF, PETSC_ERR_SUP,
+             "Mortar contact: %" PetscInt_FMT " master faces lie near one slave face, more than %d (the master side is much finer than the "
+             "slave side, or the contact's search margin spans many faces); swap 'sideset' and 'master' of the contact so that the finer "
+             "side is the slave",
+             *ncand, MORTAR_MAX_CAND);
+  /* in the order of the faces: the same sums whatever other faces the search lists (they overlap nothing) */
+  PetscCall(PetscSortInt(*ncand, cache->cand));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The shares into F of the slave face of NS corners XS against the NCAND master faces CAND (sorted), master node b at
+   XM + STRIDE * b. */
+static PetscErrorCode FaceMortar(SKContactMeshSurface master, PetscInt ns, const PetscReal xs[][3], PetscInt ncand, const PetscInt cand[],
+                                 const PetscReal *xm, PetscInt stride, FaceShares *F)
+{
+  const PetscInt nm = master->nfn;
+  PetscReal c[3], nrm[3], e1[3], e2[3], S[4][2], area2;
   FaceMap smap, mmap;
-  const PetscReal *xm = cache->xref + 3 * slave->nnodes; /* the master's positions at the start of the epoch */
-  PetscInt ncand;
 
   PetscFunctionBegin;
   F->nb = 0, F->full = PETSC_FALSE;
   for (PetscInt k = 0; k < 4; k++) F->T[k] = 0;
-  for (PetscInt k = 0; k < ns; k++)
-    for (PetscInt d = 0; d < 3; d++) xs[k][d] = cache->xref[sn[k] * 3 + d], c[d] += xs[k][d] / ns;
-  { /* the averaged plane: the normal of a triangle, or the cross product of a quadrilateral's diagonals (outward) */
-    PetscReal u[3], v[3];
-    for (PetscInt d = 0; d < 3; d++) {
-      u[d] = ns == 3 ? xs[1][d] - xs[0][d] : xs[2][d] - xs[0][d];
-      v[d] = ns == 3 ? xs[2][d] - xs[0][d] : xs[3][d] - xs[1][d];
-    }
-    nrm[0] = u[1] * v[2] - u[2] * v[1], nrm[1] = u[2] * v[0] - u[0] * v[2], nrm[2] = u[0] * v[1] - u[1] * v[0];
-    len = PetscSqrtReal(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-    for (PetscInt d = 0; d < 3; d++) nrm[d] /= len;
-    len = 0;
-    for (PetscInt d = 0; d < 3; d++) e1[d] = u[d], len += u[d] * nrm[d];
-    for (PetscInt d = 0; d < 3; d++) e1[d] -= len * nrm[d];
-    len = PetscSqrtReal(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
-    for (PetscInt d = 0; d < 3; d++) e1[d] /= len;
-    e2[0] = nrm[1] * e1[2] - nrm[2] * e1[1], e2[1] = nrm[2] * e1[0] - nrm[0] * e1[2], e2[2] = nrm[0] * e1[1] - nrm[1] * e1[0];
-  }
-  for (PetscInt d = 0; d < 3; d++) lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
+  FacePlane(ns, xs, c, nrm, e1, e2);
   for (PetscInt k = 0; k < ns; k++) {
     S[k][0] = S[k][1] = 0;
-    for (PetscInt d = 0; d < 3; d++) {
-      S[k][0] += (xs[k][d] - c[d]) * e1[d], S[k][1] += (xs[k][d] - c[d]) * e2[d];
-      lo[d] = PetscMin(lo[d], xs[k][d]), hi[d] = PetscMax(hi[d], xs[k][d]);
-    }
+    for (PetscInt d = 0; d < 3; d++) S[k][0] += (xs[k][d] - c[d]) * e1[d], S[k][1] += (xs[k][d] - c[d]) * e2[d];
   }
   area2 = PolygonArea2(ns, S);
   FaceMapSetUp(ns, (const PetscReal(*)[2])S, &smap);
-  /* the master faces that can touch: a point of the overlap on a master face lies within the search depth of the slave
-     face along its normal, so inside the face's box grown by depth |n_d| in direction d (and a little for round-off) */
-  for (PetscInt d = 0; d < 3; d++) {
-    /* (the faces' boxes are at the current positions, up to the tolerance's move away from the epoch's) */
-    const PetscReal grow = master->depth * PetscAbsReal(nrm[d]) + 1e-9 * master->hmax + 2 * cache->tol * slave->hmin;
-    lo[d] -= grow, hi[d] += grow;
-  }
-  ncand = MasterCandidates(master, cache, lo, hi);
-  PetscCheck(ncand <= MORTAR_MAX_CAND, PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "Mortar contact: %" PetscInt_FMT " master faces lie near one slave face, more than %d (the master side is much finer than the "
-             "slave side, or the contact's search margin spans many faces); swap 'sideset' and 'master' of the contact so that the finer "
-             "side is the slave",
-             ncand, MORTAR_MAX_CAND);
-  /* in the order of the faces: the same sums whatever other faces the search lists (they overlap nothing) */
-  PetscCall(PetscSortInt(ncand, cache->cand));
+  /* a triangle on a triangle: both shape functions are affine in the plane, N_a N_b of degree 2, and the 3-point rule
+     of degree 2 is exact; otherwise (a bilinear quadrilateral on either side) the 6-point rule of degree 4 */
+  const PetscBool tri = (PetscBool)(ns == 3 && nm == 3);
+  const PetscInt ng = tri ? 3 : 6, g0 = tri ? 6 : 0;
   for (PetscInt q = 0; q < ncand && !F->full; q++) {
-    const PetscInt fm = cache->cand[q], *mn = master->faces + fm * nm;
+    const PetscInt fm = cand[q], *mn = master->faces + fm * nm;
     PetscReal Mp[4][2], poly[MORTAR_MAX_POLY][2], am;
     PetscInt np;
     for (PetscInt k = 0; k < nm; k++) {
+      const PetscReal *xk = xm + stride * mn[k];
       Mp[k][0] = Mp[k][1] = 0;
       for (PetscInt d = 0; d < 3; d++) {
-        const PetscReal x = xm[mn[k] * 3 + d] - c[d];
+        const PetscReal x = xk[d] - c[d];
         Mp[k][0] += x * e1[d], Mp[k][1] += x * e2[d];
       }
     }
@@ -341,15 +369,15 @@ static PetscErrorCode FaceMortar(SKContactMeshSurface master, SKContactMeshSurfa
         const PetscReal at = 0.5 * ((p1[0] - p0[0]) * (p2[1] - p0[1]) - (p2[0] - p0[0]) * (p1[1] - p0[1]));
         PetscReal y[6][2], xis[6][2], xim[6][2];
         if (at <= 0) continue;
-        for (PetscInt g = 0; g < 6; g++) {
-          const PetscReal a = TriA[g / 3], b = 1 - 2 * a;
+        for (PetscInt g = 0; g < ng; g++) {
+          const PetscReal a = TriA[(g0 + g) / 3], b = 1 - 2 * a;
           const PetscReal l0 = g % 3 == 0 ? b : a, l1 = g % 3 == 1 ? b : a, l2 = 1 - l0 - l1;
           y[g][0] = l0 * p0[0] + l1 * p1[0] + l2 * p2[0], y[g][1] = l0 * p0[1] + l1 * p1[1] + l2 * p2[1];
         }
-        FaceMapInverseMany(&smap, 6, (const PetscReal(*)[2])y, xis);
-        FaceMapInverseMany(&mmap, 6, (const PetscReal(*)[2])y, xim);
-        for (PetscInt g = 0; g < 6; g++) {
-          const PetscReal wq = TriW[g / 3] * at;
+        FaceMapInverseMany(&smap, ng, (const PetscReal(*)[2])y, xis);
+        FaceMapInverseMany(&mmap, ng, (const PetscReal(*)[2])y, xim);
+        for (PetscInt g = 0; g < ng; g++) {
+          const PetscReal wq = TriW[(g0 + g) / 3] * at;
           FaceShape(ns, xis[g], Ns);
           FaceShape(nm, xim[g], Nm);
           for (PetscInt k = 0; k < 4; k++) {
@@ -368,8 +396,45 @@ static PetscErrorCode FaceMortar(SKContactMeshSurface master, SKContactMeshSurfa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The cache of SLAVE's shares against MASTER, created on first use, with the epoch brought up to the surfaces'
-   current positions. */
+/* Whether the record of slave face F (tolerance) still stands: it was taken in the master's current epoch (so no master
+   node has moved by more than the tolerance since) and none of its corners has moved by more than the tolerance. */
+static PetscBool FaceKept(SKContactMeshSurface slave, SKContactMortarCache c, PetscInt f)
+{
+  const PetscInt ns = slave->nfn, *sn = slave->faces + f * ns;
+  const PetscReal *xr = c->snap_x + 12 * f;
+
+  if (c->snap_nc[f] < 0 || c->snap_epoch[f] != c->mepoch) return PETSC_FALSE;
+  for (PetscInt k = 0; k < ns; k++) {
+    const PetscReal *x = slave->xv + 6 * sn[k], *r = xr + 3 * k;
+    if (PetscSqr(x[0] - r[0]) + PetscSqr(x[1] - r[1]) + PetscSqr(x[2] - r[2]) > c->move2) return PETSC_FALSE;
+  }
+  return PETSC_TRUE;
+}
+
+/* Records slave face F (tolerance) at the current generation: its corners' current positions and its candidate master
+   faces, which include every face that the moves the tolerance allows (tol x hmin of the slave face, half that of the
+   master since its epoch began and as much again until the next) can bring within reach. A face with more candidates
+   than the record holds is not kept. */
+static PetscErrorCode FaceRecord(SKContactMeshSurface master, SKContactMeshSurface slave, SKContactMortarCache c, PetscInt f)
+{
+  const PetscInt ns = slave->nfn, *sn = slave->faces + f * ns;
+  PetscReal(*xr)[3] = (PetscReal(*)[3])(c->snap_x + 12 * f), cen[3], nrm[3], e1[3], e2[3], an[3];
+  PetscInt n;
+
+  PetscFunctionBegin;
+  c->snap_gen[f] = c->gen, c->snap_nc[f] = -1, c->snap_epoch[f] = c->mepoch;
+  for (PetscInt k = 0; k < ns; k++)
+    for (PetscInt d = 0; d < 3; d++) xr[k][d] = slave->xv[6 * sn[k] + d];
+  FacePlane(ns, (const PetscReal(*)[3])xr, cen, nrm, e1, e2);
+  for (PetscInt d = 0; d < 3; d++) an[d] = PetscAbsReal(nrm[d]);
+  PetscCall(FaceCandidates(master, c, ns, (const PetscReal(*)[3])xr, an, 2 * c->tol * slave->hmin, &n));
+  if (n > MORTAR_KEEP_CAND) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt q = 0; q < n; q++) c->snap_cand[f * MORTAR_KEEP_CAND + q] = c->cand[q];
+  c->snap_nc[f] = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The cache of SLAVE's shares against MASTER, created on first use, brought up to the surfaces' current positions. */
 static PetscErrorCode MortarCacheGet(SKContactMeshSurface master, SKContactMeshSurface slave, SKContactMortarCache *cache)
 {
   SKContactMortarCache c = slave->mortar;
@@ -378,39 +443,48 @@ static PetscErrorCode MortarCacheGet(SKContactMeshSurface master, SKContactMeshS
   if (!c || c->master != master) {
     PetscCall(SKContactMortarCacheDestroy(&slave->mortar));
     PetscCall(PetscNew(&c));
-    PetscCall(PetscMalloc5(slave->nfaces, &c->stamp, slave->nfaces, &c->stamp_gen, slave->nfaces, &c->shares, master->nfaces, &c->mark,
-                           3 * (slave->nnodes + master->nnodes), &c->xref));
+    PetscCall(PetscMalloc3(slave->nfaces, &c->stamp, slave->nfaces, &c->shares, master->nfaces, &c->mark));
     PetscCall(PetscMalloc4(slave->nnodes, &c->node_key, slave->nnodes, &c->node_n, slave->nnodes * SK_CONTACT_MAX_SUPPORT, &c->node_b,
                            slave->nnodes * SK_CONTACT_MAX_SUPPORT, &c->node_N));
     PetscCall(PetscMalloc2(master->nnodes, &c->slot, master->nnodes, &c->slot_stamp));
     for (PetscInt b = 0; b < master->nnodes; b++) c->slot_stamp[b] = -1;
     c->merge_stamp = -1;
-    for (PetscInt f = 0; f < slave->nfaces; f++) c->stamp[f] = c->stamp_gen[f] = -1, c->shares[f].version = 0;
+    for (PetscInt f = 0; f < slave->nfaces; f++) c->stamp[f] = -1;
     for (PetscInt f = 0; f < master->nfaces; f++) c->mark[f] = -1;
     for (PetscInt a = 0; a < slave->nnodes; a++) c->node_key[a] = -1;
-    c->master = master, c->tol = slave->mortar_tol, c->epoch = -1;
-    c->move2      = PetscSqr(c->tol * slave->hmin);
+    c->master = master, c->tol = slave->mortar_tol, c->gen = -1;
     c->upd_master = c->upd_slave = -1;
     slave->mortar                = c;
   }
   if (c->upd_master != master->nupdate || c->upd_slave != slave->nupdate) { /* new positions: the shares may change */
-    /* a new epoch (every face's shares computed again when next needed) once a node of either side has moved by more
-       than the tolerance since the epoch began: one pass over the nodes, in memory order */
-    const SKContactMeshSurface side[2] = {slave, master};
-    PetscBool moved                    = (PetscBool)(c->epoch < 0 || c->tol <= 0);
-    for (PetscInt k = 0, off = 0; k < 2 && !moved; off += 3 * side[k]->nnodes, k++)
-      for (PetscInt i = 0; i < side[k]->nnodes && !moved; i++) {
-        const PetscReal *x = side[k]->xv + 6 * i, *r = c->xref + off + 3 * i;
-        moved = (PetscBool)(PetscSqr(x[0] - r[0]) + PetscSqr(x[1] - r[1]) + PetscSqr(x[2] - r[2]) > c->move2);
-      }
-    if (moved) {
-      c->epoch++;
-      for (PetscInt k = 0, off = 0; k < 2; off += 3 * side[k]->nnodes, k++)
-        for (PetscInt i = 0; i < side[k]->nnodes; i++)
-          for (PetscInt d = 0; d < 3; d++) c->xref[off + 3 * i + d] = side[k]->xv[6 * i + d];
-    }
     c->gen++;
     c->upd_master = master->nupdate, c->upd_slave = slave->nupdate;
+    /* with a tolerance, per face (on every rank, for every face, so that the positions a face's shares are computed
+       from do not depend on the force evaluation in which a rank first needs them): its recorded positions kept, or the
+       current ones recorded */
+    if (c->tol > 0) {
+      c->move2 = PetscSqr(c->tol * slave->hmin);
+      if (!c->snap_gen) {
+        PetscCall(PetscMalloc6(3 * master->nnodes, &c->xmref, 12 * slave->nfaces, &c->snap_x, slave->nfaces, &c->snap_gen, slave->nfaces,
+                               &c->snap_nc, slave->nfaces, &c->snap_epoch, slave->nfaces * MORTAR_KEEP_CAND, &c->snap_cand));
+        for (PetscInt f = 0; f < slave->nfaces; f++) c->snap_nc[f] = -1;
+        c->mepoch = -1;
+      }
+      { /* the master's epoch: one pass over its nodes, in memory order */
+        PetscBool moved = (PetscBool)(c->mepoch < 0);
+        for (PetscInt i = 0; i < master->nnodes && !moved; i++) {
+          const PetscReal *x = master->xv + 6 * i, *r = c->xmref + 3 * i;
+          moved = (PetscBool)(PetscSqr(x[0] - r[0]) + PetscSqr(x[1] - r[1]) + PetscSqr(x[2] - r[2]) > 0.25 * c->move2);
+        }
+        if (moved) {
+          c->mepoch++;
+          for (PetscInt i = 0; i < master->nnodes; i++)
+            for (PetscInt d = 0; d < 3; d++) c->xmref[3 * i + d] = master->xv[6 * i + d];
+        }
+      }
+      for (PetscInt f = 0; f < slave->nfaces; f++)
+        if (!FaceKept(slave, c, f)) PetscCall(FaceRecord(master, slave, c, f));
+    }
   }
   *cache = c;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -470,18 +544,31 @@ PetscErrorCode SKContactMeshSurfaceMortar3D(SKContactMeshSurface master, SKConta
   for (PetscInt k = slave->nstart[a]; k < slave->nstart[a + 1]; k++) {
     const PetscInt f = slave->nfaces_of[k], *fn = slave->faces + f * slave->nfn;
     FaceShares *G = cache->shares + f;
-    /* the shares again in a new epoch, and at new positions for a face that met no master face (the master may have
-       come near without moving beyond the tolerance) */
-    if (cache->stamp[f] != cache->epoch || (G->nb == 0 && cache->stamp_gen[f] != cache->gen)) {
-      PetscCall(FaceMortar(master, slave, cache, f, G));
-      G->version++;
-      cache->stamp[f] = cache->epoch, cache->stamp_gen[f] = cache->gen;
+    /* the shares again when the positions they are to be computed from have changed: at every new generation, or with
+       a tolerance when the face's record was taken again */
+    const PetscInt want = cache->tol > 0 ? cache->snap_gen[f] : cache->gen;
+    if (cache->stamp[f] != want) {
+      const PetscInt ns = slave->nfn, *sn = slave->faces + f * ns;
+      if (cache->tol > 0 && cache->snap_nc[f] >= 0) { /* from the record and the master's epoch */
+        PetscCall(FaceMortar(master, ns, (const PetscReal(*)[3])(cache->snap_x + 12 * f), cache->snap_nc[f],
+                             cache->snap_cand + f * MORTAR_KEEP_CAND, cache->xmref, 3, G));
+      } else { /* from the current positions */
+        PetscReal xs[4][3], cen[3], nrm[3], e1[3], e2[3], an[3];
+        PetscInt ncand;
+        for (PetscInt k = 0; k < ns; k++)
+          for (PetscInt d = 0; d < 3; d++) xs[k][d] = slave->xv[6 * sn[k] + d];
+        FacePlane(ns, (const PetscReal(*)[3])xs, cen, nrm, e1, e2);
+        for (PetscInt d = 0; d < 3; d++) an[d] = PetscAbsReal(nrm[d]);
+        PetscCall(FaceCandidates(master, cache, ns, (const PetscReal(*)[3])xs, an, 2 * cache->tol * slave->hmin, &ncand));
+        PetscCall(FaceMortar(master, ns, (const PetscReal(*)[3])xs, ncand, cache->cand, master->xv, 6, G));
+      }
+      PetscCheck(!G->full, PETSC_COMM_SELF, PETSC_ERR_SUP, MORTAR_TOO_FINE, "face", MORTAR_MAX_FACE_B);
+      cache->stamp[f] = want;
     }
-    PetscCheck(!G->full, PETSC_COMM_SELF, PETSC_ERR_SUP, MORTAR_TOO_FINE, "face", MORTAR_MAX_FACE_B);
     la[nf] = 0;
     while (fn[la[nf]] != a) la[nf]++;
     F[nf++] = G;
-    key += G->version; /* versions only grow: the sum changes when a face's shares do */
+    key += cache->stamp[f]; /* a face's stamp grows when its shares are computed: the sum changes when a face's shares do */
   }
   if (cache->node_key[a] != key) {
     PetscCall(NodeMerge(cache, a, nf, F, la));

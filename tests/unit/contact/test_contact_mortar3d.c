@@ -1,6 +1,6 @@
 /* Unit tests of the 3D mortar distribution between deformable bodies (src/contact/contact_mortar.c):
 
-   - the shares of flat non-matching surfaces (Q4 on Q4, Q4 on T3, T3 on Q4, a coarse slave on a finer master): the
+   - the shares of flat non-matching surfaces (Q4 on Q4, Q4 on T3, T3 on Q4, T3 on T3, a coarse slave on a finer master): the
      slave weights distributed by the shares, sum_a w_a D_ab, are the master weights int N_b dA (the property behind
      the patch test) to round-off;
    - the static contact patch test of two blocks with non-matching interfaces (meshes/patch3d.xml: H8 faces 4 x 4 on
@@ -34,10 +34,11 @@ static void Grid(PetscInt N, PetscInt nfn, PetscBool up, PetscReal z, PetscReal 
 }
 
 /* Slave grid NS (faces of NFNS nodes, facing down) on master grid NM (NFNM, facing up, 1e-3 below): the distributed
-   slave weights against the master weights. */
+   slave weights against the master weights. T3 on the same T3 grid: every node's share of the master node below it is
+   int N_a N_a / int N_a = (A/6) / (A/3) = 1/2 summed over its faces, which a rule of degree below 2 misses. */
 static PetscErrorCode Consistency(PetscInt ns, PetscInt nfns, PetscInt nm, PetscInt nfnm)
 {
-  PetscReal *Xs, *Xm, *ws, *wm, *wsum, err = 0;
+  PetscReal *Xs, *Xm, *ws, *wm, *wsum, err = 0, diag = 0;
   PetscInt *Fs, *Fm, nfs, nfm;
   const PetscInt nns = (ns + 1) * (ns + 1), nnm = (nm + 1) * (nm + 1);
   SKContactMeshSurface slave, master;
@@ -67,7 +68,10 @@ static PetscErrorCode Consistency(PetscInt ns, PetscInt nfns, PetscInt nm, Petsc
     SKContactSupport s = {-1, 0, {0}, {0}, PETSC_FALSE, {0, 0, 0}, {0, 0, 0}};
     PetscCall(SKContactMeshSurfaceMortar(master, slave, la, &s));
     PetscCheck(s.n > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "slave node %" PetscInt_FMT " has no mortar shares", a);
-    for (PetscInt k = 0; k < s.n; k++) wsum[master->natural[s.node[k]]] += ws[a] * s.N[k];
+    for (PetscInt k = 0; k < s.n; k++) {
+      wsum[master->natural[s.node[k]]] += ws[a] * s.N[k];
+      if (nfns == 3 && nfnm == 3 && ns == nm && master->natural[s.node[k]] == a) diag = PetscMax(diag, PetscAbsReal(s.N[k] - 0.5));
+    }
   }
   for (PetscInt b = 0; b < nnm; b++) err = PetscMax(err, PetscAbsReal(wsum[b] - wm[b]) * nm * nm);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD,
@@ -75,8 +79,13 @@ static PetscErrorCode Consistency(PetscInt ns, PetscInt nfns, PetscInt nm, Petsc
                         ": max |sum_a w_a D_ab - w_b| / (1/nm^2) = %.3g\n",
                         nfns == 4 ? "Q4" : "T3", ns, ns, nfnm == 4 ? "Q4" : "T3", nm, nm, (double)err));
   /* round-off: the integrals are exact (the shape values are polynomials of degree 2 in the plane on these faces, the
-     rule has degree 4), sums of O(10) terms */
+     rule has degree 4; on a triangle on a triangle they are affine, the rule has degree 2), sums of O(10) terms */
   PetscCheck(err < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the distributed slave weights miss the master weights by %g", (double)err);
+  if (nfns == 3 && nfnm == 3 && ns == nm) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  matching T3: max |D_aa - 1/2| = %.3g\n", (double)diag));
+    PetscCheck(diag < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "matching T3 faces: a node's share of its own master node misses 1/2 by %g",
+               (double)diag);
+  }
   PetscCall(SKContactMeshSurfaceDestroy(&slave));
   PetscCall(SKContactMeshSurfaceDestroy(&master));
   PetscCall(PetscFree5(Xs, Xm, ws, wm, wsum));
@@ -153,6 +162,8 @@ int main(int argc, char **argv)
   PetscCall(Consistency(4, 4, 3, 4));
   PetscCall(Consistency(4, 4, 3, 3));
   PetscCall(Consistency(3, 3, 4, 4));
+  PetscCall(Consistency(4, 3, 3, 3)); /* T3 on T3: the 3-point rule */
+  PetscCall(Consistency(3, 3, 3, 3)); /* and on the same grid */
   PetscCall(Consistency(2, 4, 4, 4)); /* a coarse slave on a master twice as fine: 25 master nodes under the middle slave node */
   for (PetscInt c = 0; c < 3; c++)
     for (PetscInt passes = 1; passes <= 2; passes++) {
