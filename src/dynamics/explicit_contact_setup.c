@@ -100,6 +100,26 @@ static PetscErrorCode PassLaw(SKExplicit ex, SKNode item, const char name[], Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The penalty of each pass of a pair of PASSES passes: two passes average their forces, so each carries half of EPS_N
+   (normal and friction forces are linear in it). */
+static PetscReal PassPenalty(PetscReal eps_n, PetscInt passes)
+{
+  return passes == 2 ? 0.5 * eps_n : eps_n;
+}
+
+/* Registers PAIR, one pass of a pair of PASSES passes, as the force term PNAME of GROUP (the term owns the pair) into
+   PAIRS[*NPAIRS]. */
+static PetscErrorCode AddPassPair(SKExplicit ex, const char pname[], SKContactPair pair, PetscInt passes, PetscInt group,
+                                  SKContactPair pairs[], PetscInt *npairs)
+{
+  PetscFunctionBegin;
+  pairs[*npairs] = pair;
+  PetscCall(SKExplicitAddContactTerm(ex, pname, pair, group));
+  PetscCall(SKContactPairSetPasses(pair, passes));
+  (*npairs)++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The sorted body lists BODIES[0] (NB[0] entries) of side set 'sideset' and BODIES[1] of 'master' of contact NAME must
    not share a body (self-contact is not implemented); frees both lists. */
 static PetscErrorCode CheckDifferentBodies(SKExplicit ex, SKNode item, const char name[], const PetscInt nb[], PetscInt *bodies[])
@@ -223,8 +243,7 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   }
   for (PetscInt pass = 0; pass < passes; pass++) {
     SKFrictionLaw law;
-    /* two passes average their forces: each carries half the penalty (normal and friction forces are linear in it) */
-    const PetscReal eps = passes == 2 ? 0.5 * eps_n : eps_n;
+    SKContactPair pair;
     char pname[SK_MESH_NAME_LEN];
     PetscCall(PassLaw(ex, item, name, pass, &law, pname));
     /* each pair holds a reference to the surfaces it uses: the first pass takes the creation's, the second its own */
@@ -235,9 +254,8 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
                                           !mortar     ? NULL
                                           : pass == 0 ? slave_ms
                                                       : master_ms,
-                                          eps, law, &pairs[*npairs]));
-    PetscCall(SKExplicitAddContactTerm(ex, pname, pairs[*npairs], group)); /* the term owns the pair */
-    PetscCall(SKContactPairSetPasses(pairs[(*npairs)++], passes));
+                                          PassPenalty(eps_n, passes), law, &pair));
+    PetscCall(AddPassPair(ex, pname, pair, passes, group, pairs, npairs));
   }
   if (!mortar) PetscCall(SKContactMeshSurfaceDestroy(&slave_ms)); /* the creation's reference, unused */
   PetscCall(PetscFree(ws));
@@ -350,6 +368,7 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     PetscInt ns, npatch, ntotal, nfn_max = 0;
     PetscReal *w;
     SKFrictionLaw law;
+    SKContactPair pair;
     char pname[SK_MESH_NAME_LEN];
 
     /* the slave side's nodes are its contact points: on a patch face they must lie on the face (degree 1) */
@@ -373,10 +392,9 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     PetscCall(ContactSide(ex, item, slave_attr, &w, NULL));
     PetscCall(PassLaw(ex, item, name, pass, &law, pname));
     PetscCall(SKContactPairCreateWithPatchMaster(ex->comm, ex->mesh, ns, elements, faces, ex->nlocal, ex->nowned, ex->natural_nodes, ex->X,
-                                                 ex->mass, w, passes == 2 ? 0.5 * eps_n : eps_n, law, &pairs[*npairs]));
+                                                 ex->mass, w, PassPenalty(eps_n, passes), law, &pair));
     PetscCall(PetscFree(w));
-    PetscCall(SKExplicitAddContactTerm(ex, pname, pairs[*npairs], group)); /* the term owns the pair */
-    PetscCall(SKContactPairSetPasses(pairs[(*npairs)++], passes));
+    PetscCall(AddPassPair(ex, pname, pair, passes, group, pairs, npairs));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -21,17 +21,18 @@ MESSAGE = "swap 'sideset' and 'master'"
 
 
 def case(prog, inp, script, tmp, cells_b, swap=False):
-    mesh = os.path.join(tmp, f"m{cells_b}{'s' if swap else ''}.xml")
+    tag = f"{cells_b}{'s' if swap else ''}"
+    mesh = os.path.join(tmp, f"m{tag}.xml")
     run_command([sys.executable, script, mesh, "a:0,0.5,0:1,1,1:1,1,1", f"b:0,0,0:1,0.5,1:{cells_b},2,{cells_b}"])
     text = open(inp).read()
     text = text.replace('file="../../meshes/patch3d.xml"', f'file="{mesh}"').replace('end="0.02"', 'end="0.001"')
     text = text.replace('fields="5"', 'fields="0"').replace('passes="2"', 'passes="1"')
     if swap:
         text = text.replace('sideset="a_bottom" master="b_top"', 'sideset="b_top" master="a_bottom"')
-    path = os.path.join(tmp, f"in{cells_b}{'s' if swap else ''}.xml")
+    path = os.path.join(tmp, f"in{tag}.xml")
     with open(path, "w") as f:
         f.write(text)
-    return stickslip_run(prog, path, os.path.join(tmp, f"out{cells_b}{'s' if swap else ''}"), "-quiet", check=False)
+    return stickslip_run(prog, path, os.path.join(tmp, f"out{tag}"), "-quiet", check=False)
 
 
 def main():
