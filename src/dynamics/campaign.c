@@ -948,6 +948,7 @@ static PetscErrorCode PrepareDirectory(const Campaign *c, const char dir[])
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-force", &force, NULL));
   if (!rank) {
     FILE *f;
+    (void)mkdir(dir, 0777); /* -campaign_dir may name a directory not made yet (the -o directory exists by now) */
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/realisations", dir));
     (void)mkdir(path, 0777);
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/realisations/digest", dir));

@@ -308,7 +308,13 @@ def option(work):
     run_command([PROG, "run", inp, "-realisation", "5", "-o", d, "-quiet"], show=True, timeout=WAIT)
     if [task_of(f) for f in files(d)] != [5]:
         sys.exit("FAIL: -realisation 5 should write realisation 5 alone")
-    print("ok: bad -realisation values are input errors; a good one runs that realisation alone")
+    # a job-array task: its own -o, the realisations into a -campaign_dir that does not exist yet (made by the run)
+    shared = os.path.join(work, "option_shared")
+    shutil.rmtree(shared, ignore_errors=True)
+    run_command([PROG, "run", inp, "-realisation", "4", "-o", d, "-force", "-quiet", "-campaign_dir", shared], show=True, timeout=WAIT)
+    if [task_of(f) for f in files(shared)] != [4]:
+        sys.exit("FAIL: -realisation 4 -campaign_dir NEW should write realisation 4 into NEW/realisations")
+    print("ok: bad -realisation values are input errors; a good one runs that realisation alone, also into a new -campaign_dir")
 
 
 def iga(work):
