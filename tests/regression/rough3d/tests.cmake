@@ -20,3 +20,6 @@ sk_add_python_test(rough3d_campaign_failures_mpi ${SK_TEST_DIR}/check_campaign.p
 set_tests_properties(rough3d_campaign_failures_mpi PROPERTIES PROCESSORS 2 TIMEOUT 300)
 # the IGA path: the patch's bottom face interpolates the samples, the same realisations as the FE twin, the aggregates
 sk_add_python_test(rough3d_campaign_iga ${SK_TEST_DIR}/check_campaign.py ARGS iga rough3d LABELS regression)
+# the RMS study's post-processing against the campaign's own aggregates, on the same uninterrupted campaign
+sk_add_python_test(rough3d_rms_postproc ${SK_TEST_DIR}/check_rms_postproc.py ARGS rough3d/uninterrupted LABELS regression)
+set_tests_properties(rough3d_rms_postproc PROPERTIES FIXTURES_REQUIRED rough3d_campaign)
