@@ -18,6 +18,8 @@ typedef struct {
   const PetscReal *phi;     /* n x n mode matrix, row j = phi_p(j): from the cache below */
   PetscBool general;        /* no closed form: mass-normalised eigenpairs (modal mass 1) of the tridiagonal solve */
   PetscBool fast;           /* uniform and at least the crossover length: projected and reconstructed by fast transforms */
+  PetscBool wset;           /* its frequencies mm->w[a, a + n) are current: set by the first coupling step of the interval,
+                               or kept from the last interval when the segment was one of it (SKMMMProjectInterval) */
   PetscReal ks, ms;         /* uniform: spring (N/m) and interior node mass (kg) */
   const PetscReal *wg;      /* general: the n frequencies (rad/s), stored after the mode matrix */
 } Seg;
@@ -77,6 +79,7 @@ typedef struct {
   PetscReal *xw;          /* work: 3 N nodal vectors to project */
   PetscReal *nu, *nv;     /* u, v of the nodes an event evaluation needs (N each) */
   PetscInt *nidx;         /* work: local indices of those nodes in a segment (N) */
+  PetscInt *nodes;        /* work: the nodes an event evaluation needs, ascending (N) */
   PetscBool *need;        /* work: the nodes an event evaluation needs (N) */
   PetscInt nodes_min;     /* a segment with at least this many needed nodes is reconstructed whole by the transforms */
   /* segments of the interval that just ended, whose modal values qv, qdv are at its end (SKMMMRememberSegments) and

@@ -180,11 +180,11 @@ PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], Pets
     F[i] = 0;
     if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG) {
       PetscReal zbar = m->z[i] + u[i] - m->l1, w = 0;
-      (void)SKRodPairCoupling(m, zbar, m->hl[i], m->hr[i], g);
-      F[i] = (rp->state[i] == SK_ROD_SLIP_POS ? -1 : 1) * SKRodPairCapacity(m, i, zbar, PETSC_TRUE);
+      const PetscReal *gi = SKRodPairSlipCoupling(rp, i, zbar, NULL);
+      F[i]                = (rp->state[i] == SK_ROD_SLIP_POS ? -1 : 1) * SKRodPairCapacity(m, i, zbar, PETSC_TRUE);
       for (PetscInt n = 0; n < Nm; n++) {
-        b[n] -= F[i] * g[n];
-        w += g[n] * etad[n];
+        b[n] -= F[i] * gi[n];
+        w += gi[n] * etad[n];
       }
       rp->vrel[i] = v[i] - w;
     }
@@ -286,6 +286,19 @@ static void CushionResolve(SKRodPair rp, const PetscReal y[], const PetscBool tr
     rp->cushion = SK_CUSHION_UNLOADING;
   } else if (rp->cushion == SK_CUSHION_UNLOADING)
     rp->cushion = trigger[1] ? SK_CUSHION_LOADING : SK_CUSHION_OPEN;
+}
+
+const PetscReal *SKRodPairSlipCoupling(SKRodPair rp, PetscInt i, PetscReal zbar, PetscReal *len)
+{
+  const SKRodPairModel *m = &rp->model;
+  PetscReal *g            = rp->gslip + i * m->Nm;
+
+  if (rp->zslip[i] != zbar) {
+    rp->lslip[i] = SKRodPairCoupling(m, zbar, m->hl[i], m->hr[i], g);
+    rp->zslip[i] = zbar;
+  }
+  if (len) *len = rp->lslip[i];
+  return g;
 }
 
 /* The stick constraint is imposed on accelerations, so the relative velocity of a sticking node would drift with the
@@ -486,6 +499,8 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   PetscCall(PetscCalloc1(N, &rp->rhs));
   PetscCall(PetscCalloc1(Nm, &rp->b));
   PetscCall(PetscCalloc1(Nm, &rp->g));
+  PetscCall(PetscMalloc3((size_t)N * Nm, &rp->gslip, N, &rp->zslip, N, &rp->lslip));
+  for (PetscInt i = 0; i < N; i++) rp->zslip[i] = PETSC_MAX_REAL;
   PetscCall(PetscCalloc1(n, &rp->atolv));
   for (PetscInt s = 0; s < 7; s++) PetscCall(PetscCalloc1(n, &rp->k[s]));
   for (PetscInt s = 0; s < 5; s++) PetscCall(PetscCalloc1(n, &rp->rcont[s]));
@@ -538,6 +553,7 @@ PetscErrorCode SKRodPairDestroy(SKRodPair *rp_in)
   PetscCall(PetscFree(rp->rhs));
   PetscCall(PetscFree(rp->b));
   PetscCall(PetscFree(rp->g));
+  PetscCall(PetscFree3(rp->gslip, rp->zslip, rp->lslip));
   PetscCall(PetscFree(rp->atolv));
   for (PetscInt s = 0; s < 7; s++) PetscCall(PetscFree(rp->k[s]));
   for (PetscInt s = 0; s < 5; s++) PetscCall(PetscFree(rp->rcont[s]));

@@ -14,35 +14,42 @@
    closed forms over an interval (mmmimpl.h: the shared data). */
 #include "mmmimpl.h"
 
-/* Event values of the selected functions at tau from the closed forms, with the same meaning as
+/* Event values of the NSEL functions LIST[] (ascending) at tau from the closed forms, with the same meaning as
    SKRodPairEventValues(): slipping nodes s (v - g . etadot), sticking nodes mu_s N_F len - |F| with the holding force
-   F = m g . etadd - (spring forces) - P, contact gaps. Only what a function needs is evaluated: O(n + N_m) each. */
-static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const PetscBool sel[], PetscReal e[])
+   F = m g . etadd - (spring forces) - P, contact gaps. Only what a function needs is evaluated: O(n + N_m) each, and
+   the bookkeeping is over the listed functions, not all 2N. */
+static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, PetscInt nsel, const PetscInt list[], PetscReal e[])
 {
   SKRodPair rp             = mm->rp;
   const SKRodPairModel *md = &rp->model;
-  PetscInt N = mm->N, Nm = mm->Nm;
+  PetscInt N = mm->N, Nm = mm->Nm, nn = 0;
   PetscBool *need = mm->need;
+  PetscInt *nodes = mm->nodes;
 
   PetscFunctionBegin;
-  /* the nodes needed: the selected ones, and the neighbours of a sticking node whose holding force is asked for */
-  for (PetscInt i = 0; i < N; i++) need[i] = PETSC_FALSE;
-  for (PetscInt i = 0; i < N; i++) {
-    if (!sel[2 * i] && !sel[2 * i + 1]) continue;
-    need[i] = PETSC_TRUE;
-    if (sel[2 * i] && rp->state[i] == SK_ROD_STICK) {
-      if (i > 0) need[i - 1] = PETSC_TRUE;
-      if (i < N - 1) need[i + 1] = PETSC_TRUE;
-    }
+  /* the nodes needed, ascending: the listed ones, and the neighbours of a sticking node whose holding force is asked
+     for (LIST ascends, so appending i - 1, i, i + 1 when not yet taken keeps the order) */
+  for (PetscInt l = 0; l < nsel; l++) {
+    PetscInt j = list[l], i = j / 2;
+    PetscBool nb = (PetscBool)(j % 2 == 0 && rp->state[i] == SK_ROD_STICK);
+    for (PetscInt m = nb ? i - 1 : i; m <= (nb ? i + 1 : i); m++)
+      if (m >= 0 && m < N && !need[m]) {
+        need[m]     = PETSC_TRUE;
+        nodes[nn++] = m;
+      }
   }
   /* their u, v: per segment in one batch (or the whole segment by the transforms when most of it is needed), the
      sticking nodes from rod 2 */
-  for (PetscInt s = 0; s < mm->nseg; s++) {
-    const Seg *sg = &mm->seg[s];
-    PetscInt k    = 0;
-    for (PetscInt j = 0; j < sg->n; j++)
-      if (need[sg->a + j]) mm->nidx[k++] = j;
-    if (!k) continue;
+  for (PetscInt l = 0; l < nn;) {
+    PetscInt i = nodes[l], s = mm->segof[i], k = 0;
+    const Seg *sg;
+    if (s < 0) {
+      SKMMMNodeUV(mm, t0, tau, i, &mm->nu[i], &mm->nv[i]);
+      l++;
+      continue;
+    }
+    sg = &mm->seg[s];
+    for (; l < nn && mm->segof[nodes[l]] == s; l++) mm->nidx[k++] = nodes[l] - sg->a;
     SKMMMSegModes(mm, s, t0, tau);
     if (sg->fast && k >= mm->nodes_min) {
       const PetscReal *Q[2] = {mm->qv + sg->a, mm->qdv + sg->a};
@@ -56,19 +63,18 @@ static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const Pet
       }
     }
   }
-  for (PetscInt i = 0; i < N; i++)
-    if (need[i] && mm->segof[i] < 0) SKMMMNodeUV(mm, t0, tau, i, &mm->nu[i], &mm->nv[i]);
-  for (PetscInt i = 0; i < N; i++) {
+  for (PetscInt l = 0; l < nn; l++) need[nodes[l]] = PETSC_FALSE;
+  for (PetscInt l = 0; l < nsel; l++) {
+    PetscInt j = list[l], i = j / 2;
     PetscReal u = mm->nu[i], v = mm->nv[i];
-    if (!sel[2 * i] && !sel[2 * i + 1]) continue;
-    if (sel[2 * i + 1]) {
+    if (j % 2 == 1) {
       PetscReal zbar = md->z[i] + u - md->l1, gap = PetscMin(zbar + md->hr[i], md->L2 + md->hl[i] - zbar);
-      e[2 * i + 1] = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -gap : 1) : gap;
+      e[j] = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -gap : 1) : gap;
+      continue;
     }
-    if (!sel[2 * i]) continue;
     switch (rp->state[i]) {
     case SK_ROD_FREE:
-      e[2 * i] = 1;
+      e[j] = 1;
       break;
     case SK_ROD_SLIP_POS:
     case SK_ROD_SLIP_NEG: {
@@ -76,7 +82,7 @@ static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const Pet
       PetscReal w        = 0;
       SKMMMRod2At(mm, tau);
       for (PetscInt n = 0; n < Nm; n++) w += g[n] * mm->etd[n];
-      e[2 * i] = (rp->state[i] == SK_ROD_SLIP_POS ? 1 : -1) * (v - w);
+      e[j] = (rp->state[i] == SK_ROD_SLIP_POS ? 1 : -1) * (v - w);
     } break;
     case SK_ROD_STICK: {
       const PetscReal *g = rp->gstick + i * Nm;
@@ -85,19 +91,22 @@ static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, const Pet
       for (PetscInt n = 0; n < Nm; n++) a += g[n] * mm->etdd[n];
       if (i > 0) fint += md->spring[i - 1] * (mm->nu[i - 1] - u);
       if (i < N - 1) fint += md->spring[i] * (mm->nu[i + 1] - u);
-      e[2 * i] = mm->capS[i] - PetscAbsReal(md->mass[i] * a - fint);
+      e[j] = mm->capS[i] - PetscAbsReal(md->mass[i] * a - fint);
     } break;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The watched event functions from the closed forms at tau, each normalised by its value at the bracket's start. */
+/* The watched event functions WATCH[0..nwatch) from the closed forms at tau, each normalised by its value at the
+   bracket's start; the last tau evaluated is kept (its values are in rp->evals1). */
 typedef struct {
   MMM *mm;
   PetscReal t0;
-  const PetscBool *watch;
+  PetscInt nwatch;
+  const PetscInt *watch;
   const PetscReal *eprev;
+  PetscReal last;
 } ClosedEvent;
 
 static PetscErrorCode ClosedEventMin(void *ctx, PetscReal tau, PetscReal *fmin)
@@ -106,10 +115,10 @@ static PetscErrorCode ClosedEventMin(void *ctx, PetscReal tau, PetscReal *fmin)
   SKRodPair rp    = ev->mm->rp;
 
   PetscFunctionBegin;
-  PetscCall(FastEvents(ev->mm, ev->t0, tau, ev->watch, rp->evals1));
-  *fmin = PETSC_MAX_REAL;
-  for (PetscInt j = 0; j < 2 * ev->mm->N; j++)
-    if (ev->watch[j]) *fmin = PetscMin(*fmin, rp->evals1[j] / ev->eprev[j]);
+  PetscCall(FastEvents(ev->mm, ev->t0, tau, ev->nwatch, ev->watch, rp->evals1));
+  ev->last = tau;
+  *fmin    = PETSC_MAX_REAL;
+  for (PetscInt l = 0; l < ev->nwatch; l++) *fmin = PetscMin(*fmin, rp->evals1[ev->watch[l]] / ev->eprev[ev->watch[l]]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -272,7 +281,7 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
     mm->alag[i]  = dy[N + i];
     /* the coupling at the interval start serves the slipping nodes only (sticking ones keep theirs from when they stuck) */
     if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG)
-      mm->lenS[i] = SKRodPairCoupling(md, md->z[i] + y[i] - md->l1, md->hl[i], md->hr[i], mm->gstart + i * Nm);
+      PetscCall(PetscArraycpy(mm->gstart + i * Nm, SKRodPairSlipCoupling(rp, i, md->z[i] + y[i] - md->l1, &mm->lenS[i]), Nm));
     if (mm->Ffric[i] != 0)
       for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] -= mm->Ffric[i] * mm->gstart[i * Nm + n];
     mm->capS[i]          = rp->state[i] == SK_ROD_STICK ? SKRodPairCapacity(md, i, md->z[i] + y[i] - md->l1, PETSC_FALSE) : 0;
@@ -379,9 +388,9 @@ static PetscErrorCode SwitchAt(SKRodPair rp, PetscReal t, PetscReal y[], const P
 PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
 {
   MMM mm     = {0};
-  PetscInt N = rp->model.N, Nm = rp->model.Nm, n = rp->n, N2 = 2 * N, ib = 0, stalls = 0;
+  PetscInt N = rp->model.N, Nm = rp->model.Nm, n = rp->n, N2 = 2 * N, ib = 0, stalls = 0, ncand, *cand, *lsel, *lwatch, *ltrig;
   PetscReal t = rp->t, *y = rp->y, *yw, *dy, *qbuf, *eprev, *tnext, *tlast, *margin, dtc, wmax;
-  PetscBool *watch, *trigger, *sel, new_interval = PETSC_TRUE, have_rhs = PETSC_FALSE;
+  PetscBool *trigger, *sel, new_interval = PETSC_TRUE, have_rhs = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCheck(N >= 3, rp->comm, PETSC_ERR_SUP, "The mode-matching method needs N >= 3 (uniform chain segments)");
@@ -421,7 +430,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscMalloc5((size_t)N * N + N, &mm.scratch, N, &mm.eigd, N, &mm.eige, (size_t)N * N, &mm.eigz, 18 * N, &mm.eigwork));
   PetscCall(PetscMalloc3(N, &mm.eigw, 12 * N, &mm.eigiwork, N, &mm.capS));
   PetscCall(PetscMalloc3(3 * N, &mm.xw, N, &mm.rowL, N, &mm.rowR));
-  PetscCall(PetscMalloc4(N, &mm.nu, N, &mm.nv, N, &mm.nidx, N, &mm.need));
+  PetscCall(PetscMalloc5(N, &mm.nu, N, &mm.nv, N, &mm.nidx, N, &mm.nodes, N, &mm.need));
+  for (PetscInt i = 0; i < N; i++) mm.need[i] = PETSC_FALSE;
   mm.nodes_min = rp->mmm_nodes_min;
   PetscCall(PetscMalloc4(N, &mm.prev_a, N, &mm.prev_n, N, &mm.prev_kind, N, &mm.Fprev));
   PetscCall(SKMMMRegisterLogEvents());
@@ -433,7 +443,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscCalloc4(N, &mm.vs, Nm, &mm.eta0, Nm, &mm.etad0, N, &mm.Ffric));
   PetscCall(PetscCalloc4(Nm, &mm.eA, Nm, &mm.eB, Nm, &mm.eQ0, Nm, &mm.eS));
   PetscCall(PetscMalloc4(n, &yw, n, &dy, Nm, &qbuf, N2, &eprev));
-  PetscCall(PetscMalloc3(N2, &watch, N2, &trigger, N2, &sel));
+  PetscCall(PetscMalloc3(N2, &cand, N2, &trigger, N2, &sel));
+  PetscCall(PetscMalloc3(N2, &lsel, N2, &lwatch, N2, &ltrig));
   PetscCall(PetscMalloc3(N2, &tnext, N2, &tlast, N2, &margin));
   PetscCall(PetscCalloc3(N, &mm.gF, Nm, &mm.Qslip, N, &mm.alag));
   PetscCall(PetscCalloc5(N, &mm.segof, N, &mm.segtau, N, &mm.qv, N, &mm.qdv, Nm, &mm.et));
@@ -466,46 +477,71 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
     }
     PetscCall(StartStep(&mm, t, dt, qbuf));
     rp->steps++;
-    /* next-check time of each function from its lower bound at the step start (carried over from the last step) */
+    /* next-check time of each function from its lower bound at the step start (carried over from the last step); the
+       candidates: the functions a bound lets reach zero within the step, in ascending order. A function whose next
+       check lies beyond the step never comes back within it (only an evaluation moves its next check), so the
+       samples' bookkeeping runs over the candidates, not all 2N. */
+    ncand = 0;
     for (PetscInt j = 0; j < N2; j++) {
-      eprev[j] = margin[j];
-      tnext[j] = (rp->armed[j] && margin[j] > 0) ? (mm.rate[j] > 0 ? margin[j] / mm.rate[j] : PETSC_MAX_REAL) : 0;
-      tlast[j] = 0;
+      eprev[j]   = margin[j];
+      tnext[j]   = (rp->armed[j] && margin[j] > 0) ? (mm.rate[j] > 0 ? margin[j] / mm.rate[j] : PETSC_MAX_REAL) : 0;
+      tlast[j]   = 0;
+      trigger[j] = PETSC_FALSE;
+      if (tnext[j] <= dt) cand[ncand++] = j;
     }
     nsamp = (PetscInt)PetscCeilReal(dt / mm.dt_sample - 1e-9);
     for (PetscInt k = 1; k <= nsamp && tau_ev < 0; k++) {
       PetscReal tau, tmin = PETSC_MAX_REAL;
-      PetscBool any = PETSC_FALSE;
+      PetscInt nsel = 0, nwatch = 0, nkeep = 0;
       /* jump to the first sample at or after the earliest time a bound lets a function reach zero: the samples in
          between are certainly event-free, so the cost follows the evaluations, not the sample grid */
-      for (PetscInt j = 0; j < N2; j++) tmin = PetscMin(tmin, tnext[j]);
+      for (PetscInt l = 0; l < ncand; l++) {
+        PetscInt j = cand[l];
+        if (tnext[j] > dt) {
+          trigger[j] = PETSC_FALSE;
+          continue;
+        }
+        tmin          = PetscMin(tmin, tnext[j]);
+        cand[nkeep++] = j;
+      }
+      ncand = nkeep;
       if (tmin > dt) break;
       k        = PetscMax(k, (PetscInt)PetscCeilReal(tmin / dt * nsamp - 1e-9));
       tau      = dt * k / nsamp;
       tau_prev = PetscMax(tau_prev, dt * (k - 1) / nsamp); /* a re-bracket start inside the sample interval is kept */
-      for (PetscInt j = 0; j < N2; j++) sel[j] = tnext[j] <= tau ? PETSC_TRUE : PETSC_FALSE;
+      for (PetscInt l = 0; l < ncand; l++) {
+        PetscInt j = cand[l];
+        sel[j]     = tnext[j] <= tau ? PETSC_TRUE : PETSC_FALSE;
+        if (sel[j]) lsel[nsel++] = j;
+      }
       rp->rhs_evals++;
-      PetscCall(FastEvents(&mm, t, tau, sel, rp->evals1));
-      for (PetscInt j = 0; j < N2; j++) {
-        watch[j]   = (sel[j] && rp->armed[j] && rp->evals1[j] <= 0) ? PETSC_TRUE : PETSC_FALSE;
+      PetscCall(FastEvents(&mm, t, tau, nsel, lsel, rp->evals1));
+      for (PetscInt l = 0; l < ncand; l++) {
+        PetscInt j = cand[l];
         trigger[j] = (sel[j] && !rp->armed[j] && rp->evals1[j] < -mm.noise[j]) ? PETSC_TRUE : PETSC_FALSE;
         if (trigger[j] && j % 2 == 0 && SKRodPairAtTangency(rp, t, j / 2)) trigger[j] = PETSC_FALSE; /* as in RK45 */
-        any       = (PetscBool)(any || watch[j]);
+        if (sel[j] && rp->armed[j] && rp->evals1[j] <= 0) lwatch[nwatch++] = j;
         wrong_way = (PetscBool)(wrong_way || trigger[j]);
       }
-      if (wrong_way && !any) {
+      if (wrong_way && !nwatch) {
         /* a node switched earlier and not yet armed is negative here: either it went the right way first (then arm it
            where it is positive and bracket normally) or it went the wrong way from tau_prev on (re-decide it there) */
         PetscReal tl = tau_prev, tr = tau;
         PetscBool armed_now = PETSC_FALSE;
-        for (PetscInt j = 0; j < N2; j++) sel[j] = PETSC_FALSE; /* sel: seen positive in the search */
+        PetscInt ntrig      = 0;
+        for (PetscInt l = 0; l < ncand; l++) {
+          PetscInt j = cand[l];
+          sel[j]     = PETSC_FALSE; /* sel: seen positive in the search */
+          if (trigger[j]) ltrig[ntrig++] = j;
+        }
         for (PetscInt it = 0; it < 60 && tr - tl > 1e-9 * dt + 1e-15; it++) {
           PetscBool ok = PETSC_TRUE;
           tr           = 0.5 * (tl + tr);
-          PetscCall(FastEvents(&mm, t, tr, trigger, rp->evals1));
-          for (PetscInt j = 0; j < N2; j++) {
-            if (trigger[j] && !(rp->evals1[j] > 0)) ok = PETSC_FALSE;
-            if (trigger[j] && rp->evals1[j] > 0) sel[j] = PETSC_TRUE;
+          PetscCall(FastEvents(&mm, t, tr, ntrig, ltrig, rp->evals1));
+          for (PetscInt l = 0; l < ntrig; l++) {
+            PetscInt j = ltrig[l];
+            if (!(rp->evals1[j] > 0)) ok = PETSC_FALSE;
+            if (rp->evals1[j] > 0) sel[j] = PETSC_TRUE;
           }
           if (ok) {
             armed_now = PETSC_TRUE;
@@ -515,8 +551,9 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         /* only the functions never seen positive went the wrong way; the others are left alone */
         if (!armed_now) {
           PetscBool left = PETSC_FALSE;
-          for (PetscInt j = 0; j < N2; j++) {
-            trigger[j] = (PetscBool)(trigger[j] && !sel[j]);
+          for (PetscInt l = 0; l < ntrig; l++) {
+            PetscInt j = ltrig[l];
+            trigger[j] = (PetscBool)(!sel[j]);
             left       = (PetscBool)(left || trigger[j]);
           }
           if (!left) { /* each went positive at some point, not all at once: go on; they are checked at every sample */
@@ -526,13 +563,12 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
           }
         }
         if (armed_now) {
-          for (PetscInt j = 0; j < N2; j++) {
-            if (trigger[j]) {
-              rp->armed[j] = PETSC_TRUE;
-              eprev[j]     = rp->evals1[j];
-              tnext[j]     = tr;
-              tlast[j]     = tr;
-            }
+          for (PetscInt l = 0; l < ntrig; l++) {
+            PetscInt j   = ltrig[l];
+            rp->armed[j] = PETSC_TRUE;
+            eprev[j]     = rp->evals1[j];
+            tnext[j]     = tr;
+            tlast[j]     = tr;
           }
           tau_prev  = tr;
           wrong_way = PETSC_FALSE;
@@ -542,22 +578,23 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         tau_ev = tau_prev;
         break;
       }
-      if (any) {
+      if (nwatch) {
         /* bracket [tau_prev, tau] (every watched function was positive at tau_prev: evaluated there, or by its bound):
            regula falsi (Illinois) on the min of the watched functions normalised by their values at tau_prev */
         PetscReal b, fb = PETSC_MAX_REAL, ttol = 1e-9 * dt + 1e-15;
-        ClosedEvent ev = {&mm, t, watch, eprev};
-        PetscCall(FastEvents(&mm, t, tau_prev, watch, eprev));
-        for (PetscInt j = 0; j < N2; j++)
-          if (watch[j]) fb = PetscMin(fb, rp->evals1[j] / eprev[j]);
+        ClosedEvent ev = {&mm, t, nwatch, lwatch, eprev, -1};
+        PetscCall(FastEvents(&mm, t, tau_prev, nwatch, lwatch, eprev));
+        for (PetscInt l = 0; l < nwatch; l++) fb = PetscMin(fb, rp->evals1[lwatch[l]] / eprev[lwatch[l]]);
         PetscCall(SKRodPairLocateEvent(ClosedEventMin, &ev, tau_prev, tau, 1, fb, 1, ttol, &b));
-        PetscCall(FastEvents(&mm, t, b, watch, rp->evals1));
-        for (PetscInt j = 0; j < N2; j++) trigger[j] = (PetscBool)(watch[j] && rp->evals1[j] <= 0);
+        /* the values at b: from the root finder's last evaluation when that was at b (the same evaluation) */
+        if (ev.last != b) PetscCall(FastEvents(&mm, t, b, nwatch, lwatch, rp->evals1));
+        for (PetscInt l = 0; l < ncand; l++) trigger[cand[l]] = PETSC_FALSE;
+        for (PetscInt l = 0; l < nwatch; l++) trigger[lwatch[l]] = (PetscBool)(rp->evals1[lwatch[l]] <= 0);
         tau_ev = b;
         break;
       }
-      for (PetscInt j = 0; j < N2; j++) {
-        if (!sel[j]) continue;
+      for (PetscInt l = 0; l < nsel; l++) {
+        PetscInt j = lsel[l];
         if (rp->evals1[j] > 0) rp->armed[j] = PETSC_TRUE;
         eprev[j] = rp->evals1[j];
         tlast[j] = tau;
@@ -613,7 +650,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree5(mm.scratch, mm.eigd, mm.eige, mm.eigz, mm.eigwork));
   PetscCall(PetscFree3(mm.eigw, mm.eigiwork, mm.capS));
   PetscCall(PetscFree3(mm.xw, mm.rowL, mm.rowR));
-  PetscCall(PetscFree4(mm.nu, mm.nv, mm.nidx, mm.need));
+  PetscCall(PetscFree5(mm.nu, mm.nv, mm.nidx, mm.nodes, mm.need));
   PetscCall(PetscFree4(mm.prev_a, mm.prev_n, mm.prev_kind, mm.Fprev));
   rp->mmm_plans  = mm.tr.nplans;
   rp->mmm_tables = mm.tr.ntables;
@@ -624,7 +661,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree4(mm.vs, mm.eta0, mm.etad0, mm.Ffric));
   PetscCall(PetscFree4(mm.eA, mm.eB, mm.eQ0, mm.eS));
   PetscCall(PetscFree4(yw, dy, qbuf, eprev));
-  PetscCall(PetscFree3(watch, trigger, sel));
+  PetscCall(PetscFree3(cand, trigger, sel));
+  PetscCall(PetscFree3(lsel, lwatch, ltrig));
   PetscCall(PetscFree3(tnext, tlast, margin));
   PetscCall(PetscFree3(mm.gF, mm.Qslip, mm.alag));
   PetscCall(PetscFree5(mm.segof, mm.segtau, mm.qv, mm.qdv, mm.et));

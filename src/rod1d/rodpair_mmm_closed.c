@@ -27,7 +27,7 @@ void SKMMMSetupCoefficients(MMM *mm, PetscReal t0)
   PetscReal psi = mm->W * t0 + mm->phase, wmax = mm->wmax;
 
   for (PetscInt s = 0; s < mm->nseg; s++) {
-    const Seg *sg = &mm->seg[s];
+    Seg *sg = &mm->seg[s];
     for (PetscInt p = 0; p < sg->n; p++) {
       mm->g0[sg->a + p] = mm->gF[sg->a + p];
       mm->g1[sg->a + p] = mm->gP[sg->a + p] = 0;
@@ -46,11 +46,15 @@ void SKMMMSetupCoefficients(MMM *mm, PetscReal t0)
       AddPointLoad(mm, sg, 0, mm->Pc, mm->g0);
       AddPointLoad(mm, sg, 0, mm->P0, mm->gP);
     }
+    if (!sg->wset) {
+      for (PetscInt p = 0; p < sg->n; p++)
+        mm->w[sg->a + p] = sg->general ? sg->wg[p] : 2 * PetscSqrtReal(sg->ks / sg->ms) * PetscSinReal(0.5 * (sg->theta0 + p * sg->dtheta));
+      sg->wset = PETSC_TRUE;
+    }
     for (PetscInt p = 0; p < sg->n; p++) {
       PetscInt ip  = sg->a + p;
-      PetscReal w  = sg->general ? sg->wg[p] : 2 * PetscSqrtReal(sg->ks / sg->ms) * PetscSinReal(0.5 * (sg->theta0 + p * sg->dtheta));
+      PetscReal w  = mm->w[ip];
       PetscReal w2 = w * w, D;
-      mm->w[ip]    = w;
       if (w < 1e-9 * wmax) continue; /* rigid-body mode: kept as q0, qd0, g0, g1, gP */
       D = w2 - mm->W * mm->W;
       if (PetscAbsReal(D) < 1e-9 * w2) D = 1e-9 * w2; /* exact resonance: detuned by 1e-9 */
@@ -89,6 +93,20 @@ static inline void RigidModeAt(const MMM *mm, PetscInt ip, PetscReal tau, const 
   }
 }
 
+/* q and qdot of N flexible modes from cos, sin (w tau) and the load phase's sin(W t + phase), W cos(W t + phase): a
+   function of its own so that the restrict parameters let the compiler vectorise it (on local restrict pointers GCC
+   would need a run-time overlap check per pair of the ten arrays, and gives up) */
+static void ModalValues(PetscInt n, PetscReal tau, PetscReal sP, PetscReal WcP, const PetscReal *restrict w, const PetscReal *restrict c0,
+                        const PetscReal *restrict c1, const PetscReal *restrict pa, const PetscReal *restrict A,
+                        const PetscReal *restrict B, const PetscReal *restrict cw, const PetscReal *restrict sw, PetscReal *restrict qv,
+                        PetscReal *restrict qdv)
+{
+  for (PetscInt p = 0; p < n; p++) {
+    qv[p]  = c0[p] + c1[p] * tau + pa[p] * sP + A[p] * cw[p] + B[p] * sw[p];
+    qdv[p] = c1[p] + pa[p] * WcP + w[p] * (B[p] * cw[p] - A[p] * sw[p]);
+  }
+}
+
 /* modal values of segment s at tau (q, qdot, cos and sin of w tau), cached until the tau or the coefficients change:
    one sin/cos per mode and evaluation time (a vectorised batch), shared by the nodal values, the events, the energy
    terms and EndStep. Flexible modes: q = c0 + c1 tau + pa sin(W t + phase) + A cos(w tau) + B sin(w tau). */
@@ -111,13 +129,7 @@ void SKMMMSegModes(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau)
   L = LoadPhaseAt(mm, t0, tau);
   for (PetscInt p = 0; p < n; p++) arg[p] = w[p] * tau;
   SKSinCosArray(n, arg, sw, cw);
-  {
-    const PetscReal sP = L.s, WcP = mm->W * L.c;
-    for (PetscInt p = 0; p < n; p++) {
-      qv[p]  = c0[p] + c1[p] * tau + pa[p] * sP + A[p] * cw[p] + B[p] * sw[p];
-      qdv[p] = c1[p] + pa[p] * WcP + w[p] * (B[p] * cw[p] - A[p] * sw[p]);
-    }
-  }
+  ModalValues(n, tau, L.s, mm->W * L.c, w, c0, c1, pa, A, B, cw, sw, qv, qdv);
   if (sg->kind == SEG_FREE_FREE && IsRigidMode(mm, a)) RigidModeAt(mm, a, tau, &L, &qv[0], &qdv[0]); /* cw = 1, sw = 0 already */
   mm->segtau[s] = tau;
 }

@@ -245,6 +245,7 @@ PetscErrorCode SKMMMBuildSegments(MMM *mm)
     s->right   = i == N ? -1 : i;
     s->general = SegUniform(mm, s) ? PETSC_FALSE : PETSC_TRUE;
     s->fast    = (PetscBool)(!s->general && s->n >= mm->tr.nmin);
+    s->wset    = PETSC_FALSE;
     SKMMMSegSetKind(s, s->left < 0 ? (s->right < 0 ? SEG_FREE_FREE : SEG_FREE_FIXED) : (s->right < 0 ? SEG_FIXED_FREE : SEG_FIXED_FIXED));
     PetscCall(SegMatrix(mm, s, pass));
     SKMMMSegEndRows(mm, s);
@@ -298,10 +299,11 @@ PetscErrorCode SKMMMProjectInterval(MMM *mm, const PetscReal y[])
 
   PetscFunctionBegin;
   for (PetscInt s = 0; s < mm->nseg; s++) {
-    const Seg *sg = &mm->seg[s];
+    Seg *sg    = &mm->seg[s];
     PetscInt a = sg->a, n = sg->n, nv = 3;
     PetscReal *X[3] = {mm->xw, mm->xw + N, mm->xw + 2 * N}, *S[3] = {mm->q0 + a, mm->qd0 + a, mm->gF + a};
-    if (SegCarried(mm, sg)) {
+    sg->wset = SegCarried(mm, sg);
+    if (sg->wset) {
       /* the segment's modes are unchanged, and qv, qdv are its modal values at the event: the state y there was
          reconstructed from them, so projecting it again would return them up to round-off. The slip friction is
          re-projected only if it changed (a node reversed its slip or entered rod 2 within the segment). */

@@ -94,8 +94,10 @@ struct _p_SKRodPair {
   PetscBool *armed;                   /* event function of the node has been seen positive since its last switch */
   PetscInt *redecided;                /* times the node was re-decided at t = redecide_t (SKRodPairWrongWay) */
   PetscReal redecide_t;
-  PetscReal *gstick; /* N x Nm: coupling vectors of sticking nodes, frozen when they stuck */
-  PetscReal *gram;   /* N x N: g_i . g_k for sticking nodes */
+  PetscReal *gstick;                /* N x Nm: coupling vectors of sticking nodes, frozen when they stuck */
+  PetscReal *gslip, *zslip, *lslip; /* N x Nm, N, N: the last coupling vector computed for each slipping node, its position
+                                       zbar (PETSC_MAX_REAL: none) and clipped length (SKRodPairSlipCoupling) */
+  PetscReal *gram;                  /* N x N: g_i . g_k for sticking nodes */
   PetscBool factored;
   PetscInt nstick, *stick_idx; /* sticking nodes of the current factorization */
   PetscReal *chol;             /* Nm x Nm Cholesky factor of I + G^T diag(m) G (diag(1/m) + G G^T by Woodbury) */
@@ -172,6 +174,10 @@ PETSC_INTERN void SKRodPairCholeskySolve(PetscInt n, const PetscReal L[], PetscR
 PETSC_INTERN PetscErrorCode SKRodPairStickCapacitance(SKRodPair rp, const PetscReal **C);
 /* Sets the velocity of every sticking node to the rod-2 velocity it sticks to. */
 PETSC_INTERN void SKRodPairProjectStick(SKRodPair rp, PetscReal y[]);
+/* The coupling vector (SKRodPairCoupling) of node i at zbar, and its clipped length in LEN (if not NULL): kept per node
+   and recomputed only when zbar changed, since the switching logic and the mode matching ask for it several times at
+   the same state (before and after a switch, at the next interval's start) */
+PETSC_INTERN const PetscReal *SKRodPairSlipCoupling(SKRodPair rp, PetscInt i, PetscReal zbar, PetscReal *len);
 PETSC_INTERN PetscErrorCode SKRodPairSolveRK45(SKRodPair rp, PetscReal t_end);
 PETSC_INTERN PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end);
 PETSC_INTERN PetscErrorCode SKRodPairSolveCVODE(SKRodPair rp, PetscReal t_end);
