@@ -20,3 +20,6 @@ sk_add_python_test(rough3d_campaign_failures_mpi ${SK_TEST_DIR}/check_campaign.p
 set_tests_properties(rough3d_campaign_failures_mpi PROPERTIES PROCESSORS 2 TIMEOUT 300)
 # the IGA path: the patch's bottom face interpolates the samples, the same realisations as the FE twin, the aggregates
 sk_add_python_test(rough3d_campaign_iga ${SK_TEST_DIR}/check_campaign.py ARGS iga rough3d LABELS regression)
+# the real contact area against load (inputs/rough3d/kappa-*.xml) on a small block: nodal force records, the area
+# count and the spline of postproc.rough3d kappa against the campaign's, the fitted kappa against its measured value
+sk_add_python_test(rough3d_kappa ${SK_TEST_DIR}/check_campaign.py ARGS kappa rough3d LABELS regression)
