@@ -7,6 +7,9 @@ the figures and the table of docs/validation/rough3d.md.
     python3 -m postproc.rough3d compare FE_OUTDIR IGA_OUTDIR [FIGDIR]
                                                          # FE against IGA on the same realisations: markdown table
                                                          # (and rough3d-fe-iga.png in FIGDIR)
+    python3 -m postproc.rough3d kappa OUTDIR... [FIGDIR] # real contact area against load (inputs/rough3d/kappa-*.xml,
+                                                         # run with -campaign_record_nodal): g, E*, a_r(p), fitted kappa
+                                                         # per mesh, markdown table (and rough3d-kappa.png in FIGDIR)
 
 OUTDIR is the campaign's output directory: results.h5 with the aggregated statistics under /campaign/lc_<i> and the
 per-realisation files in OUTDIR/realisations (layout in docs/output.md).
@@ -283,6 +286,182 @@ def compare(fe_dir, iga_dir, figdir=None):
     print("figure in", os.path.join(figdir, "rough3d-fe-iga.png"))
 
 
+# ---- real contact area against load (inputs/rough3d/kappa-*.xml) ----
+
+KAPPA_FIT = (0.02, 0.10)  # the small-area range of the fit: real contact area fraction a_r from 2 % to 10 %
+KAPPA_MARGIN = 0.125  # the inner region keeps this far (m; 2 l_c of the kappa inputs) from the edges of the face
+KAPPA_REFERENCES = ((np.sqrt(8 / np.pi), "Persson sqrt(8/pi)"), (2.0, "BEM/GFMD about 2"), (np.sqrt(2 * np.pi), "BGT sqrt(2 pi)"))
+
+
+def spline_surface(heights, lengths=(1.0, 1.0), fine=16):
+    """The finite-element path's surface (docs/theory.md, "Bicubic B-spline surface"): the bicubic interpolant of the
+    n x n samples HEIGHTS on the averaged (for uniform samples: the sample parameters 2 .. n - 3) clamped knots, on a
+    grid of FINE points per sample interval over [0, Lx] x [0, Ly]: (xf, yf, s[j, i]) with y along the first index."""
+    n = int(round(np.sqrt(len(heights))))
+    h = np.reshape(heights, (n, n))
+    t = [0.0] * 4 + [(j + 1) / (n - 1) for j in range(1, n - 3)] + [1.0] * 4
+    xs, uf = np.arange(n) / (n - 1), np.arange(fine * (n - 1) + 1) / (fine * (n - 1))
+    N = bspline_basis(t, xs)
+    C = np.linalg.solve(N, np.linalg.solve(N, h).T).T  # along y (rows), then along x
+    F = bspline_basis(t, uf)
+    return lengths[0] * uf, lengths[1] * uf, F @ C @ F.T
+
+
+def rms_gradient(x, y, s):
+    """RMS of |grad s| over the grid (x, y, s[j, i]): second-order differences, the mean over the grid points."""
+    sy, sx = np.gradient(s, y, x)
+    return float(np.sqrt(np.mean(sx ** 2 + sy ** 2)))
+
+
+def study_parameters(outdir):
+    """E (Pa), nu, the penalty (Pa/m) and the side lengths (m) of the study of the campaign that wrote OUTDIR, read from
+    its input (the path results.h5 records, relative to the directory it ran in: tried from the working directory
+    and from the repository root)."""
+    import xml.etree.ElementTree as ET
+
+    with h5py.File(os.path.join(outdir, "results.h5"), "r") as f:
+        name = f["meta"].attrs["input_file"]
+        name = name.decode() if isinstance(name, bytes) else str(name)
+    root_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = next((p for p in (name, os.path.join(root_dir, name)) if os.path.exists(p)), None)
+    if path is None:
+        raise FileNotFoundError("%s: the campaign input %s is not found from here or from %s" % (outdir, name, root_dir))
+    study = os.path.join(os.path.dirname(path), ET.parse(path).getroot().find("study").get("file"))
+    root = ET.parse(study).getroot()
+    block, contact, box = root.find("block"), root.find("contact"), root.find("mesh/box")
+    lower, upper = [float(v) for v in box.get("lower").split()], [float(v) for v in box.get("upper").split()]
+    return {"E": float(block.get("E")), "nu": float(block.get("nu")), "penalty": float(contact.get("penalty")),
+            "lengths": (upper[0] - lower[0], upper[1] - lower[1]), "lower": lower[:2], "study": study}
+
+
+def kappa_fit(a, p, lo=KAPPA_FIT[0], hi=KAPPA_FIT[1]):
+    """kappa' = sum a p / sum p^2 over the rows with LO <= a <= HI: the least-squares slope through the origin of a
+    against p (p already in units of g E*), and the number of rows used (nan and 0 without rows in the range)."""
+    m = (a >= lo) & (a <= hi)
+    return (float(np.sum(a[m] * p[m]) / np.sum(p[m] ** 2)) if m.any() else float("nan")), int(m.sum())
+
+
+def kappa_mesh(outdir, margin=KAPPA_MARGIN):
+    """Everything the kappa table and figure need from one mesh's campaign (realisation 0)."""
+    par = study_parameters(outdir)
+    r = realisation(outdir, 0)
+    if "normal_force_nodes" not in r:
+        raise KeyError("%s: no normal_force_nodes: run the campaign with -campaign_record_nodal" % outdir)
+    Lx, Ly = par["lengths"]
+    x, y = r["x"] - par["lower"][0], r["y"] - par["lower"][1]
+    nx = len(np.unique(np.round(x, 9)))
+    h = Lx / (nx - 1)
+    # the nodes' tributary areas on the uniform grid of the face (the mortar weights of a flat H8 face)
+    w = h * h * np.where(np.isclose(x, 0) | np.isclose(x, Lx), 0.5, 1) * np.where(np.isclose(y, 0) | np.isclose(y, Ly), 0.5, 1)
+    fn = r["normal_force_nodes"]
+    touching = fn > 0
+    estar = par["E"] / (1 - par["nu"] ** 2)
+    xf, yf, s = spline_surface(r["heights"], (Lx, Ly))
+    g = rms_gradient(xf, yf, s)
+    # the mesh's own face: its nodes' heights (the surface lowered by its minimum over them), bilinear between them
+    zg = np.zeros((nx, nx))
+    zg[np.rint(y / h).astype(int), np.rint(x / h).astype(int)] = r["z"]
+    # |grad|^2 averaged over each bilinear element: dz/dx varies linearly across it between its two x edges' differences
+    # a and b, so its mean square is (a^2 + a b + b^2) / 3 (likewise dz/dy)
+    ax, bx = (zg[:-1, 1:] - zg[:-1, :-1]) / h, (zg[1:, 1:] - zg[1:, :-1]) / h
+    ay, by = (zg[1:, :-1] - zg[:-1, :-1]) / h, (zg[1:, 1:] - zg[:-1, 1:]) / h
+    g_mesh = float(np.sqrt(np.mean((ax ** 2 + ax * bx + bx ** 2 + ay ** 2 + ay * by + by ** 2) / 3)))
+    inner = (x >= margin) & (x <= Lx - margin) & (y >= margin) & (y <= Ly - margin)
+    a_in = (touching[:, inner] * w[inner]).sum(axis=1) / w[inner].sum()
+    p_in = fn[:, inner].sum(axis=1) / w[inner].sum()
+    a_all = (touching * w).sum(axis=1) / w.sum()
+    p_all = r["normal_force"] / (Lx * Ly)
+    pen = np.where(touching, fn / (par["penalty"] * w), 0.0)  # nodal penetration fn / (eps_N w_a) (m)
+    rms = float(r["rms"])
+    d = {"outdir": outdir, "h": h, "nodes": nx, "lc": float(r["correlation_length"]), "rms": rms, "g": g, "g_mesh": g_mesh,
+         "g_gauss": 2 * rms / float(r["correlation_length"]), "estar": estar, "time": r["time"], "a_in": a_in, "p_in": p_in,
+         "a_all": a_all, "p_all": p_all, "a_campaign": r["contact_area_fraction"], "wall": float(r["wall_time"]),
+         "steps": int(r["steps"]), "dt": float(r["dt"]), "dofs": int(r["dofs"]), "n_inner": int(inner.sum()),
+         "inner_touching": touching[:, inner].sum(axis=1)}
+    for key in ("in", "all"):
+        d["kappa_" + key], d["rows_" + key] = kappa_fit(d["a_" + key], d["p_" + key] / (g * estar))
+    m = (a_in >= KAPPA_FIT[0]) & (a_in <= KAPPA_FIT[1])
+    d["pen_mean"] = float(np.sum(pen[m][:, inner] * w[inner]) / np.sum(touching[m][:, inner] * w[inner])) / rms if m.any() else np.nan
+    d["pen_max"] = float(np.max(pen[m][:, inner])) / rms if m.any() else np.nan
+    # the mapped face against this spline: node z = s(x, y) - min over the nodes
+    sn = spline_at(r["heights"], (Lx, Ly), x, y)
+    d["spline_at_nodes_err"] = float(np.max(np.abs((sn - np.min(sn)) - r["z"])))
+    return d
+
+
+def spline_at(heights, lengths, x, y):
+    """The bicubic interpolant of HEIGHTS (as spline_surface()) at the points (x, y)."""
+    n = int(round(np.sqrt(len(heights))))
+    h = np.reshape(heights, (n, n))
+    t = [0.0] * 4 + [(j + 1) / (n - 1) for j in range(1, n - 3)] + [1.0] * 4
+    N = bspline_basis(t, np.arange(n) / (n - 1))
+    C = np.linalg.solve(N, np.linalg.solve(N, h).T).T
+    Bx, By = bspline_basis(t, np.clip(x / lengths[0], 0, 1)), bspline_basis(t, np.clip(y / lengths[1], 0, 1))
+    return np.einsum("pj,ji,pi->p", By, C, Bx)
+
+
+def kappa(outdirs, figdir=None):
+    """The kappa study: a table row per mesh (markdown on stdout) and, with FIGDIR, rough3d-kappa.png."""
+    meshes = sorted((kappa_mesh(o) for o in outdirs), key=lambda d: d["h"], reverse=True)
+    d0 = meshes[0]
+    print("RMS %.3g m, l_c %.4g m, g of the spline %.5f (Gaussian closed form 2 RMS / l_c = %.5f), E* = %.6g Pa; "
+          "fit over %g <= a_r <= %g, inner region %g m from the edges" % (d0["rms"], d0["lc"], d0["g"], d0["g_gauss"], d0["estar"],
+                                                                         KAPPA_FIT[0], KAPPA_FIT[1], KAPPA_MARGIN))
+    print()
+    print("| mesh (cells per side) | elements per l_c | g of the mesh's face / g | kappa, inner region | rows in fit | contact nodes in "
+          "the inner region at a_r = 2 % / 10 % | kappa, whole face | mean / largest penetration over RMS (fit range) | steps, dt (s) | "
+          "wall time (s) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for d in meshes:
+        n_at = [int(round(a * d["n_inner"])) for a in KAPPA_FIT]
+        print("| %d | %.0f | %.3f | %.3f | %d | %d / %d | %.3f | %.3f / %.3f | %d, %.3g | %.0f |" % (
+            d["nodes"] - 1, d["lc"] / d["h"], d["g_mesh"] / d["g"], d["kappa_in"], d["rows_in"], n_at[0], n_at[1], d["kappa_all"],
+            d["pen_mean"], d["pen_max"], d["steps"], d["dt"], d["wall"]))
+    for d in meshes:
+        print("  %s: the mapped nodes against the spline of the samples: largest difference %.2e m" % (d["outdir"], d["spline_at_nodes_err"]),
+              file=sys.stderr)
+    if not figdir:
+        return meshes
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(figdir, exist_ok=True)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    pmax = 0
+    for i, d in enumerate(meshes):
+        q = d["p_in"] / (d["g"] * d["estar"])
+        pmax = max(pmax, float(np.max(q[d["a_in"] <= 0.2])) if np.any(d["a_in"] <= 0.2) else 0)
+        lab = "%d x %d (%.0f per l_c): kappa %.2f" % (d["nodes"] - 1, d["nodes"] - 1, d["lc"] / d["h"], d["kappa_in"])
+        axes[0].plot(q, d["a_in"], "o", ms=2.5, color="C%d" % i, label=lab)
+        ok = (q > 0) & (d["a_in"] > 0)
+        axes[1].plot(d["a_in"][ok], d["a_in"][ok] / q[ok], "-o", ms=2.5, lw=0.8, color="C%d" % i, label=lab)
+    qq = np.linspace(0, pmax, 2)
+    for k, (val, name) in enumerate(KAPPA_REFERENCES):
+        axes[0].plot(qq, val * qq, ":", color="0.%d" % (2 + 3 * k), label="%s = %.2f" % (name, val))
+        axes[1].axhline(val, ls=":", color="0.%d" % (2 + 3 * k), label="%s = %.2f" % (name, val))
+    for a in KAPPA_FIT:
+        axes[1].axvline(a, color="0.8", lw=0.8)
+    axes[0].set_xlim(0, pmax)
+    axes[0].set_ylim(0, 0.2)
+    axes[0].set_xlabel("p / (g E*)")
+    axes[0].set_ylabel("real contact area fraction a_r")
+    axes[0].set_title("inner region (%g m from the edges)" % KAPPA_MARGIN)
+    axes[0].legend(fontsize=7)
+    axes[1].set_xlim(0, 0.2)
+    axes[1].set_ylim(0, 5)
+    axes[1].set_xlabel("a_r")
+    axes[1].set_ylabel("a_r g E* / p")
+    axes[1].set_title("local kappa (fit range between the grey lines)")
+    axes[1].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(figdir, "rough3d-kappa.png"), dpi=110)
+    plt.close(fig)
+    print("figure in", os.path.join(figdir, "rough3d-kappa.png"))
+    return meshes
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "figures":
         figures(sys.argv[2], sys.argv[3])
@@ -290,5 +469,9 @@ if __name__ == "__main__":
         table(sys.argv[2])
     elif len(sys.argv) >= 4 and sys.argv[1] == "compare":
         compare(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) >= 5 else None)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "kappa":
+        dirs = sys.argv[2:]
+        figdir = None if os.path.exists(os.path.join(dirs[-1], "results.h5")) else dirs.pop()
+        kappa(dirs, figdir)
     else:
         sys.exit(__doc__)

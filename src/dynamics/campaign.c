@@ -43,6 +43,7 @@ typedef struct {
   PetscInt groups;              /* -campaign_groups: MPI groups (0: one per rank) */
   PetscInt kill_after;          /* -campaign_kill_after: test hook, SIGKILL after this many realisations (-1: never) */
   PetscBool retry_failed;       /* -campaign_retry_failed: run the realisations with a failure record again */
+  PetscBool record_nodal;       /* -campaign_record_nodal: also record each contact node's normal force per history row */
 } Campaign;
 
 static PetscErrorCode CampaignDestroy(void **);
@@ -316,6 +317,9 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
   PetscCall(PetscOptionsBool("-campaign_retry_failed",
                              "run the realisations that failed before again (default: keep their failure records)", "", c->retry_failed,
                              &c->retry_failed, NULL));
+  PetscCall(PetscOptionsBool("-campaign_record_nodal",
+                             "also write each contact node's normal force at every history row (normal_force_nodes)", "", c->record_nodal,
+                             &c->record_nodal, NULL));
   PetscCall(PetscOptionsInt("-campaign_kill_after", "test hook: SIGKILL after this many realisations (-1: never)", "", c->kill_after,
                             &c->kill_after, NULL));
   PetscOptionsEnd();
@@ -376,6 +380,8 @@ typedef struct {
   PetscInt ncontact, nrec, steps, dofs;
   PetscReal *x, *y, *z, *stick; /* reference coordinates (m) and sticking-time ratio (1) of the contact nodes */
   PetscReal *time, *cof, *area; /* histories: time (s), global COF (1), real contact area fraction (1) */
+  PetscReal *normal;            /* history: total contact normal force (N) */
+  PetscReal *nodal;             /* with -campaign_record_nodal: normal force (N) of contact node k at row i, [i * ncontact + k] */
   PetscReal *heights;           /* the samples of the surface (m) */
   PetscReal ratio, wall, dt;    /* global sticking-time ratio (1), wall time (s), time step (s) */
 } Realisation;
@@ -392,6 +398,8 @@ static PetscErrorCode RealisationReset(Realisation *r)
   PetscCall(PetscFree(r->time));
   PetscCall(PetscFree(r->cof));
   PetscCall(PetscFree(r->area));
+  PetscCall(PetscFree(r->normal));
+  PetscCall(PetscFree(r->nodal));
   PetscCall(PetscFree(r->heights));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -439,6 +447,28 @@ static PetscErrorCode RealisationWorkDestroy(RealisationWork *w)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The normal force (N) of each contact node at the last force evaluation, gathered in natural order: on rank 0 of the
+   group into FNODAL[NCONTACT] in the order of the contact-node mask W->mask (other ranks pass NULL). Collective. */
+static PetscErrorCode GatherNodalNormalForce(SKExplicit ex, SKContactPair cp, RealisationWork *w, PetscInt ncontact, PetscReal fnodal[])
+{
+  PetscInt n, gsize;
+  const PetscInt *nodes;
+  const PetscReal *wt, *fn, *ft;
+  PetscReal *global;
+
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(w->local, ex->nlocal));
+  PetscCall(SKContactPairGetNodal(cp, &n, &nodes, &wt, &fn, &ft));
+  for (PetscInt i = 0; i < n; i++) w->local[nodes[i]] = fn[i];
+  PetscCall(SKExplicitGatherNaturalBlock(ex, w->local, 1, &global));
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
+  if (fnodal)
+    for (PetscInt i = 0, k = 0; i < gsize && k < ncontact; i++)
+      if (w->mask[i] > 0) fnodal[k++] = global[i];
+  PetscCall(PetscFree(global));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Computes task K on the ranks of GCOMM into R (rank 0 of GCOMM gets the arrays). What it creates is kept in W for the
    caller to release, so that an error part way leaks nothing. */
 static PetscErrorCode RealisationCompute(const Campaign *c, MPI_Comm gcomm, PetscInt task, RealisationWork *w, Realisation *r)
@@ -468,39 +498,46 @@ static PetscErrorCode RealisationCompute(const Campaign *c, MPI_Comm gcomm, Pets
   PetscCall(SKExplicitGetContactPair(ex, 0, &cp));
   nsteps  = (PetscInt)PetscCeilReal(ex->t_end / ex->dt - 1e-9);
   r->nrec = (nsteps + c->every - 1) / c->every;
-  PetscCall(PetscMalloc1(r->nrec, &r->time));
-  PetscCall(PetscMalloc1(r->nrec, &r->cof));
-  PetscCall(PetscMalloc1(r->nrec, &r->area));
-  while (ex->step < nsteps) {
-    SKContactPairStats st;
-    PetscCall(SKExplicitAdvance(ex, PetscMin(c->every, nsteps - ex->step)));
-    PetscCall(SKContactPairGetStats(cp, &st));
-    r->time[row] = ex->t;
-    r->cof[row]  = st.cof;
-    PetscCall(ContactAreaFraction(ex, cp, &r->area[row]));
-    row++;
-    PetscCall(SKSignalCheck(gcomm)); /* SIGTERM or SIGINT stop the campaign (RunRealisation() lets it through) */
-  }
-  /* nodal sticking-time ratios and the contact-node mask, gathered in natural order */
+  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
+  /* the contact nodes (a fixed set): their mask and reference coordinates, gathered in natural order */
   {
     PetscInt n;
     const PetscInt *nodes;
     const PetscReal *wt, *fn, *ft;
     PetscCall(PetscCalloc1(2 * ex->nlocal, &w->local));
-    PetscCall(SKContactPairAddNodalStickRatio(cp, ex->t, w->local));
     PetscCall(SKContactPairGetNodal(cp, &n, &nodes, &wt, &fn, &ft));
     for (PetscInt i = 0; i < n; i++) w->local[ex->nlocal + nodes[i]] = 1;
-    PetscCall(SKExplicitGatherNaturalBlock(ex, w->local, 1, &w->stick));
     PetscCall(SKExplicitGatherNaturalBlock(ex, w->local + ex->nlocal, 1, &w->mask));
     PetscCall(SKExplicitGatherNaturalBlock(ex, ex->X, 3, &w->X));
   }
+  if (!grank)
+    for (PetscInt i = 0; i < gsize; i++) r->ncontact += w->mask[i] > 0;
+  PetscCall(PetscMalloc1(r->nrec, &r->time));
+  PetscCall(PetscMalloc1(r->nrec, &r->cof));
+  PetscCall(PetscMalloc1(r->nrec, &r->area));
+  PetscCall(PetscMalloc1(r->nrec, &r->normal));
+  if (c->record_nodal && !grank) PetscCall(PetscMalloc1(r->nrec * r->ncontact, &r->nodal));
+  while (ex->step < nsteps) {
+    SKContactPairStats st;
+    PetscCall(SKExplicitAdvance(ex, PetscMin(c->every, nsteps - ex->step)));
+    PetscCall(SKContactPairGetStats(cp, &st));
+    r->time[row]   = ex->t;
+    r->cof[row]    = st.cof;
+    r->normal[row] = st.normal_force;
+    PetscCall(ContactAreaFraction(ex, cp, &r->area[row]));
+    if (c->record_nodal) PetscCall(GatherNodalNormalForce(ex, cp, w, r->ncontact, r->nodal ? r->nodal + row * r->ncontact : NULL));
+    row++;
+    PetscCall(SKSignalCheck(gcomm)); /* SIGTERM or SIGINT stop the campaign (RunRealisation() lets it through) */
+  }
+  /* nodal sticking-time ratios, gathered in natural order */
+  PetscCall(PetscArrayzero(w->local, ex->nlocal));
+  PetscCall(SKContactPairAddNodalStickRatio(cp, ex->t, w->local));
+  PetscCall(SKExplicitGatherNaturalBlock(ex, w->local, 1, &w->stick));
   PetscCall(SKContactPairGetStickingTimeRatio(cp, ex->t, &r->ratio, NULL));
-  PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
   r->steps = ex->step;
   r->dofs  = 3 * gsize;
   r->dt    = ex->dt;
   if (!grank) {
-    for (PetscInt i = 0; i < gsize; i++) r->ncontact += w->mask[i] > 0;
     PetscCall(PetscMalloc1(r->ncontact, &r->x));
     PetscCall(PetscMalloc1(r->ncontact, &r->y));
     PetscCall(PetscMalloc1(r->ncontact, &r->z));
@@ -659,6 +696,11 @@ static PetscErrorCode WriteRealisation(const Campaign *c, const char dir[], Pets
   PetscCall(H5WriteReals(file, "time", r->nrec, r->time));
   PetscCall(H5WriteReals(file, "cof", r->nrec, r->cof));
   PetscCall(H5WriteReals(file, "contact_area_fraction", r->nrec, r->area));
+  PetscCall(H5WriteReals(file, "normal_force", r->nrec, r->normal));
+  if (r->nodal) {
+    const PetscInt dims[2] = {r->nrec, r->ncontact};
+    PetscCall(SKH5WriteArray(file, "normal_force_nodes", H5T_NATIVE_DOUBLE, 2, dims, r->nodal));
+  }
   PetscCall(H5WriteReals(file, "heights", n2, r->heights));
   PetscCall(SKH5WriteAttribute(file, "steps", H5T_NATIVE_INT64, &ints[0]));
   PetscCall(SKH5WriteAttribute(file, "dofs", H5T_NATIVE_INT64, &ints[1]));

@@ -23,3 +23,6 @@ sk_add_python_test(rough3d_campaign_iga ${SK_TEST_DIR}/check_campaign.py ARGS ig
 # the RMS study's post-processing against the campaign's own aggregates, on the same uninterrupted campaign
 sk_add_python_test(rough3d_rms_postproc ${SK_TEST_DIR}/check_rms_postproc.py ARGS rough3d/uninterrupted LABELS regression)
 set_tests_properties(rough3d_rms_postproc PROPERTIES FIXTURES_REQUIRED rough3d_campaign)
+# the real contact area against load (inputs/rough3d/kappa-*.xml) on a small block: nodal force records, the area
+# count and the spline of postproc.rough3d kappa against the campaign's, the fitted kappa against its measured value
+sk_add_python_test(rough3d_kappa ${SK_TEST_DIR}/check_campaign.py ARGS kappa rough3d LABELS regression)
