@@ -94,6 +94,15 @@ def table(outdirs):
             spread, cells[2], cells[3], mean_map, np.mean(d["core_s"])))
 
 
+def rms_axis(ax, ticks):
+    """A log axis of the RMS (um) labelled at the study's values TICKS."""
+    ax.set_xscale("log")
+    ax.set_xticks(ticks)
+    ax.set_xticklabels(["%g" % t for t in ticks])
+    ax.minorticks_off()
+    ax.set_xlabel("RMS roughness (um)")
+
+
 def figure(figdir, outdirs):
     import matplotlib
 
@@ -114,20 +123,12 @@ def figure(figdir, outdirs):
             mean_hw = [band(d[m]) for _, d in rows]
             ax.errorbar(r, [v for v, _ in mean_hw], yerr=[h for _, h in mean_hw], marker="o", capsize=3,
                         color="C%d" % i, label="l_c = %g m" % lc)
-            ax.set_xscale("log")
-            ax.set_xticks(ticks)
-            ax.set_xticklabels(["%g" % t for t in ticks])
-            ax.minorticks_off()
-            ax.set_xlabel("RMS roughness (um)")
+            rms_axis(ax, ticks)
             ax.set_title(label, fontsize=9)
         spreads = [(rms * 1e6, spread_of(d)) for rms, d in rows if d["n"] > 1]
         axes[len(MEASURES)].plot([a for a, _ in spreads], [b for _, b in spreads], marker="o", color="C%d" % i)
     ax = axes[len(MEASURES)]
-    ax.set_xscale("log")
-    ax.set_xticks(ticks)
-    ax.set_xticklabels(["%g" % t for t in ticks])
-    ax.minorticks_off()
-    ax.set_xlabel("RMS roughness (um)")
+    rms_axis(ax, ticks)
     ax.set_title("spread: mean std of the nodal ratio over the realisations", fontsize=9)
     for ax, (m, _) in zip(axes, MEASURES):
         for d in flat:
