@@ -670,6 +670,19 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
   }
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &hmin, 1, MPIU_REAL, MPIU_MIN, ex->comm));
   ex->power_its = its;
+  { /* the energy check's floor (docs/theory.md, "Run-time energy check"): a strain energy summed from terms of the order of
+       the modulus rho c^2 per volume carries a round-off of a few eps rho c^2 V, eps M c^2 over the bodies */
+    PetscReal mass = 0, c2 = 0;
+    for (PetscInt a = 0; a < ex->nowned; a++) mass += ex->mass[a];
+    for (PetscInt b = 0; b < ex->nblocks; b++) {
+      PetscReal c;
+      PetscCall(SKMaterialGetWaveSpeed(ex->blocks[b].mat, &c));
+      c2 = PetscMax(c2, c * c);
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &mass, 1, MPIU_REAL, MPIU_SUM, ex->comm));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &c2, 1, MPIU_REAL, MPIU_MAX, ex->comm));
+    ex->energy_roundoff = 4 * PETSC_MACHINE_EPSILON * mass * c2;
+  }
   /* contact penalties and the friction laws at rest: lambda_max(A + B) <= lambda_max(A) + lambda_max(B), on both estimates */
   ex->dt_critical = dt_body;
   ex->dt_element  = hmin;

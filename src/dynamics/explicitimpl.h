@@ -236,6 +236,8 @@ struct _p_SKExplicit {
   PetscBool have_energy0;
   PetscReal energy_tolerance;
   PetscReal energy_scale;    /* the run-time energy check: largest energy in play so far (J) */
+  PetscReal energy_roundoff; /* the run-time energy check: round-off of the internal energy, 4 eps sum_nodes m c_max^2 (J);
+                                a drift below it is not a blow-up */
   PetscReal energy_rel_prev; /* |balance - energy0| / energy_scale at the previous history sample */
   PetscBool energy_over;     /* that sample exceeded the tolerance */
 
