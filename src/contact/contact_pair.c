@@ -198,8 +198,6 @@ PetscErrorCode SKContactPairSetSide(SKContactPair cp, SKContactSide side)
              side->ops->type, side->n, side->dim, cp->n, cp->dim);
   PetscCheck(side->nodal || !cp->surface->ops->react, cp->comm, PETSC_ERR_SUP,
              "contact on a %s takes a master surface that feels no reactions, not a %s master", side->ops->type, cp->surface->ops->type);
-  PetscCheck(side->nodal || cp->damping == SK_CONTACT_DAMPING_EXPLICIT, cp->comm, PETSC_ERR_SUP,
-             "contact on a %s takes the explicit friction damping (the implicit one acts on a node's own velocity)", side->ops->type);
   PetscCheck(!cp->mortar || side->ops->support, cp->comm, PETSC_ERR_SUP, "A %s slave side gives no support for the mortar distribution",
              side->ops->type);
   PetscCall(SKContactSideDestroy(&cp->side));
@@ -964,8 +962,6 @@ PetscErrorCode SKContactPairSetDamping(SKContactPair cp, SKContactDamping dampin
   PetscFunctionBegin;
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || damping == SK_CONTACT_DAMPING_IMPLICIT, cp->comm, PETSC_ERR_ARG_OUTOFRANGE,
              "Unknown contact damping treatment %d", (int)damping);
-  PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || cp->side->nodal, cp->comm, PETSC_ERR_SUP,
-             "Implicit contact damping acts on a node's own velocity: not available on a %s", cp->side->ops->type);
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || !cp->surface->ops->react, cp->comm, PETSC_ERR_SUP,
              "Implicit contact damping acts on the slave nodes only: not available against a deformable surface");
   PetscCheck(damping == SK_CONTACT_DAMPING_EXPLICIT || cp->affine, cp->comm, PETSC_ERR_SUP,

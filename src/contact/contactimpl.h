@@ -219,8 +219,9 @@ struct _p_SKContactSide {
   const SKContactSideOps *ops;
   void *data;             /* owned: destroyed by ops->destroy */
   PetscInt restart_width; /* nodal restart values per node (0: none) */
-  PetscBool nodal;        /* the points are the contact nodes themselves (own position, velocity and force): the implicit
-                             damping and a master that takes reactions need it */
+  PetscBool nodal;        /* the points are the contact nodes themselves (own position, velocity and force): a master
+                             that takes reactions needs it (the implicit damping takes a point's own node either way,
+                             docs/theory.md, "Implicit contact damping") */
   PetscBool weighted_gap; /* a point's gap is the side's (points sets it), not the distance of its position */
 };
 

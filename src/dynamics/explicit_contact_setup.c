@@ -460,12 +460,6 @@ PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root)
          the explicit path, which is then the same scheme without the per-node damping solve */
       PetscCall(SKFrictionLawGetTangentModuli(law, 1.0, &kt, &ct));
       if (!has_damping && ct == 0) explicit_damping = PETSC_TRUE;
-      if (pf) { /* control points of a patch face see weighted velocities: the implicit damping (a node's own) does not apply */
-        PetscCall(
-            SKInputCheck(ex->input, items[i], explicit_damping || !has_damping,
-                         "damping=\"implicit\" acts on a node's own velocity: contact on a NURBS patch face takes damping=\"explicit\""));
-        explicit_damping = PETSC_TRUE;
-      }
       PetscCall(SKContactPairCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &pairs[npairs]));
       PetscCall(PetscFree(w));
       PetscCall(SKExplicitAddContactTerm(ex, name, pairs[npairs], i)); /* the term owns the pair */

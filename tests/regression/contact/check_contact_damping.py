@@ -13,7 +13,12 @@ treatment takes (2 dt c / m ~ 35 > 4).
   4. the energy balance (work of the contact force actually applied, f - dt c a_t) closes to 1e-6 of the external
      work at the critical step (central differences drift O(dt^2): measured 5.5e-7, and 3.4e-8 at dt / 4).
 
-usage: check_contact_damping.py PROGRAM INPUT"""
+The same check runs on inputs/explicit/contact_damping_iga.xml, the block as a NURBS patch of degree 2 whose contact
+points are control points with mortar-weighted velocities (the damping taken at each control point's own velocity);
+MASS is the lumped mass of an inner contact point (kg/m: 1.25 for the Q4 block, half a cell; 0.833 for the patch,
+rho x 0.05 m x h_y / 3, the integral of a bottom control point's basis function), used only to report 2 dt c / m.
+
+usage: check_contact_damping.py PROGRAM INPUT [MASS]"""
 import os
 import re
 import subprocess
@@ -42,6 +47,7 @@ def variant(tmp, inp, name, damping, dt):
 
 def main():
     prog, inp = sys.argv[1], sys.argv[2]
+    mass = float(sys.argv[3]) if len(sys.argv) > 3 else 1000 * 0.05 * 0.05 / 2
     fails = []
     with tempfile.TemporaryDirectory() as tmp:
         # 2. implicit at the automatic step (read back from its dt) and at a quarter of it, explicit reference at 1e-6 s
@@ -61,9 +67,9 @@ def main():
     for h in (crit, quarter):
         u = np.interp(tref, h[SET]["time"], h[SET]["mean_u_x"])
         err.append(np.max(np.abs(u - uref)) / scale)
-    # the damping the explicit scheme would have to take at the critical step: inner contact node, N_a = weight / 8,
-    # m_a = half a cell's mass
-    c_over_m = (1000 + 0.4) * (1000 * 0.4 * 0.1 * 10 / 8) / (1000 * 0.05 * 0.05 / 2)
+    # the damping the explicit scheme would have to take at the critical step: inner contact point, N_a = weight / 8,
+    # m_a = MASS
+    c_over_m = (1000 + 0.4) * (1000 * 0.4 * 0.1 * 10 / 8) / mass
     print(f"critical dt {dt:.4g} s: 2 dt c / m = {2 * dt * c_over_m:.3g}; mean u_x error vs explicit at 1e-6 s: {err[0]:.3g} "
           f"(dt), {err[1]:.3g} (dt / 4), ratio {err[0] / err[1]:.3g}")
     if 2 * dt * c_over_m < 20:
