@@ -11,7 +11,7 @@ The NURBS version (inputs/explicit/iga_hertz*.xml, an elastic cylinder on the bl
 bodies and the block's points only (the cylinder's Bezier points on its tangent y = 0 are not contact nodes):
 measure(out, es=ES_IGA, block=1).
 
-    python3 -m postproc.contact_hertz OUTDIR [iga]      prints the numbers of a run"""
+    python3 -m postproc.contact_hertz OUTDIR [iga|iga2]      prints the numbers of a run (iga2: the block of degree 2)"""
 import glob
 import os
 import sys
@@ -63,18 +63,33 @@ def fit_ellipse(r, p):
     return np.sqrt(c[0]), np.sqrt(-c[0] / c[1])
 
 
-def measure(out, es=E / (1 - NU**2), block=None):
+def face_values(xref, x, c):
+    """The points of a top face of degree 2, C0 at its knots (make_iga_hertz.py DEGREE 2), sorted along the face with
+    their control values C (N_A / A_A, the coefficients of the face's pressure p = sum_A R_A N_A / A_A, eq. 34 of the
+    paper): the pressure and the positions at the knots (R_A = 1 there, the control point's own value) and at the middle
+    of each element (1/4, 1/2, 1/4 of its three control points: the face is straight and evenly parametrised)."""
+    mid = lambda v: np.r_[v[0], np.c_[0.25 * v[:-2:2] + 0.5 * v[1:-1:2] + 0.25 * v[2::2], v[2::2]].ravel()]
+    return mid(xref), mid(x), mid(c)
+
+
+def measure(out, es=E / (1 - NU**2), block=None, degree=1):
     """dict of the run in OUT: P (N/m), a and p0 fitted and Hertz's a_hertz, p0_hertz for that P, a_reference (the fit
     on the reference positions), p_centre (the nodal pressure at x = 0), contact_nodes (in contact, the top surface
-    from x = 0 on, in order), across (nodes across 2a), kinetic_ratio (kinetic / internal energy at the end)."""
+    from x = 0 on, in order), across (nodes across 2a), kinetic_ratio (kinetic / internal energy at the end). With
+    DEGREE 2 the block's top is a slave patch face of degree 2: the pressure of the face at its knots and element
+    middles (face_values()) instead of the nodal values."""
     X, u, p = last_frame(out, block)
     res = Results(os.path.join(out, "results.h5"))
     contact = res.history(f"/explicit/contact/{PAIR}").asdict()
     energy = res.history("/explicit/energy").asdict()
     top = X[:, 1] == 0.0
     x, xref, pt = (X[top, 0] + u[top, 0]), X[top, 0], p[top]
-    order = np.argsort(xref)
-    x, xref, pt = x[order], xref[order], pt[order]
+    if degree == 2:
+        xref, first = np.unique(xref, return_index=True)  # the output repeats a point shared by two cells
+        xref, x, pt = face_values(xref, x[first], pt[first])
+    else:
+        order = np.argsort(xref)
+        x, xref, pt = x[order], xref[order], pt[order]
     n = int(np.count_nonzero(pt > 0))
     P = 2 * float(np.asarray(contact["normal_force"])[-1])
     m = dict(P=P, a_hertz=np.sqrt(4 * P * R / (np.pi * es)), p0_hertz=np.sqrt(P * es / (np.pi * R)), pressure=pt,
@@ -91,5 +106,5 @@ def measure(out, es=E / (1 - NU**2), block=None):
 if __name__ == "__main__":
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    kw = dict(es=ES_IGA, block=1) if len(sys.argv) == 3 else {}
+    kw = dict(es=ES_IGA, block=1, degree=2 if sys.argv[2] == "iga2" else 1) if len(sys.argv) == 3 else {}
     print({k: v for k, v in measure(sys.argv[1], **kw).items() if k != "pressure"})

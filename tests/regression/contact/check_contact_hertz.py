@@ -19,9 +19,11 @@ Checked:
 
 With "iga MIN_NODES" the input is one of meshes/make_iga_hertz.py (an elastic NURBS cylinder, 10 times as stiff as the
 block, on a NURBS block): E* of both bodies, the block's points only, and at least MIN_NODES contact nodes across 2a
-(the coarse CI mesh has 13; docs/validation/contact.md has the mesh study).
+(the coarse CI mesh has 13; docs/validation/contact.md has the mesh study). With "iga2 MIN_NODES" the block is of
+degree 2 (meshes/make_iga_hertz.py ... 2): its top is a slave patch face of degree 2, read at its knots and element
+middles (postproc.contact_hertz.face_values), and a and p0 must be within TOL_IGA2 of Hertz.
 
-Usage: check_contact_hertz.py STICKSLIP INPUT.xml [iga MIN_NODES]"""
+Usage: check_contact_hertz.py STICKSLIP INPUT.xml [iga|iga2 MIN_NODES]"""
 import os
 import sys
 import tempfile
@@ -33,18 +35,23 @@ from postproc.results import Results
 from tests.common.runs import stickslip_run
 
 TOL = 0.03  # a and p0 against Hertz (the required bound)
+# the slave patch face of degree 2: the bound asked for it; on the CI mesh a +1.11 %, p0 -1.35 %, and the finer meshes of
+# docs/validation/contact.md converge to about -1.0 % and -1.2 %
+TOL_IGA2 = 0.02
 MIN_NODES = 20  # contact nodes across 2a
 KE_RATIO = 1e-3  # kinetic over internal energy at the end
 
 
 def main():
     prog, inp = sys.argv[1], sys.argv[2]
-    iga = len(sys.argv) > 3 and sys.argv[3] == "iga"
+    iga = len(sys.argv) > 3 and sys.argv[3] in ("iga", "iga2")
+    degree = 2 if iga and sys.argv[3] == "iga2" else 1
+    tol = TOL_IGA2 if degree == 2 else TOL
     min_nodes = int(sys.argv[4]) if iga else MIN_NODES
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out")
         summary = stickslip_run(prog, inp, out, "-quiet").stdout
-        m = measure(out, es=ES_IGA, block=1) if iga else measure(out)
+        m = measure(out, es=ES_IGA, block=1, degree=degree) if iga else measure(out)
         res = Results(os.path.join(out, "results.h5"))
         nodes = res.attrs("/explicit/contact_nodes/cylinder")
         stick = res.array("/explicit/contact_nodes/cylinder/stick_time")
@@ -57,10 +64,10 @@ def main():
     print("p0 = %.6g Pa, Hertz %.6g Pa: %+.4f (nodal pressure at x = 0: %+.4f)" % (p0, p0_h, p0 / p0_h - 1, m["p_centre"] / p0_h - 1))
     print("kinetic / internal energy at the end: %.3g" % ke)
     fails = []
-    if abs(a / a_h - 1) > TOL:
-        fails.append("a off Hertz by %.4f > %g" % (a / a_h - 1, TOL))
-    if abs(p0 / p0_h - 1) > TOL:
-        fails.append("p0 off Hertz by %.4f > %g" % (p0 / p0_h - 1, TOL))
+    if abs(a / a_h - 1) > tol:
+        fails.append("a off Hertz by %.4f > %g" % (a / a_h - 1, tol))
+    if abs(p0 / p0_h - 1) > tol:
+        fails.append("p0 off Hertz by %.4f > %g" % (p0 / p0_h - 1, tol))
     if not 0.09 <= a_h / R <= 0.12:
         fails.append("a/R = %.4f is not about 0.1" % (a_h / R))
     if across < min_nodes:
@@ -73,7 +80,7 @@ def main():
         fails.append("the frictionless pair reports a sticking-time ratio (attributes %s, largest stick time %g s)" % (sorted(nodes), np.max(stick)))
     if fails:
         sys.exit("FAIL: " + "; ".join(fails))
-    print("ok: contact half-width and peak pressure within %g of Hertz; no sticking-time ratio (frictionless)" % TOL)
+    print("ok: contact half-width and peak pressure within %g of Hertz; no sticking-time ratio (frictionless)" % tol)
 
 
 if __name__ == "__main__":
