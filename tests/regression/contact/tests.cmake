@@ -233,3 +233,8 @@ sk_add_python_test(regression_contact_free_nurbs_slave ${SK_TEST_DIR}/check_cont
 # the degree-1 slave (about -1.0 % / -1.25 %) being the penalty and the finite block.
 sk_add_python_test(regression_contact_iga_hertz_slave2 ${SK_TEST_DIR}/check_contact_hertz.py
   ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/iga_hertz_slave2_coarse.xml iga2 15 LABELS regression)
+# The slave patch face of degree 2 through a checkpoint: free_nurbs_slave_restart.xml (the landing, 3 ms at a fixed dt)
+# killed after step 70 (in contact, checkpoints every 20 steps) and restarted, bitwise the uninterrupted run, also from
+# the previous checkpoint.
+sk_add_python_test(regression_contact_free_nurbs_slave_restart ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_restart.py
+  ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/free_nurbs_slave_restart.xml 70 LABELS regression)
