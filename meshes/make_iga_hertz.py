@@ -29,6 +29,41 @@ def graded(hf, hc=1e-2, d1=8e-3, d2=5e-2, length=L):
     return x
 
 
+def model(description, name, lower, nr, na, rollers, pushed, lift):
+    """The <explicit> element of a Hertz input: the lower body's patch NAME (the XML text LOWER, its top the slave side
+    NAME_right or NAME_top), the upper NURBS cylinder of NR x NA knot spans (the master), the lower body held in x on
+    the node set ROLLERS and pushed up by LIFT (m) on PUSHED, frictionless, penalty 1e11 Pa/m."""
+    c = np.sqrt(0.5)
+    cyl = [(0, YC - RI, 1), (0, YC - R, 1), (RI, YC - RI, c), (R, YC - R, c), (RI, YC, 1), (R, YC, 1)]
+    cylcps = "  ".join(f"{x:.17g} {y:.17g} {w:.17g}" for x, y, w in cyl)
+    slave = f"{name}_top" if name == "block" else f"{name}_right"
+    return f"""<explicit>
+  <description>{description}</description>
+  <mesh>
+{lower}
+    <patch name="cyl" degree="2" refine="{nr} {na}">
+      <knots degree="1" values="0 0 1 1"/>
+      <knots degree="2" values="0 0 0 1 1 1"/>
+      <controlpoints values="{cylcps}"/>
+    </patch>
+  </mesh>
+  <block name="{name}" material="linear_elastic" E="1e7" nu="0.3" rho="1000" stress_state="plane_strain"/>
+  <block name="cyl" material="linear_elastic" E="1e8" nu="0.3" rho="1e4" stress_state="plane_strain"/>
+  <displacement nodeset="{rollers}" component="x"/>
+  <displacement nodeset="{pushed}" component="x"/>
+  <displacement nodeset="{pushed}" component="y">
+    <function type="smoothstep" t0="0" t1="0.026" value="{lift}"/>
+  </displacement>
+  <displacement nodeset="cyl_left" component="all"/>
+  <displacement nodeset="cyl_bottom" component="x"/>
+  <contact name="cylinder" sideset="{slave}" master="cyl_right" distribution="point" penalty="1e11">
+    <friction law="coulomb" mu_s="0" mu_k="0" eps_t="1e6"/>
+  </contact>
+  <time end="0.026" safety="0.9"/>
+  <output histories="100" fields="1000000"/>
+</explicit>"""
+
+
 def main():
     hf, nr, na = float(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     deg = int(sys.argv[4]) if len(sys.argv) > 4 else 1
@@ -39,9 +74,11 @@ def main():
     gy = -graded(hf)[::-1]  # from the base y = -0.1 up to the top y = 0
     knots = lambda n: " ".join(["0"] + [f"{v:.17g}" for v in np.linspace(0, 1, n)] + ["1"])
     cps = " ".join(f"{x:.17g} {y:.17g} 1" for y in gy for x in gx)
-    c = np.sqrt(0.5)
-    cyl = [(0, YC - RI, 1), (0, YC - R, 1), (RI, YC - RI, c), (R, YC - R, c), (RI, YC, 1), (R, YC, 1)]
-    cylcps = "  ".join(f"{x:.17g} {y:.17g} {w:.17g}" for x, y, w in cyl)
+    lower = f"""    <patch name="block"{elevate}>
+      <knots degree="1" values="{knots(len(gx))}"/>
+      <knots degree="1" values="{knots(len(gy))}"/>
+      <controlpoints values="{cps}"/>
+    </patch>"""
     print(f"""<?xml version="1.0" encoding="UTF-8"?>
 <!-- written by meshes/make_iga_hertz.py {args}. Hertz contact in 2D between two NURBS bodies (module contact,
      docs/validation/contact.md): an elastic cylinder of radius R = 0.05 m (exact quarter annulus below its centre
@@ -51,35 +88,8 @@ def main():
      x = 0. The block's top is the slave side, the cylinder's outer arc the deformable NURBS master (node-to-segment,
      distribution="point"). The base is pushed up by 1 mm with a C1 smoothstep over 0.026 s, as contact_hertz.xml.
      Frictionless. tests/regression/contact/check_contact_hertz.py compares a and p0 with Hertz for E* of both bodies. -->
-<explicit>
-  <description>Hertz: elastic NURBS cylinder on an elastic NURBS block (plane strain, half model)</description>
-  <mesh>
-    <patch name="block"{elevate}>
-      <knots degree="1" values="{knots(len(gx))}"/>
-      <knots degree="1" values="{knots(len(gy))}"/>
-      <controlpoints values="{cps}"/>
-    </patch>
-    <patch name="cyl" degree="2" refine="{nr} {na}">
-      <knots degree="1" values="0 0 1 1"/>
-      <knots degree="2" values="0 0 0 1 1 1"/>
-      <controlpoints values="{cylcps}"/>
-    </patch>
-  </mesh>
-  <block name="block" material="linear_elastic" E="1e7" nu="0.3" rho="1000" stress_state="plane_strain"/>
-  <block name="cyl" material="linear_elastic" E="1e8" nu="0.3" rho="1e4" stress_state="plane_strain"/>
-  <displacement nodeset="block_left" component="x"/>
-  <displacement nodeset="block_bottom" component="x"/>
-  <displacement nodeset="block_bottom" component="y">
-    <function type="smoothstep" t0="0" t1="0.026" value="1e-3"/>
-  </displacement>
-  <displacement nodeset="cyl_left" component="all"/>
-  <displacement nodeset="cyl_bottom" component="x"/>
-  <contact name="cylinder" sideset="block_top" master="cyl_right" distribution="point" penalty="1e11">
-    <friction law="coulomb" mu_s="0" mu_k="0" eps_t="1e6"/>
-  </contact>
-  <time end="0.026" safety="0.9"/>
-  <output histories="100" fields="1000000"/>
-</explicit>""")
+{model("Hertz: elastic NURBS cylinder on an elastic NURBS block (plane strain, half model)", "block", lower, nr, na,
+        "block_left", "block_bottom", "1e-3")}""")
 
 
 if __name__ == "__main__":
