@@ -46,7 +46,8 @@ def last_frame(out, block=None, weights=False):
     X = vtk_to_numpy(g.GetPoints().GetData())
     p = vtk_to_numpy(g.GetPointData().GetArray("contact_pressure")).ravel()
     u = vtk_to_numpy(g.GetPointData().GetArray("displacement"))
-    w = vtk_to_numpy(g.GetPointData().GetArray("RationalWeights")).ravel() if weights else np.ones(len(p))
+    rw = g.GetPointData().GetArray("RationalWeights")  # patches only
+    w = vtk_to_numpy(rw).ravel() if weights and rw is not None else np.ones(len(p))
     if block is not None:
         ids = vtk_to_numpy(g.GetCellData().GetArray("block_id")).ravel()
         keep = set()
