@@ -2,9 +2,11 @@
 degree-1 patch whose control points are a graded grid (the right half [0, 0.1] x [-0.1, 0] m, cells of HF within 8 mm of
 the origin growing linearly to 1 cm at 5 cm, as meshes/hertz_block.geo) and an elastic cylinder of radius 0.05 m (centre
 (0, 0.05)) as the exact quarter annulus from r = 0.02 m to 0.05 m below its centre (degree 2, REFINE radial x angular
-knot spans). The block's top is the slave side, the cylinder's outer arc the NURBS master.
+knot spans). The block's top is the slave side, the cylinder's outer arc the NURBS master. With DEGREE 2 the block is
+elevated to degree 2 (C0 at its knots): its top is then a slave patch face of degree 2 (weighted gaps, reactions at the
+Gauss points' projections; docs/theory.md).
 
-    python3 meshes/make_iga_hertz.py HF RADIAL ANGULAR > OUT.xml"""
+    python3 meshes/make_iga_hertz.py HF RADIAL ANGULAR [DEGREE] > OUT.xml"""
 import sys
 
 import numpy as np
@@ -27,53 +29,67 @@ def graded(hf, hc=1e-2, d1=8e-3, d2=5e-2, length=L):
     return x
 
 
-def main():
-    hf, nr, na = float(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-    gx = graded(hf)
-    gy = -graded(hf)[::-1]  # from the base y = -0.1 up to the top y = 0
-    knots = lambda n: " ".join(["0"] + [f"{v:.17g}" for v in np.linspace(0, 1, n)] + ["1"])
-    cps = " ".join(f"{x:.17g} {y:.17g} 1" for y in gy for x in gx)
+def model(description, name, lower, nr, na, rollers, pushed, lift):
+    """The <explicit> element of a Hertz input: the lower body's patch NAME (the XML text LOWER, its top the slave side
+    NAME_right or NAME_top), the upper NURBS cylinder of NR x NA knot spans (the master), the lower body held in x on
+    the node set ROLLERS and pushed up by LIFT (m) on PUSHED, frictionless, penalty 1e11 Pa/m."""
     c = np.sqrt(0.5)
     cyl = [(0, YC - RI, 1), (0, YC - R, 1), (RI, YC - RI, c), (R, YC - R, c), (RI, YC, 1), (R, YC, 1)]
     cylcps = "  ".join(f"{x:.17g} {y:.17g} {w:.17g}" for x, y, w in cyl)
-    print(f"""<?xml version="1.0" encoding="UTF-8"?>
-<!-- written by meshes/make_iga_hertz.py {hf:g} {nr} {na}. Hertz contact in 2D between two NURBS bodies (module contact,
-     docs/validation/contact.md): an elastic cylinder of radius R = 0.05 m (exact quarter annulus below its centre
-     (0, 0.05), degree 2, {nr} x {na} knot spans, E = 1e8 Pa, rho = 1e4 kg/m^3: the block's wave speed; held at its inner
-     arc r = 0.02 m) pressed by an elastic block (degree-1 patch on a graded grid, {len(gx) - 1} x {len(gy) - 1} cells of
-     {hf:g} m near the contact; E = 1e7 Pa, nu = 0.3, rho = 1000 kg/m^3, plane strain), right halves with the symmetry line
-     x = 0. The block's top is the slave side, the cylinder's outer arc the deformable NURBS master (node-to-segment,
-     distribution="point"). The base is pushed up by 1 mm with a C1 smoothstep over 0.026 s, as contact_hertz.xml.
-     Frictionless. tests/regression/contact/check_contact_hertz.py compares a and p0 with Hertz for E* of both bodies. -->
-<explicit>
-  <description>Hertz: elastic NURBS cylinder on an elastic NURBS block (plane strain, half model)</description>
+    slave = f"{name}_top" if name == "block" else f"{name}_right"
+    return f"""<explicit>
+  <description>{description}</description>
   <mesh>
-    <patch name="block">
-      <knots degree="1" values="{knots(len(gx))}"/>
-      <knots degree="1" values="{knots(len(gy))}"/>
-      <controlpoints values="{cps}"/>
-    </patch>
+{lower}
     <patch name="cyl" degree="2" refine="{nr} {na}">
       <knots degree="1" values="0 0 1 1"/>
       <knots degree="2" values="0 0 0 1 1 1"/>
       <controlpoints values="{cylcps}"/>
     </patch>
   </mesh>
-  <block name="block" material="linear_elastic" E="1e7" nu="0.3" rho="1000" stress_state="plane_strain"/>
+  <block name="{name}" material="linear_elastic" E="1e7" nu="0.3" rho="1000" stress_state="plane_strain"/>
   <block name="cyl" material="linear_elastic" E="1e8" nu="0.3" rho="1e4" stress_state="plane_strain"/>
-  <displacement nodeset="block_left" component="x"/>
-  <displacement nodeset="block_bottom" component="x"/>
-  <displacement nodeset="block_bottom" component="y">
-    <function type="smoothstep" t0="0" t1="0.026" value="1e-3"/>
+  <displacement nodeset="{rollers}" component="x"/>
+  <displacement nodeset="{pushed}" component="x"/>
+  <displacement nodeset="{pushed}" component="y">
+    <function type="smoothstep" t0="0" t1="0.026" value="{lift}"/>
   </displacement>
   <displacement nodeset="cyl_left" component="all"/>
   <displacement nodeset="cyl_bottom" component="x"/>
-  <contact name="cylinder" sideset="block_top" master="cyl_right" distribution="point" penalty="1e11">
+  <contact name="cylinder" sideset="{slave}" master="cyl_right" distribution="point" penalty="1e11">
     <friction law="coulomb" mu_s="0" mu_k="0" eps_t="1e6"/>
   </contact>
   <time end="0.026" safety="0.9"/>
   <output histories="100" fields="1000000"/>
-</explicit>""")
+</explicit>"""
+
+
+def main():
+    hf, nr, na = float(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    deg = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    args = f"{hf:g} {nr} {na}" + (f" {deg}" if deg != 1 else "")
+    elevate = f' degree="{deg}"' if deg != 1 else ""
+    what = "degree-1 patch" if deg == 1 else f"patch of degree {deg}, C0 at the knots,"
+    gx = graded(hf)
+    gy = -graded(hf)[::-1]  # from the base y = -0.1 up to the top y = 0
+    knots = lambda n: " ".join(["0"] + [f"{v:.17g}" for v in np.linspace(0, 1, n)] + ["1"])
+    cps = " ".join(f"{x:.17g} {y:.17g} 1" for y in gy for x in gx)
+    lower = f"""    <patch name="block"{elevate}>
+      <knots degree="1" values="{knots(len(gx))}"/>
+      <knots degree="1" values="{knots(len(gy))}"/>
+      <controlpoints values="{cps}"/>
+    </patch>"""
+    print(f"""<?xml version="1.0" encoding="UTF-8"?>
+<!-- written by meshes/make_iga_hertz.py {args}. Hertz contact in 2D between two NURBS bodies (module contact,
+     docs/validation/contact.md): an elastic cylinder of radius R = 0.05 m (exact quarter annulus below its centre
+     (0, 0.05), degree 2, {nr} x {na} knot spans, E = 1e8 Pa, rho = 1e4 kg/m^3: the block's wave speed; held at its inner
+     arc r = 0.02 m) pressed by an elastic block ({what} on a graded grid, {len(gx) - 1} x {len(gy) - 1} cells of
+     {hf:g} m near the contact; E = 1e7 Pa, nu = 0.3, rho = 1000 kg/m^3, plane strain), right halves with the symmetry line
+     x = 0. The block's top is the slave side, the cylinder's outer arc the deformable NURBS master (node-to-segment,
+     distribution="point"). The base is pushed up by 1 mm with a C1 smoothstep over 0.026 s, as contact_hertz.xml.
+     Frictionless. tests/regression/contact/check_contact_hertz.py compares a and p0 with Hertz for E* of both bodies. -->
+{model("Hertz: elastic NURBS cylinder on an elastic NURBS block (plane strain, half model)", "block", lower, nr, na,
+        "block_left", "block_bottom", "1e-3")}""")
 
 
 if __name__ == "__main__":

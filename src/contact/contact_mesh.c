@@ -769,6 +769,15 @@ PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurface ms, PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void SKContactMeshSurfaceApplyReaction(SKContactMeshSurface ms, const SKContactSupport *s, const PetscReal force[], PetscReal f[])
+{
+  for (PetscInt k = 0; k < s->n; k++) {
+    const PetscInt p = ms->local[s->node[k]];
+    if (p < 0) continue;
+    for (PetscInt d = 0; d < ms->dim; d++) f[p * ms->dim + d] -= s->N[k] * force[d];
+  }
+}
+
 PetscInt SKContactMeshSurfaceFindNode(SKContactMeshSurface ms, PetscInt natural)
 {
   PetscInt lo = 0, hi = ms->nnodes - 1;

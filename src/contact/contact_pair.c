@@ -196,8 +196,10 @@ PetscErrorCode SKContactPairSetSide(SKContactPair cp, SKContactSide side)
              "A %s slave side of %" PetscInt_FMT " points in %" PetscInt_FMT "D for a pair of %" PetscInt_FMT
              " contact nodes in %" PetscInt_FMT "D",
              side->ops->type, side->n, side->dim, cp->n, cp->dim);
-  PetscCheck(side->nodal || !cp->surface->ops->react, cp->comm, PETSC_ERR_SUP,
-             "contact on a %s takes a master surface that feels no reactions, not a %s master", side->ops->type, cp->surface->ops->type);
+  /* a side whose points are not nodes applies the reactions itself, at the points where its forces act */
+  PetscCheck(side->nodal || !cp->surface->ops->react || (side->ops->distribute && cp->surface->ops->applyreaction), cp->comm, PETSC_ERR_SUP,
+             "contact on a %s against a %s master: the side does not apply its reactions to the master", side->ops->type,
+             cp->surface->ops->type);
   PetscCheck(!cp->mortar || side->ops->support, cp->comm, PETSC_ERR_SUP, "A %s slave side gives no support for the mortar distribution",
              side->ops->type);
   PetscCall(SKContactSideDestroy(&cp->side));
@@ -348,11 +350,17 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
   /* a side that spreads its points' forces over the body books the power of their normal part itself */
   const PetscBool spread = dops->distribute ? PETSC_TRUE : PETSC_FALSE, weighted_gap = side->weighted_gap;
   const PetscBool mortar3d = (PetscBool)(cp->mortar && dim == 3);
+  /* a side that spreads its forces also applies their reactions to a master that takes them (no rows recorded here) */
+  const PetscBool record = (PetscBool)(sops->react && !spread);
 
   PetscFunctionBegin;
   for (PetscInt i0 = 0; i0 < cp->n; i0 += SK_CONTACT_PROJECT_BLOCK) {
     const PetscInt nb = PetscMin(cp->n - i0, SK_CONTACT_PROJECT_BLOCK);
+    const PetscReal *vmblk[SK_CONTACT_PROJECT_BLOCK];
+    PetscBool own_vm;
     dops->points(side->data, i0, nb, X, u, v, xblk, vblk, wgap); /* a control point of a patch face: weighted */
+    /* against a deformable master, a patch face's own weighted master velocity (its slip as its tractions see it) */
+    own_vm = (PetscBool)(dops->mastervelocity && !rigid && dops->mastervelocity(side->data, i0, nb, vmblk));
     if (!flat) { /* cutoff 0: only penetrating nodes need the exact projection (the others carry no force) */
       if (sops->projectmany)
         sops->projectmany(sf->data, nb, xblk, t, 0.0, proj, support, ok);
@@ -371,7 +379,7 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
       if (flat) {
         for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->normal[d];
       } else {
-        dist = proj[b].distance, normal = proj[b].normal, velocity = proj[b].velocity, tangent = proj[b].tangent;
+        dist = proj[b].distance, normal = proj[b].normal, velocity = own_vm ? vmblk[b] : proj[b].velocity, tangent = proj[b].tangent;
         for (PetscInt d = 0; d < dim; d++) {
           for (PetscInt k = 0; k < nt; k++) frame[k * dim + d] = tangent[k][d];
           frame[nt * dim + d] = velocity[d];
@@ -452,7 +460,7 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
         }
         diss += lost - (cp->stored_trial[i] - cp->stored[i]);
       }
-      if (sops->react && N > 0) {                                                                     /* action and reaction */
+      if (record && N > 0) {                                                                          /* action and reaction */
         if (cp->mortar && !mortar3d) PetscCall(sops->distribute(sf->data, cp->side, i, &support[b])); /* 3D: above */
         sops->react(sf->data, cp->slot[i], &support[b], fa);
       }

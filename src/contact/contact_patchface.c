@@ -1,6 +1,8 @@
 /* contact: the contact points of a NURBS patch face against a rigid surface (docs/theory.md, "Loads and contact on
-   NURBS patch faces"). The face's control points are the contact points; they lie off the surface, so their gap and
-   velocity are the mortar averages of eq. 30 and 32 of the paper, g_A = int R_A g dgamma / A_A and
+   NURBS patch faces") or a deformable master, which then takes the reaction of each Gauss point at its projection
+   (docs/theory.md, "NURBS patch faces as deformable masters"). The face's control points are the contact points;
+   they lie off the surface, so their gap and velocity are the mortar averages of eq. 30 and 32 of the paper,
+   g_A = int R_A g dgamma / A_A and
    v_A = int R_A v dgamma / A_A, integrated at the Gauss points of the physical face. The face (every face element of
    every patch face in the side set, in patch order) is tabulated on every rank from the replicated patches; each
    force evaluation gathers the current positions and velocities of its control points, so that every rank computes
@@ -24,6 +26,14 @@ struct _p_SKContactPatchFace {
   PetscReal *avg;                        /* per control point: weighted gap, position (dim), velocity (dim) */
   PetscReal *nv;                         /* nfaces * nq * 2 dim: normal and velocity of the surface at each Gauss point's projection */
   PetscReal *load, *lbuf;                /* per control point: N_A and F_A (dim) set by its owner, and the sum over ranks */
+  /* against a master that takes reactions (a deformable body), set by the update: */
+  SKContactSurface master;  /* the master of the last update (the pair's, not owned) */
+  PetscBool reacts;         /* it takes reactions */
+  SKContactSupport *sup;    /* nfaces * nq: the master nodes and shares at each Gauss point's projection */
+  PetscBool *far;           /* nfaces * nq: no master face near the Gauss point (it carries no force) */
+  SKContactSupport scratch; /* a rigid surface's (empty) support of a projection */
+  PetscReal *vm;            /* per control point: int R_A v dgamma / A_A, v the master's velocity at the projection where the
+                               point is near and the face's own elsewhere (dim) */
 };
 
 PetscErrorCode SKContactPatchFaceFlags(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[], const PetscInt faces[],
@@ -184,6 +194,7 @@ PetscErrorCode SKContactPatchFaceDestroy(SKContactPatchFace *pfp)
   PetscCall(PetscFree3(pf->xv, pf->buf, pf->avg));
   PetscCall(PetscFree3(pf->nv, pf->load, pf->lbuf));
   PetscCall(PetscFree(pf->RA));
+  PetscCall(PetscFree3(pf->sup, pf->far, pf->vm));
   PetscCall(PetscFree(pf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -217,16 +228,36 @@ PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X
   else
     PetscCall(PetscArraycpy(pf->xv, pf->buf, pf->nnodes * 2 * dim));
   PetscCall(PetscArrayzero(pf->avg, pf->nnodes * w));
+  pf->master = surface;
+  pf->reacts = surface->ops->react ? PETSC_TRUE : PETSC_FALSE;
+  if (pf->reacts && !pf->sup)
+    PetscCall(PetscMalloc3(pf->nfaces * pf->nq, &pf->sup, pf->nfaces * pf->nq, &pf->far, pf->nnodes * dim, &pf->vm));
+  if (pf->reacts) PetscCall(PetscArrayzero(pf->vm, pf->nnodes * dim));
   for (PetscInt f = 0; f < pf->nfaces; f++) {
     const PetscInt *fn = pf->faces + f * nfn;
     for (PetscInt q = 0; q < pf->nq; q++) {
       const PetscReal *R = pf->R + (f * pf->nq + q) * nfn, *W = pf->W + (f * pf->nq + q) * nfn;
+      const PetscInt k = f * pf->nq + q;
       PetscReal xq[3] = {0, 0, 0}, vq[3] = {0, 0, 0};
       SKSurfaceProjection proj;
-      SKContactSupport support;
+      SKContactSupport *sp = pf->reacts ? pf->sup + k : &pf->scratch; /* a deformable master's shares are kept */
       for (PetscInt a = 0; a < nfn; a++)
         for (PetscInt d = 0; d < dim; d++) xq[d] += R[a] * pf->xv[fn[a] * 2 * dim + d], vq[d] += R[a] * pf->xv[fn[a] * 2 * dim + dim + d];
-      if (!surface->ops->project(surface->data, xq, t, PETSC_MAX_REAL, &proj, &support)) failed++;
+      if (!surface->ops->project(surface->data, xq, t, PETSC_MAX_REAL, &proj, sp)) failed++;
+      if (pf->reacts) {
+        /* a deformable master gives no distance where no face is near (farther than its search margin): the point then
+           adds nothing to the gaps (a constant: no force there, as the gap's derivative is the force), and its slip is its
+           own velocity (no tangential force either), so that the forces stay the derivative of the stored energy and the
+           law sees the power of the tangential tractions the face carries */
+        pf->far[k] = (PetscBool)(proj.distance >= 0.5 * PETSC_MAX_REAL);
+        if (pf->far[k]) {
+          proj.distance = 0;
+          sp->n         = 0;
+          for (PetscInt d = 0; d < dim; d++) proj.normal[d] = 0, proj.velocity[d] = vq[d];
+        }
+        for (PetscInt a = 0; a < nfn; a++)
+          for (PetscInt d = 0; d < dim; d++) pf->vm[fn[a] * dim + d] += W[a] * proj.velocity[d];
+      }
       for (PetscInt d = 0; d < dim; d++) {
         pf->nv[(f * pf->nq + q) * 2 * dim + d]       = proj.normal[d];
         pf->nv[(f * pf->nq + q) * 2 * dim + dim + d] = proj.velocity[d];
@@ -245,6 +276,9 @@ PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X
              failed, surface->ops->type, (double)t);
   for (PetscInt m = 0; m < pf->nnodes; m++)
     for (PetscInt k = 0; k < w; k++) pf->avg[m * w + k] /= pf->A[m];
+  if (pf->reacts)
+    for (PetscInt m = 0; m < pf->nnodes; m++)
+      for (PetscInt d = 0; d < dim; d++) pf->vm[m * dim + d] /= pf->A[m];
   PetscCall(PetscArrayzero(pf->load, pf->nnodes * (1 + dim))); /* the pair's loop sets the owned points' forces */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -267,13 +301,18 @@ PetscErrorCode SKContactPatchFaceDistribute(SKContactPatchFace pf, PetscReal f[]
     load = pf->lbuf;
   }
   /* eq. 34: the pressure p = sum_A R_A N_A / A_A and the traction sum_A R_A F_A / A_A at each Gauss point, and the force
-     int R_B (p n + t) dgamma on the owned control points B; the surface's power int p n.v_s R_B dgamma on them */
+     int R_B (p n + t) dgamma on the owned control points B; the surface's power int p n.v_s R_B dgamma on them. A
+     deformable master takes the opposite of each Gauss point's force, sum_B R_B (p n + t) wdA, through its shares at
+     the point's projection: every rank knows every Gauss point's force and applies them in the face order to the
+     master nodes it owns, the same sums whatever the partition; the master's motion is then no supply of energy (no
+     power), and a Gauss point with no master face near carries no force */
   for (PetscInt f0 = 0; f0 < pf->nfaces; f0++) {
     const PetscInt *fn = pf->faces + f0 * nfn;
     for (PetscInt q = 0; q < pf->nq; q++) {
       const PetscReal *RA = pf->RA + (f0 * pf->nq + q) * nfn, *W = pf->W + (f0 * pf->nq + q) * nfn;
       const PetscReal *n = pf->nv + (f0 * pf->nq + q) * 2 * dim, *vs = n + dim;
       PetscReal p = 0, tr[3] = {0, 0, 0}, trac[3], pn = 0;
+      if (pf->reacts && pf->far[f0 * pf->nq + q]) continue;
       for (PetscInt a = 0; a < nfn; a++) {
         const PetscReal *la = load + fn[a] * w;
         p += RA[a] * la[0];
@@ -281,16 +320,30 @@ PetscErrorCode SKContactPatchFaceDistribute(SKContactPatchFace pf, PetscReal f[]
       }
       if (p == 0 && tr[0] == 0 && tr[1] == 0 && tr[2] == 0) continue; /* open: no force here */
       for (PetscInt d = 0; d < dim; d++) trac[d] = p * n[d] + tr[d], pn += p * n[d] * vs[d];
+      if (pf->reacts) pn = 0;
       for (PetscInt b = 0; b < nfn; b++) {
         const PetscInt node = pf->local[fn[b]];
         if (node < 0) continue;
         for (PetscInt d = 0; d < dim; d++) f[node * dim + d] += W[b] * trac[d];
         pw += W[b] * pn;
       }
+      if (pf->reacts) { /* action and reaction: the face's force at this Gauss point, sum_B W_B trac */
+        PetscReal wq = 0, force[3];
+        for (PetscInt b = 0; b < nfn; b++) wq += W[b];
+        for (PetscInt d = 0; d < dim; d++) force[d] = wq * trac[d];
+        pf->master->ops->applyreaction(pf->master->data, pf->sup + f0 * pf->nq + q, force, f);
+      }
     }
   }
   *power = pw;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool SKContactPatchFaceGetMasterVelocity(SKContactPatchFace pf, PetscInt m, const PetscReal **vm)
+{
+  if (!pf->reacts) return PETSC_FALSE;
+  *vm = pf->vm + m * pf->dim;
+  return PETSC_TRUE;
 }
 
 void SKContactPatchFaceGetComm(SKContactPatchFace pf, MPI_Comm *comm, PetscInt *dim)

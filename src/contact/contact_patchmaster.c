@@ -225,6 +225,11 @@ static void PMReact(void *data, PetscInt slot, const SKContactSupport *s, const 
   SKContactMeshSurfaceReact(((PatchMaster *)data)->ms, slot, s, force);
 }
 
+static void PMApplyReaction(void *data, const SKContactSupport *s, const PetscReal force[], PetscReal f[])
+{
+  SKContactMeshSurfaceApplyReaction(((PatchMaster *)data)->ms, s, force, f);
+}
+
 static PetscErrorCode PMAddReactions(void *data, PetscReal f[])
 {
   PetscFunctionBegin;
@@ -251,13 +256,14 @@ static PetscErrorCode PMDestroy(void *data)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const SKContactSurfaceOps PatchMasterOps = {.type         = "NURBS patch face",
-                                                   .update       = PMUpdate,
-                                                   .project      = PMProject,
-                                                   .react        = PMReact,
-                                                   .addreactions = PMAddReactions,
-                                                   .omega2       = PMOmega2,
-                                                   .destroy      = PMDestroy};
+static const SKContactSurfaceOps PatchMasterOps = {.type          = "NURBS patch face",
+                                                   .update        = PMUpdate,
+                                                   .project       = PMProject,
+                                                   .react         = PMReact,
+                                                   .addreactions  = PMAddReactions,
+                                                   .applyreaction = PMApplyReaction,
+                                                   .omega2        = PMOmega2,
+                                                   .destroy       = PMDestroy};
 
 /* The face elements of the (patch, face) pairs the local sides name, replicated: control points (natural numbers
    into NAT), extraction, weights, orientation and patch-face ends; pass 0 counts them. */

@@ -237,6 +237,16 @@ static PetscErrorCode PatchFaceDistribute(void *data, PetscReal f[], PetscReal *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* against a deformable master: the master's weighted velocities (the slip the face's tractions work on) */
+static PetscBool PatchFaceMasterVelocity(void *data, PetscInt i0, PetscInt n, const PetscReal *vm[])
+{
+  const PatchFaceSide *ps = (const PatchFaceSide *)data;
+
+  for (PetscInt b = 0; b < n; b++)
+    if (!SKContactPatchFaceGetMasterVelocity(ps->pf, ps->index[i0 + b], &vm[b])) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
 static PetscErrorCode PatchFaceWriteStickRatio(void *data, const PetscReal stick[], PetscReal elapsed, SKOutput out, const char group[])
 {
   const PatchFaceSide *ps = (const PatchFaceSide *)data;
@@ -262,6 +272,7 @@ static const SKContactSideOps PatchFaceOps = {.type            = "NURBS patch fa
                                               .points          = PatchFacePoints,
                                               .addforces       = PatchFaceAddForces,
                                               .distribute      = PatchFaceDistribute,
+                                              .mastervelocity  = PatchFaceMasterVelocity,
                                               .writestickratio = PatchFaceWriteStickRatio,
                                               .destroy         = PatchFaceDestroy};
 

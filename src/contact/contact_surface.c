@@ -116,6 +116,11 @@ static void MeshReact(void *data, PetscInt slot, const SKContactSupport *s, cons
   SKContactMeshSurfaceReact((SKContactMeshSurface)data, slot, s, force);
 }
 
+static void MeshApplyReaction(void *data, const SKContactSupport *s, const PetscReal force[], PetscReal f[])
+{
+  SKContactMeshSurfaceApplyReaction((SKContactMeshSurface)data, s, force, f);
+}
+
 static PetscErrorCode MeshAddReactions(void *data, PetscReal f[])
 {
   PetscFunctionBegin;
@@ -180,6 +185,7 @@ static const SKContactSurfaceOps MeshOps = {.type          = "deformable",
                                             .projectmany   = MeshProjectMany,
                                             .react         = MeshReact,
                                             .addreactions  = MeshAddReactions,
+                                            .applyreaction = MeshApplyReaction,
                                             .omega2        = MeshOmega2,
                                             .distribute    = MeshDistribute,
                                             .prepare       = MeshPrepare,

@@ -112,6 +112,9 @@ PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortarPrepare(SKContactMeshSurfa
 PETSC_INTERN void SKContactMeshSurfacePackGrid(SKContactMeshSurface ms, PetscInt width, PetscInt offset, PetscReal nodal[]);
 PETSC_INTERN PetscErrorCode SKContactMeshSurfaceUnpackGrid(SKContactMeshSurface ms, PetscInt width, PetscInt offset,
                                                            const PetscReal nodal[]);
+/* The reaction -S->N[k] FORCE added to the master nodes S->node[k] of MS this rank owns, in the local force F. */
+PETSC_INTERN void SKContactMeshSurfaceApplyReaction(SKContactMeshSurface ms, const SKContactSupport *s, const PetscReal force[],
+                                                    PetscReal f[]);
 /* Index of the node with natural number NATURAL in MS (-1 if it has none). */
 PETSC_INTERN PetscInt SKContactMeshSurfaceFindNode(SKContactMeshSurface ms, PetscInt natural);
 /* max_b (eps_n (w_b + ws) + kt) / m_b over the master nodes (1/s^2), WS the largest slave weight, and max_b 1 / m_b (1/kg). */
@@ -150,6 +153,10 @@ typedef struct {
      force F (collective). Both or neither. */
   void (*react)(void *data, PetscInt slot, const SKContactSupport *s, const PetscReal force[]);
   PetscErrorCode (*addreactions)(void *data, PetscReal f[]);
+  /* adds the reaction -N_b FORCE (N) of a point with support S to the master nodes b this rank owns in the local force
+     F at once, for a slave side whose points' forces every rank knows (a NURBS patch face, which calls it for the same
+     points in the same order on every rank); optional, a slave side that is not nodal needs it */
+  void (*applyreaction)(void *data, const SKContactSupport *s, const PetscReal force[], PetscReal f[]);
   /* the omega^2 (1/s^2) the surface's own nodes add for a penalty EPS_N on slave weights up to WMAX and a tangential
      stiffness KT, and its largest inverse nodal mass MINV (1/kg) (optional: a rigid surface adds nothing) */
   PetscErrorCode (*omega2)(void *data, PetscReal eps_n, PetscReal wmax, PetscReal kt, PetscReal *omega2, PetscReal *minv);
@@ -199,9 +206,14 @@ typedef struct {
      and total FA[N * dim] (N); added to the local force F, or recorded for distribute */
   void (*addforces)(void *data, PetscInt i0, PetscInt n, const PetscReal fn[], const PetscReal ft[], const PetscReal fa[], PetscReal f[]);
   /* after the loop: spreads the recorded forces over the body into F and returns the power of their normal part
-     against the master's motion (W, owned share) (collective; optional: without it, addforces adds to F and the pair
-     books the power of the whole force) */
+     against the master's motion (W, owned share); against a master that takes reactions, also applies their reactions
+     to it (the master's applyreaction), and the pair records none (collective; optional: without it, addforces adds to
+     F, the pair books the power of the whole force and records the reactions with the master's react) */
   PetscErrorCode (*distribute)(void *data, PetscReal f[], PetscReal *power);
+  /* against a master that takes reactions: the master's velocities VM[b] (dim values, m/s, valid until the next update)
+     the slip of the points I0 .. I0 + N - 1 is taken against, in place of the velocity at the projection of the point's
+     position; returns PETSC_FALSE (VM untouched) when the side gives none for this master (optional) */
+  PetscBool (*mastervelocity)(void *data, PetscInt i0, PetscInt n, const PetscReal *vm[]);
   /* for a master's mortar distribution: the side as a deformable surface and point I's node in it (optional) */
   void (*support)(void *data, PetscInt i, SKContactMeshSurface *ms, PetscInt *node);
   /* restart: restart_width values per owned node at columns OFFSET.. of NODAL (WIDTH per node) (optional) */

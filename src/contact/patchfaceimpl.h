@@ -27,11 +27,18 @@ PETSC_INTERN PetscReal *SKContactPatchFaceGetLoad(SKContactPatchFace pf, PetscIn
    N_A, F_A set for this evaluation are interpolated over the face as a pressure and traction and integrated against
    each R_B, the transpose of the weighting of the gaps and velocities, so the forces are the derivative of the stored
    penalty energy and do on the body the work the law sees. POWER: the power of the (rigid) surface's motion through the
-   normal pressure on the owned points' shares (W). Collective. */
+   normal pressure on the owned points' shares (W). Against a master that takes reactions (a deformable body), the
+   opposite force of each Gauss point goes to the master through its shares at the point's projection (the master's
+   applyreaction), and POWER is 0. Collective. */
 PETSC_INTERN PetscErrorCode SKContactPatchFaceDistribute(SKContactPatchFace pf, PetscReal f[], PetscReal *power);
 /* The weighted quantities of control point M of the last update: gap (m), position x[dim] (m) and a pointer to the
    velocity (m/s, dim values). */
 PETSC_INTERN void SKContactPatchFaceGetPoint(SKContactPatchFace pf, PetscInt m, PetscReal *gap, PetscReal x[], const PetscReal **v);
+/* Against a master that takes reactions (a deformable body): in *VM the master's weighted velocity of control point M
+   of the last update, int R_A v dgamma / A_A with v the master's velocity at each Gauss point's projection (the face's
+   own where no master face is near), so that v_A - vm_A is the weighted slip on which the face's tangential tractions
+   work; PETSC_FALSE against a rigid surface (the pair takes its velocity at the point's projection). */
+PETSC_INTERN PetscBool SKContactPatchFaceGetMasterVelocity(SKContactPatchFace pf, PetscInt m, const PetscReal **vm);
 
 /* The sticking-time ratios STICK[i] / ELAPSED of the N control points INDEX[i] (owned here; ratio 0 when ELAPSED is 0),
    interpolated on the physical face: GROUP/surface_points ([n][dim], reference coordinates, m) and

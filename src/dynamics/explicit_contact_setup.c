@@ -334,15 +334,54 @@ static PetscErrorCode SideSetBodies(SKExplicit ex, SKNode node, const char attr[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The slave side of contact NAME (attribute sideset of ITEM) when it lies on NURBS patch faces of degree >= 2 (faces
+   of more than 2 control points) into *PF (NULL otherwise: Lagrange L2 faces or patch faces of degree 1, whose control
+   points lie on the face, are slave nodes): its control points with weighted gaps, the reaction of each Gauss point at
+   its projection onto the master (docs/theory.md). What is not implemented is refused: 3D, two passes, the mortar
+   distribution. */
+static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name[], PetscInt passes, PetscBool dist_given, PetscBool mortar,
+                                     SKContactPatchFace *pf)
+{
+  const PetscInt *elements, *faces;
+  PetscInt ns, npatch, ntotal, nfn_max = 0;
+
+  PetscFunctionBegin;
+  *pf = NULL;
+  PetscCall(SideSetPatchFaces(ex, item, "sideset", &npatch, &ntotal, &ns, &elements, &faces));
+  for (PetscInt s = 0; s < ns; s++) {
+    PetscInt fn[SK_ELEMENT_MAX_NODES], n;
+    PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &n, fn));
+    nfn_max = PetscMax(nfn_max, n);
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nfn_max, 1, MPIU_INT, MPI_MAX, ex->comm));
+  if (!npatch || nfn_max <= 2) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKInputCheck(ex->input, item, ex->dim == 2,
+                         "contact '%s': a slave side on NURBS patch faces of degree >= 2 against a deformable master is implemented in "
+                         "2D only",
+                         name));
+  PetscCall(SKInputCheck(ex->input, item, passes == 1,
+                         "contact '%s': with passes=\"2\" both sides are slaves, and a side on NURBS patch faces of degree >= 2 is a "
+                         "slave of one pass only (its reactions go to the master at its Gauss points): take passes=\"1\"",
+                         name));
+  PetscCall(SKInputCheck(ex->input, item, dist_given && !mortar,
+                         "contact '%s': a slave side on NURBS patch faces of degree >= 2 takes distribution=\"point\" (the reaction of "
+                         "each Gauss point at its projection onto the master); the mortar distribution of such a side is not implemented",
+                         name));
+  PetscCall(ContactPatchFace(ex, item, pf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A <contact sideset master> pair whose master side set lies on NURBS patch faces (2D; docs/input.md): the slave nodes
-   (Lagrange faces, or patch faces of degree 1, whose control points lie on the face) against the patch faces as a
-   deformable master, node-to-segment with the point distribution; one pass or two (both sides then of degree 1). What
-   is not implemented is refused: the mortar distribution, a patch face of higher degree as a slave. */
+   (Lagrange faces, or patch faces of degree 1, whose control points lie on the face) or a slave patch face of degree
+   >= 2 (SlavePatchFace()) against the patch faces as a deformable master, with the point distribution; one pass or
+   two (both sides then of degree 1). What is not implemented is refused: the mortar distribution, Lagrange faces of
+   more than 2 nodes as a slave. */
 static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt passes,
                                              PetscBool dist_given, PetscBool mortar, PetscInt group, SKContactPair pairs[],
                                              PetscInt *npairs)
 {
   PetscInt nb[2], *bodies[2];
+  SKContactPatchFace pf = NULL;
 
   PetscFunctionBegin;
   PetscCall(SKInputCheck(ex->input, item, ex->dim == 2,
@@ -362,6 +401,7 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
   PetscCall(SideSetBodies(ex, item, "sideset", &nb[0], &bodies[0]));
   PetscCall(SideSetBodies(ex, item, "master", &nb[1], &bodies[1]));
   PetscCall(CheckDifferentBodies(ex, item, name, nb, bodies));
+  PetscCall(SlavePatchFace(ex, item, name, passes, dist_given, mortar, &pf));
   for (PetscInt pass = 0; pass < passes; pass++) {
     const char *slave_attr = pass == 0 ? "sideset" : "master", *master_attr = pass == 0 ? "master" : "sideset";
     const PetscInt *elements, *faces;
@@ -371,7 +411,8 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     SKContactPair pair;
     char pname[SK_MESH_NAME_LEN];
 
-    /* the slave side's nodes are its contact points: on a patch face they must lie on the face (degree 1) */
+    /* the slave side's nodes are its contact points: on Lagrange faces they must be linear (a patch face of degree >= 2
+       is the slave patch face PF) */
     PetscCall(SKExplicitSideSetFromInput(ex, item, slave_attr, &ns, &elements, &faces));
     for (PetscInt s = 0; s < ns; s++) {
       PetscInt fn[SK_ELEMENT_MAX_NODES], n;
@@ -379,11 +420,12 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
       nfn_max = PetscMax(nfn_max, n);
     }
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nfn_max, 1, MPIU_INT, MPI_MAX, ex->comm));
-    PetscCall(SKInputCheck(ex->input, item, nfn_max <= 2,
-                           "contact '%s': the slave side (attribute '%s') against a NURBS master has faces of %" PetscInt_FMT
-                           " nodes: a slave side against a deformable master takes linear faces (Lagrange L2, or patch faces of "
-                           "degree 1, whose control points lie on the face)%s",
-                           name, slave_attr, nfn_max, passes == 2 ? "; with passes=\"2\" both sides are slaves" : ""));
+    PetscCall(SKInputCheck(ex->input, item, nfn_max <= 2 || pf,
+                           "contact '%s': the slave side (attribute '%s') against a NURBS master has faces of %" PetscInt_FMT " nodes: %s",
+                           name, slave_attr, nfn_max,
+                           passes == 2 ? "with passes=\"2\" both sides are slaves, and a side on NURBS patch faces of degree >= 2 is "
+                                         "the slave of one pass only (passes=\"1\", the side as 'sideset')"
+                                       : "a slave side against a deformable master takes linear Lagrange faces (L2) or NURBS patch faces"));
     PetscCall(SideSetPatchFaces(ex, item, master_attr, &npatch, &ntotal, &ns, &elements, &faces));
     PetscCall(SKInputCheck(ex->input, item, npatch == ntotal,
                            "contact '%s': side set '%s' mixes faces of NURBS patches (%" PetscInt_FMT
@@ -394,6 +436,7 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     PetscCall(SKContactPairCreateWithPatchMaster(ex->comm, ex->mesh, ns, elements, faces, ex->nlocal, ex->nowned, ex->natural_nodes, ex->X,
                                                  ex->mass, w, PassPenalty(eps_n, passes), law, &pair));
     PetscCall(PetscFree(w));
+    if (pf) PetscCall(SKContactPairSetPatchFace(pair, pf)); /* one pass (SlavePatchFace()) */
     PetscCall(AddPassPair(ex, pname, pair, passes, group, pairs, npairs));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

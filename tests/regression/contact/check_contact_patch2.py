@@ -12,13 +12,10 @@ import os
 import subprocess
 import sys
 import tempfile
-import xml.etree.ElementTree as ET
 
 import numpy as np
-import vtk
-from vtk.util.numpy_support import vtk_to_numpy
 
-from two_bodies import finish
+from two_bodies import field_frames, finish, layer_stress_spread
 
 TOL = 1e-6  # the required bound (docs/design.md) for the two-pass option
 PRESSURE = 1e5  # Pa, the load on the top of block a
@@ -35,14 +32,9 @@ def spread(prog, inp, passes, distribution):
             f.write(text)
         subprocess.run([prog, "run", path, "-quiet", "-o", tmp], check=True, stdout=subprocess.DEVNULL)
         worst, tang, n, history, stress = 0.0, 0.0, 0, [], 0.0
-        for d in ET.parse(os.path.join(tmp, "fields.pvd")).getroot().iter("DataSet"):
-            r = vtk.vtkXMLUnstructuredGridReader()
-            r.SetFileName(os.path.join(tmp, d.get("file")))
-            r.Update()
-            g = r.GetOutput()
-            X = vtk_to_numpy(g.GetPoints().GetData())
-            p = vtk_to_numpy(g.GetPointData().GetArray("contact_pressure")).ravel()
-            tr = vtk_to_numpy(g.GetPointData().GetArray("contact_traction"))
+        for step, g, X, point in field_frames(tmp):
+            p = point("contact_pressure").ravel()
+            tr = point("contact_traction")
             on = np.abs(X[:, 1] - 0.5) < 1e-9
             if passes == 1:  # the pressure lives on the slave side only (block a)
                 on &= p > 0
@@ -53,14 +45,9 @@ def spread(prog, inp, passes, distribution):
             # with contact carry a pressure 1e-8 of it)
             worst = max(worst, (p[on].max() - p[on].min()) / PRESSURE)
             tang = max(tang, np.max(np.linalg.norm(tr[on], axis=1)) / PRESSURE)
-            history.append((float(d.get("timestep")), np.mean(p[on]) / PRESSURE))
+            history.append((step, np.mean(p[on]) / PRESSURE))
             # the stress of each layer of elements: every component uniform over the layer
-            sig = vtk_to_numpy(g.GetCellData().GetArray("cauchy_stress"))
-            cy = np.array([np.mean([X[g.GetCell(c).GetPointId(k), 1] for k in range(g.GetCell(c).GetNumberOfPoints())])
-                           for c in range(g.GetNumberOfCells())])
-            for y in np.unique(np.round(cy, 9)):
-                layer = sig[np.abs(cy - y) < 1e-9]
-                stress = max(stress, float(np.max(layer.max(axis=0) - layer.min(axis=0))) / PRESSURE)
+            stress = max(stress, layer_stress_spread(g, X) / PRESSURE)
         return worst, tang, n, np.array(history), stress
 
 

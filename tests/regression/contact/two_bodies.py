@@ -44,6 +44,32 @@ def balance_drift(energy, scale):
     return np.max(np.abs(bal - bal[0])) / scale
 
 
+def field_frames(outdir):
+    """The field frames of the run in OUTDIR (fields.pvd), in order: (time step, vtkUnstructuredGrid, point
+    coordinates, point array getter)."""
+    import vtk
+    from vtk.util.numpy_support import vtk_to_numpy
+
+    for d in ET.parse(os.path.join(outdir, "fields.pvd")).getroot().iter("DataSet"):
+        r = vtk.vtkXMLUnstructuredGridReader()
+        r.SetFileName(os.path.join(outdir, d.get("file")))
+        r.Update()
+        g = r.GetOutput()
+        yield float(d.get("timestep")), g, vtk_to_numpy(g.GetPoints().GetData()), lambda name, g=g: vtk_to_numpy(g.GetPointData().GetArray(name))
+
+
+def layer_stress_spread(g, X):
+    """Largest spread (max - min) of a component of the cell data cauchy_stress of grid G over a layer of elements
+    (elements whose centres have the same y; X the point coordinates)."""
+    from vtk.util.numpy_support import vtk_to_numpy
+
+    sig = vtk_to_numpy(g.GetCellData().GetArray("cauchy_stress"))
+    cy = np.array([np.mean([X[g.GetCell(c).GetPointId(k), 1] for k in range(g.GetCell(c).GetNumberOfPoints())])
+                   for c in range(g.GetNumberOfCells())])
+    return max(float(np.max(sig[np.abs(cy - y) < 1e-9].max(axis=0) - sig[np.abs(cy - y) < 1e-9].min(axis=0)))
+               for y in np.unique(np.round(cy, 9)))
+
+
 def finish(fails, summary):
     """Prints the measured values, then exits with the failures, if any."""
     print(summary)
