@@ -12,8 +12,8 @@
   step_us        core microseconds per step (core_s / steps)
 With --end T the realisation runs to T (s) instead of the study's end time (a copy of the campaign and its study
 with <time end="T">: the same surface, fewer steps), e.g. to compare the FE and IGA plates side by side:
-  rough_realisation.py STICKSLIP --input inputs/rough3d/campaign-compare-fe.xml --end 0.06     # 400 steps
-  rough_realisation.py STICKSLIP --input inputs/rough3d/campaign-compare-iga.xml --end 0.004   # 400 steps
+  rough_realisation.py STICKSLIP --input inputs/rough3d/campaign-compare-fe.xml --end 0.6    # 4000 steps
+  rough_realisation.py STICKSLIP --input inputs/rough3d/campaign-compare-iga.xml --end 0.6   # 4000 steps
 Usage: rough_realisation.py STICKSLIP [--input CAMPAIGN] [--realisation K] [--end T]"""
 import argparse
 import os
