@@ -334,6 +334,20 @@ static PetscErrorCode SideSetBodies(SKExplicit ex, SKNode node, const char attr[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The largest number of nodes of a face among the NS faces FACES[] of ELEMENTS[] of a side set, over all ranks. */
+static PetscErrorCode SideSetMaxFaceNodes(SKExplicit ex, PetscInt ns, const PetscInt elements[], const PetscInt faces[], PetscInt *nfn_max)
+{
+  PetscFunctionBegin;
+  *nfn_max = 0;
+  for (PetscInt s = 0; s < ns; s++) {
+    PetscInt fn[SK_ELEMENT_MAX_NODES], n;
+    PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &n, fn));
+    *nfn_max = PetscMax(*nfn_max, n);
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, nfn_max, 1, MPIU_INT, MPI_MAX, ex->comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The slave side of contact NAME (attribute sideset of ITEM) when it lies on NURBS patch faces of degree >= 2 (faces
    of more than 2 control points) into *PF (NULL otherwise: Lagrange L2 faces or patch faces of degree 1, whose control
    points lie on the face, are slave nodes): its control points with weighted gaps, the reaction of each Gauss point at
@@ -343,17 +357,12 @@ static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name
                                      SKContactPatchFace *pf)
 {
   const PetscInt *elements, *faces;
-  PetscInt ns, npatch, ntotal, nfn_max = 0;
+  PetscInt ns, npatch, ntotal, nfn_max;
 
   PetscFunctionBegin;
   *pf = NULL;
   PetscCall(SideSetPatchFaces(ex, item, "sideset", &npatch, &ntotal, &ns, &elements, &faces));
-  for (PetscInt s = 0; s < ns; s++) {
-    PetscInt fn[SK_ELEMENT_MAX_NODES], n;
-    PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &n, fn));
-    nfn_max = PetscMax(nfn_max, n);
-  }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nfn_max, 1, MPIU_INT, MPI_MAX, ex->comm));
+  PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
   if (!npatch || nfn_max <= 2) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SKInputCheck(ex->input, item, ex->dim == 2,
                          "contact '%s': a slave side on NURBS patch faces of degree >= 2 against a deformable master is implemented in "
@@ -405,7 +414,7 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
   for (PetscInt pass = 0; pass < passes; pass++) {
     const char *slave_attr = pass == 0 ? "sideset" : "master", *master_attr = pass == 0 ? "master" : "sideset";
     const PetscInt *elements, *faces;
-    PetscInt ns, npatch, ntotal, nfn_max = 0;
+    PetscInt ns, npatch, ntotal, nfn_max;
     PetscReal *w;
     SKFrictionLaw law;
     SKContactPair pair;
@@ -414,12 +423,7 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     /* the slave side's nodes are its contact points: on Lagrange faces they must be linear (a patch face of degree >= 2
        is the slave patch face PF) */
     PetscCall(SKExplicitSideSetFromInput(ex, item, slave_attr, &ns, &elements, &faces));
-    for (PetscInt s = 0; s < ns; s++) {
-      PetscInt fn[SK_ELEMENT_MAX_NODES], n;
-      PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &n, fn));
-      nfn_max = PetscMax(nfn_max, n);
-    }
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nfn_max, 1, MPIU_INT, MPI_MAX, ex->comm));
+    PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
     PetscCall(SKInputCheck(ex->input, item, nfn_max <= 2 || pf,
                            "contact '%s': the slave side (attribute '%s') against a NURBS master has faces of %" PetscInt_FMT " nodes: %s",
                            name, slave_attr, nfn_max,
