@@ -288,16 +288,16 @@ static PetscErrorCode SideSetPatchFaces(SKExplicit ex, SKNode node, const char a
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The contact points of the side set named by attribute sideset of NODE when it lies on NURBS patch faces (*pf = NULL
+/* The contact points of the side set named by attribute ATTR of NODE when it lies on NURBS patch faces (*pf = NULL
    for Lagrange faces; a mix of both is an input error). */
-static PetscErrorCode ContactPatchFace(SKExplicit ex, SKNode node, SKContactPatchFace *pf)
+static PetscErrorCode ContactPatchFace(SKExplicit ex, SKNode node, const char attr[], SKContactPatchFace *pf)
 {
   const PetscInt *elements, *faces;
   PetscInt ns, npatch, ntotal;
 
   PetscFunctionBegin;
   *pf = NULL;
-  PetscCall(SideSetPatchFaces(ex, node, "sideset", &npatch, &ntotal, &ns, &elements, &faces));
+  PetscCall(SideSetPatchFaces(ex, node, attr, &npatch, &ntotal, &ns, &elements, &faces));
   if (!npatch) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SKInputCheck(ex->input, node, npatch == ntotal,
                          "the contact side set mixes faces of NURBS patches (%" PetscInt_FMT ") and of Lagrange elements (%" PetscInt_FMT
@@ -348,49 +348,44 @@ static PetscErrorCode SideSetMaxFaceNodes(SKExplicit ex, PetscInt ns, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The slave side of contact NAME (attribute sideset of ITEM) when it lies on NURBS patch faces of degree >= 2 (faces
-   of more than 2 control points) into *PF (NULL otherwise: Lagrange L2 faces or patch faces of degree 1, whose control
-   points lie on the face, are slave nodes): its control points with weighted gaps, the reaction of each Gauss point at
-   its projection onto the master (docs/theory.md). What is not implemented is refused: 3D, two passes, the mortar
-   distribution. */
-static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name[], PetscInt passes, PetscBool dist_given, PetscBool mortar,
-                                     SKContactPatchFace *pf)
+/* The slave side of contact NAME (attribute SLAVE_ATTR of ITEM: sideset, or master in the second pass) when it lies on
+   NURBS patch faces of degree >= 2 (faces of more than 2 control points) into *PF (NULL otherwise: Lagrange L2 faces or
+   patch faces of degree 1, whose control points lie on the face, are slave nodes): its control points with weighted
+   gaps, the reaction of each Gauss point at its projection onto the master (docs/theory.md). What is not implemented is
+   refused: 3D, the mortar distribution. */
+static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name[], const char slave_attr[], PetscBool dist_given,
+                                     PetscBool mortar, SKContactPatchFace *pf)
 {
   const PetscInt *elements, *faces;
   PetscInt ns, npatch, ntotal, nfn_max;
 
   PetscFunctionBegin;
   *pf = NULL;
-  PetscCall(SideSetPatchFaces(ex, item, "sideset", &npatch, &ntotal, &ns, &elements, &faces));
+  PetscCall(SideSetPatchFaces(ex, item, slave_attr, &npatch, &ntotal, &ns, &elements, &faces));
   PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
   if (!npatch || nfn_max <= 2) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SKInputCheck(ex->input, item, ex->dim == 2,
                          "contact '%s': a slave side on NURBS patch faces of degree >= 2 against a deformable master is implemented in "
                          "2D only",
                          name));
-  PetscCall(SKInputCheck(ex->input, item, passes == 1,
-                         "contact '%s': with passes=\"2\" both sides are slaves, and a side on NURBS patch faces of degree >= 2 is a "
-                         "slave of one pass only (its reactions go to the master at its Gauss points): take passes=\"1\"",
-                         name));
   PetscCall(SKInputCheck(ex->input, item, dist_given && !mortar,
                          "contact '%s': a slave side on NURBS patch faces of degree >= 2 takes distribution=\"point\" (the reaction of "
                          "each Gauss point at its projection onto the master); the mortar distribution of such a side is not implemented",
                          name));
-  PetscCall(ContactPatchFace(ex, item, pf));
+  PetscCall(ContactPatchFace(ex, item, slave_attr, pf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A <contact sideset master> pair whose master side set lies on NURBS patch faces (2D; docs/input.md): the slave nodes
    (Lagrange faces, or patch faces of degree 1, whose control points lie on the face) or a slave patch face of degree
    >= 2 (SlavePatchFace()) against the patch faces as a deformable master, with the point distribution; one pass or
-   two (both sides then of degree 1). What is not implemented is refused: the mortar distribution, Lagrange faces of
-   more than 2 nodes as a slave. */
+   two (the second with the master side as the slave, of any degree). What is not implemented is refused: the mortar distribution, Lagrange
+   faces of more than 2 nodes as a slave. */
 static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt passes,
                                              PetscBool dist_given, PetscBool mortar, PetscInt group, SKContactPair pairs[],
                                              PetscInt *npairs)
 {
   PetscInt nb[2], *bodies[2];
-  SKContactPatchFace pf = NULL;
 
   PetscFunctionBegin;
   PetscCall(SKInputCheck(ex->input, item, ex->dim == 2,
@@ -410,7 +405,6 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
   PetscCall(SideSetBodies(ex, item, "sideset", &nb[0], &bodies[0]));
   PetscCall(SideSetBodies(ex, item, "master", &nb[1], &bodies[1]));
   PetscCall(CheckDifferentBodies(ex, item, name, nb, bodies));
-  PetscCall(SlavePatchFace(ex, item, name, passes, dist_given, mortar, &pf));
   for (PetscInt pass = 0; pass < passes; pass++) {
     const char *slave_attr = pass == 0 ? "sideset" : "master", *master_attr = pass == 0 ? "master" : "sideset";
     const PetscInt *elements, *faces;
@@ -418,18 +412,18 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     PetscReal *w;
     SKFrictionLaw law;
     SKContactPair pair;
+    SKContactPatchFace pf;
     char pname[SK_MESH_NAME_LEN];
 
-    /* the slave side's nodes are its contact points: on Lagrange faces they must be linear (a patch face of degree >= 2
-       is the slave patch face PF) */
+    /* the slave side's nodes are its contact points: on Lagrange faces they must be linear; a patch face of degree >= 2
+       is a slave patch face PF (in the second pass the master side of the first) */
+    PetscCall(SlavePatchFace(ex, item, name, slave_attr, dist_given, mortar, &pf));
     PetscCall(SKExplicitSideSetFromInput(ex, item, slave_attr, &ns, &elements, &faces));
     PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
     PetscCall(SKInputCheck(ex->input, item, nfn_max <= 2 || pf,
-                           "contact '%s': the slave side (attribute '%s') against a NURBS master has faces of %" PetscInt_FMT " nodes: %s",
-                           name, slave_attr, nfn_max,
-                           passes == 2 ? "with passes=\"2\" both sides are slaves, and a side on NURBS patch faces of degree >= 2 is "
-                                         "the slave of one pass only (passes=\"1\", the side as 'sideset')"
-                                       : "a slave side against a deformable master takes linear Lagrange faces (L2) or NURBS patch faces"));
+                           "contact '%s': the slave side (attribute '%s') against a NURBS master has faces of %" PetscInt_FMT
+                           " nodes: a slave side against a deformable master takes linear Lagrange faces (L2) or NURBS patch faces",
+                           name, slave_attr, nfn_max));
     PetscCall(SideSetPatchFaces(ex, item, master_attr, &npatch, &ntotal, &ns, &elements, &faces));
     PetscCall(SKInputCheck(ex->input, item, npatch == ntotal,
                            "contact '%s': side set '%s' mixes faces of NURBS patches (%" PetscInt_FMT
@@ -440,7 +434,7 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     PetscCall(SKContactPairCreateWithPatchMaster(ex->comm, ex->mesh, ns, elements, faces, ex->nlocal, ex->nowned, ex->natural_nodes, ex->X,
                                                  ex->mass, w, PassPenalty(eps_n, passes), law, &pair));
     PetscCall(PetscFree(w));
-    if (pf) PetscCall(SKContactPairSetPatchFace(pair, pf)); /* one pass (SlavePatchFace()) */
+    if (pf) PetscCall(SKContactPairSetPatchFace(pair, pf)); /* the pair owns it */
     PetscCall(AddPassPair(ex, pname, pair, passes, group, pairs, npairs));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -498,7 +492,7 @@ PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root)
                          deformable_only[k]));
       }
       PetscCall(ContactSide(ex, items[i], "sideset", &w, NULL));
-      PetscCall(ContactPatchFace(ex, items[i], &pf));
+      PetscCall(ContactPatchFace(ex, items[i], "sideset", &pf));
       PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
       PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
       PetscCall(SKRigidSurfaceCreateFromXML(ex->input, items[i], dim, &surface));

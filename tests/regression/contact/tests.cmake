@@ -212,7 +212,8 @@ sk_add_python_test(regression_contact_iga_block_slide_restart ${CMAKE_SOURCE_DIR
 # masters"): the contact patch test tests/regression/contact/patch_nurbs_slave.xml with matching knots (uniform state to
 # round-off: measured 8.4e-13 of the applied pressure, bound 1e-6) and non-matching knots (the slave's Gauss points
 # integrate the master's shares across its knots only approximately: measured 6.2e-3, bound 1e-2), masters of degree 2
-# and 1, and the energy balance, also slipping (measured drifts up to 1.8e-5, bound 1e-4); tolerances in the script.
+# and 1, two passes (both sides slave patch faces of degree 2 in turn: 8.5e-13 and 6.6e-3), and the energy balance,
+# also slipping (measured drifts up to 1.8e-5, bound 1e-4); tolerances in the script.
 sk_add_python_test(regression_contact_patch_nurbs_slave ${SK_TEST_DIR}/check_contact_patch_nurbs_slave.py
   ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/patch_nurbs_slave.xml LABELS regression)
 # The same on 1 and 2 ranks, the interface cut by the partition (METIS: rank 0 holds the slave block and the master's
