@@ -1,10 +1,11 @@
-/* contact: NURBS patch faces of a 2D body as a deformable master surface (docs/theory.md, "NURBS patch faces as
-   deformable masters"). A slave node is projected onto the deformed boundary curve (Newton on the parameter of each
-   Bezier face element, from the best of a sampling, safeguarded by backtracking), and its reaction goes to the face
-   element's control points with the rational basis values there (node-to-segment, point distribution). The face
-   elements are tabulated on every rank from the replicated patches; the control points' current positions, the slave
-   rows and the sums of the reactions are those of a deformable mesh surface (contact_mesh.c) over the same control
-   points, so that the reactions are summed in the global slave order whatever the partition. */
+/* contact: NURBS patch faces of a 2D or 3D body as a deformable master surface (docs/theory.md, "NURBS patch faces as
+   deformable masters"). A slave point is projected onto the deformed boundary curve or surface (Newton on the one or
+   two parameters of each candidate Bezier face element, from the best of a sampling, safeguarded by backtracking), and
+   its reaction goes to the face element's control points with the rational basis values there (node-to-segment, point
+   distribution). The face elements are tabulated on every rank from the replicated patches; the control points'
+   current positions, the slave rows and the sums of the reactions are those of a deformable mesh surface
+   (contact_mesh.c) over the same control points, so that the reactions are summed in the global slave order whatever
+   the partition. */
 #include "contactimpl.h"
 #include "patchfaceimpl.h"
 #include "surfaceimpl.h"
@@ -25,7 +26,8 @@ typedef struct {
                               nfaces * nfn weights */
   PetscReal *sign;         /* per face: the outward normal is sign (t_y, -t_x) in 2D, sign t_1 x t_2 in 3D (t_k = dx/dxi_k) */
   PetscInt *ends;          /* per face: bit 2k (2k + 1) if xi_k = -1 (+1) is on the boundary of its patch face */
-  PetscReal *box;          /* per face: bounding box of its current control points (2 dim) */
+  PetscReal *box;          /* per face: bounding boxes (2 dim each) of its current control points and Bezier points */
+  PetscReal *bez;          /* per face: its current Bezier points, projective (w x, w), 4 values each, tensor order */
   PetscReal hmin, margin;  /* smallest face size at the reference (m); search margin around the boxes (m) */
 } PatchMaster;
 
@@ -115,6 +117,21 @@ static PetscReal Dist2(PetscInt dim, const PetscReal a[], const PetscReal b[])
   return s;
 }
 
+/* Point X of face F at XI from its Bezier points (Boxes()): the cheap evaluation of the samples. */
+static void SamplePoint(const PatchMaster *pm, PetscInt f, const PetscReal xi[], PetscReal x[])
+{
+  const PetscInt q = pm->p + 1, nfn = pm->nfn;
+  const PetscReal *bez = pm->bez + f * nfn * 4;
+  PetscReal B[2][SK_IGA_MAX_DEGREE + 1], pw[4] = {0, 0, 0, 0};
+
+  for (PetscInt k = 0; k < pm->npar; k++) SKBernsteinBasis(pm->p, xi[k], B[k], NULL);
+  for (PetscInt i = 0; i < nfn; i++) {
+    const PetscReal b = pm->npar == 1 ? B[0][i] : B[0][i % q] * B[1][i / q];
+    for (PetscInt d = 0; d < 4; d++) pw[d] += b * bez[i * 4 + d];
+  }
+  for (PetscInt d = 0; d < pm->dim; d++) x[d] = pw[d] / pw[3];
+}
+
 /* Solves the Newton system H s = -g of the free parameters (FREE[k]) of NPAR (1 or 2), H the Hessian of the squared
    distance / 2 (hk[0], hk[1], hk[2] = H_00, H_01, H_11) or, where that is not positive definite, its Gauss-Newton part
    (gn likewise); a bound parameter gets no step. */
@@ -147,7 +164,7 @@ static PetscReal ProjectOnFace(const PatchMaster *pm, PetscInt f, const PetscRea
   for (PetscInt j = 0; j < nsamples; j++) {
     const PetscReal s[2] = {-1 + 2.0 * (j % ns) / (ns - 1), -1 + 2.0 * (j / ns) / (ns - 1)};
     PetscReal d2;
-    FacePoint(pm, f, s, xv, R, x, dx, d2x);
+    SamplePoint(pm, f, s, x);
     d2 = Dist2(dim, x, X);
     if (d2 < best) {
       best = d2;
@@ -201,10 +218,10 @@ static PetscReal ProjectOnFace(const PatchMaster *pm, PetscInt f, const PetscRea
   return best;
 }
 
-/* Squared distance from X to the box of face F. */
-static PetscReal BoxDistance2(const PatchMaster *pm, PetscInt f, const PetscReal X[])
+/* Squared distance from X to a box of face F: of its control points (BEZIER 0) or of its Bezier points (1). */
+static PetscReal BoxDistance2(const PatchMaster *pm, PetscInt f, PetscInt bezier, const PetscReal X[])
 {
-  const PetscReal *b = pm->box + f * 2 * pm->dim;
+  const PetscReal *b = pm->box + (2 * f + bezier) * 2 * pm->dim;
   PetscReal s        = 0;
   for (PetscInt d = 0; d < pm->dim; d++) {
     const PetscReal e = PetscMax(PetscMax(b[2 * d] - X[d], X[d] - b[2 * d + 1]), 0.0);
@@ -213,18 +230,33 @@ static PetscReal BoxDistance2(const PatchMaster *pm, PetscInt f, const PetscReal
   return s;
 }
 
+/* The boxes of every face at the current positions. The face lies in the convex hull of its control points and,
+   tighter, in that of its Bezier points (the projective points sum_a C_ai (w_a x_a, w_a), whose weights are positive):
+   the first box decides whether a point is near the surface at all, the second which face elements may hold its
+   nearest point, which on a smooth surface of degree 2 leaves one element instead of the 2^(dim - 1) whose control
+   points overlap. */
 static void Boxes(PatchMaster *pm)
 {
-  const PetscInt dim  = pm->dim;
+  const PetscInt dim = pm->dim, nfn = pm->nfn, q = pm->p + 1, npar = pm->npar;
   const PetscReal *xv = pm->ms->xv;
   for (PetscInt f = 0; f < pm->nfaces; f++) {
-    PetscReal *b = pm->box + f * 2 * dim;
-    for (PetscInt d = 0; d < dim; d++) b[2 * d] = PETSC_MAX_REAL, b[2 * d + 1] = PETSC_MIN_REAL;
-    for (PetscInt a = 0; a < pm->nfn; a++)
-      for (PetscInt d = 0; d < dim; d++) {
-        const PetscReal c = xv[pm->faces[f * pm->nfn + a] * 2 * dim + d];
-        b[2 * d] = PetscMin(b[2 * d], c), b[2 * d + 1] = PetscMax(b[2 * d + 1], c);
+    const PetscReal *C = pm->C + f * npar * q * q, *w = pm->wt + f * nfn;
+    PetscReal *b = pm->box + f * 4 * dim;
+    for (PetscInt d = 0; d < 2 * dim; d++) b[2 * d] = PETSC_MAX_REAL, b[2 * d + 1] = PETSC_MIN_REAL;
+    for (PetscInt i = 0; i < nfn; i++) {
+      PetscReal c[3], pw[4] = {0, 0, 0, 0}; /* control point i; Bezier point i */
+      for (PetscInt a = 0; a < nfn; a++) {
+        const PetscReal cai = npar == 1 ? C[a * q + i] : C[(a % q) * q + i % q] * C[q * q + (a / q) * q + i / q];
+        for (PetscInt d = 0; d < dim; d++) pw[d] += cai * w[a] * xv[pm->faces[f * nfn + a] * 2 * dim + d];
+        pw[3] += cai * w[a];
       }
+      for (PetscInt d = 0; d < 4; d++) pm->bez[(f * nfn + i) * 4 + d] = pw[d];
+      for (PetscInt d = 0; d < dim; d++) c[d] = xv[pm->faces[f * nfn + i] * 2 * dim + d];
+      for (PetscInt d = 0; d < dim; d++) {
+        b[2 * d] = PetscMin(b[2 * d], c[d]), b[2 * d + 1] = PetscMax(b[2 * d + 1], c[d]);
+        b[2 * (dim + d)] = PetscMin(b[2 * (dim + d)], pw[d] / pw[3]), b[2 * (dim + d) + 1] = PetscMax(b[2 * (dim + d) + 1], pw[d] / pw[3]);
+      }
+    }
   }
 }
 
@@ -275,25 +307,29 @@ static PetscBool PMProject(void *data, const PetscReal x[], PetscReal t, PetscRe
   const PatchMaster *pm = (const PatchMaster *)data;
   const PetscInt dim = pm->dim, nfn = pm->nfn;
   const PetscReal *xv = pm->ms->xv, tol = 1e-20 * pm->hmin * pm->hmin;
-  PetscReal best = PETSC_MAX_REAL, bxi[2] = {0, 0}, m2 = PetscSqr(pm->margin), R[PM_MAX_NODES], xb[3], dx[2][3], d2x[3][3], along2 = 0;
+  PetscReal best = PETSC_MAX_REAL, bz = PETSC_MAX_REAL, bxi[2] = {0, 0}, m2 = PetscSqr(pm->margin), R[PM_MAX_NODES], xb[3], dx[2][3],
+            d2x[3][3], along2 = 0;
   PetscInt bf = -1, first = -1;
   PetscBool ok = PETSC_TRUE, bok = PETSC_TRUE, binside = PETSC_FALSE;
 
   (void)t, (void)cutoff; /* every point within the margin gets its exact projection */
   *p      = (SKSurfaceProjection){.distance = PETSC_MAX_REAL, .exact = PETSC_FALSE};
   s->face = -1, s->n = 0;
-  for (PetscInt f = 0; f < pm->nfaces; f++) { /* the nearest box first: its distance prunes most other faces */
-    const PetscReal d2 = BoxDistance2(pm, f, x);
-    if (d2 < m2) m2 = d2, first = f;
-  }
+  /* the face with the nearest Bezier box first, among those whose control points' box is within the margin: its
+     distance prunes most other faces */
+  for (PetscInt f = 0; f < pm->nfaces; f++)
+    if (BoxDistance2(pm, f, 0, x) < m2) {
+      const PetscReal d2 = BoxDistance2(pm, f, 1, x);
+      if (d2 < bz) bz = d2, first = f;
+    }
   if (first < 0) return PETSC_TRUE; /* no face within the margin: no contact */
-  /* every face element whose box is nearer than the best point so far: a parameter that leaves one element is clamped
-     to its boundary, where the neighbour element takes over */
+  /* every face element whose Bezier box is nearer than the best point so far: a parameter that leaves one element is
+     clamped to its boundary, where the neighbour element takes over */
   for (PetscInt k = -1; k < pm->nfaces; k++) {
     const PetscInt f = k < 0 ? first : k;
     PetscReal xi[2]  = {0, 0}, d2;
     PetscBool inside;
-    if (k == first || (k >= 0 && BoxDistance2(pm, f, x) > best + tol)) continue;
+    if (k == first || (k >= 0 && BoxDistance2(pm, f, 1, x) > best + tol)) continue;
     d2 = ProjectOnFace(pm, f, x, xv, xi, &ok);
     (void)OnSurfaceBoundary(pm, f, xi, &inside);
     /* the nearest face; at a shared point the face the point projects inside */
@@ -359,7 +395,7 @@ static PetscErrorCode PMDestroy(void *data)
   PetscFunctionBegin;
   PetscCall(SKContactMeshSurfaceDestroy(&pm->ms));
   PetscCall(PetscFree4(pm->faces, pm->C, pm->wt, pm->sign));
-  PetscCall(PetscFree2(pm->ends, pm->box));
+  PetscCall(PetscFree3(pm->ends, pm->box, pm->bez));
   PetscCall(PetscFree(pm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -449,7 +485,7 @@ static PetscErrorCode TabulateFaces(MPI_Comm comm, SKMesh mesh, PetscInt nsides,
       PetscCheck(pm->nfaces > 0, comm, PETSC_ERR_ARG_WRONG, "a NURBS master surface without faces");
       PetscCall(PetscMalloc4(pm->nfaces * pm->nfn, &pm->faces, pm->nfaces * npar * q * q, &pm->C, pm->nfaces * pm->nfn, &pm->wt, pm->nfaces,
                              &pm->sign));
-      PetscCall(PetscMalloc2(pm->nfaces, &pm->ends, pm->nfaces * 2 * pm->dim, &pm->box));
+      PetscCall(PetscMalloc3(pm->nfaces, &pm->ends, pm->nfaces * 4 * pm->dim, &pm->box, pm->nfaces * pm->nfn * 4, &pm->bez));
       PetscCall(PetscMalloc1(pm->nfaces * pm->nfn, nat));
     }
   }
