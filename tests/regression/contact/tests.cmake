@@ -220,6 +220,16 @@ sk_add_python_test(regression_contact_patch_nurbs_slave ${SK_TEST_DIR}/check_con
 # measured 4.6e-14 on the contact history, 7.1e-12 on the energy history and 5.7e-12 on the final velocity; bound 1e-10,
 # as the other pairs between deformable bodies.
 sk_contact_same_on_2_ranks(regression_contact_patch_nurbs_slave_mpi 1e-10 ${SK_TEST_DIR}/patch_nurbs_slave.xml)
+# The 3D contact patch test of a NURBS slave face of degree 2 on a NURBS master (tests/regression/contact/patch_nurbs3d.xml;
+# docs/theory.md, "NURBS patch faces as deformable masters", the projection on the two face parameters): matching knots
+# (measured 1.0e-13 of the applied pressure, bound 1e-6) and non-matching knots (measured 2.1e-3, bound 4e-3), energy
+# drift below 1e-4 (measured 3.0e-5); tolerances in the script.
+sk_add_python_test(regression_contact_patch_nurbs3d ${SK_TEST_DIR}/check_contact_patch_nurbs3d.py
+  ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/patch_nurbs3d.xml LABELS regression)
+# The same on 1 and 2 ranks (METIS: rank 0 holds the slave block and a quarter of the master, rank 1 the rest of the
+# master, so most Gauss points' reactions go to control points of the other rank): measured 1.4e-13 on the final
+# velocity, 7.4e-14 on the energy history; bound 1e-10, as the other pairs between deformable bodies.
+sk_contact_same_on_2_ranks(regression_contact_patch_nurbs3d_mpi 1e-10 ${SK_TEST_DIR}/patch_nurbs3d.xml)
 # Action and reaction with a slave patch face of degree 2 (tests/regression/contact/free_nurbs_slave.xml: a NURBS block
 # landing obliquely on a free NURBS slab, Coulomb friction, no external force): total momentum to 1e-12 relative
 # (measured 1.8e-16) with a self-test (the block's masses x 1.01 must fail it), energy drift below 1e-3 of the initial
