@@ -134,19 +134,23 @@ static void SamplePoint(const PatchMaster *pm, PetscInt f, const PetscReal xi[],
 
 /* Solves the Newton system H s = -g of the free parameters (FREE[k]) of NPAR (1 or 2), H the Hessian of the squared
    distance / 2 (hk[0], hk[1], hk[2] = H_00, H_01, H_11) or, where that is not positive definite, its Gauss-Newton part
-   (gn likewise); a bound parameter gets no step. */
+   (gn likewise); a bound parameter gets no step. Where the tangents degenerate (a collapsed edge of the control net:
+   the Gauss-Newton matrix singular) each parameter takes its own diagonal step, or none. */
 static void NewtonStep(PetscInt npar, const PetscBool free[], const PetscReal g[], const PetscReal hk[], const PetscReal gn[],
                        PetscReal s[])
 {
   if (npar == 2 && free[0] && free[1]) {
     const PetscReal *h = (hk[0] > 0 && hk[0] * hk[2] - hk[1] * hk[1] > 0) ? hk : gn, det = h[0] * h[2] - h[1] * h[1];
-    s[0] = -(h[2] * g[0] - h[1] * g[1]) / det;
-    s[1] = -(h[0] * g[1] - h[1] * g[0]) / det;
-    return;
+    if (det > 0) {
+      s[0] = -(h[2] * g[0] - h[1] * g[1]) / det;
+      s[1] = -(h[0] * g[1] - h[1] * g[0]) / det;
+      return;
+    }
   }
   for (PetscInt k = 0; k < npar; k++) { /* one free parameter: its diagonal */
-    const PetscInt i = k == 0 ? 0 : 2;
-    s[k]             = free[k] ? -g[k] / (hk[i] > 0 ? hk[i] : gn[i]) : 0;
+    const PetscInt i  = k == 0 ? 0 : 2;
+    const PetscReal d = hk[i] > 0 ? hk[i] : gn[i];
+    s[k]              = free[k] && d > 0 ? -g[k] / d : 0;
   }
 }
 
