@@ -338,11 +338,11 @@ PETSC_EXTERN PetscErrorCode SKContactPairCreateWithMesh(MPI_Comm comm, PetscInt 
                                                         const PetscInt natural[], const PetscReal w[], SKContactMeshSurface ms,
                                                         SKContactMeshSurface slave, PetscReal eps_n, SKFrictionLaw law, SKContactPair *cp);
 /* The pair of the slave nodes with weight w[a] > 0 against the NURBS patch faces of MESH named by this rank's NSIDES sides
-   (ELEMENTS[s], local face FACES[s]) as a deformable master surface (2D only): each slave node is projected onto the
-   deformed boundary curve and its reaction goes to the control points of the face element it projects onto with the
-   rational basis values there (point distribution; docs/theory.md, "NURBS patch faces as deformable masters").
+   (ELEMENTS[s], local face FACES[s]) as a deformable master surface (2D or 3D): each slave node is projected onto the
+   deformed boundary curve or surface and its reaction goes to the control points of the face element it projects onto
+   with the rational basis values there (point distribution; docs/theory.md, "NURBS patch faces as deformable masters").
    NLOCAL, NOWNED, NATURAL, X, MASS as SKContactMeshSurfaceCreate(); takes ownership of LAW. Collective, also in
-   SKContactPairForce(). PETSC_ERR_SUP in 3D. */
+   SKContactPairForce(). */
 PETSC_EXTERN PetscErrorCode SKContactPairCreateWithPatchMaster(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[],
                                                                const PetscInt faces[], PetscInt nlocal, PetscInt nowned,
                                                                const PetscInt natural[], const PetscReal X[], const PetscReal mass[],

@@ -348,11 +348,18 @@ static PetscErrorCode SideSetMaxFaceNodes(SKExplicit ex, PetscInt ns, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The most nodes of a linear face in DIM dimensions (L2; T3 or Q4, also a degree-1 patch face): the control points of
+   such a face lie on it, so its nodes are contact points. */
+static PetscInt LinearFaceNodes(PetscInt dim)
+{
+  return dim == 2 ? 2 : 4;
+}
+
 /* The slave side of contact NAME (attribute SLAVE_ATTR of ITEM: sideset, or master in the second pass) when it lies on
-   NURBS patch faces of degree >= 2 (faces of more than 2 control points) into *PF (NULL otherwise: Lagrange L2 faces or
-   patch faces of degree 1, whose control points lie on the face, are slave nodes): its control points with weighted
-   gaps, the reaction of each Gauss point at its projection onto the master (docs/theory.md). What is not implemented is
-   refused: 3D, the mortar distribution. */
+   NURBS patch faces of degree >= 2 (faces of more control points than LinearFaceNodes()) into *PF (NULL otherwise:
+   Lagrange L2, T3, Q4 faces or patch faces of degree 1, whose control points lie on the face, are slave nodes): its
+   control points with weighted gaps, the reaction of each Gauss point at its projection onto the master
+   (docs/theory.md). What is not implemented is refused: the mortar distribution. */
 static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name[], const char slave_attr[], PetscBool dist_given,
                                      PetscBool mortar, SKContactPatchFace *pf)
 {
@@ -363,11 +370,7 @@ static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name
   *pf = NULL;
   PetscCall(SideSetPatchFaces(ex, item, slave_attr, &npatch, &ntotal, &ns, &elements, &faces));
   PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
-  if (!npatch || nfn_max <= 2) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SKInputCheck(ex->input, item, ex->dim == 2,
-                         "contact '%s': a slave side on NURBS patch faces of degree >= 2 against a deformable master is implemented in "
-                         "2D only",
-                         name));
+  if (!npatch || nfn_max <= LinearFaceNodes(ex->dim)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(SKInputCheck(ex->input, item, dist_given && !mortar,
                          "contact '%s': a slave side on NURBS patch faces of degree >= 2 takes distribution=\"point\" (the reaction of "
                          "each Gauss point at its projection onto the master); the mortar distribution of such a side is not implemented",
@@ -376,11 +379,11 @@ static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A <contact sideset master> pair whose master side set lies on NURBS patch faces (2D; docs/input.md): the slave nodes
-   (Lagrange faces, or patch faces of degree 1, whose control points lie on the face) or a slave patch face of degree
-   >= 2 (SlavePatchFace()) against the patch faces as a deformable master, with the point distribution; one pass or
-   two (the second with the master side as the slave, of any degree). What is not implemented is refused: the mortar distribution, Lagrange
-   faces of more than 2 nodes as a slave. */
+/* A <contact sideset master> pair whose master side set lies on NURBS patch faces (2D and 3D; docs/input.md): the slave
+   nodes (linear Lagrange faces, or patch faces of degree 1, whose control points lie on the face) or a slave patch face
+   of degree >= 2 (SlavePatchFace()) against the patch faces as a deformable master, with the point distribution; one
+   pass or two (the second with the master side as the slave, of any degree). What is not implemented is refused: the
+   mortar distribution, Lagrange faces of more nodes than LinearFaceNodes() as a slave. */
 static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt passes,
                                              PetscBool dist_given, PetscBool mortar, PetscInt group, SKContactPair pairs[],
                                              PetscInt *npairs)
@@ -388,8 +391,6 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
   PetscInt nb[2], *bodies[2];
 
   PetscFunctionBegin;
-  PetscCall(SKInputCheck(ex->input, item, ex->dim == 2,
-                         "contact '%s': NURBS patch faces as the master side (master=) are implemented in 2D only", name));
   PetscCall(SKInputCheck(ex->input, item, dist_given && !mortar,
                          "contact '%s': a master side set on NURBS patch faces takes distribution=\"point\" (node-to-segment); the "
                          "mortar distribution onto a NURBS master is not implemented",
@@ -420,9 +421,10 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     PetscCall(SlavePatchFace(ex, item, name, slave_attr, dist_given, mortar, &pf));
     PetscCall(SKExplicitSideSetFromInput(ex, item, slave_attr, &ns, &elements, &faces));
     PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
-    PetscCall(SKInputCheck(ex->input, item, nfn_max <= 2 || pf,
+    PetscCall(SKInputCheck(ex->input, item, nfn_max <= LinearFaceNodes(ex->dim) || pf,
                            "contact '%s': the slave side (attribute '%s') against a NURBS master has faces of %" PetscInt_FMT
-                           " nodes: a slave side against a deformable master takes linear Lagrange faces (L2) or NURBS patch faces",
+                           " nodes: a slave side against a deformable master takes linear Lagrange faces (L2 in 2D, T3 or Q4 in 3D) or "
+                           "NURBS patch faces",
                            name, slave_attr, nfn_max));
     PetscCall(SideSetPatchFaces(ex, item, master_attr, &npatch, &ntotal, &ns, &elements, &faces));
     PetscCall(SKInputCheck(ex->input, item, npatch == ntotal,

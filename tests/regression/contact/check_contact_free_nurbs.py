@@ -1,16 +1,16 @@
-"""Two free NURBS bodies in frictional contact (tests/regression/contact/free_nurbs_slave.xml: a block of degree 2,
-its bottom a slave patch face of degree 2, lands obliquely on a free slab whose top is the NURBS master; no external
-force). Checked:
+"""Two free NURBS bodies in frictional contact (tests/regression/contact/free_nurbs_slave.xml, and free_nurbs3d.xml in
+3D: a block of degree 2, its bottom a slave patch face of degree 2, lands obliquely on a free slab whose top is the
+NURBS master; no external force). Checked:
 
   1. action and reaction: the total momentum sum_a m_a v_a (m_a = rho int R_a dOmega, the row-sum lumped masses of
-     the rectangular patches, from the knots stored in results.h5) keeps the block's initial momentum to 1e-12 relative
+     the box-shaped patches, from the knots stored in results.h5) keeps the block's initial momentum to 1e-12 relative
      (measured 8e-17: every Gauss point's reaction is the opposite of its force, shares summing to 1); self-test: with
      the block's masses scaled by 1.01 the same check must fail;
   2. the bodies touched with friction (friction dissipation > 0), and the energy balance (kinetic + internal + stored
      contact energy + friction dissipation) drifts by less than 1e-3 of the initial kinetic energy, the bound of the
      Lagrange free bodies (measured 7.5e-5 of the largest energy).
 
-usage: check_contact_free_nurbs.py PROGRAM INPUT V0_X V0_Y   (the initial velocity of block a, patch "a")"""
+usage: check_contact_free_nurbs.py PROGRAM INPUT V0_X V0_Y [V0_Z]   (the initial velocity of block a, patch "a")"""
 import sys
 
 import numpy as np
@@ -22,7 +22,7 @@ ENERGY = 1e-3  # of the initial kinetic energy
 
 
 def lumped_masses(r, rho=1000.0):
-    """Row-sum lumped masses (kg per unit thickness) of the rectangular B-spline patches of the run, patch after patch
+    """Row-sum lumped masses (kg, per unit thickness in 2D) of the box-shaped B-spline patches of the run, patch after patch
     (the natural order of the control points), and the mask of patch a's control points."""
     masses, is_a = [], []
     for name in ("a", "b"):
@@ -30,12 +30,15 @@ def lumped_masses(r, rho=1000.0):
         deg = np.asarray(r.array(g + "/degree"))
         cp = np.asarray(r.array(g + "/controlpoints"))
         ints = []
-        for d in (0, 1):
+        for d in range(len(deg)):
             t = np.asarray(r.array(g + f"/knots_{d}"))
             t = (t - t[0]) / (t[-1] - t[0])
             p = int(deg[d])
             ints.append(np.array([(t[i + p + 1] - t[i]) / (p + 1) for i in range(len(t) - p - 1)]) * np.ptp(cp[:, d]))
-        m = rho * np.outer(ints[1], ints[0]).ravel()  # first direction fastest
+        m = ints[0]
+        for d in range(1, len(deg)):  # first direction fastest
+            m = np.outer(ints[d], m).ravel()
+        m = rho * m
         masses.append(m)
         is_a.append(np.full(len(m), name == "a"))
     return np.concatenate(masses), np.concatenate(is_a)
@@ -43,7 +46,7 @@ def lumped_masses(r, rho=1000.0):
 
 def main():
     prog, inp = sys.argv[1:3]
-    v0 = np.array([float(x) for x in sys.argv[3:5]])
+    v0 = np.array([float(x) for x in sys.argv[3:]])
     r = run_results(prog, inp)
     m, is_a = lumped_masses(r)
     v = np.asarray(r.array("/explicit/final/velocity"))

@@ -33,9 +33,7 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
-
-from two_bodies import field_frames, finish, layer_stress_spread
+from two_bodies import check_uniformity, finish, interface_uniformity
 
 TOL = 1e-6  # matching knots: round-off (measured 8.4e-13), the required bound of the Lagrange patch test
 TOL_NONMATCHING = 1e-2  # non-matching knots: the Gauss-point integration of the master's shares (measured 6.2e-3)
@@ -60,17 +58,7 @@ def run(prog, inp, master_degree, slave_spans=5, slip=False, passes=1):
         summary = subprocess.run([prog, "run", path, "-o", tmp], check=True, stdout=subprocess.PIPE, text=True).stdout
         drift = abs(float(re.search(r"drifted by (\S+) of the largest energy", summary).group(1)))
         dissipated = float(re.search(r"dissipated by friction (\S+) J", summary).group(1))
-        worst, tang, n, stress = 0.0, 0.0, 0, 0.0
-        for _, g, X, point in field_frames(tmp):
-            p = point("contact_pressure").ravel()
-            tr = point("contact_traction")
-            on = (np.abs(X[:, 1] - 0.5) < 1e-9) & (p > 0)  # the slave side's points (one pass: the master's carry none)
-            if np.count_nonzero(on) < 2 * slave_spans + 1 + (passes - 1) * (2 * 7 + 1):  # not in contact everywhere (yet)
-                continue
-            n += 1
-            worst = max(worst, (p[on].max() - p[on].min()) / PRESSURE)
-            tang = max(tang, np.max(np.linalg.norm(tr[on], axis=1)) / PRESSURE)
-            stress = max(stress, layer_stress_spread(g, X) / PRESSURE)
+        worst, tang, n, stress = interface_uniformity(tmp, 1, 0.5, 2 * slave_spans + 1 + (passes - 1) * (2 * 7 + 1), PRESSURE)
         return worst, tang, n, stress, drift, dissipated
 
 
@@ -81,13 +69,7 @@ def main():
         for deg, passes in ((2, 1), (1, 1), (2, 2)):
             worst, tang, n, stress, drift, _ = run(prog, inp, deg, spans, passes=passes)
             what = f"{'matching' if spans == 7 else 'non-matching'} knots, master of degree {deg}" + (", two passes" if passes == 2 else "")
-            lines.append(f"{what}: pressure spread {worst:.2g}, tangential traction {tang:.2g}, stress spread {stress:.2g} "
-                         f"over {n} outputs, energy drift {drift:.2g}")
-            if n < 3 or worst > tol or tang > tol or stress > tol:
-                fails.append(f"{what}: pressure spread {worst:.3g}, tangential traction {tang:.3g}, stress spread {stress:.3g} "
-                             f"(> {tol}), {n} outputs")
-            if drift > ENERGY:
-                fails.append(f"{what}: energy drift {drift:.3g} > {ENERGY}")
+            check_uniformity(what, worst, tang, n, stress, drift, tol, ENERGY, fails, lines)
     _, _, _, _, drift, dissipated = run(prog, inp, 2, slip=True)
     lines.append(f"slipping: energy drift {drift:.2g}, friction dissipation {dissipated:.3g} J")
     if drift > ENERGY or not dissipated > 0:

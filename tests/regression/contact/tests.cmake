@@ -224,12 +224,28 @@ sk_contact_same_on_2_ranks(regression_contact_patch_nurbs_slave_mpi 1e-12 ${SK_T
 # The same with two passes (tests/regression/contact/patch_nurbs_slave2.xml: both sides slave patch faces of degree 2 in
 # turn, so reactions cross the partition both ways): measured 1.7e-13, bound 1e-12.
 sk_contact_same_on_2_ranks(regression_contact_patch_nurbs_slave2_mpi 1e-12 ${SK_TEST_DIR}/patch_nurbs_slave2.xml)
+# The 3D contact patch test of a NURBS slave face of degree 2 on a NURBS master (tests/regression/contact/patch_nurbs3d.xml;
+# docs/theory.md, "NURBS patch faces as deformable masters", the projection on the two face parameters): matching knots
+# (measured 1.0e-13 of the applied pressure, bound 1e-6) and non-matching knots (measured 2.1e-3, bound 4e-3), each also
+# with two passes (1.6e-13 and 1.3e-3), energy drift below 1e-4 (measured 3.0e-5); tolerances in the script.
+sk_add_python_test(regression_contact_patch_nurbs3d ${SK_TEST_DIR}/check_contact_patch_nurbs3d.py
+  ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/patch_nurbs3d.xml LABELS regression)
+# The same on 1 and 2 ranks (METIS: rank 0 holds the slave block and a quarter of the master, rank 1 the rest of the
+# master, so most Gauss points' reactions go to control points of the other rank): measured 6.8e-16 (energies against
+# the largest energy, final fields against their largest value); bound 1e-12.
+sk_contact_same_on_2_ranks(regression_contact_patch_nurbs3d_mpi 1e-12 ${SK_TEST_DIR}/patch_nurbs3d.xml)
 # Action and reaction with a slave patch face of degree 2 (tests/regression/contact/free_nurbs_slave.xml: a NURBS block
 # landing obliquely on a free NURBS slab, Coulomb friction, no external force): total momentum to 1e-12 relative
 # (measured 1.8e-16) with a self-test (the block's masses x 1.01 must fail it), energy drift below 1e-3 of the initial
 # kinetic energy (measured 1.4e-4); tolerances in the script.
 sk_add_python_test(regression_contact_free_nurbs_slave ${SK_TEST_DIR}/check_contact_free_nurbs.py
   ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/free_nurbs_slave.xml 0.5 -0.2 LABELS regression)
+# The same in 3D (tests/regression/contact/free_nurbs3d.xml: a degree-2 block landing at (0.5, 0.2, -0.2) m/s on a free
+# degree-2 slab, its slave Gauss points projected on the two face parameters of the master, their master velocity in
+# the slip): total momentum measured 4.2e-16 relative (self-test 4.8e-3), energy drift 1.7e-5 of the initial kinetic
+# energy, friction dissipation 0.072 J; same bounds.
+sk_add_python_test(regression_contact_free_nurbs3d ${SK_TEST_DIR}/check_contact_free_nurbs.py
+  ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/free_nurbs3d.xml 0.5 0.2 -0.2 LABELS regression)
 # Hertz between two NURBS cylinders with a slave patch face of degree 2 (tests/regression/contact/iga_hertz_cylinders.xml,
 # written by meshes/make_iga_hertz_cylinders.py 1e-3 4 24 0.15 8e-4: the NURBS cylinder of regression_contact_iga_hertz
 # (the master) on a lower NURBS cylinder of radius 0.15 m, degree 2 and C0, whose outer arc is the slave face with its

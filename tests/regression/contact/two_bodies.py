@@ -58,16 +58,47 @@ def field_frames(outdir):
         yield float(d.get("timestep")), g, vtk_to_numpy(g.GetPoints().GetData()), lambda name, g=g: vtk_to_numpy(g.GetPointData().GetArray(name))
 
 
-def layer_stress_spread(g, X):
+def layer_stress_spread(g, X, axis=1):
     """Largest spread (max - min) of a component of the cell data cauchy_stress of grid G over a layer of elements
-    (elements whose centres have the same y; X the point coordinates)."""
+    (elements whose centres have the same coordinate AXIS, y by default; X the point coordinates)."""
     from vtk.util.numpy_support import vtk_to_numpy
 
     sig = vtk_to_numpy(g.GetCellData().GetArray("cauchy_stress"))
-    cy = np.array([np.mean([X[g.GetCell(c).GetPointId(k), 1] for k in range(g.GetCell(c).GetNumberOfPoints())])
+    cy = np.array([np.mean([X[g.GetCell(c).GetPointId(k), axis] for k in range(g.GetCell(c).GetNumberOfPoints())])
                    for c in range(g.GetNumberOfCells())])
     return max(float(np.max(sig[np.abs(cy - y) < 1e-9].max(axis=0) - sig[np.abs(cy - y) < 1e-9].min(axis=0)))
                for y in np.unique(np.round(cy, 9)))
+
+
+def interface_uniformity(outdir, axis, level, npoints, pressure):
+    """The uniform state of a contact patch test run in OUTDIR, over the output times at which at least NPOINTS slave
+    points (contact_pressure > 0 on the plane coordinate AXIS = LEVEL; the master's points carry none) are in contact:
+    the largest spread of their pressure and the largest tangential traction, both relative to PRESSURE, the largest
+    spread of the stress over a layer of elements across AXIS relative to PRESSURE, and the count of those outputs."""
+    worst, tang, n, stress = 0.0, 0.0, 0, 0.0
+    for _, g, X, point in field_frames(outdir):
+        p = point("contact_pressure").ravel()
+        tr = point("contact_traction")
+        on = (np.abs(X[:, axis] - level) < 1e-9) & (p > 0)
+        if np.count_nonzero(on) < npoints:  # not (yet, or no longer) in contact everywhere
+            continue
+        n += 1
+        worst = max(worst, (p[on].max() - p[on].min()) / pressure)
+        tang = max(tang, np.max(np.linalg.norm(tr[on], axis=1)) / pressure)
+        stress = max(stress, layer_stress_spread(g, X, axis) / pressure)
+    return worst, tang, n, stress
+
+
+def check_uniformity(what, worst, tang, n, stress, drift, tol, energy, fails, lines):
+    """Appends to LINES the measured values of one patch test run WHAT (interface_uniformity() and the energy drift) and
+    to FAILS what exceeds its bound: TOL for the spreads and tractions, ENERGY for the drift, at least 3 outputs."""
+    lines.append(f"{what}: pressure spread {worst:.2g}, tangential traction {tang:.2g}, stress spread {stress:.2g} "
+                 f"over {n} outputs, energy drift {drift:.2g}")
+    if n < 3 or worst > tol or tang > tol or stress > tol:
+        fails.append(f"{what}: pressure spread {worst:.3g}, tangential traction {tang:.3g}, stress spread {stress:.3g} "
+                     f"(> {tol}), {n} outputs")
+    if drift > energy:
+        fails.append(f"{what}: energy drift {drift:.3g} > {energy}")
 
 
 def finish(fails, summary):

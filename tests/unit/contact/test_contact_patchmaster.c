@@ -23,13 +23,10 @@ static PetscErrorCode CurveDistance(SKNURBSPatch patch, const PetscReal X0[], co
                                     PetscReal *dist)
 {
   const PetscReal par[2] = {1, t};
-  PetscInt nb, idx[(SK_IGA_MAX_DEGREE + 1) * (SK_IGA_MAX_DEGREE + 1)];
-  PetscReal R[(SK_IGA_MAX_DEGREE + 1) * (SK_IGA_MAX_DEGREE + 1)], xc[2] = {0, 0};
+  PetscReal xc[2]        = {0, 0};
 
   PetscFunctionBeginUser;
-  PetscCall(SKNURBSPatchBasis(patch, par, &nb, idx, R, NULL));
-  for (PetscInt a = 0; a < nb; a++)
-    for (PetscInt d = 0; d < 2; d++) xc[d] += R[a] * (X0[2 * idx[a] + d] + U[2 * idx[a] + d]);
+  PetscCall(PatchPoint(patch, 2, par, X0, U, xc));
   *dist = PetscSqrtReal(PetscSqr(xc[0] - x[0]) + PetscSqr(xc[1] - x[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -39,30 +36,18 @@ int main(int argc, char **argv)
   SKNURBSPatch patch;
   SKMesh mesh;
   SKContactPair cp;
-  SKFrictionLaw law;
-  const char *names[] = {"ring"};
   const PetscReal *X;
-  const PetscInt *elements, *faces;
-  PetscInt nn, iset, ns, *natural;
-  PetscReal *mass, *w, *u, *v, err = 0, err_def = 0, worse = 0;
+  PetscInt nn;
+  PetscReal *u, *v, err = 0, err_def = 0, worse = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(SKNURBSPatchCreateAnnulus(0.5, RO, 0.5 * PETSC_PI, &patch));
   PetscCall(SKNURBSPatchElevateDegree(patch, 0, 1)); /* a mesh takes equal degrees */
   PetscCall(SKNURBSPatchRefine(patch, 1, 4));
-  PetscCall(SKMeshCreateFromNURBSPatches(PETSC_COMM_SELF, 1, &patch, names, &mesh));
+  PetscCall(MakePatchMaster(patch, "right", &mesh, &cp)); /* the outer arc */
   PetscCall(SKMeshGetNodes(mesh, &nn, &X));
-  PetscCall(SKMeshFindSideSet(mesh, "right", &iset)); /* the outer arc */
-  PetscCall(SKMeshGetSideSet(mesh, iset, NULL, &ns, &elements, &faces, NULL));
-  PetscCall(PetscMalloc5(nn, &natural, nn, &mass, nn, &w, 2 * nn, &u, 2 * nn, &v));
-  for (PetscInt i = 0; i < nn; i++) natural[i] = i, mass[i] = 1, w[i] = 0; /* no slave nodes: the surface alone */
-  {
-    SKFrictionParams fp;
-    PetscCall(SKFrictionParamsSetDefaults(&fp));
-    PetscCall(SKFrictionLawCreate(PETSC_COMM_SELF, "coulomb", &fp, &law));
-  }
-  PetscCall(SKContactPairCreateWithPatchMaster(PETSC_COMM_SELF, mesh, ns, elements, faces, nn, nn, natural, X, mass, w, 1e9, law, &cp));
+  PetscCall(PetscMalloc2(2 * nn, &u, 2 * nn, &v));
 
   /* the undeformed arc: closed form, at angles over the arc and radii on both sides */
   for (PetscInt k = 0; k < 200; k++) {
@@ -102,13 +87,13 @@ int main(int argc, char **argv)
     { /* the best of 2000 samples, then a ternary search around it to round-off */
       PetscReal t0 = 0, lo, hi;
       for (PetscInt j = 0; j <= 2000; j++) {
-        PetscReal d;
+        PetscReal d = 0;
         PetscCall(CurveDistance(patch, X, u, (PetscReal)j / 2000, x, &d));
         if (d < best) best = d, t0 = (PetscReal)j / 2000;
       }
       lo = PetscMax(t0 - 1.0 / 2000, 0), hi = PetscMin(t0 + 1.0 / 2000, 1);
       for (PetscInt it = 0; it < 200; it++) {
-        PetscReal d1, d2;
+        PetscReal d1 = 0, d2 = 0;
         const PetscReal m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
         PetscCall(CurveDistance(patch, X, u, m1, x, &d1));
         PetscCall(CurveDistance(patch, X, u, m2, x, &d2));
@@ -130,7 +115,7 @@ int main(int argc, char **argv)
   PetscCall(SKContactPairDestroy(&cp));
   PetscCall(SKMeshDestroy(&mesh));
   PetscCall(SKNURBSPatchDestroy(&patch));
-  PetscCall(PetscFree5(natural, mass, w, u, v));
+  PetscCall(PetscFree2(u, v));
   PetscCall(PetscFinalize());
   return 0;
 }
