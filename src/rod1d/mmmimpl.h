@@ -105,6 +105,9 @@ typedef struct {
                                         wrong way" only beyond it (with mu_s = mu_k a release is marginal) */
 } MMM;
 
+/* purposes of an event evaluation, counted in rp->mmm_evals (SKRodPairGetMMMEventEvaluations) */
+typedef enum { EVAL_SAMPLE, EVAL_BRACKET, EVAL_ROOT, EVAL_WRONG_WAY } EvalKind;
+
 /* trace of G^T diag(m) G (the sticking nodes' mass on rod 2's modes, of modal mass 1) above which their inertia is taken
    implicitly over a coupling step (StickInertia): below it, lagged by a step, it changes nothing measurable */
 #define SK_MMM_IMPLICIT_MASS 1e-2

@@ -18,7 +18,7 @@
    SKRodPairEventValues(): slipping nodes s (v - g . etadot), sticking nodes mu_s N_F len - |F| with the holding force
    F = m g . etadd - (spring forces) - P, contact gaps. Only what a function needs is evaluated: O(n + N_m) each, and
    the bookkeeping is over the listed functions, not all 2N. */
-static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, PetscInt nsel, const PetscInt list[], PetscReal e[])
+static PetscErrorCode FastEvents(MMM *mm, EvalKind kind, PetscReal t0, PetscReal tau, PetscInt nsel, const PetscInt list[], PetscReal e[])
 {
   SKRodPair rp             = mm->rp;
   const SKRodPairModel *md = &rp->model;
@@ -27,6 +27,7 @@ static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, PetscInt 
   PetscInt *nodes = mm->nodes;
 
   PetscFunctionBegin;
+  rp->mmm_evals[kind]++;
   /* the nodes needed, ascending: the listed ones, and the neighbours of a sticking node whose holding force is asked
      for (LIST ascends, so appending i - 1, i, i + 1 when not yet taken keeps the order) */
   for (PetscInt l = 0; l < nsel; l++) {
@@ -115,7 +116,7 @@ static PetscErrorCode ClosedEventMin(void *ctx, PetscReal tau, PetscReal *fmin)
   SKRodPair rp    = ev->mm->rp;
 
   PetscFunctionBegin;
-  PetscCall(FastEvents(ev->mm, ev->t0, tau, ev->nwatch, ev->watch, rp->evals1));
+  PetscCall(FastEvents(ev->mm, EVAL_ROOT, ev->t0, tau, ev->nwatch, ev->watch, rp->evals1));
   ev->last = tau;
   *fmin    = PETSC_MAX_REAL;
   for (PetscInt l = 0; l < ev->nwatch; l++) *fmin = PetscMin(*fmin, rp->evals1[ev->watch[l]] / ev->eprev[ev->watch[l]]);
@@ -437,6 +438,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(SKMMMRegisterLogEvents());
   PetscCall(SKMMMTransformsCreate(N, rp->mmm_transform_min, rp->mmm_fft_measure ? FFTW_MEASURE : FFTW_ESTIMATE, &mm.tr));
   rp->mmm_eig_solves = rp->mmm_eig_hits = 0;
+  for (PetscInt k = 0; k < SK_RODPAIR_MMM_EVAL_KINDS; k++) rp->mmm_evals[k] = 0;
   PetscCall(PetscCalloc5(N, &mm.w, N, &mm.c0, N, &mm.c1, N, &mm.pa, N, &mm.A));
   PetscCall(PetscCalloc5(N, &mm.B, N, &mm.q0, N, &mm.qd0, N, &mm.g0, N, &mm.g1));
   PetscCall(PetscCalloc3(N, &mm.gP, N, &mm.phi, N, &mm.us0));
@@ -515,7 +517,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         if (sel[j]) lsel[nsel++] = j;
       }
       rp->rhs_evals++;
-      PetscCall(FastEvents(&mm, t, tau, nsel, lsel, rp->evals1));
+      PetscCall(FastEvents(&mm, EVAL_SAMPLE, t, tau, nsel, lsel, rp->evals1));
       for (PetscInt l = 0; l < ncand; l++) {
         PetscInt j = cand[l];
         trigger[j] = (sel[j] && !rp->armed[j] && rp->evals1[j] < -mm.noise[j]) ? PETSC_TRUE : PETSC_FALSE;
@@ -537,7 +539,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         for (PetscInt it = 0; it < 60 && tr - tl > 1e-9 * dt + 1e-15; it++) {
           PetscBool ok = PETSC_TRUE;
           tr           = 0.5 * (tl + tr);
-          PetscCall(FastEvents(&mm, t, tr, ntrig, ltrig, rp->evals1));
+          PetscCall(FastEvents(&mm, EVAL_WRONG_WAY, t, tr, ntrig, ltrig, rp->evals1));
           for (PetscInt l = 0; l < ntrig; l++) {
             PetscInt j = ltrig[l];
             if (!(rp->evals1[j] > 0)) ok = PETSC_FALSE;
@@ -583,11 +585,11 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
            regula falsi (Illinois) on the min of the watched functions normalised by their values at tau_prev */
         PetscReal b, fb = PETSC_MAX_REAL, ttol = 1e-9 * dt + 1e-15;
         ClosedEvent ev = {&mm, t, nwatch, lwatch, eprev, -1};
-        PetscCall(FastEvents(&mm, t, tau_prev, nwatch, lwatch, eprev));
+        PetscCall(FastEvents(&mm, EVAL_BRACKET, t, tau_prev, nwatch, lwatch, eprev));
         for (PetscInt l = 0; l < nwatch; l++) fb = PetscMin(fb, rp->evals1[lwatch[l]] / eprev[lwatch[l]]);
         PetscCall(SKRodPairLocateEvent(ClosedEventMin, &ev, tau_prev, tau, 1, fb, 1, ttol, &b));
         /* the values at b: from the root finder's last evaluation when that was at b (the same evaluation) */
-        if (ev.last != b) PetscCall(FastEvents(&mm, t, b, nwatch, lwatch, rp->evals1));
+        if (ev.last != b) PetscCall(FastEvents(&mm, EVAL_ROOT, t, b, nwatch, lwatch, rp->evals1));
         for (PetscInt l = 0; l < ncand; l++) trigger[cand[l]] = PETSC_FALSE;
         for (PetscInt l = 0; l < nwatch; l++) trigger[lwatch[l]] = (PetscBool)(rp->evals1[lwatch[l]] <= 0);
         tau_ev = b;
