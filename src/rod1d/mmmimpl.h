@@ -95,6 +95,8 @@ typedef struct {
   PetscReal *cwv, *swv;              /* cos, sin (w_p tau) of the cached modal values (N) */
   PetscReal *arg;                    /* work: w_p tau (N) */
   PetscReal r2tau, *et, *etd, *etdd; /* rod 2 at r2tau */
+  PetscReal *etddd;                  /* its third time derivative there (Nm): the rates of the sticking nodes' events */
+  PetscReal *devals, *devb;          /* work: rates of the event functions (2N each) for the root finder */
   PetscReal *cw2, *sw2;              /* cos, sin (omega_n r2tau) (Nm) */
   PetscReal *gstart, *lenS;          /* coupling (N x Nm) and clipped length of each node at the step start */
   PetscReal *capS;                   /* static capacity mu_s N_F (clipped length) of each node at the interval start (N) */
