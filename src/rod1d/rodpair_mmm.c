@@ -7,7 +7,8 @@
    (sticking nodes move with rod 2) and P(t) = Pc + P0 sin(W t + phase) are closed form (Duhamel). Rod 2 keeps its own
    modes; the sticking nodes and slipping friction load it as pseudo-forces (the paper's [37]) that are interpolated
    linearly over a coupling step and integrated exactly. The end of an interval, the first stick->slip or slip->stick
-   transition, is bracketed on samples of the closed form and located by regula falsi; switching reuses the logic of
+   transition, is bracketed on samples of the closed form and located by safeguarded Newton on the closed-form time
+   derivatives of the event functions; switching reuses the logic of
    the reference integrator (SKRodPairResolve), so both solve the same semi-discrete model.
    This file: event location and the time loop; rodpair_mmm_segments.c: segments and their modes; rodpair_mmm_fft.c:
    the fast transforms of uniform segments (their modes are discrete cosine and sine bases); rodpair_mmm_closed.c: the
@@ -231,21 +232,36 @@ static PetscErrorCode LocateEventNewton(ClosedEvent *ev, PetscReal a, PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* sum over the rod-2 modes of |g_n| b_n, the bound of g . (rod-2 quantity) from the per-mode bounds b_n */
+static PetscReal Rod2Bound(PetscInt Nm, const PetscReal g[], const PetscReal b[])
+{
+  PetscReal r = 0;
+  for (PetscInt n = 0; n < Nm; n++) r += PetscAbsReal(g[n]) * b[n];
+  return r;
+}
+
 /* Lipschitz bounds of the event functions over the coupling step, from the modal amplitudes: a function with value
-   e > 0 cannot reach zero before e / rate, so it is not evaluated until then. */
+   e > 0 cannot reach zero before e / rate, so it is not evaluated until then. The rod-2 parts are bounded per node
+   through its own coupling vector g (|g_n| times each mode's bound) rather than by the modes' largest amplitude, and
+   the spring between two sticking nodes through the difference of their coupling vectors: both ride on rod 2, so
+   their relative velocity is (g_k - g_i) . etadot, small where g varies little over an element (at N = 301 the old
+   bound, each spring times the largest rod-2 velocity, was about a hundred times the sticking nodes' actual rates). */
 static void SetupBounds(MMM *mm, PetscReal dt)
 {
   SKRodPair rp             = mm->rp;
   const SKRodPairModel *md = &rp->model;
-  PetscInt N               = mm->N;
-  PetscReal W = mm->W, wmax = mm->wmax;
+  PetscInt N = mm->N, Nm = mm->Nm;
+  PetscReal W = mm->W, wmax = mm->wmax, *vn = mm->b2vn, *an = mm->b2an, *jn = mm->b2jn;
 
   mm->b2v = mm->b2a = mm->b2j = 0;
-  for (PetscInt n = 0; n < mm->Nm; n++) {
+  for (PetscInt n = 0; n < Nm; n++) {
     PetscReal w = md->omega[n], R = PetscAbsReal(mm->eA[n]) + PetscAbsReal(mm->eB[n]);
-    mm->b2v += w * R + PetscAbsReal(mm->eS[n]) / (w * w);
-    mm->b2a += w * w * R + PetscAbsReal(mm->eS[n]) / (w * w) * 0; /* forcing is inside the closed form's homogeneous part */
-    mm->b2j += w * w * w * R;
+    vn[n] = w * R + PetscAbsReal(mm->eS[n]) / (w * w);
+    an[n] = w * w * R; /* forcing is inside the closed form's homogeneous part */
+    jn[n] = w * w * w * R;
+    mm->b2v += vn[n];
+    mm->b2a += an[n];
+    mm->b2j += jn[n];
   }
   mm->b2v *= md->psi_amp;
   mm->b2a *= md->psi_amp;
@@ -270,24 +286,32 @@ static void SetupBounds(MMM *mm, PetscReal dt)
     mm->ba[s] = ba;
   }
   for (PetscInt i = 0; i < N; i++) {
-    PetscInt s          = mm->segof[i];
-    PetscReal bv        = s < 0 ? mm->b2v : mm->bv[s];
-    mm->rate[2 * i + 1] = bv;
+    PetscInt s = mm->segof[i];
     switch (rp->state[i]) {
     case SK_ROD_FREE:
-      mm->rate[2 * i] = 0;
+      mm->rate[2 * i]     = 0;
+      mm->rate[2 * i + 1] = mm->bv[s];
       break;
     case SK_ROD_SLIP_POS:
-    case SK_ROD_SLIP_NEG:
-      mm->rate[2 * i] = mm->ba[s] + mm->b2a;
+    case SK_ROD_SLIP_NEG: /* |a - g . etadd| */
+      mm->rate[2 * i]     = mm->ba[s] + Rod2Bound(Nm, mm->gstart + i * Nm, an);
+      mm->rate[2 * i + 1] = mm->bv[s];
       break;
-    case SK_ROD_STICK: {
-      PetscReal kl = i > 0 ? md->spring[i - 1] : 0, kr = i < N - 1 ? md->spring[i] : 0;
-      PetscReal r =
-          md->mass[i] * mm->b2j + md->cap_s[i] * mm->b2v + 2 * PetscMax(kl, kr) * mm->b2v + (i == 0 ? PetscAbsReal(mm->P0) * W : 0);
-      if (i > 0) r += kl * (mm->segof[i - 1] < 0 ? mm->b2v : mm->bv[mm->segof[i - 1]]);
-      if (i < N - 1) r += kr * (mm->segof[i + 1] < 0 ? mm->b2v : mm->bv[mm->segof[i + 1]]);
-      mm->rate[2 * i] = r;
+    case SK_ROD_STICK: { /* |m g . etadddot - (springs times the neighbours' relative velocities) - P'| */
+      const PetscReal *g = rp->gstick + i * Nm;
+      PetscReal vi       = Rod2Bound(Nm, g, vn),
+                r        = md->mass[i] * Rod2Bound(Nm, g, jn) + md->cap_s[i] * vi + (i == 0 ? PetscAbsReal(mm->P0) * W : 0);
+      for (PetscInt nb = i - 1; nb <= i + 1; nb += 2) {
+        PetscReal dv = 0;
+        if (nb < 0 || nb >= N) continue;
+        if (mm->segof[nb] >= 0)
+          dv = mm->bv[mm->segof[nb]] + vi;
+        else
+          for (PetscInt n = 0; n < Nm; n++) dv += PetscAbsReal(rp->gstick[nb * Nm + n] - g[n]) * vn[n];
+        r += md->spring[PetscMin(i, nb)] * dv;
+      }
+      mm->rate[2 * i]     = r;
+      mm->rate[2 * i + 1] = vi;
     } break;
     }
   }
@@ -563,6 +587,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscCalloc5(N, &mm.cwv, N, &mm.swv, Nm, &mm.cw2, Nm, &mm.sw2, N, &mm.arg));
   PetscCall(PetscMalloc3((size_t)Nm * Nm, &mm.kfac, Nm, &mm.kd, Nm, &mm.kx));
   PetscCall(PetscCalloc3(N2, &mm.devals, N2, &mm.devb, Nm, &mm.etddd));
+  PetscCall(PetscCalloc3(Nm, &mm.b2vn, Nm, &mm.b2an, Nm, &mm.b2jn));
 
   if (rp->monitor && rp->t_next_out <= t) {
     PetscCall(SKRodPairOutput(rp, t, y));
@@ -691,7 +716,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       }
       if (nwatch) {
         /* bracket [tau_prev, tau] (every watched function was positive at tau_prev: evaluated there, or by its bound):
-           regula falsi (Illinois) on the min of the watched functions normalised by their values at tau_prev */
+           safeguarded Newton on the min of the watched functions normalised by their values at tau_prev */
         PetscReal b = tau, fa, da, fb, db, ttol = 1e-9 * dt + 1e-15;
         ClosedEvent ev = {&mm, t, nwatch, lwatch, eprev, -1};
         /* the rates at tau (its modal values are cached: no trigonometry), then the values and rates at tau_prev; at
@@ -796,5 +821,6 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree5(mm.cwv, mm.swv, mm.cw2, mm.sw2, mm.arg));
   PetscCall(PetscFree3(mm.kfac, mm.kd, mm.kx));
   PetscCall(PetscFree3(mm.devals, mm.devb, mm.etddd));
+  PetscCall(PetscFree3(mm.b2vn, mm.b2an, mm.b2jn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
