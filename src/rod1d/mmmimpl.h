@@ -101,8 +101,8 @@ typedef struct {
   PetscReal *gstart, *lenS;          /* coupling (N x Nm) and clipped length of each node at the step start */
   PetscReal *capS;                   /* static capacity mu_s N_F (clipped length) of each node at the interval start (N) */
   PetscReal *bv, *ba;                /* per segment: bounds of |velocity| and |acceleration| of its nodes */
-  PetscReal b2v, b2a, b2j;           /* rod 2: bounds of |velocity|, |acceleration|, |jerk| under any node */
-  PetscReal *b2vn, *b2an, *b2jn;     /* rod 2: the same per mode, of the modal coordinate (Nm each) */
+  PetscReal *gmax, *dgl;             /* per node: largest |g_n| of its coupling vector; for sticking i - 1, i the largest
+                                        |g_i,n - g_i-1,n| (N each, set per interval) */
   PetscReal *rate;                   /* bound of |d e_j / d tau| per event function (2N) */
   PetscReal *noise;                  /* round-off level of each event function: a just-switched node is "going the
                                         wrong way" only beyond it (with mu_s = mu_k a release is marginal) */

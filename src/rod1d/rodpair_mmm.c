@@ -232,40 +232,25 @@ static PetscErrorCode LocateEventNewton(ClosedEvent *ev, PetscReal a, PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* sum over the rod-2 modes of |g_n| b_n, the bound of g . (rod-2 quantity) from the per-mode bounds b_n */
-static PetscReal Rod2Bound(PetscInt Nm, const PetscReal g[], const PetscReal b[])
-{
-  PetscReal r = 0;
-  for (PetscInt n = 0; n < Nm; n++) r += PetscAbsReal(g[n]) * b[n];
-  return r;
-}
-
 /* Lipschitz bounds of the event functions over the coupling step, from the modal amplitudes: a function with value
    e > 0 cannot reach zero before e / rate, so it is not evaluated until then. The rod-2 parts are bounded per node
-   through its own coupling vector g (|g_n| times each mode's bound) rather than by the modes' largest amplitude, and
-   the spring between two sticking nodes through the difference of their coupling vectors: both ride on rod 2, so
-   their relative velocity is (g_k - g_i) . etadot, small where g varies little over an element (at N = 301 the old
-   bound, each spring times the largest rod-2 velocity, was about a hundred times the sticking nodes' actual rates). */
+   by the largest |g_n| of its own coupling vector times the sum of the modes' bounds (gmax, from StartInterval), and
+   a spring between two sticking nodes by the largest |g_k,n - g_i,n| (dgl): both ride on rod 2, so their relative
+   velocity is (g_k - g_i) . etadot, small where g varies little over an element (at N = 301 the former bound, each
+   spring times the largest rod-2 velocity, was about a hundred times the sticking nodes' actual rates). O(N) per step. */
 static void SetupBounds(MMM *mm, PetscReal dt)
 {
   SKRodPair rp             = mm->rp;
   const SKRodPairModel *md = &rp->model;
-  PetscInt N = mm->N, Nm = mm->Nm;
-  PetscReal W = mm->W, wmax = mm->wmax, *vn = mm->b2vn, *an = mm->b2an, *jn = mm->b2jn;
+  PetscInt N               = mm->N;
+  PetscReal W = mm->W, wmax = mm->wmax, vsum = 0, asum = 0, jsum = 0;
 
-  mm->b2v = mm->b2a = mm->b2j = 0;
-  for (PetscInt n = 0; n < Nm; n++) {
+  for (PetscInt n = 0; n < mm->Nm; n++) {
     PetscReal w = md->omega[n], R = PetscAbsReal(mm->eA[n]) + PetscAbsReal(mm->eB[n]);
-    vn[n] = w * R + PetscAbsReal(mm->eS[n]) / (w * w);
-    an[n] = w * w * R; /* forcing is inside the closed form's homogeneous part */
-    jn[n] = w * w * w * R;
-    mm->b2v += vn[n];
-    mm->b2a += an[n];
-    mm->b2j += jn[n];
+    vsum += w * R + PetscAbsReal(mm->eS[n]) / (w * w);
+    asum += w * w * R; /* forcing is inside the closed form's homogeneous part */
+    jsum += w * w * w * R;
   }
-  mm->b2v *= md->psi_amp;
-  mm->b2a *= md->psi_amp;
-  mm->b2j *= md->psi_amp;
   for (PetscInt s = 0; s < mm->nseg; s++) {
     const Seg *sg = &mm->seg[s];
     PetscReal bv = 0, ba = 0;
@@ -294,21 +279,14 @@ static void SetupBounds(MMM *mm, PetscReal dt)
       break;
     case SK_ROD_SLIP_POS:
     case SK_ROD_SLIP_NEG: /* |a - g . etadd| */
-      mm->rate[2 * i]     = mm->ba[s] + Rod2Bound(Nm, mm->gstart + i * Nm, an);
+      mm->rate[2 * i]     = mm->ba[s] + mm->gmax[i] * asum;
       mm->rate[2 * i + 1] = mm->bv[s];
       break;
     case SK_ROD_STICK: { /* |m g . etadddot - (springs times the neighbours' relative velocities) - P'| */
-      const PetscReal *g = rp->gstick + i * Nm;
-      PetscReal vi       = Rod2Bound(Nm, g, vn),
-                r        = md->mass[i] * Rod2Bound(Nm, g, jn) + md->cap_s[i] * vi + (i == 0 ? PetscAbsReal(mm->P0) * W : 0);
+      PetscReal vi = mm->gmax[i] * vsum, r = md->mass[i] * mm->gmax[i] * jsum + md->cap_s[i] * vi + (i == 0 ? PetscAbsReal(mm->P0) * W : 0);
       for (PetscInt nb = i - 1; nb <= i + 1; nb += 2) {
-        PetscReal dv = 0;
         if (nb < 0 || nb >= N) continue;
-        if (mm->segof[nb] >= 0)
-          dv = mm->bv[mm->segof[nb]] + vi;
-        else
-          for (PetscInt n = 0; n < Nm; n++) dv += PetscAbsReal(rp->gstick[nb * Nm + n] - g[n]) * vn[n];
-        r += md->spring[PetscMin(i, nb)] * dv;
+        r += md->spring[PetscMin(i, nb)] * (mm->segof[nb] >= 0 ? mm->bv[mm->segof[nb]] + vi : mm->dgl[PetscMax(i, nb)] * vsum);
       }
       mm->rate[2 * i]     = r;
       mm->rate[2 * i + 1] = vi;
@@ -420,6 +398,16 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
     mm->capS[i]          = rp->state[i] == SK_ROD_STICK ? SKRodPairCapacity(md, i, md->z[i] + y[i] - md->l1, PETSC_FALSE) : 0;
     mm->noise[2 * i]     = rp->state[i] == SK_ROD_STICK ? 1e-9 * mm->capS[i] : rp->atol * md->omega1_rod1;
     mm->noise[2 * i + 1] = rp->atol;
+  }
+  /* the per-node factors of the event bounds (SetupBounds): the largest |g_n| of each node's coupling vector, and for
+     two sticking neighbours i - 1, i the largest |g_i,n - g_i-1,n| (in dgl[i]) */
+  for (PetscInt i = 0; i < N; i++) {
+    const PetscReal *g = rp->state[i] == SK_ROD_STICK ? rp->gstick + i * Nm : mm->gstart + i * Nm;
+    mm->gmax[i] = mm->dgl[i] = 0;
+    if (rp->state[i] == SK_ROD_FREE) continue;
+    for (PetscInt n = 0; n < Nm; n++) mm->gmax[i] = PetscMax(mm->gmax[i], PetscAbsReal(g[n]));
+    if (i > 0 && rp->state[i] == SK_ROD_STICK && rp->state[i - 1] == SK_ROD_STICK)
+      for (PetscInt n = 0; n < Nm; n++) mm->dgl[i] = PetscMax(mm->dgl[i], PetscAbsReal(g[n] - g[n - Nm]));
   }
   for (PetscInt n = 0; n < Nm; n++) {
     mm->eta0[n]  = y[ETA_OFF(mm) + n];
@@ -587,7 +575,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscCalloc5(N, &mm.cwv, N, &mm.swv, Nm, &mm.cw2, Nm, &mm.sw2, N, &mm.arg));
   PetscCall(PetscMalloc3((size_t)Nm * Nm, &mm.kfac, Nm, &mm.kd, Nm, &mm.kx));
   PetscCall(PetscCalloc3(N2, &mm.devals, N2, &mm.devb, Nm, &mm.etddd));
-  PetscCall(PetscCalloc3(Nm, &mm.b2vn, Nm, &mm.b2an, Nm, &mm.b2jn));
+  PetscCall(PetscCalloc2(N, &mm.gmax, N, &mm.dgl));
 
   if (rp->monitor && rp->t_next_out <= t) {
     PetscCall(SKRodPairOutput(rp, t, y));
@@ -821,6 +809,6 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree5(mm.cwv, mm.swv, mm.cw2, mm.sw2, mm.arg));
   PetscCall(PetscFree3(mm.kfac, mm.kd, mm.kx));
   PetscCall(PetscFree3(mm.devals, mm.devb, mm.etddd));
-  PetscCall(PetscFree3(mm.b2vn, mm.b2an, mm.b2jn));
+  PetscCall(PetscFree2(mm.gmax, mm.dgl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
