@@ -133,6 +133,11 @@ PETSC_EXTERN PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool al
 PETSC_EXTERN PetscErrorCode SKRodPairSetMMMTransforms(SKRodPair rp, PetscInt seg_min, PetscInt nodes_min, PetscBool measure);
 /* Mode matching, after a solve: FFTW plans and chirp tables (per transform kind and segment length) made. */
 PETSC_EXTERN PetscErrorCode SKRodPairGetMMMTransformCounts(SKRodPair rp, PetscInt *plans, PetscInt *tables);
+/* Mode matching, after a solve: closed-form evaluations of the event functions by purpose, COUNTS[0..3]: samples of
+   the coupling steps, bracket starts (the watched functions where a bracket begins), the root finder (with the values
+   at the root), the searches of a just-switched node going the wrong way. */
+#define SK_RODPAIR_MMM_EVAL_KINDS 4
+PETSC_EXTERN PetscErrorCode SKRodPairGetMMMEventEvaluations(SKRodPair rp, PetscInt counts[SK_RODPAIR_MMM_EVAL_KINDS]);
 /* Mode matching, after a solve: tridiagonal eigen-solves of segments without closed form (SOLVES) and segment
    eigenpairs found in the cache instead (HITS). Either pointer may be NULL. */
 PETSC_EXTERN PetscErrorCode SKRodPairGetMMMEigenCounts(SKRodPair rp, PetscInt *solves, PetscInt *hits);

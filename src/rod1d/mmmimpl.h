@@ -95,15 +95,21 @@ typedef struct {
   PetscReal *cwv, *swv;              /* cos, sin (w_p tau) of the cached modal values (N) */
   PetscReal *arg;                    /* work: w_p tau (N) */
   PetscReal r2tau, *et, *etd, *etdd; /* rod 2 at r2tau */
+  PetscReal *etddd;                  /* its third time derivative there (Nm): the rates of the sticking nodes' events */
+  PetscReal *devals, *devb;          /* work: rates of the event functions (2N each) for the root finder */
   PetscReal *cw2, *sw2;              /* cos, sin (omega_n r2tau) (Nm) */
   PetscReal *gstart, *lenS;          /* coupling (N x Nm) and clipped length of each node at the step start */
   PetscReal *capS;                   /* static capacity mu_s N_F (clipped length) of each node at the interval start (N) */
   PetscReal *bv, *ba;                /* per segment: bounds of |velocity| and |acceleration| of its nodes */
-  PetscReal b2v, b2a, b2j;           /* rod 2: bounds of |velocity|, |acceleration|, |jerk| under any node */
+  PetscReal *gmax, *dgl;             /* per node: largest |g_n| of its coupling vector; for sticking i - 1, i the largest
+                                        |g_i,n - g_i-1,n| (N each, set per interval) */
   PetscReal *rate;                   /* bound of |d e_j / d tau| per event function (2N) */
   PetscReal *noise;                  /* round-off level of each event function: a just-switched node is "going the
                                         wrong way" only beyond it (with mu_s = mu_k a release is marginal) */
 } MMM;
+
+/* purposes of an event evaluation, counted in rp->mmm_evals (SKRodPairGetMMMEventEvaluations) */
+typedef enum { EVAL_SAMPLE, EVAL_BRACKET, EVAL_ROOT, EVAL_WRONG_WAY } EvalKind;
 
 /* trace of G^T diag(m) G (the sticking nodes' mass on rod 2's modes, of modal mass 1) above which their inertia is taken
    implicitly over a coupling step (StickInertia): below it, lagged by a step, it changes nothing measurable */

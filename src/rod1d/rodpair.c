@@ -668,6 +668,13 @@ PetscErrorCode SKRodPairGetMMMTransformCounts(SKRodPair rp, PetscInt *plans, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKRodPairGetMMMEventEvaluations(SKRodPair rp, PetscInt counts[SK_RODPAIR_MMM_EVAL_KINDS])
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < SK_RODPAIR_MMM_EVAL_KINDS; k++) counts[k] = rp->mmm_evals[k];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKRodPairGetMMMEigenCounts(SKRodPair rp, PetscInt *solves, PetscInt *hits)
 {
   PetscFunctionBegin;

@@ -7,31 +7,53 @@
    (sticking nodes move with rod 2) and P(t) = Pc + P0 sin(W t + phase) are closed form (Duhamel). Rod 2 keeps its own
    modes; the sticking nodes and slipping friction load it as pseudo-forces (the paper's [37]) that are interpolated
    linearly over a coupling step and integrated exactly. The end of an interval, the first stick->slip or slip->stick
-   transition, is bracketed on samples of the closed form and located by regula falsi; switching reuses the logic of
+   transition, is bracketed on samples of the closed form and located by safeguarded Newton on the closed-form time
+   derivatives of the event functions; switching reuses the logic of
    the reference integrator (SKRodPairResolve), so both solve the same semi-discrete model.
    This file: event location and the time loop; rodpair_mmm_segments.c: segments and their modes; rodpair_mmm_fft.c:
    the fast transforms of uniform segments (their modes are discrete cosine and sine bases); rodpair_mmm_closed.c: the
    closed forms over an interval (mmmimpl.h: the shared data). */
 #include "mmmimpl.h"
 
+/* Acceleration of the non-sticking node i at tau from the chain equation that its segment's closed form satisfies
+   exactly: its springs to the neighbours (a sticking neighbour on its ramp us0 + vs tau, as in the closed form), the
+   slip friction and P at node 0; the nodes' u are those FastEvents() formed (mm->nu), so no further modal sum. */
+static PetscReal ChainAcceleration(MMM *mm, PetscReal tau, PetscInt i, PetscReal P)
+{
+  const SKRodPairModel *md = &mm->rp->model;
+  PetscReal f              = mm->Ffric[i] + (i == 0 ? P : 0);
+
+  for (PetscInt nb = i - 1; nb <= i + 1; nb += 2) {
+    if (nb < 0 || nb >= mm->N) continue;
+    f += md->spring[PetscMin(i, nb)] * ((mm->rp->state[nb] == SK_ROD_STICK ? mm->us0[nb] + mm->vs[nb] * tau : mm->nu[nb]) - mm->nu[i]);
+  }
+  return f / md->mass[i];
+}
+
 /* Event values of the NSEL functions LIST[] (ascending) at tau from the closed forms, with the same meaning as
    SKRodPairEventValues(): slipping nodes s (v - g . etadot), sticking nodes mu_s N_F len - |F| with the holding force
    F = m g . etadd - (spring forces) - P, contact gaps. Only what a function needs is evaluated: O(n + N_m) each, and
-   the bookkeeping is over the listed functions, not all 2N. */
-static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, PetscInt nsel, const PetscInt list[], PetscReal e[])
+   the bookkeeping is over the listed functions, not all 2N. With DE (else NULL) also their time derivatives from the
+   same closed forms: a gap moves with +-v, a slipping node's function with s (a - g . etadd), a sticking node's with
+   -sign(F) dF/dtau. */
+static PetscErrorCode FastEvents(MMM *mm, EvalKind kind, PetscReal t0, PetscReal tau, PetscInt nsel, const PetscInt list[], PetscReal e[],
+                                 PetscReal de[])
 {
   SKRodPair rp             = mm->rp;
   const SKRodPairModel *md = &rp->model;
   PetscInt N = mm->N, Nm = mm->Nm, nn = 0;
   PetscBool *need = mm->need;
   PetscInt *nodes = mm->nodes;
+  PetscReal P = 0, dP = 0;
 
   PetscFunctionBegin;
+  rp->mmm_evals[kind]++;
   /* the nodes needed, ascending: the listed ones, and the neighbours of a sticking node whose holding force is asked
-     for (LIST ascends, so appending i - 1, i, i + 1 when not yet taken keeps the order) */
+     for, or of a slipping one whose rate is (its acceleration from the chain equation); LIST ascends, so appending
+     i - 1, i, i + 1 when not yet taken keeps the order */
   for (PetscInt l = 0; l < nsel; l++) {
     PetscInt j = list[l], i = j / 2;
-    PetscBool nb = (PetscBool)(j % 2 == 0 && rp->state[i] == SK_ROD_STICK);
+    PetscBool nb = (PetscBool)(j % 2 == 0 && (rp->state[i] == SK_ROD_STICK || (de && rp->state[i] != SK_ROD_FREE)));
     for (PetscInt m = nb ? i - 1 : i; m <= (nb ? i + 1 : i); m++)
       if (m >= 0 && m < N && !need[m]) {
         need[m]     = PETSC_TRUE;
@@ -64,42 +86,63 @@ static PetscErrorCode FastEvents(MMM *mm, PetscReal t0, PetscReal tau, PetscInt 
     }
   }
   for (PetscInt l = 0; l < nn; l++) need[nodes[l]] = PETSC_FALSE;
+  if (de) {
+    P  = rp->load(rp->load_ctx, t0 + tau);
+    dP = mm->P0 * mm->W * PetscCosReal(mm->W * (t0 + tau) + mm->phase);
+  }
   for (PetscInt l = 0; l < nsel; l++) {
     PetscInt j = list[l], i = j / 2;
     PetscReal u = mm->nu[i], v = mm->nv[i];
     if (j % 2 == 1) {
       PetscReal zbar = md->z[i] + u - md->l1, gap = PetscMin(zbar + md->hr[i], md->L2 + md->hl[i] - zbar);
-      e[j] = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -gap : 1) : gap;
+      PetscReal dgap = zbar + md->hr[i] <= md->L2 + md->hl[i] - zbar ? v : -v;
+      e[j]           = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -gap : 1) : gap;
+      if (de) de[j] = rp->state[i] == SK_ROD_FREE ? (md->cap_s[0] > 0 ? -dgap : 0) : dgap;
       continue;
     }
     switch (rp->state[i]) {
     case SK_ROD_FREE:
       e[j] = 1;
+      if (de) de[j] = 0;
       break;
     case SK_ROD_SLIP_POS:
     case SK_ROD_SLIP_NEG: {
       const PetscReal *g = mm->gstart + i * Nm;
-      PetscReal w        = 0;
+      PetscReal w = 0, sgn = rp->state[i] == SK_ROD_SLIP_POS ? 1 : -1;
       SKMMMRod2At(mm, tau);
       for (PetscInt n = 0; n < Nm; n++) w += g[n] * mm->etd[n];
-      e[j] = (rp->state[i] == SK_ROD_SLIP_POS ? 1 : -1) * (v - w);
+      e[j] = sgn * (v - w);
+      if (de) { /* s (a - g . etadd) */
+        PetscReal ga = 0;
+        for (PetscInt n = 0; n < Nm; n++) ga += g[n] * mm->etdd[n];
+        de[j] = sgn * (ChainAcceleration(mm, tau, i, P) - ga);
+      }
     } break;
     case SK_ROD_STICK: {
       const PetscReal *g = rp->gstick + i * Nm;
-      PetscReal a = 0, fint = i == 0 ? rp->load(rp->load_ctx, t0 + tau) : 0;
+      PetscReal a = 0, fint = i == 0 ? rp->load(rp->load_ctx, t0 + tau) : 0, F;
       SKMMMRod2At(mm, tau);
       for (PetscInt n = 0; n < Nm; n++) a += g[n] * mm->etdd[n];
       if (i > 0) fint += md->spring[i - 1] * (mm->nu[i - 1] - u);
       if (i < N - 1) fint += md->spring[i] * (mm->nu[i + 1] - u);
-      e[j] = mm->capS[i] - PetscAbsReal(md->mass[i] * a - fint);
+      F    = md->mass[i] * a - fint;
+      e[j] = mm->capS[i] - PetscAbsReal(F);
+      if (de) { /* -sign(F) dF/dtau, dF/dtau = m g . etadddot - (springs times the neighbours' relative velocities) - P' */
+        PetscReal jk = 0, dfint = i == 0 ? dP : 0;
+        for (PetscInt n = 0; n < Nm; n++) jk += g[n] * mm->etddd[n];
+        if (i > 0) dfint += md->spring[i - 1] * (mm->nv[i - 1] - v);
+        if (i < N - 1) dfint += md->spring[i] * (mm->nv[i + 1] - v);
+        de[j] = -(F >= 0 ? 1 : -1) * (md->mass[i] * jk - dfint);
+      }
     } break;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The watched event functions WATCH[0..nwatch) from the closed forms at tau, each normalised by its value at the
-   bracket's start; the last tau evaluated is kept (its values are in rp->evals1). */
+/* The watched event functions WATCH[0..nwatch) at tau from the closed forms, each normalised by its value at the
+   bracket's start: their minimum F and its time derivative DF (that of the smallest), the values in rp->evals1 and
+   the rates in mm->devals; the last tau evaluated is kept. */
 typedef struct {
   MMM *mm;
   PetscReal t0;
@@ -109,38 +152,105 @@ typedef struct {
   PetscReal last;
 } ClosedEvent;
 
-static PetscErrorCode ClosedEventMin(void *ctx, PetscReal tau, PetscReal *fmin)
+static PetscErrorCode ClosedEventMin(ClosedEvent *ev, EvalKind kind, PetscReal tau, PetscReal *f, PetscReal *df)
 {
-  ClosedEvent *ev = (ClosedEvent *)ctx;
-  SKRodPair rp    = ev->mm->rp;
+  SKRodPair rp = ev->mm->rp;
 
   PetscFunctionBegin;
-  PetscCall(FastEvents(ev->mm, ev->t0, tau, ev->nwatch, ev->watch, rp->evals1));
+  PetscCall(FastEvents(ev->mm, kind, ev->t0, tau, ev->nwatch, ev->watch, rp->evals1, ev->mm->devals));
   ev->last = tau;
-  *fmin    = PETSC_MAX_REAL;
-  for (PetscInt l = 0; l < ev->nwatch; l++) *fmin = PetscMin(*fmin, rp->evals1[ev->watch[l]] / ev->eprev[ev->watch[l]]);
+  *f       = PETSC_MAX_REAL;
+  *df      = 0;
+  for (PetscInt l = 0; l < ev->nwatch; l++) {
+    PetscInt j  = ev->watch[l];
+    PetscReal r = rp->evals1[j] / ev->eprev[j];
+    if (r < *f) {
+      *f  = r;
+      *df = ev->mm->devals[j] / ev->eprev[j];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Root in (0, 1) of the cubic Hermite interpolant of f(0) = fa > 0 >= f(1) = fb with the slopes da, db (per unit
+   of the interval): Newton on the cubic, kept inside its own sign bracket by bisection (no evaluations of f) */
+static PetscReal HermiteRoot(PetscReal fa, PetscReal da, PetscReal fb, PetscReal db)
+{
+  PetscReal lo = 0, hi = 1, s = fa / (fa - fb);
+
+  for (PetscInt it = 0; it < 60 && hi - lo > 1e-15; it++) {
+    PetscReal s2 = s * s, s3 = s2 * s, sn;
+    PetscReal p  = (2 * s3 - 3 * s2 + 1) * fa + (s3 - 2 * s2 + s) * da + (3 * s2 - 2 * s3) * fb + (s3 - s2) * db;
+    PetscReal dp = 6 * (s2 - s) * (fa - fb) + (3 * s2 - 4 * s + 1) * da + (3 * s2 - 2 * s) * db;
+    if (p > 0)
+      lo = s;
+    else
+      hi = s;
+    sn = dp < 0 ? s - p / dp : -1;
+    if (!(sn > lo && sn < hi)) sn = 0.5 * (lo + hi);
+    if (PetscAbsReal(sn - s) < 1e-15) break;
+    s = sn;
+  }
+  return s;
+}
+
+/* The crossing in the bracket [a, b] of the watched functions' minimum f (f(a) = fa > 0 >= f(b) = fb, rates da, db):
+   safeguarded Newton on the closed-form rates. The first point is the root of the cubic Hermite interpolant of both
+   ends; from each point x the Newton point x - f/f' is aimed a quarter of TOL beyond the root, so that it usually lands
+   on the side f <= 0 and ends the search: done when b - a <= TOL, or when f(x) <= 0 and the Newton step back from x is
+   at most TOL/2 (the root is then within TOL/2 before x to second order). A Newton point outside the bracket, a rising
+   f, or a bracket that does not shrink to half in two points falls back to the Hermite root of the bracket, then to
+   bisection. *root = b, where f <= 0, as SKRodPairLocateEvent() returns. */
+static PetscErrorCode LocateEventNewton(ClosedEvent *ev, PetscReal a, PetscReal fa, PetscReal da, PetscReal b, PetscReal fb, PetscReal db,
+                                        PetscReal tol, PetscReal *root)
+{
+  PetscReal x = a + (b - a) * HermiteRoot(fa, da * (b - a), fb, db * (b - a)), w2 = b - a, w1 = b - a;
+
+  PetscFunctionBegin;
+  for (PetscInt it = 0; it < 100 && b - a > tol; it++) {
+    PetscReal f = 0, df = 0, xn = -1;
+    if (!(x > a && x < b)) x = 0.5 * (a + b);
+    PetscCall(ClosedEventMin(ev, EVAL_ROOT, x, &f, &df));
+    if (f <= 0) {
+      b  = x;
+      fb = f;
+      db = df;
+      if (df < 0 && f / df <= 0.5 * tol) break;
+    } else {
+      a  = x;
+      fa = f;
+      da = df;
+    }
+    if (df < 0) xn = x - f / df + 0.25 * tol;
+    if (!(xn > a && xn < b) || b - a > 0.5 * w2) xn = a + (b - a) * HermiteRoot(fa, da * (b - a), fb, db * (b - a));
+    if (!(xn > a && xn < b) || (it % 8 == 7 && b - a > 0.5 * w2)) xn = 0.5 * (a + b);
+    w2 = w1;
+    w1 = b - a;
+    x  = xn;
+  }
+  *root = b;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Lipschitz bounds of the event functions over the coupling step, from the modal amplitudes: a function with value
-   e > 0 cannot reach zero before e / rate, so it is not evaluated until then. */
+   e > 0 cannot reach zero before e / rate, so it is not evaluated until then. The rod-2 parts are bounded per node
+   by the largest |g_n| of its own coupling vector times the sum of the modes' bounds (gmax, from StartInterval), and
+   a spring between two sticking nodes by the largest |g_k,n - g_i,n| (dgl): both ride on rod 2, so their relative
+   velocity is (g_k - g_i) . etadot, small where g varies little over an element (at N = 301 the former bound, each
+   spring times the largest rod-2 velocity, was about a hundred times the sticking nodes' actual rates). O(N) per step. */
 static void SetupBounds(MMM *mm, PetscReal dt)
 {
   SKRodPair rp             = mm->rp;
   const SKRodPairModel *md = &rp->model;
   PetscInt N               = mm->N;
-  PetscReal W = mm->W, wmax = mm->wmax;
+  PetscReal W = mm->W, wmax = mm->wmax, vsum = 0, asum = 0, jsum = 0;
 
-  mm->b2v = mm->b2a = mm->b2j = 0;
   for (PetscInt n = 0; n < mm->Nm; n++) {
     PetscReal w = md->omega[n], R = PetscAbsReal(mm->eA[n]) + PetscAbsReal(mm->eB[n]);
-    mm->b2v += w * R + PetscAbsReal(mm->eS[n]) / (w * w);
-    mm->b2a += w * w * R + PetscAbsReal(mm->eS[n]) / (w * w) * 0; /* forcing is inside the closed form's homogeneous part */
-    mm->b2j += w * w * w * R;
+    vsum += w * R + PetscAbsReal(mm->eS[n]) / (w * w);
+    asum += w * w * R; /* forcing is inside the closed form's homogeneous part */
+    jsum += w * w * w * R;
   }
-  mm->b2v *= md->psi_amp;
-  mm->b2a *= md->psi_amp;
-  mm->b2j *= md->psi_amp;
   for (PetscInt s = 0; s < mm->nseg; s++) {
     const Seg *sg = &mm->seg[s];
     PetscReal bv = 0, ba = 0;
@@ -161,24 +271,25 @@ static void SetupBounds(MMM *mm, PetscReal dt)
     mm->ba[s] = ba;
   }
   for (PetscInt i = 0; i < N; i++) {
-    PetscInt s          = mm->segof[i];
-    PetscReal bv        = s < 0 ? mm->b2v : mm->bv[s];
-    mm->rate[2 * i + 1] = bv;
+    PetscInt s = mm->segof[i];
     switch (rp->state[i]) {
     case SK_ROD_FREE:
-      mm->rate[2 * i] = 0;
+      mm->rate[2 * i]     = 0;
+      mm->rate[2 * i + 1] = mm->bv[s];
       break;
     case SK_ROD_SLIP_POS:
-    case SK_ROD_SLIP_NEG:
-      mm->rate[2 * i] = mm->ba[s] + mm->b2a;
+    case SK_ROD_SLIP_NEG: /* |a - g . etadd| */
+      mm->rate[2 * i]     = mm->ba[s] + mm->gmax[i] * asum;
+      mm->rate[2 * i + 1] = mm->bv[s];
       break;
-    case SK_ROD_STICK: {
-      PetscReal kl = i > 0 ? md->spring[i - 1] : 0, kr = i < N - 1 ? md->spring[i] : 0;
-      PetscReal r =
-          md->mass[i] * mm->b2j + md->cap_s[i] * mm->b2v + 2 * PetscMax(kl, kr) * mm->b2v + (i == 0 ? PetscAbsReal(mm->P0) * W : 0);
-      if (i > 0) r += kl * (mm->segof[i - 1] < 0 ? mm->b2v : mm->bv[mm->segof[i - 1]]);
-      if (i < N - 1) r += kr * (mm->segof[i + 1] < 0 ? mm->b2v : mm->bv[mm->segof[i + 1]]);
-      mm->rate[2 * i] = r;
+    case SK_ROD_STICK: { /* |m g . etadddot - (springs times the neighbours' relative velocities) - P'| */
+      PetscReal vi = mm->gmax[i] * vsum, r = md->mass[i] * mm->gmax[i] * jsum + md->cap_s[i] * vi + (i == 0 ? PetscAbsReal(mm->P0) * W : 0);
+      for (PetscInt nb = i - 1; nb <= i + 1; nb += 2) {
+        if (nb < 0 || nb >= N) continue;
+        r += md->spring[PetscMin(i, nb)] * (mm->segof[nb] >= 0 ? mm->bv[mm->segof[nb]] + vi : mm->dgl[PetscMax(i, nb)] * vsum);
+      }
+      mm->rate[2 * i]     = r;
+      mm->rate[2 * i + 1] = vi;
     } break;
     }
   }
@@ -287,6 +398,16 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
     mm->capS[i]          = rp->state[i] == SK_ROD_STICK ? SKRodPairCapacity(md, i, md->z[i] + y[i] - md->l1, PETSC_FALSE) : 0;
     mm->noise[2 * i]     = rp->state[i] == SK_ROD_STICK ? 1e-9 * mm->capS[i] : rp->atol * md->omega1_rod1;
     mm->noise[2 * i + 1] = rp->atol;
+  }
+  /* the per-node factors of the event bounds (SetupBounds): the largest |g_n| of each node's coupling vector, and for
+     two sticking neighbours i - 1, i the largest |g_i,n - g_i-1,n| (in dgl[i]) */
+  for (PetscInt i = 0; i < N; i++) {
+    const PetscReal *g = rp->state[i] == SK_ROD_STICK ? rp->gstick + i * Nm : mm->gstart + i * Nm;
+    mm->gmax[i] = mm->dgl[i] = 0;
+    if (rp->state[i] == SK_ROD_FREE) continue;
+    for (PetscInt n = 0; n < Nm; n++) mm->gmax[i] = PetscMax(mm->gmax[i], PetscAbsReal(g[n]));
+    if (i > 0 && rp->state[i] == SK_ROD_STICK && rp->state[i - 1] == SK_ROD_STICK)
+      for (PetscInt n = 0; n < Nm; n++) mm->dgl[i] = PetscMax(mm->dgl[i], PetscAbsReal(g[n] - g[n - Nm]));
   }
   for (PetscInt n = 0; n < Nm; n++) {
     mm->eta0[n]  = y[ETA_OFF(mm) + n];
@@ -437,6 +558,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(SKMMMRegisterLogEvents());
   PetscCall(SKMMMTransformsCreate(N, rp->mmm_transform_min, rp->mmm_fft_measure ? FFTW_MEASURE : FFTW_ESTIMATE, &mm.tr));
   rp->mmm_eig_solves = rp->mmm_eig_hits = 0;
+  for (PetscInt k = 0; k < SK_RODPAIR_MMM_EVAL_KINDS; k++) rp->mmm_evals[k] = 0;
   PetscCall(PetscCalloc5(N, &mm.w, N, &mm.c0, N, &mm.c1, N, &mm.pa, N, &mm.A));
   PetscCall(PetscCalloc5(N, &mm.B, N, &mm.q0, N, &mm.qd0, N, &mm.g0, N, &mm.g1));
   PetscCall(PetscCalloc3(N, &mm.gP, N, &mm.phi, N, &mm.us0));
@@ -452,6 +574,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscCalloc3(N, &mm.ba, N2, &mm.rate, N2, &mm.noise));
   PetscCall(PetscCalloc5(N, &mm.cwv, N, &mm.swv, Nm, &mm.cw2, Nm, &mm.sw2, N, &mm.arg));
   PetscCall(PetscMalloc3((size_t)Nm * Nm, &mm.kfac, Nm, &mm.kd, Nm, &mm.kx));
+  PetscCall(PetscCalloc3(N2, &mm.devals, N2, &mm.devb, Nm, &mm.etddd));
+  PetscCall(PetscCalloc2(N, &mm.gmax, N, &mm.dgl));
 
   if (rp->monitor && rp->t_next_out <= t) {
     PetscCall(SKRodPairOutput(rp, t, y));
@@ -515,7 +639,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         if (sel[j]) lsel[nsel++] = j;
       }
       rp->rhs_evals++;
-      PetscCall(FastEvents(&mm, t, tau, nsel, lsel, rp->evals1));
+      PetscCall(FastEvents(&mm, EVAL_SAMPLE, t, tau, nsel, lsel, rp->evals1, NULL));
       for (PetscInt l = 0; l < ncand; l++) {
         PetscInt j = cand[l];
         trigger[j] = (sel[j] && !rp->armed[j] && rp->evals1[j] < -mm.noise[j]) ? PETSC_TRUE : PETSC_FALSE;
@@ -537,7 +661,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         for (PetscInt it = 0; it < 60 && tr - tl > 1e-9 * dt + 1e-15; it++) {
           PetscBool ok = PETSC_TRUE;
           tr           = 0.5 * (tl + tr);
-          PetscCall(FastEvents(&mm, t, tr, ntrig, ltrig, rp->evals1));
+          PetscCall(FastEvents(&mm, EVAL_WRONG_WAY, t, tr, ntrig, ltrig, rp->evals1, NULL));
           for (PetscInt l = 0; l < ntrig; l++) {
             PetscInt j = ltrig[l];
             if (!(rp->evals1[j] > 0)) ok = PETSC_FALSE;
@@ -580,14 +704,28 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       }
       if (nwatch) {
         /* bracket [tau_prev, tau] (every watched function was positive at tau_prev: evaluated there, or by its bound):
-           regula falsi (Illinois) on the min of the watched functions normalised by their values at tau_prev */
-        PetscReal b, fb = PETSC_MAX_REAL, ttol = 1e-9 * dt + 1e-15;
+           safeguarded Newton on the min of the watched functions normalised by their values at tau_prev */
+        PetscReal b = tau, fa, da, fb, db, ttol = 1e-9 * dt + 1e-15;
         ClosedEvent ev = {&mm, t, nwatch, lwatch, eprev, -1};
-        PetscCall(FastEvents(&mm, t, tau_prev, nwatch, lwatch, eprev));
-        for (PetscInt l = 0; l < nwatch; l++) fb = PetscMin(fb, rp->evals1[lwatch[l]] / eprev[lwatch[l]]);
-        PetscCall(SKRodPairLocateEvent(ClosedEventMin, &ev, tau_prev, tau, 1, fb, 1, ttol, &b));
+        /* the rates at tau (its modal values are cached: no trigonometry), then the values and rates at tau_prev; at
+           tau_prev every normalised function is 1 and the rate is that of the steepest */
+        PetscCall(FastEvents(&mm, EVAL_BRACKET, t, tau, nwatch, lwatch, rp->evals1, mm.devb));
+        PetscCall(FastEvents(&mm, EVAL_BRACKET, t, tau_prev, nwatch, lwatch, eprev, mm.devals));
+        fa = 1;
+        fb = PETSC_MAX_REAL;
+        da = PETSC_MAX_REAL;
+        db = 0;
+        for (PetscInt l = 0; l < nwatch; l++) {
+          PetscInt j = lwatch[l];
+          da         = PetscMin(da, mm.devals[j] / eprev[j]);
+          if (rp->evals1[j] / eprev[j] < fb) {
+            fb = rp->evals1[j] / eprev[j];
+            db = mm.devb[j] / eprev[j];
+          }
+        }
+        PetscCall(LocateEventNewton(&ev, tau_prev, fa, da, tau, fb, db, ttol, &b));
         /* the values at b: from the root finder's last evaluation when that was at b (the same evaluation) */
-        if (ev.last != b) PetscCall(FastEvents(&mm, t, b, nwatch, lwatch, rp->evals1));
+        if (ev.last != b) PetscCall(FastEvents(&mm, EVAL_ROOT, t, b, nwatch, lwatch, rp->evals1, NULL));
         for (PetscInt l = 0; l < ncand; l++) trigger[cand[l]] = PETSC_FALSE;
         for (PetscInt l = 0; l < nwatch; l++) trigger[lwatch[l]] = (PetscBool)(rp->evals1[lwatch[l]] <= 0);
         tau_ev = b;
@@ -670,5 +808,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree3(mm.ba, mm.rate, mm.noise));
   PetscCall(PetscFree5(mm.cwv, mm.swv, mm.cw2, mm.sw2, mm.arg));
   PetscCall(PetscFree3(mm.kfac, mm.kd, mm.kx));
+  PetscCall(PetscFree3(mm.devals, mm.devb, mm.etddd));
+  PetscCall(PetscFree2(mm.gmax, mm.dgl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

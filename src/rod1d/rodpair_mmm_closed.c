@@ -143,11 +143,12 @@ void SKMMMRod2At(MMM *mm, PetscReal tau)
   for (PetscInt n = 0; n < mm->Nm; n++) {
     PetscReal w = md->omega[n], w2 = w * w, c, s;
     SinCos(w * tau, &s, &c);
-    mm->et[n]   = mm->eQ0[n] / w2 + mm->eS[n] * tau / w2 + mm->eA[n] * c + mm->eB[n] * s;
-    mm->etd[n]  = mm->eS[n] / w2 + w * (mm->eB[n] * c - mm->eA[n] * s);
-    mm->etdd[n] = -w2 * (mm->eA[n] * c + mm->eB[n] * s);
-    mm->cw2[n]  = c;
-    mm->sw2[n]  = s;
+    mm->et[n]    = mm->eQ0[n] / w2 + mm->eS[n] * tau / w2 + mm->eA[n] * c + mm->eB[n] * s;
+    mm->etd[n]   = mm->eS[n] / w2 + w * (mm->eB[n] * c - mm->eA[n] * s);
+    mm->etdd[n]  = -w2 * (mm->eA[n] * c + mm->eB[n] * s);
+    mm->etddd[n] = -w2 * w * (mm->eB[n] * c - mm->eA[n] * s);
+    mm->cw2[n]   = c;
+    mm->sw2[n]   = s;
   }
   mm->r2tau = tau;
 }

@@ -805,6 +805,17 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
     PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "mmm_coupling", coupling));
     PetscCall(SKOutputSummary(out, "coupling step", "%g / omega of the last rod-2 mode%s", (double)coupling,
                               ctx->mmm_coupling > 0 ? "" : " (the default for these rods)"));
+    {
+      PetscInt ev[SK_RODPAIR_MMM_EVAL_KINDS], tot = 0;
+      PetscCall(SKRodPairGetMMMEventEvaluations(rp, ev));
+      for (PetscInt k = 0; k < SK_RODPAIR_MMM_EVAL_KINDS; k++) tot += ev[k];
+      PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "event_evaluations", tot));
+      PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "event_evaluations_root", ev[2]));
+      PetscCall(SKOutputSummary(out, "event evaluations",
+                                "%.3g per event (samples %" PetscInt_FMT ", bracket starts %" PetscInt_FMT ", root finder %" PetscInt_FMT
+                                ", wrong-way searches %" PetscInt_FMT ")",
+                                (double)tot / PetscMax(events, 1), ev[0], ev[1], ev[2], ev[3]));
+    }
     PetscCall(SKOutputSummary(out, "segment transforms",
                               "FFT for segments of %" PetscInt_FMT " nodes and more, %" PetscInt_FMT " FFTW plans, %" PetscInt_FMT
                               " chirp tables",

@@ -128,7 +128,8 @@ struct _p_SKRodPair {
   PetscInt mmm_eig_solves, mmm_eig_hits;     /* SKRodPairGetMMMEigenCounts() */
   PetscInt mmm_transform_min, mmm_nodes_min; /* SKRodPairSetMMMTransforms() */
   PetscBool mmm_fft_measure;
-  PetscInt mmm_plans, mmm_tables; /* FFTW plans and chirp tables made by the last solve */
+  PetscInt mmm_plans, mmm_tables;                /* FFTW plans and chirp tables made by the last solve */
+  PetscInt mmm_evals[SK_RODPAIR_MMM_EVAL_KINDS]; /* event evaluations of the last solve by purpose (SKRodPairGetMMMEventEvaluations) */
   PetscReal work_max;
   /* rod 2's modal truncation (SKRodPairOutput): sums over the output times and the slipping nodes of the squared rod-2
      velocity under the node carried by the top half of the retained modes, and of the squared relative velocity (the
