@@ -20,6 +20,7 @@ struct _p_SKContactPatchFace {
   PetscInt *faces;                       /* nfaces * nfn control point indices */
   PetscReal *R, *W;                      /* nfaces * nq * nfn: face basis and R_a wdA at the reference (m^(dim-1)) */
   PetscReal *RA;                         /* nfaces * nq * nfn: R_a / A_a, the interpolation of the loads per area (eq. 34) */
+  PetscReal *wq;                         /* nfaces * nq: sum_a R_a wdA = wdA, the reference measure of each Gauss point */
   PetscReal *xq;                         /* nfaces * nq * dim: the Gauss points of the face at the reference (m) */
   PetscReal *A;                          /* A_A = int R_A dgamma (reference, m^(dim-1)) */
   PetscReal *xv, *buf;                   /* gathered current position and velocity, 2 dim per control point */
@@ -172,9 +173,13 @@ PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsi
     pf->A[pf->faces[(k / (pf->nq * pf->nfn)) * pf->nfn + k % pf->nfn]] += pf->W[k];
   PetscCall(PetscMalloc3(pf->nnodes * 2 * dim, &pf->xv, pf->nnodes * 2 * dim, &pf->buf, pf->nnodes * (1 + 2 * dim), &pf->avg));
   PetscCall(PetscMalloc3(pf->nfaces * pf->nq * 2 * dim, &pf->nv, pf->nnodes * (1 + dim), &pf->load, pf->nnodes * (1 + dim), &pf->lbuf));
-  PetscCall(PetscMalloc1(pf->nfaces * pf->nq * pf->nfn, &pf->RA));
+  PetscCall(PetscMalloc2(pf->nfaces * pf->nq * pf->nfn, &pf->RA, pf->nfaces * pf->nq, &pf->wq));
   for (PetscInt k = 0; k < pf->nfaces * pf->nq * pf->nfn; k++)
     pf->RA[k] = pf->R[k] / pf->A[pf->faces[(k / (pf->nq * pf->nfn)) * pf->nfn + k % pf->nfn]];
+  for (PetscInt k = 0; k < pf->nfaces * pf->nq; k++) { /* the Gauss point's share of a reaction (SKContactPatchFaceDistribute()) */
+    pf->wq[k] = 0;
+    for (PetscInt b = 0; b < pf->nfn; b++) pf->wq[k] += pf->W[k * pf->nfn + b];
+  }
   *pfp = pf;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -193,7 +198,7 @@ PetscErrorCode SKContactPatchFaceDestroy(SKContactPatchFace *pfp)
   PetscCall(PetscFree(pf->A));
   PetscCall(PetscFree3(pf->xv, pf->buf, pf->avg));
   PetscCall(PetscFree3(pf->nv, pf->load, pf->lbuf));
-  PetscCall(PetscFree(pf->RA));
+  PetscCall(PetscFree2(pf->RA, pf->wq));
   PetscCall(PetscFree3(pf->sup, pf->far, pf->vm));
   PetscCall(PetscFree(pf));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -327,10 +332,9 @@ PetscErrorCode SKContactPatchFaceDistribute(SKContactPatchFace pf, PetscReal f[]
         for (PetscInt d = 0; d < dim; d++) f[node * dim + d] += W[b] * trac[d];
         pw += W[b] * pn;
       }
-      if (pf->reacts) { /* action and reaction: the face's force at this Gauss point, sum_B W_B trac */
-        PetscReal wq = 0, force[3];
-        for (PetscInt b = 0; b < nfn; b++) wq += W[b];
-        for (PetscInt d = 0; d < dim; d++) force[d] = wq * trac[d];
+      if (pf->reacts) { /* action and reaction: the face's force at this Gauss point, sum_B W_B trac = wq trac */
+        PetscReal force[3];
+        for (PetscInt d = 0; d < dim; d++) force[d] = pf->wq[f0 * pf->nq + q] * trac[d];
         pf->master->ops->applyreaction(pf->master->data, pf->sup + f0 * pf->nq + q, force, f);
       }
     }

@@ -152,23 +152,28 @@ typedef struct {
   PetscReal last;
 } ClosedEvent;
 
-static PetscErrorCode ClosedEventMin(ClosedEvent *ev, EvalKind kind, PetscReal tau, PetscReal *f, PetscReal *df)
+/* The smallest of the watched values E normalised by their values at the bracket's start, *F, and the rate DE of that
+   function likewise normalised, *DF. */
+static void WatchedMin(const ClosedEvent *ev, const PetscReal e[], const PetscReal de[], PetscReal *f, PetscReal *df)
 {
-  SKRodPair rp = ev->mm->rp;
-
-  PetscFunctionBegin;
-  PetscCall(FastEvents(ev->mm, kind, ev->t0, tau, ev->nwatch, ev->watch, rp->evals1, ev->mm->devals));
-  ev->last = tau;
-  *f       = PETSC_MAX_REAL;
-  *df      = 0;
+  *f  = PETSC_MAX_REAL;
+  *df = 0;
   for (PetscInt l = 0; l < ev->nwatch; l++) {
     PetscInt j  = ev->watch[l];
-    PetscReal r = rp->evals1[j] / ev->eprev[j];
+    PetscReal r = e[j] / ev->eprev[j];
     if (r < *f) {
       *f  = r;
-      *df = ev->mm->devals[j] / ev->eprev[j];
+      *df = de[j] / ev->eprev[j];
     }
   }
+}
+
+static PetscErrorCode ClosedEventMin(ClosedEvent *ev, EvalKind kind, PetscReal tau, PetscReal *f, PetscReal *df)
+{
+  PetscFunctionBegin;
+  PetscCall(FastEvents(ev->mm, kind, ev->t0, tau, ev->nwatch, ev->watch, ev->mm->rp->evals1, ev->mm->devals));
+  ev->last = tau;
+  WatchedMin(ev, ev->mm->rp->evals1, ev->mm->devals, f, df);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -712,17 +717,9 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         PetscCall(FastEvents(&mm, EVAL_BRACKET, t, tau, nwatch, lwatch, rp->evals1, mm.devb));
         PetscCall(FastEvents(&mm, EVAL_BRACKET, t, tau_prev, nwatch, lwatch, eprev, mm.devals));
         fa = 1;
-        fb = PETSC_MAX_REAL;
         da = PETSC_MAX_REAL;
-        db = 0;
-        for (PetscInt l = 0; l < nwatch; l++) {
-          PetscInt j = lwatch[l];
-          da         = PetscMin(da, mm.devals[j] / eprev[j]);
-          if (rp->evals1[j] / eprev[j] < fb) {
-            fb = rp->evals1[j] / eprev[j];
-            db = mm.devb[j] / eprev[j];
-          }
-        }
+        for (PetscInt l = 0; l < nwatch; l++) da = PetscMin(da, mm.devals[lwatch[l]] / eprev[lwatch[l]]);
+        WatchedMin(&ev, rp->evals1, mm.devb, &fb, &db);
         PetscCall(LocateEventNewton(&ev, tau_prev, fa, da, tau, fb, db, ttol, &b));
         /* the values at b: from the root finder's last evaluation when that was at b (the same evaluation) */
         if (ev.last != b) PetscCall(FastEvents(&mm, EVAL_ROOT, t, b, nwatch, lwatch, rp->evals1, NULL));
