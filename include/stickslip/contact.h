@@ -458,6 +458,11 @@ PETSC_EXTERN PetscErrorCode SKContactPairPackRestart(SKContactPair cp, PetscInt 
    deformable pair rebuilds its search grid). */
 PETSC_EXTERN PetscErrorCode SKContactPairUnpackRestart(SKContactPair cp, PetscInt nowned, const PetscReal nodal[],
                                                        const PetscReal scalars[]);
+/* Restart state of the pair that is the same on every rank (the per-face epochs of a 3D mortar distribution with a
+   tolerance): its size *n (0: none), packed into buf[n], restored from buf[n] (not owned). Not collective. */
+PETSC_EXTERN PetscErrorCode SKContactPairGetGlobalRestartSize(SKContactPair cp, PetscInt *n);
+PETSC_EXTERN PetscErrorCode SKContactPairPackGlobalRestart(SKContactPair cp, PetscReal buf[]);
+PETSC_EXTERN PetscErrorCode SKContactPairUnpackGlobalRestart(SKContactPair cp, PetscInt n, const PetscReal buf[]);
 /* Number of friction state values per contact node (LuGre: bristle deflection z, m; Coulomb: elastic slip, m). */
 PETSC_EXTERN PetscErrorCode SKContactPairGetStateSize(SKContactPair cp, PetscInt *nstate);
 /* Adds the pair's nodal fields at the last force evaluation into arrays over local nodes (only the owned contact

@@ -162,6 +162,7 @@ PetscErrorCode SKContactMeshSurfaceDestroy(SKContactMeshSurface *msp)
   PetscCall(PetscFree(ms->nstart));
   PetscCall(PetscFree(ms->nfaces_of));
   PetscCall(SKContactMortarCacheDestroy(&ms->mortar));
+  PetscCall(PetscFree(ms->mortar_restore));
   PetscCall(PetscFree(ms));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

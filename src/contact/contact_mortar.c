@@ -434,6 +434,81 @@ static PetscErrorCode FaceRecord(SKContactMeshSurface master, SKContactMeshSurfa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The per-face epochs in a checkpoint (SKContactMeshSurfaceMortarStateSize()): the counts of master nodes and slave
+   faces, the master epoch and its positions (3 per master node), then per slave face its candidates kept (snap_nc), its
+   epoch, its corners (4 x 3) and its candidates (MORTAR_KEEP_CAND); integers as reals (exact). */
+#define MORTAR_STATE_FACE (2 + 12 + MORTAR_KEEP_CAND)
+
+PetscErrorCode SKContactMeshSurfaceMortarStateSize(SKContactMeshSurface slave, PetscInt *n)
+{
+  const SKContactMortarCache c = slave->mortar;
+
+  PetscFunctionBegin;
+  *n = c && c->tol > 0 && c->snap_gen ? 3 + 3 * c->master->nnodes + MORTAR_STATE_FACE * slave->nfaces : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactMeshSurfaceMortarStatePack(SKContactMeshSurface slave, PetscReal buf[])
+{
+  const SKContactMortarCache c = slave->mortar;
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(SKContactMeshSurfaceMortarStateSize(slave, &n));
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  buf[0] = (PetscReal)c->master->nnodes, buf[1] = (PetscReal)slave->nfaces, buf[2] = (PetscReal)c->mepoch;
+  PetscCall(PetscArraycpy(buf + 3, c->xmref, 3 * c->master->nnodes));
+  buf += 3 + 3 * c->master->nnodes;
+  for (PetscInt f = 0; f < slave->nfaces; f++, buf += MORTAR_STATE_FACE) {
+    buf[0] = (PetscReal)c->snap_nc[f], buf[1] = (PetscReal)c->snap_epoch[f];
+    PetscCall(PetscArraycpy(buf + 2, c->snap_x + 12 * f, 12));
+    for (PetscInt q = 0; q < MORTAR_KEEP_CAND; q++)
+      buf[14 + q] = q < c->snap_nc[f] ? (PetscReal)c->snap_cand[f * MORTAR_KEEP_CAND + q] : -1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The checkpoint's records (slave->mortar_restore) into C, whose record arrays exist, consumed: every face's shares are
+   computed again from its record at its next use, every node merged again. */
+static PetscErrorCode MortarStateApply(SKContactMeshSurface slave, SKContactMortarCache c)
+{
+  const PetscReal *buf = slave->mortar_restore;
+
+  PetscFunctionBegin;
+  PetscCheck(slave->mortar_nrestore == 3 + 3 * c->master->nnodes + MORTAR_STATE_FACE * slave->nfaces &&
+                 (PetscInt)buf[0] == c->master->nnodes && (PetscInt)buf[1] == slave->nfaces,
+             slave->comm, PETSC_ERR_ARG_INCOMP,
+             "Checkpoint: mortar records of %g master nodes and %g slave faces, this run has %" PetscInt_FMT " and %" PetscInt_FMT,
+             (double)buf[0], (double)buf[1], c->master->nnodes, slave->nfaces);
+  c->mepoch = (PetscInt)buf[2];
+  PetscCall(PetscArraycpy(c->xmref, buf + 3, 3 * c->master->nnodes));
+  buf += 3 + 3 * c->master->nnodes;
+  for (PetscInt f = 0; f < slave->nfaces; f++, buf += MORTAR_STATE_FACE) {
+    c->snap_nc[f] = (PetscInt)buf[0], c->snap_epoch[f] = (PetscInt)buf[1];
+    PetscCall(PetscArraycpy(c->snap_x + 12 * f, buf + 2, 12));
+    for (PetscInt q = 0; q < c->snap_nc[f]; q++) c->snap_cand[f * MORTAR_KEEP_CAND + q] = (PetscInt)buf[14 + q];
+    c->snap_gen[f] = PetscMax(c->gen, 0), c->stamp[f] = -1;
+  }
+  for (PetscInt a = 0; a < slave->nnodes; a++) c->node_key[a] = -1;
+  PetscCall(PetscFree(slave->mortar_restore));
+  slave->mortar_nrestore = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactMeshSurfaceMortarStateUnpack(SKContactMeshSurface slave, PetscInt n, const PetscReal buf[])
+{
+  const SKContactMortarCache c = slave->mortar;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(slave->mortar_restore));
+  slave->mortar_nrestore = n;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(n, &slave->mortar_restore));
+  PetscCall(PetscArraycpy(slave->mortar_restore, buf, n));
+  if (c && c->snap_gen) PetscCall(MortarStateApply(slave, c)); /* records already taken at this run's start: replaced */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The cache of SLAVE's shares against MASTER, created on first use, brought up to the surfaces' current positions. */
 static PetscErrorCode MortarCacheGet(SKContactMeshSurface master, SKContactMeshSurface slave, SKContactMortarCache *cache)
 {
@@ -469,6 +544,7 @@ static PetscErrorCode MortarCacheGet(SKContactMeshSurface master, SKContactMeshS
                                &c->snap_nc, slave->nfaces, &c->snap_epoch, slave->nfaces * MORTAR_KEEP_CAND, &c->snap_cand));
         for (PetscInt f = 0; f < slave->nfaces; f++) c->snap_nc[f] = -1;
         c->mepoch = -1;
+        if (slave->mortar_restore) PetscCall(MortarStateApply(slave, c)); /* a restart: the checkpoint's records */
       }
       { /* the master's epoch: one pass over its nodes, in memory order */
         PetscBool moved = (PetscBool)(c->mepoch < 0);

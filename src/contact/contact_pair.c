@@ -887,6 +887,30 @@ PetscErrorCode SKContactPairUnpackRestart(SKContactPair cp, PetscInt nowned, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKContactPairGetGlobalRestartSize(SKContactPair cp, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = 0;
+  if (cp->side->ops->globalsize) PetscCall(cp->side->ops->globalsize(cp->side->data, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPairPackGlobalRestart(SKContactPair cp, PetscReal buf[])
+{
+  PetscFunctionBegin;
+  if (cp->side->ops->packglobal) PetscCall(cp->side->ops->packglobal(cp->side->data, buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactPairUnpackGlobalRestart(SKContactPair cp, PetscInt n, const PetscReal buf[])
+{
+  PetscFunctionBegin;
+  PetscCheck(n == 0 || cp->side->ops->unpackglobal, cp->comm, PETSC_ERR_ARG_INCOMP,
+             "Checkpoint: %" PetscInt_FMT " values of replicated contact state for a slave side that keeps none", n);
+  if (cp->side->ops->unpackglobal) PetscCall(cp->side->ops->unpackglobal(cp->side->data, n, buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKContactPairGetStateSize(SKContactPair cp, PetscInt *nstate)
 {
   PetscFunctionBegin;

@@ -132,6 +132,28 @@ static PetscErrorCode NodesUnpack(void *data, PetscInt width, PetscInt offset, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the per-face epochs of the slave surface's mortar shares (with a tolerance): a restarted run keeps the same shares */
+static PetscErrorCode NodesGlobalSize(void *data, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscCall(SKContactMeshSurfaceMortarStateSize(((NodesSide *)data)->slave, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode NodesPackGlobal(void *data, PetscReal buf[])
+{
+  PetscFunctionBegin;
+  PetscCall(SKContactMeshSurfaceMortarStatePack(((NodesSide *)data)->slave, buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode NodesUnpackGlobal(void *data, PetscInt n, const PetscReal buf[])
+{
+  PetscFunctionBegin;
+  PetscCall(SKContactMeshSurfaceMortarStateUnpack(((NodesSide *)data)->slave, n, buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode NodesDestroy(void *data)
 {
   NodesSide *ns = (NodesSide *)data;
@@ -154,6 +176,9 @@ static const SKContactSideOps NodesMortarOps = {.type          = "nodes",
                                                 .support       = NodesSupport,
                                                 .packrestart   = NodesPack,
                                                 .unpackrestart = NodesUnpack,
+                                                .globalsize    = NodesGlobalSize,
+                                                .packglobal    = NodesPackGlobal,
+                                                .unpackglobal  = NodesUnpackGlobal,
                                                 .destroy       = NodesDestroy};
 
 PetscErrorCode SKContactSideCreateNodes(MPI_Comm comm, PetscInt dim, PetscInt n, const PetscInt nodes[], SKContactMeshSurface slave,

@@ -63,6 +63,8 @@ struct _p_SKContactMeshSurface {
   PetscInt nupdate;             /* updates of xv so far (SKContactMeshSurfaceUpdate()) */
   SKContactMortarCache mortar;  /* as the slave side of a 3D mortar distribution: its face shares, or NULL */
   PetscReal mortar_tol;         /* and the move of a face, relative to its size, that makes its shares be computed again */
+  PetscReal *mortar_restore;    /* a checkpoint's per-face epochs for the cache, until it takes them (or NULL) */
+  PetscInt mortar_nrestore;
 };
 
 /* contact_mesh.c */
@@ -101,6 +103,12 @@ PETSC_INTERN PetscErrorCode SKContactMeshSurfaceNodeFaces(SKContactMeshSurface m
 PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortar3D(SKContactMeshSurface master, SKContactMeshSurface slave, PetscInt a,
                                                          SKContactSupport *s);
 PETSC_INTERN PetscErrorCode SKContactMortarCacheDestroy(SKContactMortarCache *);
+/* Restart of the 3D mortar distribution's per-face epochs with a tolerance (the records its kept shares are computed
+   from, the same on every rank): their size N (0: no such state), packed into BUF[N], restored from BUF[N] (taken when
+   the cache next needs them). A restored run then computes bitwise the shares of the uninterrupted one. */
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortarStateSize(SKContactMeshSurface slave, PetscInt *n);
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortarStatePack(SKContactMeshSurface slave, PetscReal buf[]);
+PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortarStateUnpack(SKContactMeshSurface slave, PetscInt n, const PetscReal buf[]);
 /* Before the 3D mortar distributions of a force evaluation, on every rank: starts a new epoch of the shares of SLAVE
    against MASTER when a node has moved beyond the tolerance (the same decision on every partition). No-op in 2D. */
 PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortarPrepare(SKContactMeshSurface master, SKContactMeshSurface slave);
@@ -219,6 +227,10 @@ typedef struct {
   /* restart: restart_width values per owned node at columns OFFSET.. of NODAL (WIDTH per node) (optional) */
   void (*packrestart)(void *data, PetscInt width, PetscInt offset, PetscReal nodal[]);
   PetscErrorCode (*unpackrestart)(void *data, PetscInt width, PetscInt offset, const PetscReal nodal[]);
+  /* restart of state that is the same on every rank: its size *N, packed into BUF[N], restored from BUF[N] (optional) */
+  PetscErrorCode (*globalsize)(void *data, PetscInt *n);
+  PetscErrorCode (*packglobal)(void *data, PetscReal buf[]);
+  PetscErrorCode (*unpackglobal)(void *data, PetscInt n, const PetscReal buf[]);
   /* end of run: the sticking-time ratio STICK[i] / ELAPSED of the points shown on the body's surface, under GROUP of
      OUT (collective; optional) */
   PetscErrorCode (*writestickratio)(void *data, const PetscReal stick[], PetscReal elapsed, SKOutput out, const char group[]);

@@ -40,14 +40,17 @@ static const char *const state_names[] = {"u", "v", "a", "vh"};
    each pair], then per pair "contact_nodal_<i>" (natural nodes x width) and "contact_scalars_<i>" (nranks x
    SK_EXPLICIT_TERM_RESTART_NSCALAR, the per-rank values). Written only with contact; a checkpoint without it is the format
    from before contact was checkpointed. Version 2 added the sticking-time statistics to the nodal part, version 3 the
-   energy booking (gaps and normal forces per node, dissipations, surface and discontinuity work per rank). */
-#define SK_CKPT_CONTACT_VERSION 3
+   energy booking (gaps and normal forces per node, dissipations, surface and discontinuity work per rank), version 4
+   per pair "contact_global_<i>" = [n, n values of the state that is the same on every rank (ops->packglobal: the 3D
+   mortar distribution's per-face epochs)]; a version 3 file restores none of that (a tolerance's shares start again). */
+#define SK_CKPT_CONTACT_VERSION 4
 typedef struct {
   PetscInt n; /* pairs stored; -1: no contact data in the file */
   PetscInt nranks, width[SK_EXPLICIT_MAX_TERMS];
   hsize_t nodal_len[SK_EXPLICIT_MAX_TERMS]; /* natural nodes x width */
   PetscReal version;
   PetscReal *nodal[SK_EXPLICIT_MAX_TERMS], *scalars[SK_EXPLICIT_MAX_TERMS];
+  PetscReal *global[SK_EXPLICIT_MAX_TERMS]; /* [n, n values] per pair (version 4), or NULL */
 } SKCheckpointContact;
 
 static PetscErrorCode CheckpointContactFree(SKCheckpointContact *c)
@@ -56,6 +59,7 @@ static PetscErrorCode CheckpointContactFree(SKCheckpointContact *c)
   for (PetscInt i = 0; i < c->n; i++) {
     PetscCall(PetscFree(c->nodal[i]));
     PetscCall(PetscFree(c->scalars[i]));
+    PetscCall(PetscFree(c->global[i]));
   }
   c->n = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -270,7 +274,7 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
   PetscInt gsize;
   char tmp[PETSC_MAX_PATH_LEN], final[PETSC_MAX_PATH_LEN];
 
-  SKCheckpointContact contact = {-1, 0, {0}, {0}, 0, {NULL}, {NULL}};
+  SKCheckpointContact contact = {-1, 0, {0}, {0}, 0, {NULL}, {NULL}, {NULL}};
   PetscInt nrt, rt[SK_EXPLICIT_MAX_TERMS];
 
   PetscFunctionBegin;
@@ -289,6 +293,13 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
     PetscCallMPI(
         MPI_Gather(scal, SK_EXPLICIT_TERM_RESTART_NSCALAR, MPIU_REAL, all, SK_EXPLICIT_TERM_RESTART_NSCALAR, MPIU_REAL, 0, ex->comm));
     contact.scalars[i] = all;
+    if (ex->rank == 0) { /* the same on every rank: rank 0's */
+      PetscInt n = 0;
+      if (term->ops->globalsize) PetscCall(term->ops->globalsize(term->ctx, &n));
+      PetscCall(PetscMalloc1(n + 1, &contact.global[i]));
+      contact.global[i][0] = (PetscReal)n;
+      if (n) PetscCall(term->ops->packglobal(term->ctx, contact.global[i] + 1));
+    }
   }
   if (ex->rank == 0) {
     hid_t file;
@@ -331,6 +342,8 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
         PetscCall(WriteArray(file, name, gsize * contact.width[i], contact.nodal[i], &hash));
         PetscCall(PetscSNPrintf(name, sizeof(name), "contact_scalars_%" PetscInt_FMT, i));
         PetscCall(WriteArray(file, name, ex->size * SK_EXPLICIT_TERM_RESTART_NSCALAR, contact.scalars[i], &hash));
+        PetscCall(PetscSNPrintf(name, sizeof(name), "contact_global_%" PetscInt_FMT, i));
+        PetscCall(WriteArray(file, name, 1 + (PetscInt)contact.global[i][0], contact.global[i], &hash));
       }
     }
     PetscCall(WriteIdentity(ex, file));
@@ -354,6 +367,7 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
   for (PetscInt i = 0; i < nrt; i++) {
     PetscCall(PetscFree(contact.nodal[i]));
     PetscCall(PetscFree(contact.scalars[i]));
+    PetscCall(PetscFree(contact.global[i]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -430,8 +444,17 @@ static PetscErrorCode ReadContact(hid_t file, SKCheckpointContact *c, unsigned l
       if (!*ok) break;
       PetscCall(PetscSNPrintf(name, sizeof(name), "contact_scalars_%" PetscInt_FMT, i));
       PetscCall(ReadArray(file, name, (hsize_t)(c->nranks * SK_EXPLICIT_TERM_RESTART_NSCALAR), &c->scalars[i], hash, ok));
+      if (*ok && c->version >= 4) {
+        hsize_t len;
+        PetscCall(PetscSNPrintf(name, sizeof(name), "contact_global_%" PetscInt_FMT, i));
+        len = ArrayLength(file, name);
+        PetscCall(ReadArray(file, name, len, &c->global[i], hash, ok));
+        *ok = (PetscBool)(*ok && len >= 1 && (hsize_t)c->global[i][0] + 1 == len);
+        if (!*ok) PetscCall(PetscFree(c->scalars[i]));
+      }
       if (!*ok) {
         PetscCall(PetscFree(c->nodal[i]));
+        PetscCall(PetscFree(c->global[i]));
         break;
       }
       c->n++;
@@ -447,7 +470,7 @@ static PetscErrorCode ReadContact(hid_t file, SKCheckpointContact *c, unsigned l
 static PetscErrorCode ReadCheckpoint(const char path[], PetscReal scalars[], PetscReal *state[], SKCheckpointContact *contact,
                                      PetscBool *valid)
 {
-  SKCheckpointContact c = {-1, 0, {0}, {0}, 0, {NULL}, {NULL}};
+  SKCheckpointContact c = {-1, 0, {0}, {0}, 0, {NULL}, {NULL}, {NULL}};
   hid_t file, attr;
   unsigned long long stored = 0, hash = SK_FNV_SEED;
   H5E_auto2_t func;
@@ -572,8 +595,8 @@ static PetscErrorCode LoadContact(SKExplicit ex, const char path[], PetscInt gsi
              path, nrt);
   PetscCheck((PetscInt)info[0] == nrt, ex->comm, PETSC_ERR_ARG_INCOMP,
              "Checkpoint %s holds %g contact pair(s); this run has %" PetscInt_FMT, path, (double)info[0], nrt);
-  PetscCheck(info[2 + 2 * SK_EXPLICIT_MAX_TERMS] == SK_CKPT_CONTACT_VERSION, ex->comm, PETSC_ERR_ARG_INCOMP,
-             "Checkpoint %s: contact state format version %g, this program reads version %d", path,
+  PetscCheck(info[2 + 2 * SK_EXPLICIT_MAX_TERMS] == SK_CKPT_CONTACT_VERSION || info[2 + 2 * SK_EXPLICIT_MAX_TERMS] == 3, ex->comm,
+             PETSC_ERR_ARG_INCOMP, "Checkpoint %s: contact state format version %g, this program reads versions 3 and %d", path,
              (double)info[2 + 2 * SK_EXPLICIT_MAX_TERMS], SK_CKPT_CONTACT_VERSION);
   nranks = (PetscInt)info[1];
   for (PetscInt i = 0; i < nrt; i++) {
@@ -618,6 +641,21 @@ static PetscErrorCode LoadContact(SKExplicit ex, const char path[], PetscInt gsi
     }
     PetscCall(term->ops->unpackrestart(term->ctx, ex->nowned, local, scal));
     PetscCall(PetscFree(local));
+    { /* the state that is the same on every rank, from rank 0 (none in a version 3 file) */
+      PetscInt n = ex->rank == 0 && c->global[i] ? (PetscInt)c->global[i][0] : 0;
+      PetscReal *buf;
+      PetscCallMPI(MPI_Bcast(&n, 1, MPIU_INT, 0, ex->comm));
+      if (n) {
+        PetscCall(PetscMalloc1(n, &buf));
+        if (ex->rank == 0) PetscCall(PetscArraycpy(buf, c->global[i] + 1, n));
+        PetscCallMPI(MPI_Bcast(buf, (PetscMPIInt)n, MPIU_REAL, 0, ex->comm));
+        PetscCheck(term->ops->unpackglobal, ex->comm, PETSC_ERR_ARG_INCOMP,
+                   "Checkpoint %s: contact pair %s has %" PetscInt_FMT " values of replicated state, this run keeps none", path, term->name,
+                   n);
+        PetscCall(term->ops->unpackglobal(term->ctx, n, buf));
+        PetscCall(PetscFree(buf));
+      }
+    }
   }
   if (ex->rank == 0) PetscCall(CheckpointContactFree(c));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -628,7 +666,7 @@ PetscErrorCode SKExplicitLoadCheckpoint(SKExplicit ex, const char path[])
   PetscReal scalars[SC_COUNT], *state[SK_CKPT_NSTATE] = {NULL, NULL, NULL, NULL};
   PetscBool valid = PETSC_FALSE;
   PetscInt gsize, ndof;
-  SKCheckpointContact contact = {-1, 0, {0}, {0}, 0, {NULL}, {NULL}};
+  SKCheckpointContact contact = {-1, 0, {0}, {0}, 0, {NULL}, {NULL}, {NULL}};
 
   PetscFunctionBegin;
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));

@@ -62,6 +62,27 @@ static PetscErrorCode ContactTermUnpack(void *ctx, PetscInt nowned, const PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode ContactTermGlobalSize(void *ctx, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscCall(SKContactPairGetGlobalRestartSize((SKContactPair)ctx, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ContactTermPackGlobal(void *ctx, PetscReal buf[])
+{
+  PetscFunctionBegin;
+  PetscCall(SKContactPairPackGlobalRestart((SKContactPair)ctx, buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ContactTermUnpackGlobal(void *ctx, PetscInt n, const PetscReal buf[])
+{
+  PetscFunctionBegin;
+  PetscCall(SKContactPairUnpackGlobalRestart((SKContactPair)ctx, n, buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The pair's history /explicit/contact/<name> (docs/output.md). */
 static PetscErrorCode ContactTermHistoryCreate(void *ctx, SKOutput out, const char name[], SKHistory *hist)
 {
@@ -244,6 +265,9 @@ static const SKExplicitTermOps ContactTermOps = {.type          = "contact",
                                                  .restartsize   = ContactTermRestartSize,
                                                  .packrestart   = ContactTermPack,
                                                  .unpackrestart = ContactTermUnpack,
+                                                 .globalsize    = ContactTermGlobalSize,
+                                                 .packglobal    = ContactTermPackGlobal,
+                                                 .unpackglobal  = ContactTermUnpackGlobal,
                                                  .historycreate = ContactTermHistoryCreate,
                                                  .historyappend = ContactTermHistoryAppend,
                                                  .writefields   = ContactTermWriteFields,

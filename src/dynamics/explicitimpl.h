@@ -105,6 +105,11 @@ struct _SKExplicitTermOps {
   PetscErrorCode (*restartsize)(void *ctx, PetscInt *width);
   PetscErrorCode (*packrestart)(void *ctx, PetscInt nowned, PetscReal nodal[], PetscReal scalars[]);
   PetscErrorCode (*unpackrestart)(void *ctx, PetscInt nowned, const PetscReal nodal[], const PetscReal scalars[]);
+  /* restart of state that is the same on every rank (written from rank 0): its size *N, packed into BUF[N], restored
+     on every rank from BUF[N] (optional with the three above) */
+  PetscErrorCode (*globalsize)(void *ctx, PetscInt *n);
+  PetscErrorCode (*packglobal)(void *ctx, PetscReal buf[]);
+  PetscErrorCode (*unpackglobal)(void *ctx, PetscInt n, const PetscReal buf[]);
   /* its history at PATH of OUT, and a row of it at time T */
   PetscErrorCode (*historycreate)(void *ctx, SKOutput out, const char path[], SKHistory *hist);
   PetscErrorCode (*historyappend)(void *ctx, SKHistory hist, PetscReal t);
