@@ -26,8 +26,9 @@ with the point distribution, run by run alternating, and as its last line
   RESULT contact_cost_mortar3d mortar_ns_per_contact_node=... point_ns_per_contact_node=... ratio=...
          mortar_share=... point_share=... contact_nodes=... steps=...
   (best of --repeat runs each; ratio = mortar / point per contact node and step)
+  --mortar-tolerance T sets the contact's mortar_tolerance (without it the input default, 1e-3 in 3D; 0: the exact shares)
 
-Usage: contact_cost.py STICKSLIP [--input INPUT] [--end SECONDS] [--repeat N] [--deformable N [--steps S] [--mortar]]"""
+Usage: contact_cost.py STICKSLIP [--input INPUT] [--end SECONDS] [--repeat N] [--deformable N [--steps S] [--mortar [--mortar-tolerance T]]]"""
 import argparse
 import os
 import re
