@@ -144,12 +144,13 @@ sk_add_python_test(regression_contact_mortar_coarse_slave ${SK_TEST_DIR}/check_c
   LABELS regression)
 # 3D mortar on 1 and 2 ranks, the slab cut by the partition (rank 0 holds 16 of a's and 17 of b's elements): the shares are
 # computed from the replicated faces in the global order, so the runs differ by round-off only, growing through the
-# landing's contact switches. With mortar_tolerance="1e-3" (per-face epochs decided on every rank at every evaluation,
-# shares computed from each face's record and the master epoch's positions) bound 1e-12, measured 2.8e-13 (final
-# velocity; 6.1e-16 contact history; with the one global epoch before 6.0e-13 and 1.9e-13); the
-# exact default measured 1.15e-12 on the contact history (2.4e-13 final velocity): bound 1e-11.
-sk_contact_same_on_2_ranks(regression_contact_free_bodies3d_mpi 1e-11 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_free_bodies3d.xml)
-sk_contact_same_on_2_ranks(regression_contact_free_bodies3d_tolerance_mpi 1e-12 ${SK_TEST_DIR}/free_bodies3d_tolerance.xml)
+# landing's contact switches. With the default mortar_tolerance="1e-3" (per-face epochs decided on every rank at every
+# evaluation, shares computed from each face's record and the master epoch's positions) bound 1e-12, measured 2.8e-13
+# (final velocity; 6.1e-16 contact history; with the one global epoch before 6.0e-13 and 1.9e-13); the exact shares
+# (free_bodies3d_exact.xml, mortar_tolerance="0") measured 1.15e-12 on the contact history (2.4e-13 final velocity):
+# bound 1e-11.
+sk_contact_same_on_2_ranks(regression_contact_free_bodies3d_mpi 1e-12 ${CMAKE_SOURCE_DIR}/inputs/explicit/contact_free_bodies3d.xml)
+sk_contact_same_on_2_ranks(regression_contact_free_bodies3d_exact_mpi 1e-11 ${SK_TEST_DIR}/free_bodies3d_exact.xml)
 # The same through a checkpoint (tests/regression/contact/free_bodies3d_tolerance_restart.xml, killed after step 160, in
 # contact): bitwise the uninterrupted run on 1 and 2 ranks, no tolerance; the checkpoint carries the faces' records and
 # the master epoch (without them the final velocity was 5e-7 m/s off).
