@@ -4,9 +4,14 @@ the origin growing linearly to 1 cm at 5 cm, as meshes/hertz_block.geo) and an e
 (0, 0.05)) as the exact quarter annulus from r = 0.02 m to 0.05 m below its centre (degree 2, REFINE radial x angular
 knot spans). The block's top is the slave side, the cylinder's outer arc the NURBS master. With DEGREE 2 the block is
 elevated to degree 2 (C0 at its knots): its top is then a slave patch face of degree 2 (weighted gaps, reactions at the
-Gauss points' projections; docs/theory.md).
+Gauss points' projections; docs/theory.md). With DEGREE "q4" the block is a Lagrange mesh of Q4 elements on the same
+grid, written to the stickslip mesh file MESH (node sets block_all, block_left, block_bottom, side sets block_left,
+block_bottom, block_top), which the input reads beside the cylinder's patch (<mesh file="MESH">, the path as given,
+relative to the input): the same discrete model as the degree-1 patch, so the two must agree to round-off.
 
-    python3 meshes/make_iga_hertz.py HF RADIAL ANGULAR [DEGREE] > OUT.xml"""
+    python3 meshes/make_iga_hertz.py HF RADIAL ANGULAR [DEGREE] > OUT.xml
+    python3 meshes/make_iga_hertz.py HF RADIAL ANGULAR q4 MESH > OUT.xml"""
+import os
 import sys
 
 import numpy as np
@@ -29,7 +34,38 @@ def graded(hf, hc=1e-2, d1=8e-3, d2=5e-2, length=L):
     return x
 
 
-def model(description, name, lower, nr, na, rollers, pushed, lift):
+def q4_mesh(gx, gy):
+    """The stickslip mesh file text of the Q4 block on the grid GX x GY (nodes x fastest, as the patch's control net)."""
+    nx, ny = len(gx), len(gy)
+    nodes = "\n".join(f"    {x:.17g} {y:.17g}" for y in gy for x in gx)
+    conn = "\n".join(f"    {j * nx + i} {j * nx + i + 1} {(j + 1) * nx + i + 1} {(j + 1) * nx + i}"
+                     for j in range(ny - 1) for i in range(nx - 1))
+    ex, ey = nx - 1, ny - 1
+    ints = lambda v: " ".join(str(k) for k in v)
+    sides = lambda els, f: "  ".join(f"{e} {f}" for e in els)
+    left = [j * ex for j in range(ey)]
+    bottom = list(range(ex))
+    top = [(ey - 1) * ex + i for i in range(ex)]
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<!-- written by meshes/make_iga_hertz.py: the Hertz block as Q4 elements (the degree-1 patch's grid) -->
+<mesh dim="2">
+  <nodes>
+{nodes}
+  </nodes>
+  <block name="block" id="1" type="Q4">
+{conn}
+  </block>
+  <nodeset name="block_all">{ints(range(nx * ny))}</nodeset>
+  <nodeset name="block_left">{ints(j * nx for j in range(ny))}</nodeset>
+  <nodeset name="block_bottom">{ints(range(nx))}</nodeset>
+  <sideset name="block_left">{sides(left, 3)}</sideset>
+  <sideset name="block_bottom">{sides(bottom, 0)}</sideset>
+  <sideset name="block_top">{sides(top, 2)}</sideset>
+</mesh>
+"""
+
+
+def model(description, name, lower, nr, na, rollers, pushed, lift, mesh_attr=""):
     """The <explicit> element of a Hertz input: the lower body's patch NAME (the XML text LOWER, its top the slave side
     NAME_right or NAME_top), the upper NURBS cylinder of NR x NA knot spans (the master), the lower body held in x on
     the node set ROLLERS and pushed up by LIFT (m) on PUSHED, frictionless, penalty 1e11 Pa/m."""
@@ -39,7 +75,7 @@ def model(description, name, lower, nr, na, rollers, pushed, lift):
     slave = f"{name}_top" if name == "block" else f"{name}_right"
     return f"""<explicit>
   <description>{description}</description>
-  <mesh>
+  <mesh{mesh_attr}>
 {lower}
     <patch name="cyl" degree="2" refine="{nr} {na}">
       <knots degree="1" values="0 0 1 1"/>
@@ -66,6 +102,9 @@ def model(description, name, lower, nr, na, rollers, pushed, lift):
 
 def main():
     hf, nr, na = float(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    if len(sys.argv) > 5 and sys.argv[4] == "q4":
+        lagrange(hf, nr, na, sys.argv[5])
+        return
     deg = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     args = f"{hf:g} {nr} {na}" + (f" {deg}" if deg != 1 else "")
     elevate = f' degree="{deg}"' if deg != 1 else ""
@@ -90,6 +129,22 @@ def main():
      Frictionless. tests/regression/contact/check_contact_hertz.py compares a and p0 with Hertz for E* of both bodies. -->
 {model("Hertz: elastic NURBS cylinder on an elastic NURBS block (plane strain, half model)", "block", lower, nr, na,
         "block_left", "block_bottom", "1e-3")}""")
+
+
+def lagrange(hf, nr, na, mesh):
+    """The input with the block as the Q4 mesh file MESH (written too) beside the cylinder's patch."""
+    gx, gy = graded(hf), -graded(hf)[::-1]
+    with open(mesh, "w") as f:
+        f.write(q4_mesh(gx, gy))
+    body = model("Hertz: elastic NURBS cylinder on an elastic Q4 block (plane strain, half model)", "block", "", nr, na,
+                 "block_left", "block_bottom", "1e-3", f' file="{mesh}"').replace(">\n\n", ">\n")
+    print(f"""<?xml version="1.0" encoding="UTF-8"?>
+<!-- written by meshes/make_iga_hertz.py {hf:g} {nr} {na} q4 {os.path.basename(mesh)}. The Hertz case of this script with the
+     block as a Lagrange mesh of Q4 elements ({os.path.basename(mesh)}: {len(gx) - 1} x {len(gy) - 1} cells of {hf:g} m near
+     the contact, the grid of the degree-1 patch) beside the NURBS cylinder: Lagrange slave nodes on a NURBS master in one
+     mesh (the patch's control points first, then the file's nodes). The same discrete model as the all-patch input, so
+     tests/regression/contact/tests.cmake compares the two runs (round-off) and a, p0 with Hertz. -->
+{body}""")
 
 
 if __name__ == "__main__":

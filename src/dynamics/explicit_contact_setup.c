@@ -81,6 +81,12 @@ static PetscErrorCode SurfaceBodies(SKExplicit ex, SKContactMeshSurface ms, Pets
 
 static PetscErrorCode ReadPatchMasterContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, PetscBool, PetscBool, PetscInt,
                                              SKContactPair[], PetscInt *);
+/* the refusal of two passes between NURBS patch faces and Lagrange faces (%s: the contact's name) */
+#define PATCH_LAGRANGE_PASSES \
+  "contact '%s': a pair between NURBS patch faces and Lagrange faces takes passes=\"1\" (two passes are not implemented for it)"
+static PetscErrorCode SlavePatchFace(SKExplicit, SKNode, const char[], const char[], PetscBool, PetscBool, SKContactPatchFace *);
+static PetscErrorCode ReadPatchSlaveContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, SKContactPatchFace, PetscInt,
+                                            SKContactPair[], PetscInt *);
 static PetscErrorCode SideSetPatchFaces(SKExplicit, SKNode, const char[], PetscInt *, PetscInt *, PetscInt *, const PetscInt **,
                                         const PetscInt **);
 
@@ -174,6 +180,14 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   if (npatch) { /* the master on NURBS patch faces */
     PetscCall(ReadPatchMasterContact(ex, item, name, eps_n, passes, dist_given, mortar, group, pairs, npairs));
     PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  {
+    SKContactPatchFace pf;
+    PetscCall(SlavePatchFace(ex, item, name, "sideset", dist_given, mortar, &pf));
+    if (pf) { /* a slave patch face of degree >= 2 on Lagrange faces */
+      PetscCall(ReadPatchSlaveContact(ex, item, name, eps_n, passes, pf, group, pairs, npairs));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
   }
   PetscCall(SKInputGetReal(ex->input, item, "mortar_tolerance", &mortar_tol, NULL));
   PetscCall(
@@ -405,6 +419,11 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
                            "contact '%s': mortar_tolerance applies to the mortar distribution; a NURBS master takes the point distribution",
                            name));
   }
+  if (passes == 2) { /* the second pass needs the slave side on patch faces as its master */
+    PetscInt npatch, ntotal;
+    PetscCall(SideSetPatchFaces(ex, item, "sideset", &npatch, &ntotal, NULL, NULL, NULL));
+    PetscCall(SKInputCheck(ex->input, item, npatch > 0, PATCH_LAGRANGE_PASSES, name));
+  }
   PetscCall(SideSetBodies(ex, item, "sideset", &nb[0], &bodies[0]));
   PetscCall(SideSetBodies(ex, item, "master", &nb[1], &bodies[1]));
   PetscCall(CheckDifferentBodies(ex, item, name, nb, bodies));
@@ -441,6 +460,43 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     if (pf) PetscCall(SKContactPairSetPatchFace(pair, pf)); /* the pair owns it */
     PetscCall(AddPassPair(ex, pname, pair, passes, group, pairs, npairs));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A <contact sideset master> pair whose slave side set lies on NURBS patch faces of degree >= 2 (PF, taken over) and
+   whose master on Lagrange faces (L2; T3 or Q4): the slave patch face's control points with weighted gaps, each Gauss
+   point's reaction at its projection onto the master faces (the point distribution, as against a NURBS master). One
+   pass: the second would be the Lagrange side's nodes on the NURBS faces, a pair of another kind, not made here. */
+static PetscErrorCode ReadPatchSlaveContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt passes,
+                                            SKContactPatchFace pf, PetscInt group, SKContactPair pairs[], PetscInt *npairs)
+{
+  PetscInt nb[2], *bodies[2];
+  PetscReal *ws, *wm;
+  SKContactMeshSurface master_ms;
+  SKFrictionLaw law;
+  SKContactPair pair;
+  char pname[SK_MESH_NAME_LEN], buf[64];
+  PetscBool found;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputGetString(ex->input, item, "mortar_tolerance", buf, sizeof(buf), &found));
+  if (passes != 1 || found) PetscCall(SKContactPatchFaceDestroy(&pf)); /* refused below */
+  PetscCall(SKInputCheck(ex->input, item, passes == 1, PATCH_LAGRANGE_PASSES, name));
+  PetscCall(SKInputCheck(
+      ex->input, item, !found,
+      "contact '%s': mortar_tolerance applies to the mortar distribution; a slave patch face takes the point distribution", name));
+  PetscCall(SideSetBodies(ex, item, "sideset", &nb[0], &bodies[0]));
+  PetscCall(SideSetBodies(ex, item, "master", &nb[1], &bodies[1]));
+  PetscCall(CheckDifferentBodies(ex, item, name, nb, bodies));
+  PetscCall(ContactSide(ex, item, "sideset", &ws, NULL));
+  PetscCall(ContactSide(ex, item, "master", &wm, &master_ms));
+  PetscCall(PetscFree(wm));
+  PetscCall(PassLaw(ex, item, name, 0, &law, pname));
+  PetscCall(
+      SKContactPairCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, ws, master_ms, NULL, eps_n, law, &pair));
+  PetscCall(PetscFree(ws));
+  PetscCall(SKContactPairSetPatchFace(pair, pf)); /* the pair owns it */
+  PetscCall(AddPassPair(ex, pname, pair, 1, group, pairs, npairs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -342,11 +342,69 @@ static PetscErrorCode SKBezierPatchDestroy(void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKMeshCreateFromNURBSPatches(MPI_Comm comm, PetscInt npatch, const SKNURBSPatch patches[], const char *const names[],
-                                            SKMesh *mesh)
+/* The blocks, node sets and side sets of the Lagrange mesh EXTRA appended to MESH, its nodes numbered from NODE0 and its
+   elements from ELEM0 (after the patches': the patch-face code counts control points patch after patch from 0). */
+static PetscErrorCode AppendLagrangeMesh(SKMesh mesh, SKMesh extra, PetscInt node0, PetscInt elem0, PetscInt id0)
 {
-  PetscInt dim = 0, ntotal = 0, *offset;
+  PetscInt nb, nsets, nmax = 0, *buf, *buf2;
+
+  PetscFunctionBegin;
+  PetscCall(SKMeshGetNumBlocks(extra, &nb));
+  for (PetscInt b = 0; b < nb; b++) {
+    const char *name;
+    SKElementType type;
+    const SKElementTypeInfo *info;
+    const PetscInt *conn;
+    PetscInt ne;
+    PetscCall(SKMeshGetBlock(extra, b, &name, NULL, &type, &ne, NULL, &conn));
+    PetscCall(SKElementTypeGetInfo(type, &info));
+    PetscCall(PetscMalloc1(ne * info->num_nodes, &buf));
+    for (PetscInt k = 0; k < ne * info->num_nodes; k++) buf[k] = conn[k] + node0;
+    PetscCall(SKMeshAddBlock(mesh, name, id0 + b + 1, type, ne, buf));
+    PetscCall(PetscFree(buf));
+  }
+  PetscCall(SKMeshGetNumNodeSets(extra, &nsets));
+  for (PetscInt i = 0; i < nsets; i++) {
+    PetscInt n;
+    PetscCall(SKMeshGetNodeSet(extra, i, NULL, &n, NULL, NULL));
+    nmax = PetscMax(nmax, n);
+  }
+  PetscCall(SKMeshGetNumSideSets(extra, &nsets));
+  for (PetscInt i = 0; i < nsets; i++) {
+    PetscInt n;
+    PetscCall(SKMeshGetSideSet(extra, i, NULL, &n, NULL, NULL, NULL));
+    nmax = PetscMax(nmax, n);
+  }
+  PetscCall(PetscMalloc2(nmax, &buf, nmax, &buf2));
+  PetscCall(SKMeshGetNumNodeSets(extra, &nsets));
+  for (PetscInt i = 0; i < nsets; i++) {
+    const char *name;
+    const PetscInt *nodes;
+    PetscInt n;
+    PetscCall(SKMeshGetNodeSet(extra, i, &name, &n, &nodes, NULL));
+    for (PetscInt k = 0; k < n; k++) buf[k] = nodes[k] + node0;
+    PetscCall(SKMeshAddNodeSet(mesh, name, n, buf));
+  }
+  PetscCall(SKMeshGetNumSideSets(extra, &nsets));
+  for (PetscInt i = 0; i < nsets; i++) {
+    const char *name;
+    const PetscInt *elements, *faces;
+    PetscInt n;
+    PetscCall(SKMeshGetSideSet(extra, i, &name, &n, &elements, &faces, NULL));
+    for (PetscInt k = 0; k < n; k++) buf[k] = elements[k] + elem0, buf2[k] = faces[k];
+    PetscCall(SKMeshAddSideSet(mesh, name, n, buf, buf2));
+  }
+  PetscCall(PetscFree2(buf, buf2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SKMeshCreateFromNURBSPatches() with the Lagrange mesh EXTRA (or NULL) after the patches. */
+static PetscErrorCode CreatePatchMesh(MPI_Comm comm, PetscInt npatch, const SKNURBSPatch patches[], const char *const names[], SKMesh extra,
+                                      SKMesh *mesh)
+{
+  PetscInt dim = 0, ntotal = 0, *offset, nextra = 0, nelem_patches = 0;
   PetscReal *X;
+  const PetscReal *Xextra = NULL;
 
   PetscFunctionBegin;
   PetscCheck(npatch >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "need at least one patch, got %" PetscInt_FMT, npatch);
@@ -369,9 +427,11 @@ PetscErrorCode SKMeshCreateFromNURBSPatches(MPI_Comm comm, PetscInt npatch, cons
     offset[i + 1] = offset[i] + ncp;
   }
   ntotal = offset[npatch];
-  PetscCall(PetscMalloc1(ntotal * dim, &X));
+  if (extra) PetscCall(SKMeshGetNodes(extra, &nextra, &Xextra));
+  PetscCall(PetscMalloc1((ntotal + nextra) * dim, &X));
   for (PetscInt i = 0; i < npatch; i++) PetscCall(SKNURBSPatchGetControlPoints(patches[i], X + offset[i] * dim, NULL));
-  PetscCall(SKMeshCreate(comm, dim, ntotal, X, mesh));
+  if (extra) PetscCall(PetscArraycpy(X + ntotal * dim, Xextra, nextra * dim));
+  PetscCall(SKMeshCreate(comm, dim, ntotal + nextra, X, mesh));
   PetscCall(PetscFree(X));
   for (PetscInt i = 0; i < npatch; i++) {
     SKNURBSPatch copy;
@@ -409,14 +469,24 @@ PetscErrorCode SKMeshCreateFromNURBSPatches(MPI_Comm comm, PetscInt npatch, cons
       PetscCall(PetscSNPrintf(set, sizeof(set), "%s_%s", names[i], SKNURBSPatchFaceName(f)));
       PetscCall(SKMeshAddNodeSet(*mesh, set, n, nodes));
       PetscCall(SKMeshAddSideSet(*mesh, set, ns, elements, faces));
-      if (npatch == 1) {
+      if (npatch == 1 && !extra) {
         PetscCall(SKMeshAddNodeSet(*mesh, SKNURBSPatchFaceName(f), n, nodes));
         PetscCall(SKMeshAddSideSet(*mesh, SKNURBSPatchFaceName(f), ns, elements, faces));
       }
     }
     PetscCall(PetscFree4(conn, nodes, elements, faces));
+    nelem_patches += nelem;
   }
+  if (extra) PetscCall(AppendLagrangeMesh(*mesh, extra, ntotal, nelem_patches, npatch));
   PetscCall(PetscFree(offset));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshCreateFromNURBSPatches(MPI_Comm comm, PetscInt npatch, const SKNURBSPatch patches[], const char *const names[],
+                                            SKMesh *mesh)
+{
+  PetscFunctionBegin;
+  PetscCall(CreatePatchMesh(comm, npatch, patches, names, NULL, mesh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -453,7 +523,32 @@ PetscErrorCode SKMeshCreateFromPatchInput(SKInput input, SKNode mesh_node, SKMes
     name_ptr[i] = names[i];
     PetscCall(SKNURBSPatchCreateFromInput(input, items[i], dim, &patches[i]));
   }
-  PetscCall(SKMeshCreateFromNURBSPatches(comm, np, patches, name_ptr, mesh));
+  { /* a Lagrange mesh from a file beside the patches (its nodes and elements numbered after theirs) */
+    char file[PETSC_MAX_PATH_LEN];
+    PetscBool has_file;
+    SKMesh extra = NULL;
+    PetscErrorCode ierr;
+    PetscCall(SKInputGetString(input, mesh_node, "file", file, sizeof(file), &has_file));
+    if (has_file) {
+      PetscInt edim;
+      PetscBool msh, xml;
+      PetscCall(SKInputRequireFile(input, mesh_node, "file", file, sizeof(file)));
+      PetscCall(PetscStrendswith(file, ".msh", &msh));
+      PetscCall(PetscStrendswith(file, ".xml", &xml));
+      PetscCall(
+          SKInputCheck(input, mesh_node, msh || xml, "mesh file '%s' must end in .msh (Gmsh 4.1 ASCII) or .xml (stickslip mesh)", file));
+      PetscCall(SKMeshCreateFromFile(comm, file, &extra));
+      PetscCall(SKMeshGetDimension(extra, &edim));
+      if (edim != dim) {
+        PetscCall(SKMeshDestroy(&extra));
+        PetscCall(
+            SKInputError(input, mesh_node, "mesh file '%s' is %" PetscInt_FMT "D, the patches are %" PetscInt_FMT "D", file, edim, dim));
+      }
+    }
+    ierr = CreatePatchMesh(comm, np, patches, name_ptr, extra, mesh);
+    PetscCall(SKMeshDestroy(&extra));
+    PetscCall(ierr);
+  }
   for (PetscInt i = 0; i < np; i++) {
     const PetscReal *X;
     const PetscInt *conn;
