@@ -126,7 +126,7 @@ PetscErrorCode SKMeshPatchFaceWeights(SKMesh mesh, PetscInt e, PetscInt f, const
   PetscCheck(n <= SK_IGA_FACE_MAX_NODES, PETSC_COMM_SELF, PETSC_ERR_SUP, "faces with %" PetscInt_FMT " control points", n);
   for (PetscInt a = 0; a < n; a++)
     for (PetscInt c = 0; c < dim; c++) Xf[a * dim + c] = X[fn[a] * dim + c];
-  PetscCall(SKNURBSPatchFaceQuadrature(patch, pe, f, Xf, &nfn, NULL, &nq, R, wdA, NULL, an ? aq : NULL));
+  PetscCall(SKNURBSPatchFaceQuadrature(patch, pe, f, Xf, &nfn, NULL, &nq, R, wdA, NULL, aq));
   PetscCheck(nfn == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "face with %" PetscInt_FMT " nodes in the mesh but %" PetscInt_FMT " in the patch",
              n, nfn);
   for (PetscInt q = 0; q < nq; q++)

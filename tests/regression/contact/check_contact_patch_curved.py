@@ -14,8 +14,8 @@ interface in contact, and the run's energy balance. Checked, relative to p(t) (m
      face parameters, so the master's shares are its basis at the slave's own Gauss points; what is left is the Gauss
      rule of the elements, which integrates the gradients of the rational basis only approximately: the residual of
      the exact state at the control points is 2.5e-7 of the largest internal force at 8 spans, falling as h^5
-     (tests/unit/iga/test_face.c), and so do the errors here (4 spans: pressure 2.5e-6, stress 6.5e-6; 2 spans 2.6e-4
-     and 1.9e-4). Measured: pressure off the exact value by 7.2e-8 / 6.7e-8 (spread 9.9e-8 / 9.7e-8), stress 1.5e-7
+     (tests/unit/iga/test_face.c), and so do the errors here (3D, 4 spans: pressure 2.3e-6, stress 5.5e-6; 2 spans 1.3e-4
+     and 8.2e-5). Measured: pressure off the exact value by 7.2e-8 / 6.7e-8 (spread 9.9e-8 / 9.7e-8), stress 1.5e-7
      / 1.5e-7, both within TOL_MATCHING, the bound of the issue; tangential traction 9.7e-7 / 1.7e-6 (the same defect
      held by the stick penalty eps_t), bound TOL_MATCHING_TANGENTIAL;
   2. non-matching knots (6 spans on 8): the master's shares have kinks inside slave face elements, as on the flat
