@@ -1,8 +1,10 @@
 /* Face integrals of NURBS patch faces (src/fem/face_patch.c): the weights int R_a dA of a uniform traction sum to the
    face length on the curved (inner and outer arcs) and straight faces of an annulus (and the face areas of a cylinder
-   section in 3D), and the patch test under a traction
-   load: on a distorted B-spline patch (interior control points moved) the internal force of the displacement u = eps x
-   of a uniaxial stress equals the consistent traction loads of the two loaded faces at every control point. */
+   section in 3D), and their area vectors int R_a n dA (the loads of a pressure) to the chords of the faces turned
+   outward; the patch test under a traction load: on a distorted B-spline patch (interior control points moved) the
+   internal force of the displacement u = eps x of a uniaxial stress equals the consistent traction loads of the two
+   loaded faces at every control point; and the defect of the same on the rational quarter annulus of the curved contact
+   patch test, which falls with the spans as a quadrature error. */
 #include <math.h>
 #include <stickslip/fem.h>
 
@@ -233,9 +235,9 @@ int main(int argc, char **argv)
      discrete divergence theorem. Measured (largest residual over the control points relative to the largest internal
      force; interior control points about half of it): m = 1: 4.2e-3, 2: 2.2e-4, 4: 6.6e-6, 8: 2.5e-7, 16: 8.3e-9,
      whatever the radial refinement (3 or 12 elements: 6.6e-6 and 7.4e-6 at m = 4); the same rule is exact on the
-     B-spline patch of test 2. Checked: the defect falls by more than 16 per halving of the spans (measured 19, 33 and
-     26), the order of a quadrature error of the rational basis, and is above round-off (1e-12) at m = 8, so the test
-     sees it. */
+     B-spline patch of test 2. Checked at m = 2, 4, 8: the defect falls by more than 16 per halving of the spans
+     (measured 33 and 26; 19 from m = 1 to 2), the order of a quadrature error of the rational basis, and is above round-off (1e-12) at m =
+     8, so the test sees it. */
   {
     const PetscReal E = 1e7, nu = 0.3, e = 1e-6, lambda = E * nu / ((1 + nu) * (1 - 2 * nu)), mu = E / (2 * (1 + nu));
     const PetscReal k    = 2 * (lambda + mu);
