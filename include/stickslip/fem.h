@@ -160,16 +160,20 @@ PETSC_EXTERN PetscErrorCode SKMeshLocatePatchPoint(SKMesh mesh, const PetscReal 
    on the face, summing to one), the area element wdA[q] (Gauss weight times |dx/dxi| over the face; m in 2D, m^2 in
    3D) and, when x != NULL, the point x[q*dim + c] (m), all at the face's control point coordinates Xf[a*dim + c] (m;
    NULL: the patch's own). Caller arrays of SK_IGA_FACE_MAX_QP and SK_IGA_FACE_MAX_QP * SK_IGA_FACE_MAX_NODES entries
-   (times dim for x) suffice. A uniform dead traction t gives the consistent loads f_a = sum_q R[q*nfn + a] wdA[q] t. */
+   (times dim for x and an) suffice. A uniform dead traction t gives the consistent loads f_a = sum_q R[q*nfn + a] wdA[q] t.
+   When an != NULL, an[q*dim + c] is the Gauss weight times the outward area vector (dx/dxi turned by -90 degrees in
+   2D, the cross product of the two tangents in 3D; its length is wdA[q]): a dead pressure p gives
+   f_a = -p sum_q R[q*nfn + a] an[q]. */
 PETSC_EXTERN PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscInt f, const PetscReal Xf[], PetscInt *nfn,
-                                                       PetscInt local[], PetscInt *nq, PetscReal R[], PetscReal wdA[], PetscReal x[]);
+                                                       PetscInt local[], PetscInt *nq, PetscReal R[], PetscReal wdA[], PetscReal x[],
+                                                       PetscReal an[]);
 /* The NURBS patch of element E of MESH (a local element) and E's element number in the patch (*patch = NULL and
  *pe = -1 for a cell that is not a Bezier cell of a patch). */
 PETSC_EXTERN PetscErrorCode SKMeshGetPatchElement(SKMesh mesh, PetscInt e, SKNURBSPatch *patch, PetscInt *pe);
 /* ADDS the weights int R_a dA (m^(dim-1)) of face F of the Bezier cell E of MESH at the local node coordinates X[]
-   (m) to w[a], a in SKMeshGetFaceNodes() order: the face integrals of a patch face (SKFEMFaceIntegrals() of Lagrange
-   faces). */
-PETSC_EXTERN PetscErrorCode SKMeshPatchFaceWeights(SKMesh mesh, PetscInt e, PetscInt f, const PetscReal X[], PetscReal w[]);
+   (m) to w[a], a in SKMeshGetFaceNodes() order, and when an != NULL the area vectors int R_a n dA (n the outward unit
+   normal) to an[a*dim + c]: the face integrals of a patch face (SKFEMFaceIntegrals() of Lagrange faces). */
+PETSC_EXTERN PetscErrorCode SKMeshPatchFaceWeights(SKMesh mesh, PetscInt e, PetscInt f, const PetscReal X[], PetscReal w[], PetscReal an[]);
 
 /* ---- element kernels over a block (one basis, one material) on local arrays ---- */
 

@@ -106,8 +106,8 @@ PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsi
           PetscReal R[SK_IGA_FACE_MAX_QP * SK_IGA_FACE_MAX_NODES], wdA[SK_IGA_FACE_MAX_QP];
           PetscCall(SKNURBSPatchGetElementSpans(patch, e, k));
           if (k[f / 2] != ((f % 2) ? nel[f / 2] - 1 : 0)) continue;
-          PetscCall(
-              SKNURBSPatchFaceQuadrature(patch, e, f, NULL, &nfn, loc, &nq, R, wdA, pass == 1 ? pf->xq + nface * pf->nq * dim : NULL));
+          PetscCall(SKNURBSPatchFaceQuadrature(patch, e, f, NULL, &nfn, loc, &nq, R, wdA, pass == 1 ? pf->xq + nface * pf->nq * dim : NULL,
+                                               NULL));
           PetscCall(SKNURBSPatchGetElementControlPoints(patch, e, idx));
           if (pass == 0) {
             PetscCheck(nface == 0 || (nfn == pf->nfn && nq == pf->nq), comm, PETSC_ERR_ARG_WRONG,

@@ -37,7 +37,7 @@ static PetscErrorCode ContactSide(SKExplicit ex, SKNode node, const char attr[],
   PetscCall(SKExplicitSideSetFromInput(ex, node, attr, &ns, &elements, &faces));
   PetscCall(CheckContactSides(ex, node, ns, elements, faces));
   PetscCall(PetscCalloc1(ex->nlocal, w));
-  PetscCall(SKExplicitFaceWeights(ex, ns, elements, faces, *w));
+  PetscCall(SKExplicitFaceWeights(ex, ns, elements, faces, *w, NULL));
   PetscCall(SKExplicitAssembleNodal(ex, *w, 1));
   if (ms) {
     PetscInt *key, *fnodes, nf = 0, nfn = 0;

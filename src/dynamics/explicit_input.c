@@ -92,9 +92,11 @@ PetscErrorCode SKExplicitSideSetFromInput(SKExplicit ex, SKNode node, const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Reference-area weights w[node] += int_face N_a dA (m^2 in 3D, m in 2D) over the sides of a side set: the consistent
-   nodal load of a unit dead traction (SKFEMFaceIntegrals() per face; on NURBS patch faces the rational basis). */
-PetscErrorCode SKExplicitFaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt elements[], const PetscInt faces[], PetscReal w[])
+/* Reference-area weights w[node] += int_face N_a dA (m^2 in 3D, m in 2D) over the sides of a side set, and the area
+   vectors an[node*dim + c] += int_face N_a n_c dA when AN is not NULL (SKFEMFaceIntegrals() per face; on NURBS patch
+   faces the rational basis). */
+PetscErrorCode SKExplicitFaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt elements[], const PetscInt faces[], PetscReal w[],
+                                     PetscReal an[])
 {
   const PetscInt dim = ex->dim;
 
@@ -103,20 +105,27 @@ PetscErrorCode SKExplicitFaceWeights(SKExplicit ex, PetscInt nsides, const Petsc
     SKElementType type;
     const SKElementTypeInfo *info;
     PetscInt fn[SK_ELEMENT_MAX_NODES], nf;
-    PetscReal Xf[SK_ELEMENT_MAX_NODES * 3], wf[SK_ELEMENT_MAX_NODES];
+    PetscReal Xf[SK_ELEMENT_MAX_NODES * 3], wf[SK_ELEMENT_MAX_NODES], af[SK_ELEMENT_MAX_NODES * 3];
 
     PetscCall(SKMeshGetElement(ex->mesh, elements[s], NULL, &type, NULL));
     PetscCall(SKElementTypeGetInfo(type, &info));
     PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fn));
     for (PetscInt a = 0; a < nf; a++) {
       wf[a] = w[fn[a]];
-      for (PetscInt d = 0; d < dim; d++) Xf[a * dim + d] = ex->X[fn[a] * dim + d];
+      for (PetscInt d = 0; d < dim; d++) {
+        Xf[a * dim + d] = ex->X[fn[a] * dim + d];
+        af[a * dim + d] = an ? an[fn[a] * dim + d] : 0.0;
+      }
     }
     if (info->ref_coords)
-      PetscCall(SKFEMFaceIntegrals(type, Xf, wf, NULL));
+      PetscCall(SKFEMFaceIntegrals(type, Xf, wf, an ? af : NULL));
     else /* a NURBS patch face: int R_a dA over the physical face (src/fem/face_patch.c) */
-      PetscCall(SKMeshPatchFaceWeights(ex->mesh, elements[s], faces[s], ex->X, wf));
-    for (PetscInt a = 0; a < nf; a++) w[fn[a]] = wf[a];
+      PetscCall(SKMeshPatchFaceWeights(ex->mesh, elements[s], faces[s], ex->X, wf, an ? af : NULL));
+    for (PetscInt a = 0; a < nf; a++) {
+      w[fn[a]] = wf[a];
+      if (an)
+        for (PetscInt d = 0; d < dim; d++) an[fn[a] * dim + d] = af[a * dim + d];
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -127,15 +127,23 @@ PetscErrorCode SKExplicitReadLoadsAndConditions(SKExplicit ex, SKNode root)
         const PetscInt node = nodes ? nodes[j] : j;
         for (PetscInt d = 0; d < dim; d++) p[node * dim + d] += grav ? ex->mass[node] * val[d] : val[d];
       }
-    } else if (!strcmp(tag, "traction") || !strcmp(tag, "distributed_spring")) {
+    } else if (!strcmp(tag, "traction") || !strcmp(tag, "distributed_spring") || !strcmp(tag, "pressure")) {
       const PetscInt *elements, *faces;
-      PetscReal *w, *p, val[3] = {0, 0, 0}, k;
+      const PetscBool pressure = (PetscBool)!strcmp(tag, "pressure");
+      PetscReal *w, *an = NULL, *p, val[3] = {0, 0, 0}, k;
       PetscInt *list, nl = 0;
       PetscCall(SKExplicitSideSetFromInput(ex, items[i], "sideset", &ns, &elements, &faces));
       PetscCall(PetscCalloc1(ex->nlocal, &w));
-      PetscCall(SKExplicitFaceWeights(ex, ns, elements, faces, w));
+      if (pressure) PetscCall(PetscCalloc1(ex->nlocal * dim, &an));
+      PetscCall(SKExplicitFaceWeights(ex, ns, elements, faces, w, an));
       PetscCall(SKExplicitAssembleNodal(ex, w, 1));
-      if (!strcmp(tag, "traction")) {
+      if (pressure) { /* a dead pressure pushes into the body: minus the outward area vectors of the reference faces */
+        PetscCall(SKInputRequireReal(ex->input, items[i], "value", &val[0]));
+        PetscCall(SKExplicitAssembleNodal(ex, an, dim));
+        PetscCall(AddLoad(ex, items[i], &p));
+        for (PetscInt j = 0; j < ex->nlocal * dim; j++) p[j] = -val[0] * an[j];
+        PetscCall(PetscFree(an));
+      } else if (!strcmp(tag, "traction")) {
         PetscCall(SKExplicitReadVector(ex, items[i], "value", 0, val, NULL));
         PetscCall(AddLoad(ex, items[i], &p));
         for (PetscInt j = 0; j < ex->nlocal; j++)
@@ -160,18 +168,28 @@ PetscErrorCode SKExplicitReadLoadsAndConditions(SKExplicit ex, SKNode root)
       PetscCall(AddSprings(ex, items[i], ns, nodes, kk));
       PetscCall(PetscFree(kk));
     } else if (!strcmp(tag, "initial_velocity")) {
-      PetscReal val[3] = {0, 0, 0}, omega[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+      PetscReal val[3] = {0, 0, 0}, omega[3] = {0, 0, 0}, c[3] = {0, 0, 0}, L[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+      PetscInt nL = 9;
+      PetscBool has;
       PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &ns, &nodes, &gs));
       PetscCall(SKExplicitReadVector(ex, items[i], "value", 0, val, NULL));
       PetscCall(SKExplicitReadVector(ex, items[i], "angular_velocity", dim == 2 ? 1 : 3, dim == 2 ? omega + 2 : omega, NULL));
       PetscCall(SKExplicitReadVector(ex, items[i], "center", 0, c, NULL));
+      PetscCall(SKInputGetRealList(ex->input, items[i], "gradient", &nL, L, &has));
+      PetscCall(SKInputCheck(ex->input, items[i], !has || nL == dim * dim,
+                             "attribute 'gradient' needs %" PetscInt_FMT " values (the velocity gradient, row by row), got %" PetscInt_FMT,
+                             dim * dim, nL));
       for (PetscInt j = 0; j < ns; j++) {
         PetscReal r[3] = {0, 0, 0};
         for (PetscInt d = 0; d < dim; d++) r[d] = ex->X[nodes[j] * dim + d] - c[d];
         {
           const PetscReal w_r[3] = {omega[1] * r[2] - omega[2] * r[1], omega[2] * r[0] - omega[0] * r[2],
                                     omega[0] * r[1] - omega[1] * r[0]};
-          for (PetscInt d = 0; d < dim; d++) ex->v[nodes[j] * dim + d] = val[d] + w_r[d];
+          for (PetscInt d = 0; d < dim; d++) {
+            PetscReal Lr = 0;
+            for (PetscInt e = 0; e < dim; e++) Lr += (has ? L[d * dim + e] : 0.0) * r[e];
+            ex->v[nodes[j] * dim + d] = val[d] + w_r[d] + Lr;
+          }
         }
       }
     }

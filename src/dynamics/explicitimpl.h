@@ -336,9 +336,11 @@ PETSC_INTERN PetscErrorCode SKExplicitReadFunction(SKExplicit ex, SKNode node, P
 PETSC_INTERN PetscErrorCode SKExplicitSideSetFromInput(SKExplicit ex, SKNode node, const char attr[], PetscInt *n,
                                                        const PetscInt **elements, const PetscInt **faces);
 /* Reference-area weights w[node] += int_face N_a dA (m^2 in 3D, m in 2D) over the sides of a side set: the consistent
-   nodal load of a unit dead traction (SKFEMFaceIntegrals() per face; on NURBS patch faces the rational basis). */
+   nodal load of a unit dead traction (SKFEMFaceIntegrals() per face; on NURBS patch faces the rational basis); and when
+   an != NULL the area vectors an[node*dim + c] += int_face N_a n_c dA (n the outward unit normal of the reference
+   face): minus the consistent nodal load of a unit dead pressure. */
 PETSC_INTERN PetscErrorCode SKExplicitFaceWeights(SKExplicit ex, PetscInt nsides, const PetscInt elements[], const PetscInt faces[],
-                                                  PetscReal w[]);
+                                                  PetscReal w[], PetscReal an[]);
 
 /* explicit_contact_setup.c */
 /* <contact name sideset surface ... penalty> with a <friction law=.../> child: a side set against a rigid surface, or

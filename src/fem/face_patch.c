@@ -5,7 +5,7 @@
 #include "femimpl.h"
 
 PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscInt f, const PetscReal Xf[], PetscInt *nfn, PetscInt local[],
-                                          PetscInt *nq, PetscReal R[], PetscReal wdA[], PetscReal x[])
+                                          PetscInt *nq, PetscReal R[], PetscReal wdA[], PetscReal x[], PetscReal an[])
 {
   PetscInt pdim, sdim, deg[3], nel[3], k[3], nen, nface = 0, nq1 = 0, free_dir[2] = {0, 0}, fidx[SK_IGA_FACE_MAX_NODES];
   PetscInt idx[SK_ELEMENT_MAX_NODES];
@@ -23,6 +23,9 @@ PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscI
   PetscCheck(f >= 0 && f < 2 * pdim, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "face %" PetscInt_FMT " of a %" PetscInt_FMT "D patch", f,
              pdim);
   const PetscInt d = f / 2, nt = pdim - 1, fixed = (f % 2) ? deg[d] : 0;
+  /* det(dX/dxi) > 0 (checked when the mesh is made): (t_y, -t_x) in 2D and t_1 x t_2 in 3D (tangents along the free
+     directions in increasing order) point out of the faces xi_0 = 1, xi_1 = -1 and xi_2 = 1, into the others */
+  const PetscReal sign = (f == 1 || f == 2 || f == 5) ? 1.0 : -1.0;
   PetscCall(SKNURBSPatchGetElementSpans(patch, e, k));
   PetscCheck(k[d] == ((f % 2) ? nel[d] - 1 : 0), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG,
              "element %" PetscInt_FMT " of the patch is not on its face '%s'", e, SKNURBSPatchFaceName(f));
@@ -55,7 +58,7 @@ PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscI
   if (local)
     for (PetscInt b = 0; b < nface; b++) local[b] = fidx[b];
   for (PetscInt q = 0; q < *nq; q++) {
-    PetscReal xi[3], w = 1.0, t[2][3] = {{0, 0, 0}, {0, 0, 0}}, dA;
+    PetscReal xi[3], w = 1.0, t[2][3] = {{0, 0, 0}, {0, 0, 0}}, c[3] = {0, 0, 0}, dA;
     xi[d] = (f % 2) ? 1.0 : -1.0;
     for (PetscInt j = 0, rest = q; j < nt; j++, rest /= nq1) {
       xi[free_dir[j]] = gx[rest % nq1];
@@ -72,11 +75,16 @@ PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscI
       }
     }
     if (nt == 1)
-      dA = PetscSqrtReal(t[0][0] * t[0][0] + t[0][1] * t[0][1]);
-    else
-      dA = PetscSqrtReal(PetscSqr(t[0][1] * t[1][2] - t[0][2] * t[1][1]) + PetscSqr(t[0][2] * t[1][0] - t[0][0] * t[1][2]) +
-                         PetscSqr(t[0][0] * t[1][1] - t[0][1] * t[1][0]));
+      c[0] = t[0][1], c[1] = -t[0][0];
+    else {
+      c[0] = t[0][1] * t[1][2] - t[0][2] * t[1][1];
+      c[1] = t[0][2] * t[1][0] - t[0][0] * t[1][2];
+      c[2] = t[0][0] * t[1][1] - t[0][1] * t[1][0];
+    }
+    dA     = PetscSqrtReal(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
     wdA[q] = w * dA;
+    if (an)
+      for (PetscInt k = 0; k < sdim; k++) an[q * sdim + k] = sign * w * c[k];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -103,11 +111,12 @@ PetscErrorCode SKMeshGetPatchElement(SKMesh mesh, PetscInt e, SKNURBSPatch *patc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKMeshPatchFaceWeights(SKMesh mesh, PetscInt e, PetscInt f, const PetscReal X[], PetscReal w[])
+PetscErrorCode SKMeshPatchFaceWeights(SKMesh mesh, PetscInt e, PetscInt f, const PetscReal X[], PetscReal w[], PetscReal an[])
 {
   SKNURBSPatch patch;
   PetscInt pe, nfn = 0, nq = 0, fn[SK_ELEMENT_MAX_NODES], n, dim;
-  PetscReal Xf[SK_IGA_FACE_MAX_NODES * 3], R[SK_IGA_FACE_MAX_QP * SK_IGA_FACE_MAX_NODES], wdA[SK_IGA_FACE_MAX_QP];
+  PetscReal Xf[SK_IGA_FACE_MAX_NODES * 3], R[SK_IGA_FACE_MAX_QP * SK_IGA_FACE_MAX_NODES], wdA[SK_IGA_FACE_MAX_QP],
+      aq[SK_IGA_FACE_MAX_QP * 3];
 
   PetscFunctionBegin;
   PetscCall(SKMeshGetPatchElement(mesh, e, &patch, &pe));
@@ -117,10 +126,14 @@ PetscErrorCode SKMeshPatchFaceWeights(SKMesh mesh, PetscInt e, PetscInt f, const
   PetscCheck(n <= SK_IGA_FACE_MAX_NODES, PETSC_COMM_SELF, PETSC_ERR_SUP, "faces with %" PetscInt_FMT " control points", n);
   for (PetscInt a = 0; a < n; a++)
     for (PetscInt c = 0; c < dim; c++) Xf[a * dim + c] = X[fn[a] * dim + c];
-  PetscCall(SKNURBSPatchFaceQuadrature(patch, pe, f, Xf, &nfn, NULL, &nq, R, wdA, NULL));
+  PetscCall(SKNURBSPatchFaceQuadrature(patch, pe, f, Xf, &nfn, NULL, &nq, R, wdA, NULL, aq));
   PetscCheck(nfn == n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "face with %" PetscInt_FMT " nodes in the mesh but %" PetscInt_FMT " in the patch",
              n, nfn);
   for (PetscInt q = 0; q < nq; q++)
-    for (PetscInt a = 0; a < nfn; a++) w[a] += R[q * nfn + a] * wdA[q];
+    for (PetscInt a = 0; a < nfn; a++) {
+      w[a] += R[q * nfn + a] * wdA[q];
+      if (an)
+        for (PetscInt c = 0; c < dim; c++) an[a * dim + c] += R[q * nfn + a] * aq[q * dim + c];
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -248,6 +248,16 @@ sk_add_python_test(regression_contact_patch_nurbs3d ${SK_TEST_DIR}/check_contact
 # master, so most Gauss points' reactions go to control points of the other rank): measured 6.8e-16 (energies against
 # the largest energy, final fields against their largest value); bound 1e-12.
 sk_contact_same_on_2_ranks(regression_contact_patch_nurbs3d_mpi 1e-12 ${SK_TEST_DIR}/patch_nurbs3d.xml)
+# The contact patch test on a curved NURBS interface (tests/regression/contact/patch_curved3d.xml and patch_curved2d.xml;
+# docs/theory.md, "A curved contact patch test"): concentric quarter rings of degree 2 expanding homogeneously, dead
+# pressures on their free arcs, the penalty that makes the uniform state exact. Each cell's stress and each slave
+# point's pressure against the exact values: matching knots (8 spans) measured 1.5e-7 and 7e-8 of the pressure, bound
+# 1e-6 (the rest is the element quadrature of the rational basis, tests/unit/iga/test_face.c); non-matching knots (6 on
+# 8) 5.3e-4, bound 1e-3; one and two passes; energy drift below 1e-9 (measured 9e-11); a penalty 1 % off fails it.
+sk_add_python_test(regression_contact_patch_curved3d ${SK_TEST_DIR}/check_contact_patch_curved.py
+  ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/patch_curved3d.xml LABELS regression)
+sk_add_python_test(regression_contact_patch_curved2d ${SK_TEST_DIR}/check_contact_patch_curved.py
+  ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/patch_curved2d.xml --self-test LABELS regression)
 # Action and reaction with a slave patch face of degree 2 (tests/regression/contact/free_nurbs_slave.xml: a NURBS block
 # landing obliquely on a free NURBS slab, Coulomb friction, no external force): total momentum to 1e-12 relative
 # (measured 1.8e-16) with a self-test (the block's masses x 1.01 must fail it), energy drift below 1e-3 of the initial

@@ -80,3 +80,7 @@ set_tests_properties(regression_explicit_default_fields_mpi2 PROPERTIES PROCESSO
 # check stopped it at step 30 (energies 3e-12 J). The script's self-test checks that the case needs the floor.
 sk_add_python_test(regression_explicit_energy_roundoff ${SK_TEST_DIR}/check_energy_roundoff.py
   ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/stable/energy_roundoff.xml LABELS regression)
+
+# A dead pressure on Lagrange faces (Q4, H8) against the same load as a traction -p n on a flat face: the same energy
+# histories to 1e-12 (measured 0: the same nodal loads), with a self-test (the traction 1 % larger must fail).
+sk_add_python_test(regression_explicit_pressure ${SK_TEST_DIR}/check_pressure.py ARGS ${SK_PROGRAM} LABELS regression)

@@ -35,7 +35,7 @@ static PetscErrorCode MakePair(SKMesh mesh, const char name[], PetscReal y0, Pet
     PetscInt fn[SK_ELEMENT_MAX_NODES], nf;
     PetscReal wf[SK_IGA_FACE_MAX_NODES] = {0};
     PetscCall(SKMeshGetFaceNodes(mesh, elements[s], faces[s], &nf, fn));
-    PetscCall(SKMeshPatchFaceWeights(mesh, elements[s], faces[s], X, wf));
+    PetscCall(SKMeshPatchFaceWeights(mesh, elements[s], faces[s], X, wf, NULL));
     for (PetscInt a = 0; a < nf; a++) w[fn[a]] += wf[a];
   }
   PetscCall(SKMeshCreateNodeSF(mesh, &sf));
