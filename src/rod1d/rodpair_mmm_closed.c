@@ -24,7 +24,7 @@ static void AddPointLoad(MMM *mm, const Seg *sg, PetscInt j, PetscReal c, PetscR
    ramps k (us0 + vs tau) of the sticking end neighbours, and P0 sin(W t + phase) at node 0 */
 void SKMMMSetupCoefficients(MMM *mm, PetscReal t0)
 {
-  PetscReal psi = mm->W * t0 + mm->phase, wmax = mm->wmax;
+  PetscReal psi = mm->W * t0 + mm->phase, wmax = mm->wmax, sP = PetscSinReal(psi), cP = PetscCosReal(psi);
 
   for (PetscInt s = 0; s < mm->nseg; s++) {
     Seg *sg = &mm->seg[s];
@@ -61,8 +61,8 @@ void SKMMMSetupCoefficients(MMM *mm, PetscReal t0)
       mm->c0[ip] = mm->g0[ip] / w2;
       mm->c1[ip] = mm->g1[ip] / w2;
       mm->pa[ip] = mm->gP[ip] / D;
-      mm->A[ip]  = mm->q0[ip] - mm->c0[ip] - mm->pa[ip] * PetscSinReal(psi);
-      mm->B[ip]  = (mm->qd0[ip] - mm->c1[ip] - mm->pa[ip] * mm->W * PetscCosReal(psi)) / w;
+      mm->A[ip]  = mm->q0[ip] - mm->c0[ip] - mm->pa[ip] * sP; /* sin, cos of the load phase once per step, not per mode */
+      mm->B[ip]  = (mm->qd0[ip] - mm->c1[ip] - mm->pa[ip] * mm->W * cP) / w;
     }
   }
 }

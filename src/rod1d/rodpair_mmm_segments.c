@@ -1,6 +1,7 @@
 /* Mode-matching method: the segments of rod 1 within an interval and their modes (closed form for uniform segments,
    the tridiagonal eigen-solve with a cache for the others), and the projection of the state onto them. */
 #include "mmmimpl.h"
+#include <string.h>
 
 /* phi_p(j) for p = 0..n-1 at local node j, by rotation (no trigonometric call per mode) */
 static void SegPhi(const Seg *s, PetscInt j, PetscReal phi[])
@@ -129,19 +130,27 @@ static PetscBool SegUniform(const MMM *mm, Seg *sg)
   return PETSC_TRUE;
 }
 
-/* u, v of the K local nodes IDX of segment SG from its current modal values (SKMMMSegModes), in U, V: the rotations of
-   SegPhi run side by side for up to 64 nodes (independent recurrences, so they vectorise across the nodes where one
-   node's recurrence is a chain of dependent operations) */
+/* lanes of the mode recurrence in SKMMMSegNodesUV: modes p0 .. p0 + 7 side by side in two GCC/Clang vectors of 4
+   (the compilers' own vectorisers left this recurrence scalar; wider vectors than the machine's are spilled) */
+#define SEG_LANES 8
+typedef PetscReal SegLanes __attribute__((vector_size(4 * sizeof(PetscReal))));
+
+/* u, v of the K local nodes IDX of segment SG from its current modal values (SKMMMSegModes), in U, V. Without a mode
+   matrix, phi_p(j) = cos(J (theta0 + p dtheta)) (a sine for fixed-fixed ends, taken as the cosine a quarter turn back)
+   runs over the modes in SEG_LANES lanes, each lane rotated by SEG_LANES J dtheta per pass: independent recurrences
+   across the modes, so one node costs about n / 8 vector operations however few nodes are asked for (an event
+   evaluation needs about 5 per segment; running the recurrence across the nodes instead left most lanes empty). */
 void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[])
 {
   const PetscReal *qv = mm->qv + sg->a, *qdv = mm->qdv + sg->a;
+  const PetscInt n  = sg->n;
   PetscBool use_sin = sg->kind == SEG_FIXED_FIXED ? PETSC_TRUE : PETSC_FALSE;
 
   if (sg->phi) {
     for (PetscInt b = 0; b < k; b++) {
-      const PetscReal *row = sg->phi + (size_t)idx[b] * sg->n;
+      const PetscReal *row = sg->phi + (size_t)idx[b] * n;
       PetscReal uu = 0, vv = 0;
-      for (PetscInt p = 0; p < sg->n; p++) {
+      for (PetscInt p = 0; p < n; p++) {
         uu += row[p] * qv[p];
         vv += row[p] * qdv[p];
       }
@@ -150,29 +159,48 @@ void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], P
     }
     return;
   }
-  for (PetscInt b0 = 0; b0 < k; b0 += 64) {
-    PetscInt m = PetscMin(64, k - b0);
-    PetscReal c[64], sn[64], cy[64], sy[64], uu[64], vv[64];
-    for (PetscInt b = 0; b < m; b++) {
-      PetscInt j = idx[b0 + b], J = sg->kind == SEG_FIXED_FREE ? sg->n - 1 - j : (sg->kind == SEG_FIXED_FIXED ? j + 1 : j);
-      SKSinCos(J * sg->theta0, &sn[b], &c[b]);
-      SKSinCos(J * sg->dtheta, &sy[b], &cy[b]);
-      uu[b] = vv[b] = 0;
+  for (PetscInt b = 0; b < k; b++) {
+    PetscInt j = idx[b], J = sg->kind == SEG_FIXED_FREE ? n - 1 - j : (sg->kind == SEG_FIXED_FIXED ? j + 1 : j), p = 0;
+    SegLanes c[2], sn[2], uu[2] = {{0}}, vv[2] = {{0}};
+    PetscReal cc, ss, cy, sy, cL, sL, u = 0, v = 0, c0[SEG_LANES], s0[SEG_LANES];
+    SKSinCos(J * sg->theta0, &ss, &cc);
+    if (use_sin) { /* sin x = cos(x - pi/2) */
+      PetscReal t = cc;
+      cc          = ss;
+      ss          = -t;
     }
-    for (PetscInt p = 0; p < sg->n; p++) {
-      const PetscReal q = qv[p], qd = qdv[p];
-      for (PetscInt b = 0; b < m; b++) {
-        PetscReal ph = use_sin ? sn[b] : c[b], t = c[b] * cy[b] - sn[b] * sy[b];
-        uu[b] += ph * q;
-        vv[b] += ph * qd;
-        sn[b] = sn[b] * cy[b] + c[b] * sy[b];
-        c[b]  = t;
+    SKSinCos(J * sg->dtheta, &sy, &cy);
+    SKSinCos(SEG_LANES * J * sg->dtheta, &sL, &cL);
+    for (PetscInt l = 0; l < SEG_LANES; l++) { /* lane l starts at mode l */
+      PetscReal t = cc * cy - ss * sy;
+      c0[l]       = cc;
+      s0[l]       = ss;
+      ss          = ss * cy + cc * sy;
+      cc          = t;
+    }
+    memcpy(c, c0, sizeof(c));
+    memcpy(sn, s0, sizeof(sn));
+    for (; p + SEG_LANES <= n; p += SEG_LANES)
+      for (PetscInt h = 0; h < 2; h++) {
+        SegLanes q, qd, t;
+        memcpy(&q, qv + p + 4 * h, sizeof(q));
+        memcpy(&qd, qdv + p + 4 * h, sizeof(qd));
+        uu[h] += c[h] * q;
+        vv[h] += c[h] * qd;
+        t     = c[h] * cL - sn[h] * sL;
+        sn[h] = sn[h] * cL + c[h] * sL;
+        c[h]  = t;
       }
+    for (PetscInt l = 0; l < n - p; l++) {
+      uu[l / 4][l % 4] += c[l / 4][l % 4] * qv[p + l];
+      vv[l / 4][l % 4] += c[l / 4][l % 4] * qdv[p + l];
     }
-    for (PetscInt b = 0; b < m; b++) {
-      U[b0 + b] = uu[b];
-      V[b0 + b] = vv[b];
+    for (PetscInt l = 0; l < SEG_LANES; l++) {
+      u += uu[l / 4][l % 4];
+      v += vv[l / 4][l % 4];
     }
+    U[b] = u;
+    V[b] = v;
   }
 }
 
