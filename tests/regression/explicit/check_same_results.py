@@ -51,7 +51,7 @@ def datasets(path):
     U = out["explicit/final/displacement"][0]
     order = np.lexsort(tuple(np.round(U, 9).T[::-1]) + tuple(np.round(X, 12).T[::-1]))
     for name in list(out):  # and the per-node end-of-run contact statistics (natural order as well)
-        if name.startswith(("explicit/final/", "explicit/contact_nodes/")):
+        if name.startswith("explicit/final/") or (name.startswith("explicit/contact_nodes/") and len(out[name][0]) == len(X)):
             out[name] = (out[name][0][order], out[name][1])
     return out
 
