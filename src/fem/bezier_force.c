@@ -31,7 +31,7 @@ typedef struct {
   SK_ALIGN PetscReal A2[SK_BF_NF * SK_BF_NEN * 3 * SK_L];                              /* after the second */
   SK_ALIGN PetscReal V[SK_BF_NF * SK_BF_NEN * 4 * SK_L]; /* the fields and their derivatives at the Gauss points */
   SK_ALIGN PetscReal S[3 * SK_BF_NEN * 4 * SK_L];        /* the stress coefficients at the Gauss points */
-  SK_ALIGN PetscReal R[SK_BF_NEN * 3 * SK_L];            /* element force, (a * dim + i) * SK_L + l */
+  SK_ALIGN PetscReal R[SK_BF_NEN * 3 * SK_L];            /* element force, (i * nen + a) * SK_L + l */
 } SKBezierForceWork;
 
 /* a loop over the lanes of a batch, which the compiler may vectorise: its iterations are independent (GCC cannot
@@ -60,153 +60,114 @@ SK_HOT_INLINE void GatherTables(const SKBezierBasis *bb, const PetscInt dim, con
   }
 }
 
-#define TT(d, g, a, l) w->T[(((d)*q + (g)) * q + (a)) * SK_L + (l)]
-#define DD(d, g, a, l) w->D[(((d)*q + (g)) * q + (a)) * SK_L + (l)]
+/* The passes treat a lane block (the SK_L values of one index of a work array) as SK_BF_NV vectors of SK_BF_VW lanes
+   (GNU vector extensions; GCC and Clang lower them to the widest vectors the target has, or to scalars), so that every
+   array of a pass is addressed from one base pointer with offsets known at compile time. 4 lanes (256 bits) rather
+   than 2: as fast on an AVX2 machine that splits them in two, with fewer instructions (docs/benchmarks.md). */
+#ifndef SK_BF_VW
+#define SK_BF_VW 4
+#endif
+#define SK_BF_NV (SK_L / SK_BF_VW)
+_Static_assert(SK_L % SK_BF_VW == 0, "a lane block is a whole number of vectors");
+typedef PetscReal SKBFVec __attribute__((vector_size(SK_BF_VW * sizeof(PetscReal))));
+
+/* One forward 1D pass with the tables T, D of a direction (T[(g q + a) SK_L + l] = N_a(xi_g)): for every outer index
+   o < no, Gauss point g < q and inner index i < ni, with in[((o q + a) ni + i) nin + v] and out[((o q + g) ni + i) (nin + 1)
+   + v] (lane blocks),
+     out_v = sum_a N_a(xi_g) in_v (v < nin),   out_nin = sum_a N_a'(xi_g) in_0,
+   each sum in the order of a. */
+SK_HOT_INLINE void Forward1D(const PetscInt q, const PetscInt no, const PetscInt ni, const PetscInt nin, const PetscReal *T,
+                             const PetscReal *D, const PetscReal *in, PetscReal *out)
+{
+  const SKBFVec *t = (const SKBFVec *)T, *dt = (const SKBFVec *)D, *x = (const SKBFVec *)in;
+  SKBFVec *y = (SKBFVec *)out;
+
+  for (PetscInt o = 0; o < no; o++)
+    for (PetscInt g = 0; g < q; g++)
+      for (PetscInt i = 0; i < ni; i++)
+        for (PetscInt c = 0; c < SK_BF_NV; c++) {
+          const SKBFVec *xo = x + ((o * q * ni + i) * nin) * SK_BF_NV + c, *to = t + g * q * SK_BF_NV + c, *dto = dt + g * q * SK_BF_NV + c;
+          SKBFVec *yo = y + (((o * q + g) * ni + i) * (nin + 1)) * SK_BF_NV + c;
+          SKBFVec s[4], sd = {0};
+          for (PetscInt v = 0; v < nin; v++) s[v] = (SKBFVec){0};
+          for (PetscInt a = 0; a < q; a++) {
+            const SKBFVec ta = to[a * SK_BF_NV], *xa = xo + a * ni * nin * SK_BF_NV;
+            for (PetscInt v = 0; v < nin; v++) s[v] += ta * xa[v * SK_BF_NV];
+            sd += dto[a * SK_BF_NV] * xa[0];
+          }
+          for (PetscInt v = 0; v < nin; v++) yo[v * SK_BF_NV] = s[v];
+          yo[nin * SK_BF_NV] = sd;
+        }
+}
+
+/* One backward 1D pass, the transpose: with in[((o q + g) ni + i) nin + v] and out[((o q + a) ni + i) (nin - 1) + v],
+     out_0 = sum_g [N_a(xi_g) in_0 + N_a'(xi_g) in_(nin-1)],   out_v = sum_g N_a(xi_g) in_v (0 < v < nin - 1),
+   each sum in the order of g; out_0 times wt[a] (the control point weights, lane blocks) when WT is given (nin = 2,
+   ni = 1, o q + a the control point). */
+SK_HOT_INLINE void Backward1D(const PetscInt q, const PetscInt no, const PetscInt ni, const PetscInt nin, const PetscReal *T,
+                              const PetscReal *D, const PetscReal *in, const PetscReal *wt, PetscReal *out)
+{
+  const SKBFVec *t = (const SKBFVec *)T, *dt = (const SKBFVec *)D, *x = (const SKBFVec *)in, *wv = (const SKBFVec *)wt;
+  SKBFVec *y = (SKBFVec *)out;
+
+  for (PetscInt o = 0; o < no; o++)
+    for (PetscInt a = 0; a < q; a++)
+      for (PetscInt i = 0; i < ni; i++)
+        for (PetscInt c = 0; c < SK_BF_NV; c++) {
+          const SKBFVec *xo = x + ((o * q * ni + i) * nin) * SK_BF_NV + c, *to = t + a * SK_BF_NV + c, *dto = dt + a * SK_BF_NV + c;
+          SKBFVec *yo = y + (((o * q + a) * ni + i) * (nin - 1)) * SK_BF_NV + c;
+          SKBFVec s[3];
+          for (PetscInt v = 0; v < nin - 1; v++) s[v] = (SKBFVec){0};
+          for (PetscInt g = 0; g < q; g++) {
+            const SKBFVec tg = to[g * q * SK_BF_NV], *xg = xo + g * ni * nin * SK_BF_NV;
+            s[0] += tg * xg[0] + dto[g * q * SK_BF_NV] * xg[(nin - 1) * SK_BF_NV];
+            for (PetscInt v = 1; v < nin - 1; v++) s[v] += tg * xg[v * SK_BF_NV];
+          }
+          if (wv) s[0] = wv[(o * q + a) * SK_BF_NV + c] * s[0];
+          for (PetscInt v = 0; v < nin - 1; v++) yo[v * SK_BF_NV] = s[v];
+        }
+}
+
+/* the tables of direction d */
+#define TD(d) (w->T + (d)*q * q * SK_L), (w->D + (d)*q * q * SK_L)
 
 /* Forward passes: the fields C[(f nen + a) SK_L + l] (a = a0 + q a1 [+ q^2 a2]) to their values and reference
    derivatives at the Gauss points, V[((f nq + g) (dim + 1) + v) SK_L + l] (g = g0 + q g1 [+ q^2 g2]; v = 0 the value,
    1 + k the derivative along xi_k). */
 SK_HOT_INLINE void Forward(const PetscInt dim, const PetscInt q, const PetscInt nf, SKBezierForceWork *w)
 {
-  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = nen, nv = dim + 1;
+  const PetscInt nen = dim == 2 ? q * q : q * q * q;
   /* direction 0: A1[((f nen/q + rest) q + g0) 2 + v], rest = a1 [+ q a2], v: N or N' along xi_0 */
-  for (PetscInt f = 0; f < nf; f++)
-    for (PetscInt r = 0; r < nen / q; r++)
-      for (PetscInt g = 0; g < q; g++) {
-        PetscReal *o       = w->A1 + (((f * (nen / q) + r) * q + g) * 2) * SK_L;
-        const PetscReal *c = w->C + (f * nen + r * q) * SK_L;
-        LANES(l)
-        {
-          PetscReal s0 = 0, s1 = 0;
-          for (PetscInt a = 0; a < q; a++) s0 += TT(0, g, a, l) * c[a * SK_L + l], s1 += DD(0, g, a, l) * c[a * SK_L + l];
-          o[l] = s0, o[SK_L + l] = s1;
-        }
-      }
+  Forward1D(q, nf * nen / q, 1, 1, TD(0), w->C, w->A1);
   if (dim == 2) { /* direction 1: to V (v = 0: N0 N1, 1: N0' N1, 2: N0 N1') */
-    for (PetscInt f = 0; f < nf; f++)
-      for (PetscInt g1 = 0; g1 < q; g1++)
-        for (PetscInt g0 = 0; g0 < q; g0++) {
-          PetscReal *o = w->V + ((f * nq + g1 * q + g0) * nv) * SK_L;
-          LANES(l)
-          {
-            PetscReal s0 = 0, s1 = 0, s2 = 0;
-            for (PetscInt a1 = 0; a1 < q; a1++) {
-              const PetscReal *in = w->A1 + (((f * q + a1) * q + g0) * 2) * SK_L;
-              s0 += TT(1, g1, a1, l) * in[l], s1 += TT(1, g1, a1, l) * in[SK_L + l], s2 += DD(1, g1, a1, l) * in[l];
-            }
-            o[l] = s0, o[SK_L + l] = s1, o[2 * SK_L + l] = s2;
-          }
-        }
+    Forward1D(q, nf, q, 2, TD(1), w->A1, w->V);
     return;
   }
   /* direction 1: A2[((f q + a2) q^2 + g1 q + g0) 3 + v] (v = 0: N0 N1, 1: N0' N1, 2: N0 N1') */
-  for (PetscInt f = 0; f < nf; f++)
-    for (PetscInt a2 = 0; a2 < q; a2++)
-      for (PetscInt g1 = 0; g1 < q; g1++)
-        for (PetscInt g0 = 0; g0 < q; g0++) {
-          PetscReal *o = w->A2 + ((((f * q + a2) * q + g1) * q + g0) * 3) * SK_L;
-          LANES(l)
-          {
-            PetscReal s0 = 0, s1 = 0, s2 = 0;
-            for (PetscInt a1 = 0; a1 < q; a1++) {
-              const PetscReal *in = w->A1 + ((((f * q + a2) * q + a1) * q + g0) * 2) * SK_L;
-              s0 += TT(1, g1, a1, l) * in[l], s1 += TT(1, g1, a1, l) * in[SK_L + l], s2 += DD(1, g1, a1, l) * in[l];
-            }
-            o[l] = s0, o[SK_L + l] = s1, o[2 * SK_L + l] = s2;
-          }
-        }
+  Forward1D(q, nf * q, q, 2, TD(1), w->A1, w->A2);
   /* direction 2: to V (v = 0 the value, 1..3 the derivatives along xi_0, xi_1, xi_2) */
-  for (PetscInt f = 0; f < nf; f++)
-    for (PetscInt g2 = 0; g2 < q; g2++)
-      for (PetscInt g10 = 0; g10 < q * q; g10++) {
-        PetscReal *o = w->V + ((f * nq + g2 * q * q + g10) * nv) * SK_L;
-        LANES(l)
-        {
-          PetscReal s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-          for (PetscInt a2 = 0; a2 < q; a2++) {
-            const PetscReal *in = w->A2 + (((f * q + a2) * q * q + g10) * 3) * SK_L;
-            const PetscReal t   = TT(2, g2, a2, l);
-            s0 += t * in[l], s1 += t * in[SK_L + l], s2 += t * in[2 * SK_L + l], s3 += DD(2, g2, a2, l) * in[l];
-          }
-          o[l] = s0, o[SK_L + l] = s1, o[2 * SK_L + l] = s2, o[3 * SK_L + l] = s3;
-        }
-      }
+  Forward1D(q, nf, q * q, 3, TD(2), w->A2, w->V);
 }
 
 /* Backward passes: the stress coefficients S[((i nq + g) (dim + 1) + v) SK_L + l] (v = 0 multiplies N_A, 1 + k
-   dN_A/dxi_k) summed over the Gauss points into R[(a dim + i) SK_L + l], times the weights w_A. */
+   dN_A/dxi_k) summed over the Gauss points into R[(i nen + a) SK_L + l], times the weights w_A. */
 SK_HOT_INLINE void Backward(const PetscInt dim, const PetscInt q, SKBezierForceWork *w)
 {
-  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = nen, nv = dim + 1;
+  const PetscInt nen = dim == 2 ? q * q : q * q * q;
   PetscReal *B1 = w->A1, *B2 = w->A2; /* the forward passes' space */
 
-  if (dim == 2) { /* direction 1: B1[((i q + a1) q + g0) 2 + v] (v = 0 multiplies N0, 1 N0') */
-    for (PetscInt i = 0; i < dim; i++)
-      for (PetscInt a1 = 0; a1 < q; a1++)
-        for (PetscInt g0 = 0; g0 < q; g0++) {
-          PetscReal *o = B1 + (((i * q + a1) * q + g0) * 2) * SK_L;
-          LANES(l)
-          {
-            PetscReal s0 = 0, s1 = 0;
-            for (PetscInt g1 = 0; g1 < q; g1++) {
-              const PetscReal *in = w->S + ((i * nq + g1 * q + g0) * nv) * SK_L;
-              s0 += TT(1, g1, a1, l) * in[l] + DD(1, g1, a1, l) * in[2 * SK_L + l], s1 += TT(1, g1, a1, l) * in[SK_L + l];
-            }
-            o[l] = s0, o[SK_L + l] = s1;
-          }
-        }
-  } else {
-    /* direction 2: B2[((i q^2 + g1 q + g0) q + a2) 3 + v] (v = 0 multiplies N0 N1, 1 N0' N1, 2 N0 N1') */
-    for (PetscInt i = 0; i < dim; i++)
-      for (PetscInt g10 = 0; g10 < q * q; g10++)
-        for (PetscInt a2 = 0; a2 < q; a2++) {
-          PetscReal *o = B2 + (((i * q * q + g10) * q + a2) * 3) * SK_L;
-          LANES(l)
-          {
-            PetscReal s0 = 0, s1 = 0, s2 = 0;
-            for (PetscInt g2 = 0; g2 < q; g2++) {
-              const PetscReal *in = w->S + ((i * nq + g2 * q * q + g10) * nv) * SK_L;
-              const PetscReal t   = TT(2, g2, a2, l);
-              s0 += t * in[l] + DD(2, g2, a2, l) * in[3 * SK_L + l], s1 += t * in[SK_L + l], s2 += t * in[2 * SK_L + l];
-            }
-            o[l] = s0, o[SK_L + l] = s1, o[2 * SK_L + l] = s2;
-          }
-        }
+  if (dim == 2) /* direction 1: B1[((i q + a1) q + g0) 2 + v] (v = 0 multiplies N0, 1 N0') */
+    Backward1D(q, dim, q, 3, TD(1), w->S, NULL, B1);
+  else {
+    /* direction 2: B2[((i q + a2) q^2 + g1 q + g0) 3 + v] (v = 0 multiplies N0 N1, 1 N0' N1, 2 N0 N1') */
+    Backward1D(q, dim, q * q, 4, TD(2), w->S, NULL, B2);
     /* direction 1: B1[(((i q + a2) q + a1) q + g0) 2 + v] (v = 0 multiplies N0, 1 N0') */
-    for (PetscInt i = 0; i < dim; i++)
-      for (PetscInt a2 = 0; a2 < q; a2++)
-        for (PetscInt a1 = 0; a1 < q; a1++)
-          for (PetscInt g0 = 0; g0 < q; g0++) {
-            PetscReal *o = B1 + ((((i * q + a2) * q + a1) * q + g0) * 2) * SK_L;
-            LANES(l)
-            {
-              PetscReal s0 = 0, s1 = 0;
-              for (PetscInt g1 = 0; g1 < q; g1++) {
-                const PetscReal *in = B2 + (((i * q * q + g1 * q + g0) * q + a2) * 3) * SK_L;
-                s0 += TT(1, g1, a1, l) * in[l] + DD(1, g1, a1, l) * in[2 * SK_L + l], s1 += TT(1, g1, a1, l) * in[SK_L + l];
-              }
-              o[l] = s0, o[SK_L + l] = s1;
-            }
-          }
+    Backward1D(q, dim * q, q, 3, TD(1), B2, NULL, B1);
   }
-  /* direction 0: R, for every control point a = a0 + q rest */
-  for (PetscInt i = 0; i < dim; i++)
-    for (PetscInt r = 0; r < nen / q; r++)
-      for (PetscInt a0 = 0; a0 < q; a0++) {
-        const PetscInt a = r * q + a0;
-        LANES(l)
-        {
-          PetscReal s = 0;
-          for (PetscInt g0 = 0; g0 < q; g0++) {
-            const PetscReal *in = B1 + (((i * (nen / q) + r) * q + g0) * 2) * SK_L;
-            s += TT(0, g0, a0, l) * in[l] + DD(0, g0, a0, l) * in[SK_L + l];
-          }
-          w->R[(a * dim + i) * SK_L + l] = w->w[a * SK_L + l] * s;
-        }
-      }
+  /* direction 0: R, for every control point a = a0 + q rest, times w_A */
+  for (PetscInt i = 0; i < dim; i++) Backward1D(q, nen / q, 1, 2, TD(0), B1 + i * nen * 2 * SK_L, w->w, w->R + i * nen * SK_L);
 }
-#undef TT
-#undef DD
+#undef TD
 
 /* The coefficients of the batch's fields into C: w_A, then w_A X_A (when X is given) and w_A u_A, in that order. */
 SK_HOT_INLINE void GatherFields(const PetscInt dim, const PetscInt nen, const PetscInt *conn, PetscInt b, PetscInt nl, const PetscReal Xg[],
@@ -354,7 +315,7 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
     for (PetscInt l = 0; l < nl; l++) {
       const PetscInt *c = conn + (b + l) * nen;
       for (PetscInt a = 0; a < nen; a++)
-        for (PetscInt i = 0; i < dim; i++) f[c[a] * dim + i] += w->R[(a * dim + i) * SK_L + l];
+        for (PetscInt i = 0; i < dim; i++) f[c[a] * dim + i] += w->R[(i * nen + a) * SK_L + l];
     }
   }
   if (energy) *energy += esum;
