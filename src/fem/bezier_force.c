@@ -70,6 +70,8 @@ SK_HOT_INLINE void GatherTables(const SKBezierBasis *bb, const PetscInt dim, con
 #define SK_BF_NV (SK_L / SK_BF_VW)
 _Static_assert(SK_L % SK_BF_VW == 0, "a lane block is a whole number of vectors");
 typedef PetscReal SKBFVec __attribute__((vector_size(SK_BF_VW * sizeof(PetscReal))));
+/* the same, for arrays aligned only to a PetscReal (the stored geometry, from PetscMalloc) */
+typedef PetscReal SKBFVecU __attribute__((vector_size(SK_BF_VW * sizeof(PetscReal)), aligned(sizeof(PetscReal))));
 
 /* One forward 1D pass with the tables T, D of a direction (T[(g q + a) SK_L + l] = N_a(xi_g)): for every outer index
    o < no, Gauss point g < q and inner index i < ni, with in[((o q + a) ni + i) nin + v] and out[((o q + g) ni + i) (nin + 1)
@@ -249,12 +251,12 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
     GatherFields(dim, nen, conn, b, nl, stored ? NULL : Xg, ug, w); /* w_A, [w_A X_A,] w_A u_A */
     Forward(dim, q, nf, w);
     for (PetscInt g = 0; g < nq; g++) {
-      SK_ALIGN PetscReal Gl[9 * SK_L], detl[SK_L], iW[SK_L], Du[9 * SK_L];
-      const PetscReal *V = w->V, *G = Gl, *det = detl;
+      SK_ALIGN PetscReal Gl[9 * SK_L], detl[SK_L];
+      const PetscReal *V = w->V + g * nv * SK_L, *G = Gl, *det = detl;
+      SKBFVec iW[SK_BF_NV];
       unsigned bad;
-#define VV(f, v, l) V[(((f)*nq + g) * nv + (v)) * SK_L + (l)]
       if (!stored)
-        ReferenceGeometry(dim, nq, g, V, detl, Gl);
+        ReferenceGeometry(dim, nq, g, w->V, detl, Gl);
       else if (!basis->same_element) { /* the batch's own elements: their stored geometry, lane by lane */
         det = bb->geo + ((b / SK_L) * nq + g) * ng * SK_L;
         G   = det + SK_L;
@@ -264,27 +266,33 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
         LANES(l) detl[l]    = ge[0];
         for (PetscInt k = 0; k < dim * dim; k++) LANES(l) Gl[k * SK_L + l] = ge[(1 + k) * SK_L];
       }
-      LANES(l) iW[l] = 1.0 / VV(0, 0, l);
-      /* du_i/dxi_k of the rational field */
-      for (PetscInt d = 0; d < dim; d++)
-        for (PetscInt k = 0; k < dim; k++) LANES(l)
-          {
-            SK_AT(Du, dim, d, k, l) = (VV(fu + d, 1 + k, l) - VV(fu + d, 0, l) * iW[l] * VV(0, 1 + k, l)) * iW[l];
-          }
       bad = SKLanesNonPositive(det) & live;
       if (bad) {
         const PetscInt l = FirstLane(bad);
         SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, g, det[l]);
         PetscFunctionReturn(PETSC_SUCCESS);
       }
-      /* F = I + du/dxi dxi/dX */
-      for (PetscInt i = 0; i < dim; i++)
-        for (PetscInt j = 0; j < dim; j++) LANES(l)
-          {
-            PetscReal s = i == j ? 1.0 : 0.0;
-            for (PetscInt k = 0; k < dim; k++) s += SK_AT(Du, dim, i, k, l) * SK_AT(G, dim, j, k, l);
-            SK_AT(mb->F, dim, i, j, l) = s;
+      /* du_i/dxi_k of the rational field, then F = I + du/dxi dxi/dX, vector by vector of lanes; V's value v of field f
+         at this point is v[(f nq nv + v) SK_BF_NV], G (stored: not aligned to a vector) gv[(j dim + k) SK_BF_NV] */
+      for (PetscInt c = 0; c < SK_BF_NV; c++) {
+        const SKBFVec *v   = (const SKBFVec *)V + c;
+        const SKBFVecU *gv = (const SKBFVecU *)G + c;
+        SKBFVec du[9], *F = (SKBFVec *)mb->F + c;
+        iW[c] = 1.0 / v[0];
+        for (PetscInt d = 0; d < dim; d++)
+          for (PetscInt k = 0; k < dim; k++) {
+            const SKBFVec *vu = v + (fu + d) * nq * nv * SK_BF_NV;
+            du[d * dim + k]   = (vu[(1 + k) * SK_BF_NV] - vu[0] * iW[c] * v[(1 + k) * SK_BF_NV]) * iW[c];
           }
+        for (PetscInt i = 0; i < dim; i++)
+          for (PetscInt j = 0; j < dim; j++) {
+            SKBFVec s = (SKBFVec){0} + (i == j ? 1.0 : 0.0);
+            /* du[0 .. dim^2 - 1] were all set above */
+            // cppcheck-suppress uninitvar
+            for (PetscInt k = 0; k < dim; k++) s += du[i * dim + k] * gv[(j * dim + k) * SK_BF_NV];
+            F[(i * dim + j) * SK_BF_NV] = s;
+          }
+      }
       PetscCall(SKMaterialStressBatch(mat, mb, energy ? PETSC_TRUE : PETSC_FALSE, &bad));
       bad &= live;
       if (bad) {
@@ -295,20 +303,23 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
       if (energy)
         for (PetscInt l = 0; l < nl; l++) esum += bb->wq[g] * det[l] * mb->psi[l];
       if (!f) continue;
-      /* S_ik = (w det J) P_ij dxi_k/dX_j / W, S_i0 = -sum_k S_ik dW/dxi_k / W */
-      for (PetscInt i = 0; i < dim; i++) {
-        PetscReal *s  = w->S + ((i * nq + g) * nv) * SK_L;
-        LANES(l) s[l] = 0.0;
-        for (PetscInt k = 0; k < dim; k++) LANES(l)
-          {
-            PetscReal t = 0.0;
-            for (PetscInt j = 0; j < dim; j++) t += SK_AT(mb->P, dim, i, j, l) * SK_AT(G, dim, j, k, l);
-            t *= bb->wq[g] * det[l] * iW[l];
-            s[(1 + k) * SK_L + l] = t;
-            s[l] -= t * VV(0, 1 + k, l) * iW[l];
+      /* S_ik = (w det J) P_ij dxi_k/dX_j / W, S_i0 = -sum_k S_ik dW/dxi_k / W, at S[((i nq + g) nv + v) SK_L] */
+      for (PetscInt c = 0; c < SK_BF_NV; c++) {
+        const SKBFVec *v = (const SKBFVec *)V + c, *P = (const SKBFVec *)mb->P + c;
+        const SKBFVecU *gv = (const SKBFVecU *)G + c;
+        const SKBFVec wdi  = bb->wq[g] * ((const SKBFVecU *)det)[c] * iW[c];
+        for (PetscInt i = 0; i < dim; i++) {
+          SKBFVec *s = (SKBFVec *)w->S + ((i * nq + g) * nv) * SK_BF_NV + c, s0 = {0};
+          for (PetscInt k = 0; k < dim; k++) {
+            SKBFVec t = {0};
+            for (PetscInt j = 0; j < dim; j++) t += P[(i * dim + j) * SK_BF_NV] * gv[(j * dim + k) * SK_BF_NV];
+            t *= wdi;
+            s[(1 + k) * SK_BF_NV] = t;
+            s0 -= t * v[(1 + k) * SK_BF_NV] * iW[c];
           }
+          s[0] = s0;
+        }
       }
-#undef VV
     }
     if (!f) continue;
     Backward(dim, q, w);
