@@ -153,6 +153,23 @@ PETSC_EXTERN PetscErrorCode SKMeshLocatePatchPoint(SKMesh mesh, const PetscReal 
 #define SK_IGA_FACE_MAX_NODES 16 /* control points of one face element (2D: p + 1 <= 8; 3D: (p + 1)^2 with p <= 3) */
 #define SK_IGA_FACE_MAX_QP 100   /* quadrature points of one face element (2D: p + 3 <= 10; 3D: (p + 3)^2 <= 36) */
 
+/* The normal of a face parametrisation from its tangents T (one in 2D, two in 3D; 3 components each, the third 0 in 2D):
+   (t_y, -t_x) in 2D, t_1 x t_2 in 3D, into N[DIM]; returns its length, the line or area element per unit of the face
+   parameters. (NURBS patch faces: their quadrature and the contact master's normals.) */
+static inline PetscReal SKFaceAreaVector(PetscInt dim, const PetscReal t[][3], PetscReal n[])
+{
+  PetscReal len = 0;
+
+  if (dim == 2)
+    n[0] = t[0][1], n[1] = -t[0][0];
+  else {
+    n[0] = t[0][1] * t[1][2] - t[0][2] * t[1][1];
+    n[1] = t[0][2] * t[1][0] - t[0][0] * t[1][2];
+    n[2] = t[0][0] * t[1][1] - t[0][1] * t[1][0];
+  }
+  for (PetscInt d = 0; d < dim; d++) len += n[d] * n[d];
+  return PetscSqrtReal(len);
+}
 /* Quadrature over face F (0 left .. 5 front) of element E of a 2D or 3D solid PATCH, E on that face: *nfn control
    points of the face (in element order, as SKMeshGetFaceNodes() lists them for a Bezier cell; their places in the
    element's control point list into local[] when it is not NULL) and *nq Gauss points

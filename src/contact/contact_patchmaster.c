@@ -275,27 +275,10 @@ static PetscErrorCode PMUpdate(void *data, PetscReal t, const PetscReal X[], con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The normal of the parametrisation from its tangents DX, (t_y, -t_x) in 2D and t_1 x t_2 in 3D, into N; returns its
-   length, the line or area element per unit of the face parameters. */
-static PetscReal AreaVector(PetscInt dim, PetscReal dx[][3], PetscReal n[])
-{
-  PetscReal len = 0;
-
-  if (dim == 2)
-    n[0] = dx[0][1], n[1] = -dx[0][0];
-  else {
-    n[0] = dx[0][1] * dx[1][2] - dx[0][2] * dx[1][1];
-    n[1] = dx[0][2] * dx[1][0] - dx[0][0] * dx[1][2];
-    n[2] = dx[0][0] * dx[1][1] - dx[0][1] * dx[1][0];
-  }
-  for (PetscInt d = 0; d < dim; d++) len += n[d] * n[d];
-  return PetscSqrtReal(len);
-}
-
 /* Outward unit normal of face F from its tangents DX at a point. */
 static void FaceNormal(const PatchMaster *pm, PetscInt f, PetscReal dx[][3], PetscReal n[])
 {
-  const PetscReal len = pm->sign[f] / AreaVector(pm->dim, dx, n);
+  const PetscReal len = pm->sign[f] / SKFaceAreaVector(pm->dim, (const PetscReal(*)[3])dx, n);
   for (PetscInt d = 0; d < pm->dim; d++) n[d] *= len;
 }
 
@@ -558,7 +541,7 @@ PetscErrorCode SKContactPairCreateWithPatchMaster(MPI_Comm comm, SKMesh mesh, Pe
         const PetscReal xi[2] = {xq[g % nq], xq[g / nq]};
         PetscReal R[PM_MAX_NODES], x[3], dx[2][3], d2x[3][3], n[3], j;
         FacePoint(pm, f, xi, pm->ms->xv, R, x, dx, d2x); /* xv holds the reference until the first update */
-        j = AreaVector(dim, dx, n);
+        j = SKFaceAreaVector(dim, (const PetscReal(*)[3])dx, n);
         j = dim == 2 ? j * wq[g] : j * wq[g % nq] * wq[g / nq];
         size += j;
         for (PetscInt a = 0; a < pm->nfn; a++) wb[pm->faces[f * pm->nfn + a]] += R[a] * j;

@@ -187,7 +187,7 @@ PetscErrorCode SKExplicitReadLoadsAndConditions(SKExplicit ex, SKNode root)
                                     omega[0] * r[1] - omega[1] * r[0]};
           for (PetscInt d = 0; d < dim; d++) {
             PetscReal Lr = 0;
-            for (PetscInt e = 0; e < dim; e++) Lr += (has ? L[d * dim + e] : 0.0) * r[e];
+            for (PetscInt e = 0; e < dim; e++) Lr += L[d * dim + e] * r[e]; /* L stays zero without 'gradient' */
             ex->v[nodes[j] * dim + d] = val[d] + w_r[d] + Lr;
           }
         }

@@ -346,7 +346,7 @@ static PetscErrorCode SKBezierPatchDestroy(void *ctx)
    elements from ELEM0 (after the patches': the patch-face code counts control points patch after patch from 0). */
 static PetscErrorCode AppendLagrangeMesh(SKMesh mesh, SKMesh extra, PetscInt node0, PetscInt elem0, PetscInt id0)
 {
-  PetscInt nb, nsets, nmax = 0, *buf, *buf2;
+  PetscInt nb, nsets, *buf;
 
   PetscFunctionBegin;
   PetscCall(SKMeshGetNumBlocks(extra, &nb));
@@ -365,25 +365,14 @@ static PetscErrorCode AppendLagrangeMesh(SKMesh mesh, SKMesh extra, PetscInt nod
   }
   PetscCall(SKMeshGetNumNodeSets(extra, &nsets));
   for (PetscInt i = 0; i < nsets; i++) {
-    PetscInt n;
-    PetscCall(SKMeshGetNodeSet(extra, i, NULL, &n, NULL, NULL));
-    nmax = PetscMax(nmax, n);
-  }
-  PetscCall(SKMeshGetNumSideSets(extra, &nsets));
-  for (PetscInt i = 0; i < nsets; i++) {
-    PetscInt n;
-    PetscCall(SKMeshGetSideSet(extra, i, NULL, &n, NULL, NULL, NULL));
-    nmax = PetscMax(nmax, n);
-  }
-  PetscCall(PetscMalloc2(nmax, &buf, nmax, &buf2));
-  PetscCall(SKMeshGetNumNodeSets(extra, &nsets));
-  for (PetscInt i = 0; i < nsets; i++) {
     const char *name;
     const PetscInt *nodes;
     PetscInt n;
     PetscCall(SKMeshGetNodeSet(extra, i, &name, &n, &nodes, NULL));
+    PetscCall(PetscMalloc1(n, &buf));
     for (PetscInt k = 0; k < n; k++) buf[k] = nodes[k] + node0;
     PetscCall(SKMeshAddNodeSet(mesh, name, n, buf));
+    PetscCall(PetscFree(buf));
   }
   PetscCall(SKMeshGetNumSideSets(extra, &nsets));
   for (PetscInt i = 0; i < nsets; i++) {
@@ -391,10 +380,11 @@ static PetscErrorCode AppendLagrangeMesh(SKMesh mesh, SKMesh extra, PetscInt nod
     const PetscInt *elements, *faces;
     PetscInt n;
     PetscCall(SKMeshGetSideSet(extra, i, &name, &n, &elements, &faces, NULL));
-    for (PetscInt k = 0; k < n; k++) buf[k] = elements[k] + elem0, buf2[k] = faces[k];
-    PetscCall(SKMeshAddSideSet(mesh, name, n, buf, buf2));
+    PetscCall(PetscMalloc1(n, &buf));
+    for (PetscInt k = 0; k < n; k++) buf[k] = elements[k] + elem0;
+    PetscCall(SKMeshAddSideSet(mesh, name, n, buf, faces));
+    PetscCall(PetscFree(buf));
   }
-  PetscCall(PetscFree2(buf, buf2));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -74,14 +74,7 @@ PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscI
         if (x) x[q * sdim + c] += Re[fidx[b]] * Xf[b * sdim + c];
       }
     }
-    if (nt == 1)
-      c[0] = t[0][1], c[1] = -t[0][0];
-    else {
-      c[0] = t[0][1] * t[1][2] - t[0][2] * t[1][1];
-      c[1] = t[0][2] * t[1][0] - t[0][0] * t[1][2];
-      c[2] = t[0][0] * t[1][1] - t[0][1] * t[1][0];
-    }
-    dA     = PetscSqrtReal(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    dA     = SKFaceAreaVector(nt + 1, (const PetscReal(*)[3])t, c);
     wdA[q] = w * dA;
     if (an)
       for (PetscInt k = 0; k < sdim; k++) an[q * sdim + k] = sign * w * c[k];
