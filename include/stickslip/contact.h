@@ -274,6 +274,11 @@ typedef struct _p_SKContactPatchFace *SKContactPatchFace;
 PETSC_EXTERN PetscErrorCode SKContactPatchFaceCreate(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[],
                                                      const PetscInt faces[], SKContactPatchFace *pf);
 PETSC_EXTERN PetscErrorCode SKContactPatchFaceDestroy(SKContactPatchFace *pf);
+/* The mortar rule (MORTAR true) against a NURBS master (docs/theory.md, "The mortar rule of NURBS patch faces"): a face
+   element whose image meets several master faces has its integrals split where they meet, so that the master's shares,
+   smooth on each part, are integrated as the face's own basis is; the master must give its face corners. Default: the
+   Gauss points of each face element (the point distribution). */
+PETSC_EXTERN PetscErrorCode SKContactPatchFaceSetMortar(SKContactPatchFace pf, PetscBool mortar);
 /* The control points of the face (*n, natural numbers, sorted) and their weights A_A (m^(dim-1); owned by PF). */
 PETSC_EXTERN PetscErrorCode SKContactPatchFaceGetWeights(SKContactPatchFace pf, PetscInt *n, const PetscInt *natural[],
                                                          const PetscReal *A[]);

@@ -184,6 +184,13 @@ static inline PetscReal SKFaceAreaVector(PetscInt dim, const PetscReal t[][3], P
 PETSC_EXTERN PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscInt f, const PetscReal Xf[], PetscInt *nfn,
                                                        PetscInt local[], PetscInt *nq, PetscReal R[], PetscReal wdA[], PetscReal x[],
                                                        PetscReal an[]);
+/* The same at N given points of the face: XI[q*(dim-1) + j] in [-1, 1] along the face's free directions in increasing
+   order (the order of the Gauss points above, the first direction fastest) with weights WQ[q] (wdA[q] = WQ[q] |dx/dxi|,
+   an[q] WQ[q] times the area vector); when dR != NULL also dR[(q*nfn + a)*(dim-1) + j] = dR_a/dxi_j. WQ and wdA may be
+   NULL together. At most SK_IGA_FACE_MAX_QP points per call for the caller arrays sized as above. */
+PETSC_EXTERN PetscErrorCode SKNURBSPatchFacePoints(SKNURBSPatch patch, PetscInt e, PetscInt f, const PetscReal Xf[], PetscInt n,
+                                                   const PetscReal xi[], const PetscReal wq[], PetscInt *nfn, PetscInt local[],
+                                                   PetscReal R[], PetscReal dR[], PetscReal wdA[], PetscReal x[], PetscReal an[]);
 /* The NURBS patch of element E of MESH (a local element) and E's element number in the patch (*patch = NULL and
  *pe = -1 for a cell that is not a Bezier cell of a patch). */
 PETSC_EXTERN PetscErrorCode SKMeshGetPatchElement(SKMesh mesh, PetscInt e, SKNURBSPatch *patch, PetscInt *pe);

@@ -358,6 +358,20 @@ static PetscBool PMProject(void *data, const PetscReal x[], PetscReal t, PetscRe
   return bok;
 }
 
+static void PMFaceCorners(void *data, PetscInt face, PetscReal x[], PetscReal t[])
+{
+  const PatchMaster *pm = (const PatchMaster *)data;
+  const PetscInt dim = pm->dim, npar = pm->npar, nc = npar == 1 ? 2 : 4;
+
+  for (PetscInt c = 0; c < nc; c++) {
+    const PetscReal xi[2] = {(c % 2) ? 1.0 : -1.0, (c / 2) ? 1.0 : -1.0};
+    PetscReal R[PM_MAX_NODES], dx[2][3], d2x[3][3];
+    FacePoint(pm, face, xi, pm->ms->xv, R, x + c * dim, dx, d2x);
+    for (PetscInt k = 0; k < npar; k++)
+      for (PetscInt d = 0; d < dim; d++) t[(c * npar + k) * dim + d] = dx[k][d];
+  }
+}
+
 static void PMReact(void *data, PetscInt slot, const SKContactSupport *s, const PetscReal force[])
 {
   SKContactMeshSurfaceReact(((PatchMaster *)data)->ms, slot, s, force);
@@ -397,6 +411,7 @@ static PetscErrorCode PMDestroy(void *data)
 static const SKContactSurfaceOps PatchMasterOps = {.type          = "NURBS patch face",
                                                    .update        = PMUpdate,
                                                    .project       = PMProject,
+                                                   .facecorners   = PMFaceCorners,
                                                    .react         = PMReact,
                                                    .addreactions  = PMAddReactions,
                                                    .applyreaction = PMApplyReaction,

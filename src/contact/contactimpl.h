@@ -157,6 +157,11 @@ typedef struct {
   /* before the distributions of a force evaluation, on every rank (whether or not it has points in contact), after the
      updates of both sides: the state of the mortar distribution for SLAVE (optional) */
   PetscErrorCode (*prepare)(void *data, SKContactSide slave);
+  /* the corners of face FACE (a projection's S->face) at the current positions, x[c dim + d], and the tangents of the
+     face there along its parameters, t[(c npar + k) dim + d] (npar = dim - 1; 2 corners in 2D, 4 in 3D, the first
+     parameter fastest), for a slave side that splits its integrals where the master's faces meet (the mortar rule of a
+     NURBS patch face; optional: without it the slave side cannot take that rule) */
+  void (*facecorners)(void *data, PetscInt face, PetscReal x[], PetscReal t[]);
   /* records FORCE (N) on the slave node at SLOT with support S; addreactions adds the recorded reactions to the local
      force F (collective). Both or neither. */
   void (*react)(void *data, PetscInt slot, const SKContactSupport *s, const PetscReal force[]);

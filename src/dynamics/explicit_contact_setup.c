@@ -84,7 +84,7 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit, SKNode, const char[], P
 /* the refusal of two passes between NURBS patch faces and Lagrange faces (%s: the contact's name) */
 #define PATCH_LAGRANGE_PASSES \
   "contact '%s': a pair between NURBS patch faces and Lagrange faces takes passes=\"1\" (two passes are not implemented for it)"
-static PetscErrorCode SlavePatchFace(SKExplicit, SKNode, const char[], const char[], PetscBool, PetscBool, SKContactPatchFace *);
+static PetscErrorCode SlavePatchFace(SKExplicit, SKNode, const char[], const char[], PetscBool, PetscBool, PetscBool, SKContactPatchFace *);
 static PetscErrorCode ReadPatchSlaveContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, SKContactPatchFace, PetscInt,
                                             SKContactPair[], PetscInt *);
 static PetscErrorCode SideSetPatchFaces(SKExplicit, SKNode, const char[], PetscInt *, PetscInt *, PetscInt *, const PetscInt **,
@@ -183,7 +183,7 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   }
   {
     SKContactPatchFace pf;
-    PetscCall(SlavePatchFace(ex, item, name, "sideset", dist_given, mortar, &pf));
+    PetscCall(SlavePatchFace(ex, item, name, "sideset", PETSC_FALSE, dist_given, mortar, &pf));
     if (pf) { /* a slave patch face of degree >= 2 on Lagrange faces */
       PetscCall(ReadPatchSlaveContact(ex, item, name, eps_n, passes, pf, group, pairs, npairs));
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -375,9 +375,11 @@ static PetscInt LinearFaceNodes(PetscInt dim)
    NURBS patch faces of degree >= 2 (faces of more control points than LinearFaceNodes()) into *PF (NULL otherwise:
    Lagrange L2, T3, Q4 faces or patch faces of degree 1, whose control points lie on the face, are slave nodes): its
    control points with weighted gaps, the reaction of each Gauss point at its projection onto the master
-   (docs/theory.md). What is not implemented is refused: the mortar distribution. */
-static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name[], const char slave_attr[], PetscBool dist_given,
-                                     PetscBool mortar, SKContactPatchFace *pf)
+   (docs/theory.md). Against a NURBS master (NURBS_MASTER) the mortar distribution is the mortar rule of the patch face
+   (its integrals split where the master's faces meet), and takes patch faces of degree 1 as well; against Lagrange
+   faces it is refused. */
+static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name[], const char slave_attr[], PetscBool nurbs_master,
+                                     PetscBool dist_given, PetscBool mortar, SKContactPatchFace *pf)
 {
   const PetscInt *elements, *faces;
   PetscInt ns, npatch, ntotal, nfn_max;
@@ -386,20 +388,23 @@ static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name
   *pf = NULL;
   PetscCall(SideSetPatchFaces(ex, item, slave_attr, &npatch, &ntotal, &ns, &elements, &faces));
   PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
-  if (!npatch || nfn_max <= LinearFaceNodes(ex->dim)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SKInputCheck(ex->input, item, dist_given && !mortar,
-                         "contact '%s': a slave side on NURBS patch faces of degree >= 2 takes distribution=\"point\" (the reaction of "
-                         "each Gauss point at its projection onto the master); the mortar distribution of such a side is not implemented",
+  if (!npatch || (nfn_max <= LinearFaceNodes(ex->dim) && !(nurbs_master && mortar))) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKInputCheck(ex->input, item, nurbs_master || (dist_given && !mortar),
+                         "contact '%s': a slave side on NURBS patch faces of degree >= 2 against Lagrange faces takes "
+                         "distribution=\"point\" (the reaction of each Gauss point at its projection onto the master); the mortar "
+                         "distribution of such a side needs a NURBS master",
                          name));
   PetscCall(ContactPatchFace(ex, item, slave_attr, pf));
+  if (*pf) PetscCall(SKContactPatchFaceSetMortar(*pf, mortar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A <contact sideset master> pair whose master side set lies on NURBS patch faces (2D and 3D; docs/input.md): the slave
    nodes (linear Lagrange faces, or patch faces of degree 1, whose control points lie on the face) or a slave patch face
-   of degree >= 2 (SlavePatchFace()) against the patch faces as a deformable master, with the point distribution; one
-   pass or two (the second with the master side as the slave, of any degree). What is not implemented is refused: the
-   mortar distribution, Lagrange faces of more nodes than LinearFaceNodes() as a slave. */
+   of degree >= 2 (SlavePatchFace()) against the patch faces as a deformable master, with the point distribution; or,
+   with the mortar distribution (the default), slave patch faces of any degree with the mortar rule; one pass or two
+   (the second with the master side as the slave, of any degree). What is not implemented is refused: the mortar
+   distribution from Lagrange faces, Lagrange faces of more nodes than LinearFaceNodes() as a slave. */
 static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt passes,
                                              PetscBool dist_given, PetscBool mortar, PetscInt group, SKContactPair pairs[],
                                              PetscInt *npairs)
@@ -407,16 +412,13 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
   PetscInt nb[2], *bodies[2];
 
   PetscFunctionBegin;
-  PetscCall(SKInputCheck(ex->input, item, dist_given && !mortar,
-                         "contact '%s': a master side set on NURBS patch faces takes distribution=\"point\" (node-to-segment); the "
-                         "mortar distribution onto a NURBS master is not implemented",
-                         name));
   {
     PetscBool found;
     char buf[64];
     PetscCall(SKInputGetString(ex->input, item, "mortar_tolerance", buf, sizeof(buf), &found));
     PetscCall(SKInputCheck(ex->input, item, !found,
-                           "contact '%s': mortar_tolerance applies to the mortar distribution; a NURBS master takes the point distribution",
+                           "contact '%s': mortar_tolerance applies to the mortar distribution between Lagrange faces; against a NURBS "
+                           "master the mortar rule is exact and has no tolerance",
                            name));
   }
   if (passes == 2) { /* the second pass needs the slave side on patch faces as its master */
@@ -439,7 +441,12 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
 
     /* the slave side's nodes are its contact points: on Lagrange faces they must be linear; a patch face of degree >= 2
        is a slave patch face PF (in the second pass the master side of the first) */
-    PetscCall(SlavePatchFace(ex, item, name, slave_attr, dist_given, mortar, &pf));
+    PetscCall(SlavePatchFace(ex, item, name, slave_attr, PETSC_TRUE, dist_given, mortar, &pf));
+    PetscCall(SKInputCheck(ex->input, item, pf || !mortar,
+                           "contact '%s': the slave side (attribute '%s') against a NURBS master is on Lagrange faces: the mortar "
+                           "distribution (the default) onto a NURBS master integrates over slave patch faces; take "
+                           "distribution=\"point\" (node-to-segment)",
+                           name, slave_attr));
     PetscCall(SKExplicitSideSetFromInput(ex, item, slave_attr, &ns, &elements, &faces));
     PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
     PetscCall(SKInputCheck(ex->input, item, nfn_max <= LinearFaceNodes(ex->dim) || pf,

@@ -4,13 +4,13 @@
    patch faces"). */
 #include "femimpl.h"
 
-PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscInt f, const PetscReal Xf[], PetscInt *nfn, PetscInt local[],
-                                          PetscInt *nq, PetscReal R[], PetscReal wdA[], PetscReal x[], PetscReal an[])
+PetscErrorCode SKNURBSPatchFacePoints(SKNURBSPatch patch, PetscInt e, PetscInt f, const PetscReal Xf[], PetscInt n, const PetscReal xi[],
+                                      const PetscReal wq[], PetscInt *nfn, PetscInt local[], PetscReal R[], PetscReal dR[], PetscReal wdA[],
+                                      PetscReal x[], PetscReal an[])
 {
-  PetscInt pdim, sdim, deg[3], nel[3], k[3], nen, nface = 0, nq1 = 0, free_dir[2] = {0, 0}, fidx[SK_IGA_FACE_MAX_NODES];
+  PetscInt pdim, sdim, deg[3], nel[3], k[3], nen, nface = 0, free_dir[2] = {0, 0}, fidx[SK_IGA_FACE_MAX_NODES];
   PetscInt idx[SK_ELEMENT_MAX_NODES];
-  PetscReal gx[SK_IGA_MAX_DEGREE + SK_IGA_FACE_EXTRA_QP], gw[SK_IGA_MAX_DEGREE + SK_IGA_FACE_EXTRA_QP], Xl[SK_IGA_FACE_MAX_NODES * 3];
-  PetscReal Re[SK_ELEMENT_MAX_NODES], dRe[SK_ELEMENT_MAX_NODES * 3];
+  PetscReal Xl[SK_IGA_FACE_MAX_NODES * 3], Re[SK_ELEMENT_MAX_NODES], dRe[SK_ELEMENT_MAX_NODES * 3];
 
   PetscFunctionBegin;
   PetscCall(SKNURBSPatchGetSizes(patch, &pdim, &sdim, deg, NULL));
@@ -40,10 +40,7 @@ PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscI
     fidx[nface++] = a;
   }
   for (PetscInt dd = 0, j = 0; dd < pdim; dd++)
-    if (dd != d) {
-      free_dir[j++] = dd;
-      nq1           = PetscMax(nq1, deg[dd] + SK_IGA_FACE_EXTRA_QP);
-    }
+    if (dd != d) free_dir[j++] = dd;
   if (!Xf) { /* the patch's own (reference) control points */
     const PetscReal *Pw;
     PetscCall(SKNURBSPatchGetControlNet(patch, NULL, &Pw));
@@ -52,33 +49,57 @@ PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscI
       for (PetscInt c = 0; c < sdim; c++) Xl[b * sdim + c] = Pw[idx[fidx[b]] * (sdim + 1) + c] / Pw[idx[fidx[b]] * (sdim + 1) + sdim];
     Xf = Xl;
   }
-  PetscCall(SKQuadratureGaussLegendre(nq1, gx, gw));
   *nfn = nface;
-  *nq  = nt == 1 ? nq1 : nq1 * nq1;
   if (local)
     for (PetscInt b = 0; b < nface; b++) local[b] = fidx[b];
-  for (PetscInt q = 0; q < *nq; q++) {
-    PetscReal xi[3], w = 1.0, t[2][3] = {{0, 0, 0}, {0, 0, 0}}, c[3] = {0, 0, 0}, dA;
-    xi[d] = (f % 2) ? 1.0 : -1.0;
-    for (PetscInt j = 0, rest = q; j < nt; j++, rest /= nq1) {
-      xi[free_dir[j]] = gx[rest % nq1];
-      w *= gw[rest % nq1];
-    }
-    PetscCall(SKNURBSPatchElementBasis(patch, e, xi, Re, dRe));
+  for (PetscInt q = 0; q < n; q++) {
+    PetscReal xe[3], t[2][3] = {{0, 0, 0}, {0, 0, 0}}, c[3] = {0, 0, 0}, dA;
+    xe[d] = (f % 2) ? 1.0 : -1.0;
+    for (PetscInt j = 0; j < nt; j++) xe[free_dir[j]] = xi[q * nt + j];
+    PetscCall(SKNURBSPatchElementBasis(patch, e, xe, Re, dRe));
     if (x)
       for (PetscInt c = 0; c < sdim; c++) x[q * sdim + c] = 0.0;
     for (PetscInt b = 0; b < nface; b++) {
       R[q * nface + b] = Re[fidx[b]];
+      if (dR)
+        for (PetscInt j = 0; j < nt; j++) dR[(q * nface + b) * nt + j] = dRe[fidx[b] * pdim + free_dir[j]];
       for (PetscInt c = 0; c < sdim; c++) {
         for (PetscInt j = 0; j < nt; j++) t[j][c] += dRe[fidx[b] * pdim + free_dir[j]] * Xf[b * sdim + c];
         if (x) x[q * sdim + c] += Re[fidx[b]] * Xf[b * sdim + c];
       }
     }
-    dA     = SKFaceAreaVector(nt + 1, (const PetscReal(*)[3])t, c);
-    wdA[q] = w * dA;
+    dA = SKFaceAreaVector(nt + 1, (const PetscReal(*)[3])t, c);
+    if (wdA) wdA[q] = wq[q] * dA;
     if (an)
-      for (PetscInt k = 0; k < sdim; k++) an[q * sdim + k] = sign * w * c[k];
+      for (PetscInt k = 0; k < sdim; k++) an[q * sdim + k] = sign * wq[q] * c[k];
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKNURBSPatchFaceQuadrature(SKNURBSPatch patch, PetscInt e, PetscInt f, const PetscReal Xf[], PetscInt *nfn, PetscInt local[],
+                                          PetscInt *nq, PetscReal R[], PetscReal wdA[], PetscReal x[], PetscReal an[])
+{
+  PetscInt pdim, deg[3], nq1 = 0;
+  PetscReal gx[SK_IGA_MAX_DEGREE + SK_IGA_FACE_EXTRA_QP], gw[SK_IGA_MAX_DEGREE + SK_IGA_FACE_EXTRA_QP], xi[2 * SK_IGA_FACE_MAX_QP],
+      wq[SK_IGA_FACE_MAX_QP];
+
+  PetscFunctionBegin;
+  PetscCall(SKNURBSPatchGetSizes(patch, &pdim, NULL, deg, NULL));
+  PetscCheck(f >= 0 && f < 2 * pdim, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "face %" PetscInt_FMT " of a %" PetscInt_FMT "D patch", f,
+             pdim);
+  for (PetscInt dd = 0; dd < pdim; dd++)
+    if (dd != f / 2) nq1 = PetscMax(nq1, deg[dd] + SK_IGA_FACE_EXTRA_QP);
+  PetscCall(SKQuadratureGaussLegendre(nq1, gx, gw));
+  /* the tensor Gauss rule, the first free direction fastest */
+  *nq = pdim == 2 ? nq1 : nq1 * nq1;
+  for (PetscInt q = 0; q < *nq; q++) {
+    wq[q] = 1.0;
+    for (PetscInt j = 0, rest = q; j < pdim - 1; j++, rest /= nq1) {
+      xi[q * (pdim - 1) + j] = gx[rest % nq1];
+      wq[q] *= gw[rest % nq1];
+    }
+  }
+  PetscCall(SKNURBSPatchFacePoints(patch, e, f, Xf, *nq, xi, wq, nfn, local, R, NULL, wdA, x, an));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

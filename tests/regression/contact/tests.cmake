@@ -190,16 +190,18 @@ sk_add_python_test(regression_contact_hertz3d ${SK_TEST_DIR}/check_contact_hertz
   LABELS regression)
 # NURBS patch faces as a deformable master (inputs/explicit/iga_block_slide_deformable.xml: a degree-1 NURBS block sliding
 # with Coulomb friction on a degree-2 NURBS slab whose top face is the master, node-to-segment): the rigid-block closed
-# forms of regression_contact_block_slide, stopping distance and dissipated energy each to 1 % (measured +0.66 % and
-# -0.01 % with the energy left in the bodies), energy balance 2e-3 (measured 2.3e-5).
+# forms of regression_contact_block_slide, stopping distance and dissipated energy each to 1 % (measured +0.88 % and
+# 0.00 % with the energy left in the bodies, 2026-11-28), energy balance 2e-3 (measured 2.05e-5).
 sk_add_python_test(regression_contact_iga_block_slide ${SK_TEST_DIR}/check_contact_block_slide.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_block_slide_deformable.xml a LABELS regression)
 # The same over its first 3 ms on 1 and 2 ranks, the slab cut by the partition under the block (rank 0: the slab's left
-# part; rank 1: the block and the slab's right part), so the reactions go to control points on the other rank: measured
-# 1.8e-13 on the final velocity and 1.2e-12 on the contact history (2026-11-27), 6.1e-14 and 6.2e-12 (2026-11-28: the
-# normal force of 188 N of one output row 1.4e-9 N apart, other rows 0 or 2.8e-10 N, multiples of one rounding of a sum
-# whose terms cancel); bound 1e-10, as regression_contact_slide_mpi, whose contact switches show the same.
-sk_contact_same_on_2_ranks(regression_contact_iga_block_slide_mpi 1e-10 ${SK_TEST_DIR}/iga_block_slide_mpi.xml)
+# part; rank 1: the block and the slab's right part), so the reactions go to control points on the other rank, with the
+# mortar distribution (tests/regression/contact/iga_block_slide_mpi.xml: the block's bottom a slave patch face of
+# degree 1, every point's reaction applied by every rank in the face order): measured 1.6e-15 (2026-11-28), bound 1e-12
+# (the explicit solver's, regression_explicit_mpi). With distribution="point" (the control points as slave nodes, their
+# reactions summed in the slave order) the same measured 6.2e-12: the normal force of 188 N of one output row 1.4e-9 N
+# apart, multiples of one rounding of a sum whose terms cancel, which the sliding block's contact switches amplify.
+sk_contact_same_on_2_ranks(regression_contact_iga_block_slide_mpi 1e-12 ${SK_TEST_DIR}/iga_block_slide_mpi.xml)
 # Hertz between two NURBS bodies (tests/regression/contact/iga_hertz_coarse.xml, written by meshes/make_iga_hertz.py
 # 1.6e-3 4 24: an elastic NURBS cylinder, 10 times as stiff as the block, pressed by a degree-1 NURBS block; the
 # cylinder's outer arc is the deformable master): a and p0 within 3 % of Hertz for E* of both bodies. Mesh study
@@ -223,37 +225,40 @@ set_tests_properties(regression_contact_patch_lagrange PROPERTIES PROCESSORS 2)
 sk_add_python_test(regression_contact_iga_block_slide_restart ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_restart.py
   ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/iga_block_slide_restart.xml 200 LABELS regression)
 # A slave patch face of degree 2 against a deformable NURBS master (docs/theory.md, "NURBS patch faces as deformable
-# masters"): the contact patch test tests/regression/contact/patch_nurbs_slave.xml with matching knots (uniform state to
-# round-off: measured 8.4e-13 of the applied pressure, bound 1e-6) and non-matching knots (the slave's Gauss points
-# integrate the master's shares across its knots only approximately: measured 6.2e-3, bound 1e-2), masters of degree 2
-# and 1, two passes (both sides slave patch faces of degree 2 in turn: 8.5e-13 and 6.6e-3), and the energy balance,
-# also slipping (measured drifts up to 1.8e-5, bound 1e-4); tolerances in the script.
+# masters", "The mortar rule of NURBS patch faces"): the contact patch test tests/regression/contact/patch_nurbs_slave.xml
+# with the mortar distribution, matching and non-matching knots, masters of degree 2 and 1, two passes (uniform state
+# to round-off: measured up to 9.1e-13 of the applied pressure, bound 1e-6); the point distribution with matching knots
+# (8.5e-13) and non-matching knots (the slave's Gauss points integrate the master's shares across its knots only
+# approximately: measured 6.0e-3, bound 1e-2); and the energy balance, also slipping (measured drifts up to 1.8e-5,
+# bound 1e-4); tolerances in the script.
 sk_add_python_test(regression_contact_patch_nurbs_slave ${SK_TEST_DIR}/check_contact_patch_nurbs_slave.py
   ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/patch_nurbs_slave.xml LABELS regression)
-# The same on 1 and 2 ranks, the interface cut by the partition (METIS: rank 0 holds the slave block and the master's
-# right end, rank 1 the rest of the master, so most Gauss points' reactions go to control points of the other rank):
-# measured 1.4e-13 (the contact history; energies against the largest energy, final fields against their largest
-# value: check_same_results.py), bound 1e-12 as for the explicit solver alone (regression_explicit_mpi).
+# The same on 1 and 2 ranks with the mortar distribution, the interface cut by the partition (METIS: rank 0 holds the
+# slave block and the master's right end, rank 1 the rest of the master, so most points' reactions go to control points
+# of the other rank): measured 2.3e-13 (the contact history; energies against the largest energy, final fields against
+# their largest value: check_same_results.py), bound 1e-12 as for the explicit solver alone (regression_explicit_mpi).
 sk_contact_same_on_2_ranks(regression_contact_patch_nurbs_slave_mpi 1e-12 ${SK_TEST_DIR}/patch_nurbs_slave.xml)
-# The same with two passes (tests/regression/contact/patch_nurbs_slave2.xml: both sides slave patch faces of degree 2 in
-# turn, so reactions cross the partition both ways): measured 1.7e-13, bound 1e-12.
+# The same with two passes and the point distribution (tests/regression/contact/patch_nurbs_slave2.xml: both sides slave
+# patch faces of degree 2 in turn, so reactions cross the partition both ways): measured 1.7e-13, bound 1e-12.
 sk_contact_same_on_2_ranks(regression_contact_patch_nurbs_slave2_mpi 1e-12 ${SK_TEST_DIR}/patch_nurbs_slave2.xml)
 # The 3D contact patch test of a NURBS slave face of degree 2 on a NURBS master (tests/regression/contact/patch_nurbs3d.xml;
-# docs/theory.md, "NURBS patch faces as deformable masters", the projection on the two face parameters): matching knots
-# (measured 1.0e-13 of the applied pressure, bound 1e-6) and non-matching knots (measured 2.1e-3, bound 4e-3), each also
-# with two passes (1.6e-13 and 1.3e-3), energy drift below 1e-4 (measured 3.0e-5); tolerances in the script.
+# docs/theory.md, "NURBS patch faces as deformable masters", the projection on the two face parameters, and "The mortar
+# rule of NURBS patch faces"): the mortar distribution with matching knots (measured 1.0e-13 of the applied pressure),
+# non-matching knots (6.5e-14) and non-matching with two passes (1.4e-13), bound 1e-6; the point distribution with
+# non-matching knots (measured 2.1e-3, bound 4e-3); energy drift below 1e-4 (measured 3.0e-5); tolerances in the script.
 sk_add_python_test(regression_contact_patch_nurbs3d ${SK_TEST_DIR}/check_contact_patch_nurbs3d.py
   ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/patch_nurbs3d.xml LABELS regression)
-# The same on 1 and 2 ranks (METIS: rank 0 holds the slave block and a quarter of the master, rank 1 the rest of the
-# master, so most Gauss points' reactions go to control points of the other rank): measured 6.8e-16 (energies against
-# the largest energy, final fields against their largest value); bound 1e-12.
+# The same on 1 and 2 ranks with the mortar distribution (METIS: rank 0 holds the slave block and a quarter of the
+# master, rank 1 the rest of the master, so most points' reactions go to control points of the other rank): measured
+# 6.5e-15 (energies against the largest energy, final fields against their largest value); bound 1e-12.
 sk_contact_same_on_2_ranks(regression_contact_patch_nurbs3d_mpi 1e-12 ${SK_TEST_DIR}/patch_nurbs3d.xml)
 # The contact patch test on a curved NURBS interface (tests/regression/contact/patch_curved3d.xml and patch_curved2d.xml;
 # docs/theory.md, "A curved contact patch test"): concentric quarter rings of degree 2 expanding homogeneously, dead
 # pressures on their free arcs, the penalty that makes the uniform state exact. Each cell's stress and each slave
-# point's pressure against the exact values: matching knots (8 spans) measured 1.5e-7 and 7e-8 of the pressure, bound
-# 1e-6 (the rest is the element quadrature of the rational basis, tests/unit/iga/test_face.c); non-matching knots (6 on
-# 8) 5.3e-4, bound 1e-3; one and two passes; energy drift below 1e-9 (measured 9e-11); a penalty 1 % off fails it.
+# point's pressure against the exact values, with the mortar distribution: matching knots (8 spans) measured 1.5e-7 and
+# 7e-8 of the pressure, non-matching knots (6 on 8) 3.7e-7 and 2.2e-7, one and two passes, bound 1e-6 (the rest is the
+# element quadrature of the rational basis, tests/unit/iga/test_face.c); the point distribution with non-matching knots
+# 5.3e-4, bound 1e-3; energy drift below 1e-9 (measured 9e-11); a penalty 1 % off fails it.
 sk_add_python_test(regression_contact_patch_curved3d ${SK_TEST_DIR}/check_contact_patch_curved.py
   ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/patch_curved3d.xml LABELS regression)
 sk_add_python_test(regression_contact_patch_curved2d ${SK_TEST_DIR}/check_contact_patch_curved.py

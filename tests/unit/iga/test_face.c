@@ -4,7 +4,8 @@
    outward; the patch test under a traction load: on a distorted B-spline patch (interior control points moved) the
    internal force of the displacement u = eps x of a uniaxial stress equals the consistent traction loads of the two
    loaded faces at every control point; and the defect of the same on the rational quarter annulus of the curved contact
-   patch test, which falls with the spans as a quadrature error. */
+   patch test, which falls with the spans as a quadrature error; the face basis at any point of a face against the
+   face quadrature and central differences. */
 #include <math.h>
 #include <stickslip/fem.h>
 
@@ -157,6 +158,49 @@ int main(int argc, char **argv)
     PetscCall(
         PetscPrintf(PETSC_COMM_SELF, "cylinder section: area vectors of the faces, largest error %.2e of the face area\n", (double)err));
     PetscCheck(err < 1e-13, PETSC_COMM_SELF, PETSC_ERR_PLIB, "cylinder section area vectors off by %g of the face area", (double)err);
+  }
+  {
+    /* the basis anywhere on a face (SKNURBSPatchFacePoints(), the mortar rule of contact splits face elements at such
+       points): at the points and weights of the face's Gauss rule it gives SKNURBSPatchFaceQuadrature()'s values bit
+       for bit (the same arithmetic), and its derivatives dR_a/dxi_j at an interior point match central differences of R
+       with h = 1e-5 (truncation h^2 |R'''| / 6 about 1e-11, round-off 1e-16 / h = 1e-11: bound 1e-8) */
+    PetscInt nel[3], k[3], e = -1, nfn, nq, nfn2, nelem, local[SK_IGA_FACE_MAX_NODES];
+    PetscReal R[SK_IGA_FACE_MAX_QP * SK_IGA_FACE_MAX_NODES], wdA[SK_IGA_FACE_MAX_QP], x[SK_IGA_FACE_MAX_QP * 3], an[SK_IGA_FACE_MAX_QP * 3];
+    PetscReal R2[SK_IGA_FACE_MAX_QP * SK_IGA_FACE_MAX_NODES], wdA2[SK_IGA_FACE_MAX_QP], x2[SK_IGA_FACE_MAX_QP * 3],
+        an2[SK_IGA_FACE_MAX_QP * 3];
+    PetscReal Rm[SK_IGA_FACE_MAX_NODES], gx[8], gw[8], xi[2 * SK_IGA_FACE_MAX_QP], wq[SK_IGA_FACE_MAX_QP], dR[SK_IGA_FACE_MAX_NODES * 2];
+    PetscReal dmax = 0;
+    PetscBool same = PETSC_TRUE;
+    PetscCall(SKNURBSPatchGetNumElements(patch, &nelem, nel));
+    for (PetscInt el = 0; el < nelem && e < 0; el++) { /* an element on the outer face (right: the last span along xi_0) */
+      PetscCall(SKNURBSPatchGetElementSpans(patch, el, k));
+      if (k[0] == nel[0] - 1 && k[1] == 1) e = el;
+    }
+    PetscCall(SKNURBSPatchFaceQuadrature(patch, e, 1, NULL, &nfn, local, &nq, R, wdA, x, an));
+    PetscCall(SKQuadratureGaussLegendre(5, gx, gw)); /* degree 2 + 3 points per face direction */
+    PetscCheck(nq == 25, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " Gauss points on a face of degree 2", nq);
+    for (PetscInt q = 0; q < nq; q++) xi[2 * q] = gx[q % 5], xi[2 * q + 1] = gx[q / 5], wq[q] = 1.0 * gw[q % 5] * gw[q / 5];
+    PetscCall(SKNURBSPatchFacePoints(patch, e, 1, NULL, nq, xi, wq, &nfn2, NULL, R2, NULL, wdA2, x2, an2));
+    for (PetscInt q = 0; q < nq; q++) {
+      same = (PetscBool)(same && wdA[q] == wdA2[q]);
+      for (PetscInt a = 0; a < nfn; a++) same = (PetscBool)(same && R[q * nfn + a] == R2[q * nfn + a]);
+      for (PetscInt c = 0; c < 3; c++) same = (PetscBool)(same && x[q * 3 + c] == x2[q * 3 + c] && an[q * 3 + c] == an2[q * 3 + c]);
+    }
+    PetscCheck(same && nfn2 == nfn, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the face points at the Gauss rule differ from the face quadrature");
+    {
+      const PetscReal p0[2] = {0.3, -0.45}, h = 1e-5;
+      PetscCall(SKNURBSPatchFacePoints(patch, e, 1, NULL, 1, p0, NULL, &nfn2, NULL, R, dR, NULL, NULL, NULL));
+      for (PetscInt j = 0; j < 2; j++) {
+        PetscReal pp[2] = {p0[0], p0[1]}, pm[2] = {p0[0], p0[1]};
+        pp[j] += h, pm[j] -= h;
+        PetscCall(SKNURBSPatchFacePoints(patch, e, 1, NULL, 1, pp, NULL, &nfn2, NULL, R2, NULL, NULL, NULL, NULL));
+        PetscCall(SKNURBSPatchFacePoints(patch, e, 1, NULL, 1, pm, NULL, &nfn2, NULL, Rm, NULL, NULL, NULL, NULL));
+        for (PetscInt a = 0; a < nfn; a++) dmax = PetscMax(dmax, PetscAbsReal(dR[a * 2 + j] - (R2[a] - Rm[a]) / (2 * h)));
+      }
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "face points: the Gauss rule's values bit for bit; dR/dxi against central differences %.2e\n",
+                          (double)dmax));
+    PetscCheck(dmax < 1e-8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dR/dxi off central differences by %g", (double)dmax);
   }
   PetscCall(SKMeshDestroy(&mesh));
   PetscCall(SKNURBSPatchDestroy(&patch));
