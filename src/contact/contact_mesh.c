@@ -770,6 +770,35 @@ PetscErrorCode SKContactMeshSurfaceAddReactions(SKContactMeshSurface ms, PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+void SKContactMeshSurfaceFaceCorners(SKContactMeshSurface ms, PetscInt f, PetscReal x[], PetscReal t[])
+{
+  const PetscInt dim = ms->dim, nfn = ms->nfn, *fn = ms->faces + f * nfn;
+  const PetscReal *xv = ms->xv;
+
+  if (dim == 2) { /* L2: the chord is the tangent at both ends */
+    for (PetscInt d = 0; d < 2; d++) {
+      x[d] = xv[fn[0] * 4 + d], x[2 + d] = xv[fn[1] * 4 + d];
+      t[d] = t[2 + d] = xv[fn[1] * 4 + d] - xv[fn[0] * 4 + d];
+    }
+    return;
+  }
+  for (PetscInt c = 0; c < 4; c++) {
+    static const PetscInt q4[4] = {0, 1, 3, 2}, t3[4] = {0, 1, 2, 2}; /* tensor order (xi_1 fastest) of the face's nodes */
+    const PetscInt a   = nfn == 4 ? q4[c] : t3[c];
+    const PetscReal s1 = (c % 2) ? 1.0 : -1.0, s2 = (c / 2) ? 1.0 : -1.0;
+    for (PetscInt d = 0; d < 3; d++) {
+      const PetscReal x0 = xv[fn[0] * 6 + d], x1 = xv[fn[1] * 6 + d], x2 = xv[fn[2] * 6 + d];
+      x[c * 3 + d] = xv[fn[a] * 6 + d];
+      if (nfn == 4) { /* x(xi) = a + b xi_1 + c xi_2 + e xi_1 xi_2 with the Q4 node order of ProjectQ4() */
+        const PetscReal x3 = xv[fn[3] * 6 + d], b = 0.25 * (x1 + x2 - x0 - x3), cc = 0.25 * (x2 + x3 - x0 - x1),
+                        e  = 0.25 * (x0 + x2 - x1 - x3);
+        t[(c * 2) * 3 + d] = b + e * s2, t[(c * 2 + 1) * 3 + d] = cc + e * s1;
+      } else
+        t[(c * 2) * 3 + d] = x1 - x0, t[(c * 2 + 1) * 3 + d] = x2 - x0; /* T3: flat, any two edges span its plane */
+    }
+  }
+}
+
 void SKContactMeshSurfaceApplyReaction(SKContactMeshSurface ms, const SKContactSupport *s, const PetscReal force[], PetscReal f[])
 {
   for (PetscInt k = 0; k < s->n; k++) {

@@ -121,6 +121,11 @@ static void MeshApplyReaction(void *data, const SKContactSupport *s, const Petsc
   SKContactMeshSurfaceApplyReaction((SKContactMeshSurface)data, s, force, f);
 }
 
+static void MeshFaceCorners(void *data, PetscInt face, PetscReal x[], PetscReal t[])
+{
+  SKContactMeshSurfaceFaceCorners((SKContactMeshSurface)data, face, x, t);
+}
+
 static PetscErrorCode MeshAddReactions(void *data, PetscReal f[])
 {
   PetscFunctionBegin;
@@ -186,6 +191,7 @@ static const SKContactSurfaceOps MeshOps = {.type          = "deformable",
                                             .react         = MeshReact,
                                             .addreactions  = MeshAddReactions,
                                             .applyreaction = MeshApplyReaction,
+                                            .facecorners   = MeshFaceCorners,
                                             .omega2        = MeshOmega2,
                                             .distribute    = MeshDistribute,
                                             .prepare       = MeshPrepare,

@@ -120,6 +120,10 @@ PETSC_INTERN PetscErrorCode SKContactMeshSurfaceMortarPrepare(SKContactMeshSurfa
 PETSC_INTERN void SKContactMeshSurfacePackGrid(SKContactMeshSurface ms, PetscInt width, PetscInt offset, PetscReal nodal[]);
 PETSC_INTERN PetscErrorCode SKContactMeshSurfaceUnpackGrid(SKContactMeshSurface ms, PetscInt width, PetscInt offset,
                                                            const PetscReal nodal[]);
+/* The corners of face F at the current positions and the face's tangents there (the surface op facecorners): in 2D the
+   two nodes of the L2 face, in 3D the four of a Q4 face in tensor order (its third and fourth nodes swapped) with the
+   bilinear map's tangents, or the three of a T3 face and the third again, with two edges as tangents. */
+PETSC_INTERN void SKContactMeshSurfaceFaceCorners(SKContactMeshSurface ms, PetscInt f, PetscReal x[], PetscReal t[]);
 /* The reaction -S->N[k] FORCE added to the master nodes S->node[k] of MS this rank owns, in the local force F. */
 PETSC_INTERN void SKContactMeshSurfaceApplyReaction(SKContactMeshSurface ms, const SKContactSupport *s, const PetscReal force[],
                                                     PetscReal f[]);

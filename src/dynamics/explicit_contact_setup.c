@@ -79,12 +79,12 @@ static PetscErrorCode SurfaceBodies(SKExplicit ex, SKContactMeshSurface ms, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReadPatchMasterContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, PetscBool, PetscBool, PetscInt,
-                                             SKContactPair[], PetscInt *);
+static PetscErrorCode ReadPatchMasterContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, PetscBool, PetscInt, SKContactPair[],
+                                             PetscInt *);
 /* the refusal of two passes between NURBS patch faces and Lagrange faces (%s: the contact's name) */
 #define PATCH_LAGRANGE_PASSES \
   "contact '%s': a pair between NURBS patch faces and Lagrange faces takes passes=\"1\" (two passes are not implemented for it)"
-static PetscErrorCode SlavePatchFace(SKExplicit, SKNode, const char[], const char[], PetscBool, PetscBool, PetscBool, SKContactPatchFace *);
+static PetscErrorCode SlavePatchFace(SKExplicit, SKNode, const char[], PetscBool, PetscBool, SKContactPatchFace *);
 static PetscErrorCode ReadPatchSlaveContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, SKContactPatchFace, PetscInt,
                                             SKContactPair[], PetscInt *);
 static PetscErrorCode SideSetPatchFaces(SKExplicit, SKNode, const char[], PetscInt *, PetscInt *, PetscInt *, const PetscInt **,
@@ -157,7 +157,7 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
      a quarter of their cost; docs/theory.md, "Contact between deformable bodies"); in 2D the shares are not cached */
   PetscReal *ws, *wm, depth[2], mortar_tol = ex->dim == 3 ? 1e-3 : 0;
   PetscInt passes = 1, nb[2], npatch, ntotal;
-  PetscBool mortar, dist_given;
+  PetscBool mortar;
   PetscInt *bodies[2];
 
   PetscFunctionBegin;
@@ -172,18 +172,18 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   PetscCall(SKInputGetInt(ex->input, item, "passes", &passes, NULL));
   {
     char dist[16] = "mortar"; /* the schema allows mortar and point */
-    PetscCall(SKInputGetString(ex->input, item, "distribution", dist, sizeof(dist), &dist_given));
+    PetscCall(SKInputGetString(ex->input, item, "distribution", dist, sizeof(dist), NULL));
     PetscCall(PetscStrcmp(dist, "mortar", &mortar));
   }
   PetscCall(SKInputCheck(ex->input, item, passes == 1 || passes == 2, "passes = %" PetscInt_FMT " must be 1 or 2", passes));
   PetscCall(SideSetPatchFaces(ex, item, "master", &npatch, &ntotal, NULL, NULL, NULL));
   if (npatch) { /* the master on NURBS patch faces */
-    PetscCall(ReadPatchMasterContact(ex, item, name, eps_n, passes, dist_given, mortar, group, pairs, npairs));
+    PetscCall(ReadPatchMasterContact(ex, item, name, eps_n, passes, mortar, group, pairs, npairs));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   {
     SKContactPatchFace pf;
-    PetscCall(SlavePatchFace(ex, item, name, "sideset", PETSC_FALSE, dist_given, mortar, &pf));
+    PetscCall(SlavePatchFace(ex, item, "sideset", PETSC_FALSE, mortar, &pf));
     if (pf) { /* a slave patch face of degree >= 2 on Lagrange faces */
       PetscCall(ReadPatchSlaveContact(ex, item, name, eps_n, passes, pf, group, pairs, npairs));
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -375,11 +375,11 @@ static PetscInt LinearFaceNodes(PetscInt dim)
    NURBS patch faces of degree >= 2 (faces of more control points than LinearFaceNodes()) into *PF (NULL otherwise:
    Lagrange L2, T3, Q4 faces or patch faces of degree 1, whose control points lie on the face, are slave nodes): its
    control points with weighted gaps, the reaction of each Gauss point at its projection onto the master
-   (docs/theory.md). Against a NURBS master (NURBS_MASTER) the mortar distribution is the mortar rule of the patch face
-   (its integrals split where the master's faces meet), and takes patch faces of degree 1 as well; against Lagrange
-   faces it is refused. */
-static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name[], const char slave_attr[], PetscBool nurbs_master,
-                                     PetscBool dist_given, PetscBool mortar, SKContactPatchFace *pf)
+   (docs/theory.md). The mortar distribution is the mortar rule of the patch face (its integrals split where the
+   master's faces meet); against a NURBS master (NURBS_MASTER) it takes patch faces of degree 1 as well, which against
+   Lagrange faces are slave nodes of the Lagrange mortar distribution. */
+static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char slave_attr[], PetscBool nurbs_master, PetscBool mortar,
+                                     SKContactPatchFace *pf)
 {
   const PetscInt *elements, *faces;
   PetscInt ns, npatch, ntotal, nfn_max;
@@ -389,11 +389,6 @@ static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name
   PetscCall(SideSetPatchFaces(ex, item, slave_attr, &npatch, &ntotal, &ns, &elements, &faces));
   PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
   if (!npatch || (nfn_max <= LinearFaceNodes(ex->dim) && !(nurbs_master && mortar))) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SKInputCheck(ex->input, item, nurbs_master || (dist_given && !mortar),
-                         "contact '%s': a slave side on NURBS patch faces of degree >= 2 against Lagrange faces takes "
-                         "distribution=\"point\" (the reaction of each Gauss point at its projection onto the master); the mortar "
-                         "distribution of such a side needs a NURBS master",
-                         name));
   PetscCall(ContactPatchFace(ex, item, slave_attr, pf));
   if (*pf) PetscCall(SKContactPatchFaceSetMortar(*pf, mortar));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -406,8 +401,7 @@ static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char name
    (the second with the master side as the slave, of any degree). What is not implemented is refused: the mortar
    distribution from Lagrange faces, Lagrange faces of more nodes than LinearFaceNodes() as a slave. */
 static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt passes,
-                                             PetscBool dist_given, PetscBool mortar, PetscInt group, SKContactPair pairs[],
-                                             PetscInt *npairs)
+                                             PetscBool mortar, PetscInt group, SKContactPair pairs[], PetscInt *npairs)
 {
   PetscInt nb[2], *bodies[2];
 
@@ -441,7 +435,7 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
 
     /* the slave side's nodes are its contact points: on Lagrange faces they must be linear; a patch face of degree >= 2
        is a slave patch face PF (in the second pass the master side of the first) */
-    PetscCall(SlavePatchFace(ex, item, name, slave_attr, PETSC_TRUE, dist_given, mortar, &pf));
+    PetscCall(SlavePatchFace(ex, item, slave_attr, PETSC_TRUE, mortar, &pf));
     PetscCall(SKInputCheck(ex->input, item, pf || !mortar,
                            "contact '%s': the slave side (attribute '%s') against a NURBS master is on Lagrange faces: the mortar "
                            "distribution (the default) onto a NURBS master integrates over slave patch faces; take "
@@ -491,7 +485,9 @@ static PetscErrorCode ReadPatchSlaveContact(SKExplicit ex, SKNode item, const ch
   PetscCall(SKInputCheck(ex->input, item, passes == 1, PATCH_LAGRANGE_PASSES, name));
   PetscCall(SKInputCheck(
       ex->input, item, !found,
-      "contact '%s': mortar_tolerance applies to the mortar distribution; a slave patch face takes the point distribution", name));
+      "contact '%s': mortar_tolerance applies to the mortar distribution between Lagrange faces; the mortar rule of a slave patch "
+      "face is exact and has no tolerance",
+      name));
   PetscCall(SideSetBodies(ex, item, "sideset", &nb[0], &bodies[0]));
   PetscCall(SideSetBodies(ex, item, "master", &nb[1], &bodies[1]));
   PetscCall(CheckDifferentBodies(ex, item, name, nb, bodies));
