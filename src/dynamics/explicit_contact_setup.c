@@ -439,7 +439,8 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     PetscCall(SKInputCheck(ex->input, item, pf || !mortar,
                            "contact '%s': the slave side (attribute '%s') against a NURBS master is on Lagrange faces: the mortar "
                            "distribution (the default) onto a NURBS master integrates over slave patch faces; take "
-                           "distribution=\"point\" (node-to-segment)",
+                           "distribution=\"point\" (node-to-segment), or swap sideset and master (a slave patch face takes the "
+                           "mortar rule on Lagrange faces)",
                            name, slave_attr));
     PetscCall(SKExplicitSideSetFromInput(ex, item, slave_attr, &ns, &elements, &faces));
     PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
