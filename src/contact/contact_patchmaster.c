@@ -29,6 +29,10 @@ typedef struct {
   PetscReal *box;          /* per face: bounding boxes (2 dim each) of its current control points and Bezier points */
   PetscReal *bez;          /* per face: its current Bezier points, projective (w x, w), 4 values each, tensor order */
   PetscReal hmin, margin;  /* smallest face size at the reference (m); search margin around the boxes (m) */
+  /* bucket grid of the current boxes: cells of size cell from lo, ncell per direction; cell c lists the faces
+     cfaces[cstart[c] .. cstart[c + 1]) (ascending) whose control points' box grown by the margin touches it */
+  PetscReal lo[3], cell;
+  PetscInt ncell[3], *cstart, *cfaces, mcells, mcfaces; /* (and the allocated sizes of cstart and cfaces) */
 } PatchMaster;
 
 /* Bernstein polynomials of degree P at XI in [-1, 1] and their first and second derivatives. */
@@ -264,6 +268,73 @@ static void Boxes(PatchMaster *pm)
   }
 }
 
+/* The range of cells [c0, c1] per direction that the control points' box of face F grown by the margin touches. */
+static void FaceCells(const PatchMaster *pm, PetscInt f, PetscInt c0[], PetscInt c1[])
+{
+  const PetscReal *b = pm->box + f * 4 * pm->dim;
+  for (PetscInt d = 0; d < pm->dim; d++) {
+    c0[d] = (PetscInt)PetscFloorReal((b[2 * d] - pm->margin - pm->lo[d]) / pm->cell);
+    c1[d] = PetscMin((PetscInt)PetscFloorReal((b[2 * d + 1] + pm->margin - pm->lo[d]) / pm->cell), pm->ncell[d] - 1);
+  }
+  for (PetscInt d = pm->dim; d < 3; d++) c0[d] = c1[d] = 0;
+}
+
+/* The bucket grid of the current boxes (Boxes()): the cell size the mean largest extent of a face's control points'
+   box plus the margin, so that a face touches a few cells, grown until the grid has at most 8 cells per face. */
+static PetscErrorCode Grid(PatchMaster *pm)
+{
+  const PetscInt dim = pm->dim;
+  PetscReal hi[3] = {0, 0, 0}, mean = 0;
+  PetscInt ncells, c0[3], c1[3], n = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < dim; d++) pm->lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
+  for (PetscInt f = 0; f < pm->nfaces; f++) {
+    const PetscReal *b = pm->box + f * 4 * dim;
+    PetscReal ext      = 0;
+    for (PetscInt d = 0; d < dim; d++) {
+      pm->lo[d] = PetscMin(pm->lo[d], b[2 * d] - pm->margin), hi[d] = PetscMax(hi[d], b[2 * d + 1] + pm->margin);
+      ext = PetscMax(ext, b[2 * d + 1] - b[2 * d]);
+    }
+    mean += ext / pm->nfaces;
+  }
+  pm->cell = mean + pm->margin;
+  for (;;) {
+    ncells = 1;
+    for (PetscInt d = 0; d < dim; d++) pm->ncell[d] = (PetscInt)((hi[d] - pm->lo[d]) / pm->cell) + 1, ncells *= pm->ncell[d];
+    for (PetscInt d = dim; d < 3; d++) pm->ncell[d] = 1;
+    if (ncells <= 8 * pm->nfaces) break;
+    pm->cell *= 2;
+  }
+  if (ncells + 1 > pm->mcells) { /* room for the cells' offsets, grown as needed */
+    PetscCall(PetscFree(pm->cstart));
+    PetscCall(PetscMalloc1(ncells + 1, &pm->cstart));
+    pm->mcells = ncells + 1;
+  }
+  PetscCall(PetscArrayzero(pm->cstart, ncells + 1));
+  for (PetscInt f = 0; f < pm->nfaces; f++) { /* count, then fill in face order: each cell's list ascending */
+    FaceCells(pm, f, c0, c1);
+    for (PetscInt k = c0[2]; k <= c1[2]; k++)
+      for (PetscInt j = c0[1]; j <= c1[1]; j++)
+        for (PetscInt i = c0[0]; i <= c1[0]; i++) pm->cstart[(k * pm->ncell[1] + j) * pm->ncell[0] + i + 1]++, n++;
+  }
+  for (PetscInt c = 0; c < ncells; c++) pm->cstart[c + 1] += pm->cstart[c];
+  if (n > pm->mcfaces) {
+    PetscCall(PetscFree(pm->cfaces));
+    PetscCall(PetscMalloc1(n, &pm->cfaces));
+    pm->mcfaces = n;
+  }
+  for (PetscInt f = 0; f < pm->nfaces; f++) {
+    FaceCells(pm, f, c0, c1);
+    for (PetscInt k = c0[2]; k <= c1[2]; k++)
+      for (PetscInt j = c0[1]; j <= c1[1]; j++)
+        for (PetscInt i = c0[0]; i <= c1[0]; i++) pm->cfaces[pm->cstart[(k * pm->ncell[1] + j) * pm->ncell[0] + i]++] = f;
+  }
+  for (PetscInt c = ncells; c > 0; c--) pm->cstart[c] = pm->cstart[c - 1]; /* the fill moved each start to the next */
+  pm->cstart[0] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PMUpdate(void *data, PetscReal t, const PetscReal X[], const PetscReal u[], const PetscReal v[])
 {
   PatchMaster *pm = (PatchMaster *)data;
@@ -272,6 +343,7 @@ static PetscErrorCode PMUpdate(void *data, PetscReal t, const PetscReal X[], con
   (void)t;
   PetscCall(SKContactMeshSurfaceUpdate(pm->ms, X, u, v)); /* gathers the control points, clears the slave rows */
   Boxes(pm);                                              /* the curve lies in the convex hull of its control points */
+  PetscCall(Grid(pm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -303,33 +375,51 @@ static PetscBool PMProject(void *data, const PetscReal x[], PetscReal t, PetscRe
   const PetscReal *xv = pm->ms->xv, tol = 1e-20 * pm->hmin * pm->hmin;
   PetscReal best = PETSC_MAX_REAL, bz = PETSC_MAX_REAL, bxi[2] = {0, 0}, m2 = PetscSqr(pm->margin), R[PM_MAX_NODES], xb[3], dx[2][3],
             d2x[3][3], along2 = 0;
-  PetscInt bf = -1, first = -1;
+  PetscInt bf = -1, first = -1, cell = 0, ncand;
+  const PetscInt *cand;
   PetscBool ok = PETSC_TRUE, bok = PETSC_TRUE, binside = PETSC_FALSE;
 
   (void)t, (void)cutoff; /* every point within the margin gets its exact projection */
   *p      = (SKSurfaceProjection){.distance = PETSC_MAX_REAL, .exact = PETSC_FALSE};
   s->face = -1, s->n = 0;
+  /* the candidates: the faces of the grid cell of X (a face whose control points' box is within the margin of X is
+     listed there); none when X is outside the grid */
+  for (PetscInt d = dim - 1; d >= 0; d--) {
+    const PetscReal r = PetscFloorReal((x[d] - pm->lo[d]) / pm->cell);
+    if (!(r >= 0 && r < pm->ncell[d])) return PETSC_TRUE; /* no face within the margin: no contact */
+    cell = cell * pm->ncell[d] + (PetscInt)r;
+  }
+  cand = pm->cfaces + pm->cstart[cell], ncand = pm->cstart[cell + 1] - pm->cstart[cell];
   /* the face with the nearest Bezier box first, among those whose control points' box is within the margin: its
      distance prunes most other faces */
-  for (PetscInt f = 0; f < pm->nfaces; f++)
-    if (BoxDistance2(pm, f, 0, x) < m2) {
-      const PetscReal d2 = BoxDistance2(pm, f, 1, x);
-      if (d2 < bz) bz = d2, first = f;
+  for (PetscInt i = 0; i < ncand; i++)
+    if (BoxDistance2(pm, cand[i], 0, x) < m2) {
+      const PetscReal d2 = BoxDistance2(pm, cand[i], 1, x);
+      if (d2 < bz) bz = d2, first = cand[i];
     }
   if (first < 0) return PETSC_TRUE; /* no face within the margin: no contact */
   /* every face element whose Bezier box is nearer than the best point so far: a parameter that leaves one element is
-     clamped to its boundary, where the neighbour element takes over */
-  for (PetscInt k = -1; k < pm->nfaces; k++) {
-    const PetscInt f = k < 0 ? first : k;
-    PetscReal xi[2]  = {0, 0}, d2;
-    PetscBool inside;
-    if (k == first || (k >= 0 && BoxDistance2(pm, f, 1, x) > best + tol)) continue;
-    d2 = ProjectOnFace(pm, f, x, xv, xi, &ok);
-    (void)OnSurfaceBoundary(pm, f, xi, &inside);
-    /* the nearest face; at a shared point the face the point projects inside */
-    if (d2 < best - tol || (d2 <= best + tol && inside && !binside)) {
-      best = d2, bf = f, bok = ok, binside = inside;
-      for (PetscInt j = 0; j < pm->npar; j++) bxi[j] = xi[j];
+     clamped to its boundary, where the neighbour element takes over. The faces not listed in the cell are farther than
+     the margin; if the best point is farther too, they are searched as well (all faces, in order, as if the cell listed
+     them: the same result as without the grid) */
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    const PetscInt n = pass == 0 ? ncand : pm->nfaces;
+    if (pass == 1) {
+      if (best <= m2 - tol) break;
+      best = PETSC_MAX_REAL, bf = -1, bok = PETSC_TRUE, binside = PETSC_FALSE;
+    }
+    for (PetscInt k = -1; k < n; k++) {
+      const PetscInt f = k < 0 ? first : (pass == 0 ? cand[k] : k);
+      PetscReal xi[2]  = {0, 0}, d2;
+      PetscBool inside;
+      if ((k >= 0 && f == first) || (k >= 0 && BoxDistance2(pm, f, 1, x) > best + tol)) continue;
+      d2 = ProjectOnFace(pm, f, x, xv, xi, &ok);
+      (void)OnSurfaceBoundary(pm, f, xi, &inside);
+      /* the nearest face; at a shared point the face the point projects inside */
+      if (d2 < best - tol || (d2 <= best + tol && inside && !binside)) {
+        best = d2, bf = f, bok = ok, binside = inside;
+        for (PetscInt j = 0; j < pm->npar; j++) bxi[j] = xi[j];
+      }
     }
   }
   FacePoint(pm, bf, bxi, xv, R, xb, dx, d2x);
@@ -404,6 +494,8 @@ static PetscErrorCode PMDestroy(void *data)
   PetscCall(SKContactMeshSurfaceDestroy(&pm->ms));
   PetscCall(PetscFree4(pm->faces, pm->C, pm->wt, pm->sign));
   PetscCall(PetscFree3(pm->ends, pm->box, pm->bez));
+  PetscCall(PetscFree(pm->cstart));
+  PetscCall(PetscFree(pm->cfaces));
   PetscCall(PetscFree(pm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -566,6 +658,7 @@ PetscErrorCode SKContactPairCreateWithPatchMaster(MPI_Comm comm, SKMesh mesh, Pe
     pm->margin = 0.75 * pm->hmin; /* as the mesh surface: a point farther from every face box is not in contact */
   }
   Boxes(pm);
+  PetscCall(Grid(pm));
   PetscCall(SKContactSurfaceCreate(comm, dim, &PatchMasterOps, pm, &surface));
   PetscCall(SKContactPairCreateWithNodeSurface(comm, dim, nlocal, nowned, natural, w, surface, pm->ms, pm->nfn, NULL, eps_n, law, cp));
   PetscFunctionReturn(PETSC_SUCCESS);
