@@ -90,10 +90,14 @@ typedef struct {
   PetscReal *eigd, *eige, *eigz, *eigw, *eigwork; /* tridiagonal eigen-solve: diagonal, off-diagonal, vectors, values, work */
   PetscBLASInt *eigiwork;                         /* its integer work and support of the vectors */
   /* fast event evaluation: per-segment modal values cached at one tau, rod 2 at one tau, Lipschitz bounds */
-  PetscInt *segof;                   /* segment of each node, -1 if sticking */
-  PetscReal *segtau, *qv, *qdv;      /* tau of the cached modal values of each segment; q, qdot (N) */
-  PetscReal *cwv, *swv;              /* cos, sin (w_p tau) of the cached modal values (N) */
-  PetscReal *arg;                    /* work: w_p tau (N) */
+  PetscInt *segof;              /* segment of each node, -1 if sticking */
+  PetscReal *segtau, *qv, *qdv; /* tau of the cached modal values of each segment; q, qdot (N) */
+  PetscReal *cwv, *swv;         /* cos, sin (w_p tau) of the cached modal values (N) */
+  PetscReal *arg;               /* work: w_p tau (N) */
+  /* cos, sin (w_p dt) at the end dt = tdt of the coupling step (N), valid for the segments flagged in dtok: the step's
+     start asks for them (the end loads of rod 2), its end again after the samples took the cached tau elsewhere */
+  PetscReal tdt, *cwd, *swd;
+  PetscBool *dtok;
   PetscReal r2tau, *et, *etd, *etdd; /* rod 2 at r2tau */
   PetscReal *etddd;                  /* its third time derivative there (Nm): the rates of the sticking nodes' events */
   PetscReal *devals, *devb;          /* work: rates of the event functions (2N each) for the root finder */
@@ -135,7 +139,14 @@ PETSC_INTERN const PetscReal *SKMMMSegRow(MMM *mm, const Seg *sg, PetscInt j);
 PETSC_INTERN PetscErrorCode SKMMMBuildSegments(MMM *mm);
 /* u, v at the current modal values (SKMMMSegModes) of the K local nodes IDX of segment SG into U, V */
 PETSC_INTERN void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[]);
-PETSC_INTERN PetscReal SKMMMModalMass(const Seg *s, PetscInt p);
+/* modal mass of mode p of segment S (kg; 1 for the mass-normalised modes of a non-uniform one): inline, since the
+   per-step coefficients and the dissipation ask for it once per mode */
+static inline PetscReal SKMMMModalMass(const Seg *s, PetscInt p)
+{
+  if (s->general) return 1;
+  if (s->kind == SEG_FREE_FREE && (p == 0 || p == s->n - 1)) return 2 * s->mass;
+  return s->mass;
+}
 /* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state (a transform or
    a dense pass per segment, none for a segment the event left unchanged), and the modal projection of the (constant)
    slip friction. Later coupling steps of the same interval carry

@@ -98,6 +98,12 @@ void SKRodPairCholeskySolve(PetscInt n, const PetscReal L[], PetscReal x[])
   }
 }
 
+/* c[l] += h g[l], l < n (restrict: vectorised) */
+static void AddScaledRow(PetscInt n, PetscReal h, const PetscReal *restrict g, PetscReal *restrict c)
+{
+  for (PetscInt l = 0; l < n; l++) c[l] += h * g[l];
+}
+
 static PetscErrorCode FactorStick(SKRodPair rp)
 {
   const SKRodPairModel *m = &rp->model;
@@ -111,17 +117,19 @@ static PetscErrorCode FactorStick(SKRodPair rp)
      rank-Nm term: by the Woodbury identity A^-1 = D - D G C^-1 G^T D with D = diag(m) and C = I + G^T D G (Nm x Nm,
      symmetric, C >= I so well conditioned). Factoring C costs O(ns Nm^2), a solve O(ns Nm), where the ns x ns Cholesky
      factor of A cost O(ns^3) and O(ns^2) (ns ~ 50 at every event of the validation case at N = 301). */
+  /* C's lower triangle accumulated node by node (outer products, vectorised over l), each entry's sum in the same order
+     as a sum over the nodes per entry would take it */
   for (PetscInt k = 0; k < Nm; k++)
-    for (PetscInt l = 0; l <= k; l++) {
-      PetscReal s = k == l ? 1 : 0;
-      for (PetscInt a = 0; a < ns; a++) {
-        PetscInt i = rp->stick_idx[a];
-        s += rp->gstick[i * Nm + k] * m->mass[i] * rp->gstick[i * Nm + l];
-      }
-      rp->chol[k * Nm + l] = s;
-      rp->chol[l * Nm + k] = s;
-    }
-  PetscCall(PetscArraycpy(rp->capm, rp->chol, Nm * Nm));
+    for (PetscInt l = 0; l <= k; l++) rp->capm[k * Nm + l] = k == l ? 1 : 0;
+  for (PetscInt a = 0; a < ns; a++) {
+    PetscInt i         = rp->stick_idx[a];
+    const PetscReal *g = rp->gstick + i * Nm;
+    for (PetscInt k = 0; k < Nm; k++) rp->mg[k] = g[k] * m->mass[i];
+    for (PetscInt k = 0; k < Nm; k++) AddScaledRow(k + 1, rp->mg[k], g, rp->capm + k * Nm);
+  }
+  for (PetscInt k = 0; k < Nm; k++)
+    for (PetscInt l = 0; l < k; l++) rp->capm[l * Nm + k] = rp->capm[k * Nm + l];
+  PetscCall(PetscArraycpy(rp->chol, rp->capm, Nm * Nm));
   PetscCall(SKRodPairCholeskyFactor(Nm, rp->chol));
   rp->factored = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -301,6 +309,33 @@ const PetscReal *SKRodPairSlipCoupling(SKRodPair rp, PetscInt i, PetscReal zbar,
   return g;
 }
 
+PetscErrorCode SKRodPairSlipCouplingsAt(SKRodPair rp, const PetscReal y[], PetscReal gout[])
+{
+  const SKRodPairModel *m = &rp->model;
+  PetscInt k              = 0, done, *idx;
+  PetscReal *zb, *len, **g;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(m->N, &idx, m->N, &zb, m->N, &len, m->N, &g));
+  for (PetscInt i = 0; i < m->N; i++) {
+    PetscReal zbar = m->z[i] + y[i] - m->l1;
+    if ((rp->state[i] != SK_ROD_SLIP_POS && rp->state[i] != SK_ROD_SLIP_NEG) || (!gout && rp->zslip[i] == zbar)) continue;
+    idx[k] = i;
+    zb[k]  = zbar;
+    g[k]   = (gout ? gout : rp->gslip) + i * m->Nm;
+    k++;
+  }
+  done = SKRodPairCouplings(m, k, idx, zb, g, len);
+  for (PetscInt b = 0; b < k; b++) {
+    if (b >= done) len[b] = SKRodPairCoupling(m, zb[b], m->hl[idx[b]], m->hr[idx[b]], g[b]); /* the rest one by one */
+    if (gout) continue;
+    rp->lslip[idx[b]] = len[b];
+    rp->zslip[idx[b]] = zb[b];
+  }
+  PetscCall(PetscFree4(idx, zb, len, g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The stick constraint is imposed on accelerations, so the relative velocity of a sticking node would drift with the
    integration error; resetting v_i = g_i . etadot keeps it exactly zero, and a node released later starts from rest
    relative to rod 2, in the direction its holding force says. The kinetic-energy change is of the order of the tolerance. */
@@ -370,9 +405,14 @@ PetscErrorCode SKRodPairResolve(SKRodPair rp, PetscReal t, PetscReal y[], const 
 {
   const SKRodPairModel *m = &rp->model;
   PetscInt N              = m->N;
+  PetscBool released      = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(SKRodPairRHS(rp, t, y, rp->ytmp)); /* forces and relative velocities before switching */
+  /* the forces before switching decide the slip direction of a released sticking node; without one the right-hand
+     side below (after the switch) is the first one needed */
+  for (PetscInt i = 0; i < N && !released; i++)
+    released = (PetscBool)(trigger[2 * i] && !trigger[2 * i + 1] && rp->state[i] == SK_ROD_STICK);
+  if (released) PetscCall(SKRodPairRHS(rp, t, y, rp->ytmp));
   for (PetscInt i = 0; i < N; i++) rp->prev_state[i] = rp->state[i];
   if (rp->hammer) CushionResolve(rp, y, trigger + 2 * N);
   for (PetscInt i = 0; i < N; i++) {
@@ -492,6 +532,8 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   PetscCall(PetscCalloc1(N, &rp->stick_idx));
   PetscCall(PetscCalloc1((size_t)Nm * Nm, &rp->chol));
   PetscCall(PetscCalloc1((size_t)Nm * Nm, &rp->capm));
+  PetscCall(PetscCalloc1(Nm, &rp->mg));
+  PetscCall(PetscCalloc1((size_t)N * Nm, &rp->gout));
   PetscCall(PetscCalloc1(N, &rp->force));
   PetscCall(PetscCalloc1(N, &rp->vrel));
   PetscCall(PetscCalloc1(N, &rp->vrel_out));
@@ -546,6 +588,8 @@ PetscErrorCode SKRodPairDestroy(SKRodPair *rp_in)
   PetscCall(PetscFree(rp->stick_idx));
   PetscCall(PetscFree(rp->chol));
   PetscCall(PetscFree(rp->capm));
+  PetscCall(PetscFree(rp->mg));
+  PetscCall(PetscFree(rp->gout));
   PetscCall(PetscFree(rp->force));
   PetscCall(PetscFree(rp->vrel));
   PetscCall(PetscFree(rp->vrel_out));
@@ -729,10 +773,16 @@ PetscErrorCode SKRodPairOutput(SKRodPair rp, PetscReal t, const PetscReal y[])
 
   PetscFunctionBegin;
   if (!rp->monitor) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the slipping nodes' couplings at y in vector lanes, apart from the right-hand side's cache: its values may differ
+     in the last bit from the one-by-one ones (FMA contraction of the vectorised code), so the reference integrators'
+     right-hand sides stay those of the scalar path */
+  PetscCall(SKRodPairSlipCouplingsAt(rp, y, rp->gout));
   for (PetscInt i = 0; i < m->N; i++) {
     PetscReal w = 0, wtop = 0;
     const PetscReal *g = rp->gstick + i * m->Nm;
-    if (rp->state[i] != SK_ROD_STICK) {
+    if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG)
+      g = rp->gout + i * m->Nm;
+    else if (rp->state[i] != SK_ROD_STICK) {
       (void)SKRodPairCoupling(m, m->z[i] + y[i] - m->l1, m->hl[i], m->hr[i], rp->g);
       g = rp->g;
     }

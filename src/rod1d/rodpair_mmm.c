@@ -375,6 +375,13 @@ static PetscErrorCode StickInertia(MMM *mm, PetscReal dt, PetscReal Q1[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Q -= f g (N_m values): restrict parameters, so that Q stays in registers across the modes instead of being
+   re-read after every store (Q and g are both fields of the MMM, which the compiler must assume may overlap) */
+static void SubtractScaled(PetscInt Nm, PetscReal f, const PetscReal *restrict g, PetscReal *restrict Q)
+{
+  for (PetscInt n = 0; n < Nm; n++) Q[n] -= f * g[n];
+}
+
 /* Starts an interval of fixed stick/slip state at (t0, y): segments, slip friction (constant over the interval), modal
    coordinates, rod-2 state, the exact accelerations of the sticking nodes, event values. O(N^2) in the segments. */
 static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscReal dy[], PetscBool have_rhs)
@@ -386,8 +393,12 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
   PetscFunctionBegin;
   SKRodPairProjectStick(rp, y);
   PetscCall(SKMMMBuildSegments(mm));
-  if (!have_rhs) PetscCall(SKRodPairRHS(rp, t0, y, dy)); /* else: dy, forces and relative velocities are current */
-  SKRodPairEventValues(rp, y, rp->evals0);
+  /* with HAVE_RHS, dy, the forces, the relative velocities and the event values (SwitchAt) are those of y: the
+     projection of the sticking velocities above changes none of them (the event values read u, forces and vrel) */
+  if (!have_rhs) {
+    PetscCall(SKRodPairRHS(rp, t0, y, dy));
+    SKRodPairEventValues(rp, y, rp->evals0);
+  }
   for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] = 0;
   for (PetscInt i = 0; i < N; i++) {
     mm->Fprev[i] = mm->Ffric[i];
@@ -398,8 +409,7 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
     /* the coupling at the interval start serves the slipping nodes only (sticking ones keep theirs from when they stuck) */
     if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG)
       PetscCall(PetscArraycpy(mm->gstart + i * Nm, SKRodPairSlipCoupling(rp, i, md->z[i] + y[i] - md->l1, &mm->lenS[i]), Nm));
-    if (mm->Ffric[i] != 0)
-      for (PetscInt n = 0; n < Nm; n++) mm->Qslip[n] -= mm->Ffric[i] * mm->gstart[i * Nm + n];
+    if (mm->Ffric[i] != 0) SubtractScaled(Nm, mm->Ffric[i], mm->gstart + i * Nm, mm->Qslip);
     mm->capS[i]          = rp->state[i] == SK_ROD_STICK ? SKRodPairCapacity(md, i, md->z[i] + y[i] - md->l1, PETSC_FALSE) : 0;
     mm->noise[2 * i]     = rp->state[i] == SK_ROD_STICK ? 1e-9 * mm->capS[i] : rp->atol * md->omega1_rod1;
     mm->noise[2 * i + 1] = rp->atol;
@@ -450,7 +460,11 @@ static PetscErrorCode StartStep(MMM *mm, PetscReal t0, PetscReal dt, PetscReal Q
   PetscFunctionBegin;
   mm->Pc = rp->load(rp->load_ctx, t0 + 0.5 * dt) - mm->P0 * PetscSinReal(mm->W * (t0 + 0.5 * dt) + mm->phase);
   SKMMMSetupCoefficients(mm, t0);
-  for (PetscInt s = 0; s < mm->nseg; s++) mm->segtau[s] = -1;
+  for (PetscInt s = 0; s < mm->nseg; s++) {
+    mm->segtau[s] = -1;
+    mm->dtok[s]   = PETSC_FALSE;
+  }
+  mm->tdt   = dt;
   mm->r2tau = -1;
   Rod2Load(mm, t0, 0, PETSC_TRUE, mm->eQ0);
   Rod2Load(mm, t0, dt, (PetscBool)!implicit, Qwork);
@@ -504,6 +518,7 @@ static void EndStep(MMM *mm, PetscReal t0, PetscReal dt, const PetscReal y_end[]
 static PetscErrorCode SwitchAt(SKRodPair rp, PetscReal t, PetscReal y[], const PetscBool trigger[], PetscReal dy[])
 {
   PetscFunctionBegin;
+  PetscCall(SKRodPairSlipCouplingsAt(rp, y, NULL)); /* the slipping nodes moved since the interval began: all at once */
   PetscCall(SKRodPairResolve(rp, t, y, trigger));
   PetscCall(PetscArraycpy(dy, rp->ytmp, rp->n));
   SKRodPairEventValues(rp, y, rp->evals0);
@@ -581,6 +596,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscMalloc3((size_t)Nm * Nm, &mm.kfac, Nm, &mm.kd, Nm, &mm.kx));
   PetscCall(PetscCalloc3(N2, &mm.devals, N2, &mm.devb, Nm, &mm.etddd));
   PetscCall(PetscCalloc2(N, &mm.gmax, N, &mm.dgl));
+  PetscCall(PetscCalloc3(N, &mm.cwd, N, &mm.swd, N, &mm.dtok));
+  mm.tdt = -1;
 
   if (rp->monitor && rp->t_next_out <= t) {
     PetscCall(SKRodPairOutput(rp, t, y));
@@ -613,9 +630,16 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
     ncand = 0;
     for (PetscInt j = 0; j < N2; j++) {
       eprev[j]   = margin[j];
-      tnext[j]   = (rp->armed[j] && margin[j] > 0) ? (mm.rate[j] > 0 ? margin[j] / mm.rate[j] : PETSC_MAX_REAL) : 0;
       tlast[j]   = 0;
       trigger[j] = PETSC_FALSE;
+      /* tnext is read only for the candidates: the quotient is formed only where it can be <= dt (margin > rate dt
+         (1 + 4 eps) gives a rounded margin / rate > dt), most functions are far from zero */
+      if (!(rp->armed[j] && margin[j] > 0))
+        tnext[j] = 0;
+      else if (margin[j] <= mm.rate[j] * dt * (1 + 4 * PETSC_MACHINE_EPSILON))
+        tnext[j] = margin[j] / mm.rate[j];
+      else
+        continue;
       if (tnext[j] <= dt) cand[ncand++] = j;
     }
     nsamp = (PetscInt)PetscCeilReal(dt / mm.dt_sample - 1e-9);
@@ -807,5 +831,6 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree3(mm.kfac, mm.kd, mm.kx));
   PetscCall(PetscFree3(mm.devals, mm.devb, mm.etddd));
   PetscCall(PetscFree2(mm.gmax, mm.dgl));
+  PetscCall(PetscFree3(mm.cwd, mm.swd, mm.dtok));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -127,8 +127,16 @@ void SKMMMSegModes(MMM *mm, PetscInt s, PetscReal t0, PetscReal tau)
     return;
   }
   L = LoadPhaseAt(mm, t0, tau);
-  for (PetscInt p = 0; p < n; p++) arg[p] = w[p] * tau;
-  SKSinCosArray(n, arg, sw, cw);
+  if (tau == mm->tdt && mm->dtok[s]) { /* the step's end again: the same sines and cosines */
+    for (PetscInt p = 0; p < n; p++) cw[p] = mm->cwd[a + p], sw[p] = mm->swd[a + p];
+  } else {
+    for (PetscInt p = 0; p < n; p++) arg[p] = w[p] * tau;
+    SKSinCosArray(n, arg, sw, cw);
+    if (tau == mm->tdt) {
+      for (PetscInt p = 0; p < n; p++) mm->cwd[a + p] = cw[p], mm->swd[a + p] = sw[p];
+      mm->dtok[s] = PETSC_TRUE;
+    }
+  }
   ModalValues(n, tau, L.s, mm->W * L.c, w, c0, c1, pa, A, B, cw, sw, qv, qdv);
   if (sg->kind == SEG_FREE_FREE && IsRigidMode(mm, a)) RigidModeAt(mm, a, tau, &L, &qv[0], &qdv[0]); /* cw = 1, sw = 0 already */
   mm->segtau[s] = tau;

@@ -281,13 +281,6 @@ PetscErrorCode SKMMMBuildSegments(MMM *mm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscReal SKMMMModalMass(const Seg *s, PetscInt p)
-{
-  if (s->general) return 1;
-  if (s->kind == SEG_FREE_FREE && (p == 0 || p == s->n - 1)) return 2 * s->mass;
-  return s->mass;
-}
-
 /* Once per interval (fixed stick/slip state): modal coordinates of every segment from the nodal state (a transform
    or a dense pass per segment), and the modal projection of the (constant) slip friction. Later coupling steps of the
    same interval carry the modal coordinates over in closed form and only re-project the sparse end loads. */

@@ -48,6 +48,13 @@ PETSC_INTERN PetscReal SKRodPairRod2Shape(const SKRodPairModel *m, PetscInt n, P
 PETSC_INTERN void SKRodPairRod2Average(const SKRodPairModel *m, PetscReal a, PetscReal b, PetscReal g[]);
 /* Coupling vector g[Nm] of a node at position zbar with half-lengths hl, hr (see above). Returns the clipped length. */
 PETSC_INTERN PetscReal SKRodPairCoupling(const SKRodPairModel *m, PetscReal zbar, PetscReal hl, PetscReal hr, PetscReal g[]);
+/* SKRodPairCoupling of K nodes IDX[] at positions ZBAR[] into G[b] (Nm each) and their clipped lengths LEN[b], four
+   at a time in vector lanes: the same operations per node (COUPLING_DOUBLE, COUPLING_ROTATE), though the compiler may
+   contract the vectorised sin/cos into FMAs otherwise than the scalar one (values within an ulp or two). Returns how
+   many it did (a multiple of 4, in order; 0 for a layered rod 2; it stops at a group with a node off rod 2): the
+   caller does the rest. */
+PETSC_INTERN PetscInt SKRodPairCouplings(const SKRodPairModel *m, PetscInt k, const PetscInt idx[], const PetscReal zbar[], PetscReal *g[],
+                                         PetscReal len[]);
 /* Friction capacity (N) of node i at position zbar on rod 2: the integral of mu N_F over its clipped tributary segment,
    mu = mu_k (KINETIC) or mu_s. Uniform friction: cap times the clipped length. */
 PETSC_INTERN PetscReal SKRodPairCapacity(const SKRodPairModel *m, PetscInt i, PetscReal zbar, PetscBool kinetic);
@@ -102,6 +109,8 @@ struct _p_SKRodPair {
   PetscInt nstick, *stick_idx; /* sticking nodes of the current factorization */
   PetscReal *chol;             /* Nm x Nm Cholesky factor of I + G^T diag(m) G (diag(1/m) + G G^T by Woodbury) */
   PetscReal *capm;             /* the same matrix I + G^T diag(m) G unfactored: rod 2's modal mass with the sticking nodes */
+  PetscReal *mg;               /* work (Nm): m_i g_i of one node while C is formed */
+  PetscReal *gout;             /* work (N x Nm): the slipping nodes' coupling vectors at an output (SKRodPairOutput) */
 
   /* results of the last right-hand-side evaluation */
   PetscReal *force; /* friction force on each node of rod 1 (N) */
@@ -179,6 +188,10 @@ PETSC_INTERN void SKRodPairProjectStick(SKRodPair rp, PetscReal y[]);
    and recomputed only when zbar changed, since the switching logic and the mode matching ask for it several times at
    the same state (before and after a switch, at the next interval's start) */
 PETSC_INTERN const PetscReal *SKRodPairSlipCoupling(SKRodPair rp, PetscInt i, PetscReal zbar, PetscReal *len);
+/* The coupling vectors of the slipping nodes of the state y by SKRodPairCouplings (four at a time): with GOUT NULL into
+   the SKRodPairSlipCoupling cache, for the nodes whose position moved (the switching at an event asks for all of them
+   at once), else into the rows of GOUT (N x Nm) */
+PETSC_INTERN PetscErrorCode SKRodPairSlipCouplingsAt(SKRodPair rp, const PetscReal y[], PetscReal gout[]);
 PETSC_INTERN PetscErrorCode SKRodPairSolveRK45(SKRodPair rp, PetscReal t_end);
 PETSC_INTERN PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end);
 PETSC_INTERN PetscErrorCode SKRodPairSolveCVODE(SKRodPair rp, PetscReal t_end);
