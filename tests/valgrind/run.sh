@@ -19,6 +19,9 @@ vg run "$(short "$root/inputs/explicit/contact_sine_pendulum.xml" 0.01)" -o "$ou
 vg run "$(short "$root/inputs/explicit/contact_damping.xml" 0.01)" -o "$out/contact-implicit-damping"
 vg run "$(short "$root/inputs/bars2020/block-muN10.xml" 0.0005)" -o "$out/bars2020"
 vg run "$(short "$root/inputs/bowedstring/section5.xml" 0.2)" -o "$out/bowedstring"
+# NURBS patches in contact: the block's slave patch face on the NURBS slab with the mortar rule (split face elements,
+# the master's bucket grid), in contact and sliding from the first step
+vg run "$(short "$root/tests/regression/contact/iga_block_slide_mpi.xml" 0.0003)" -o "$out/contact-nurbs-mortar"
 # the 3D mortar distribution (clipping, shares, the static patch tests of two bodies) through its unit test
 SK_SOURCE_DIR="$root" valgrind --error-exitcode=9 --leak-check=no -q "$(dirname "$exe")/../tests/unit_contact_contact_mortar3d" >"$out/log" 2>&1 ||
   { cat "$out/log"; exit 9; }
