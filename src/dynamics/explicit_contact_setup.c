@@ -79,14 +79,11 @@ static PetscErrorCode SurfaceBodies(SKExplicit ex, SKContactMeshSurface ms, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReadPatchMasterContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, PetscBool, PetscInt, SKContactPair[],
-                                             PetscInt *);
-/* the refusal of two passes between NURBS patch faces and Lagrange faces (%s: the contact's name) */
-#define PATCH_LAGRANGE_PASSES \
-  "contact '%s': a pair between NURBS patch faces and Lagrange faces takes passes=\"1\" (two passes are not implemented for it)"
+static PetscErrorCode ReadPatchContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, PetscBool, PetscInt, SKContactPair[],
+                                       PetscInt *);
 static PetscErrorCode SlavePatchFace(SKExplicit, SKNode, const char[], PetscBool, PetscBool, SKContactPatchFace *);
-static PetscErrorCode ReadPatchSlaveContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, SKContactPatchFace, PetscInt,
-                                            SKContactPair[], PetscInt *);
+static PetscErrorCode SideSetMaxFaceNodes(SKExplicit, PetscInt, const PetscInt[], const PetscInt[], PetscInt *);
+static PetscInt LinearFaceNodes(PetscInt);
 static PetscErrorCode SideSetPatchFaces(SKExplicit, SKNode, const char[], PetscInt *, PetscInt *, PetscInt *, const PetscInt **,
                                         const PetscInt **);
 
@@ -177,17 +174,16 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   }
   PetscCall(SKInputCheck(ex->input, item, passes == 1 || passes == 2, "passes = %" PetscInt_FMT " must be 1 or 2", passes));
   PetscCall(SideSetPatchFaces(ex, item, "master", &npatch, &ntotal, NULL, NULL, NULL));
-  if (npatch) { /* the master on NURBS patch faces */
-    PetscCall(ReadPatchMasterContact(ex, item, name, eps_n, passes, mortar, group, pairs, npairs));
-    PetscFunctionReturn(PETSC_SUCCESS);
+  if (!npatch) { /* a slave side on patch faces of degree >= 2 (control points off the face) makes a NURBS pair too */
+    const PetscInt *elements, *faces;
+    PetscInt ns, nfn_max;
+    PetscCall(SideSetPatchFaces(ex, item, "sideset", &npatch, &ntotal, &ns, &elements, &faces));
+    PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
+    if (nfn_max <= LinearFaceNodes(ex->dim)) npatch = 0;
   }
-  {
-    SKContactPatchFace pf;
-    PetscCall(SlavePatchFace(ex, item, "sideset", PETSC_FALSE, mortar, &pf));
-    if (pf) { /* a slave patch face of degree >= 2 on Lagrange faces */
-      PetscCall(ReadPatchSlaveContact(ex, item, name, eps_n, passes, pf, group, pairs, npairs));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
+  if (npatch) { /* the master, or a slave of degree >= 2, on NURBS patch faces */
+    PetscCall(ReadPatchContact(ex, item, name, eps_n, passes, mortar, group, pairs, npairs));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(SKInputGetReal(ex->input, item, "mortar_tolerance", &mortar_tol, NULL));
   PetscCall(
@@ -394,14 +390,16 @@ static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char slav
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A <contact sideset master> pair whose master side set lies on NURBS patch faces (2D and 3D; docs/input.md): the slave
-   nodes (linear Lagrange faces, or patch faces of degree 1, whose control points lie on the face) or a slave patch face
-   of degree >= 2 (SlavePatchFace()) against the patch faces as a deformable master, with the point distribution; or,
-   with the mortar distribution (the default), slave patch faces of any degree with the mortar rule; one pass or two
-   (the second with the master side as the slave, of any degree). What is not implemented is refused: the mortar
-   distribution from Lagrange faces, Lagrange faces of more nodes than LinearFaceNodes() as a slave. */
-static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt passes,
-                                             PetscBool mortar, PetscInt group, SKContactPair pairs[], PetscInt *npairs)
+/* A <contact sideset master> pair with NURBS patch faces on one side at least (2D and 3D; docs/input.md): one pass or two
+   (the second with the sides swapped), each pass by its sides. Against a master on patch faces: the slave nodes (linear
+   Lagrange faces, or patch faces of degree 1, whose control points lie on the face; the point distribution) or a slave
+   patch face (SlavePatchFace()) with the NURBS master. Against a master on Lagrange faces (L2; T3, Q4): a slave patch
+   face of degree >= 2 with the Lagrange surface as the master. The mortar distribution (the default) is the mortar rule
+   of a slave patch face. What is not implemented is refused: slave nodes with the mortar distribution onto a NURBS
+   master, Lagrange faces of more nodes than LinearFaceNodes() as a slave, and a pass with Lagrange faces or patch faces
+   of degree 1 as the slave on Lagrange faces (a pair of two Lagrange sides, not mixed with a NURBS pass here). */
+static PetscErrorCode ReadPatchContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt passes, PetscBool mortar,
+                                       PetscInt group, SKContactPair pairs[], PetscInt *npairs)
 {
   PetscInt nb[2], *bodies[2];
 
@@ -411,14 +409,9 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     char buf[64];
     PetscCall(SKInputGetString(ex->input, item, "mortar_tolerance", buf, sizeof(buf), &found));
     PetscCall(SKInputCheck(ex->input, item, !found,
-                           "contact '%s': mortar_tolerance applies to the mortar distribution between Lagrange faces; against a NURBS "
-                           "master the mortar rule is exact and has no tolerance",
+                           "contact '%s': mortar_tolerance applies to the mortar distribution between Lagrange faces; with NURBS "
+                           "patch faces the mortar rule is exact and has no tolerance",
                            name));
-  }
-  if (passes == 2) { /* the second pass needs the slave side on patch faces as its master */
-    PetscInt npatch, ntotal;
-    PetscCall(SideSetPatchFaces(ex, item, "sideset", &npatch, &ntotal, NULL, NULL, NULL));
-    PetscCall(SKInputCheck(ex->input, item, npatch > 0, PATCH_LAGRANGE_PASSES, name));
   }
   PetscCall(SideSetBodies(ex, item, "sideset", &nb[0], &bodies[0]));
   PetscCall(SideSetBodies(ex, item, "master", &nb[1], &bodies[1]));
@@ -433,74 +426,53 @@ static PetscErrorCode ReadPatchMasterContact(SKExplicit ex, SKNode item, const c
     SKContactPatchFace pf;
     char pname[SK_MESH_NAME_LEN];
 
-    /* the slave side's nodes are its contact points: on Lagrange faces they must be linear; a patch face of degree >= 2
-       is a slave patch face PF (in the second pass the master side of the first) */
-    PetscCall(SlavePatchFace(ex, item, slave_attr, PETSC_TRUE, mortar, &pf));
-    PetscCall(SKInputCheck(ex->input, item, pf || !mortar,
-                           "contact '%s': the slave side (attribute '%s') against a NURBS master is on Lagrange faces: the mortar "
-                           "distribution (the default) onto a NURBS master integrates over slave patch faces; take "
-                           "distribution=\"point\" (node-to-segment), or swap sideset and master (a slave patch face takes the "
-                           "mortar rule on Lagrange faces)",
-                           name, slave_attr));
-    PetscCall(SKExplicitSideSetFromInput(ex, item, slave_attr, &ns, &elements, &faces));
-    PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
-    PetscCall(SKInputCheck(ex->input, item, nfn_max <= LinearFaceNodes(ex->dim) || pf,
-                           "contact '%s': the slave side (attribute '%s') against a NURBS master has faces of %" PetscInt_FMT
-                           " nodes: a slave side against a deformable master takes linear Lagrange faces (L2 in 2D, T3 or Q4 in 3D) or "
-                           "NURBS patch faces",
-                           name, slave_attr, nfn_max));
-    PetscCall(SideSetPatchFaces(ex, item, master_attr, &npatch, &ntotal, &ns, &elements, &faces));
-    PetscCall(SKInputCheck(ex->input, item, npatch == ntotal,
+    PetscCall(SideSetPatchFaces(ex, item, master_attr, &npatch, &ntotal, NULL, NULL, NULL));
+    PetscCall(SKInputCheck(ex->input, item, npatch == 0 || npatch == ntotal,
                            "contact '%s': side set '%s' mixes faces of NURBS patches (%" PetscInt_FMT
-                           ") and of Lagrange elements (%" PetscInt_FMT "); as the master it must lie wholly on patch faces",
+                           ") and of Lagrange elements (%" PetscInt_FMT "); as the master it must lie wholly on one kind",
                            name, master_attr, npatch, ntotal - npatch));
-    PetscCall(ContactSide(ex, item, slave_attr, &w, NULL));
-    PetscCall(PassLaw(ex, item, name, pass, &law, pname));
-    PetscCall(SKContactPairCreateWithPatchMaster(ex->comm, ex->mesh, ns, elements, faces, ex->nlocal, ex->nowned, ex->natural_nodes, ex->X,
-                                                 ex->mass, w, PassPenalty(eps_n, passes), law, &pair));
+    /* the slave side's nodes are its contact points: on Lagrange faces they must be linear; a patch face of degree >= 2
+       (any degree with the mortar rule onto a NURBS master) is a slave patch face PF */
+    PetscCall(SlavePatchFace(ex, item, slave_attr, (PetscBool)(npatch > 0), mortar, &pf));
+    if (!npatch) { /* a slave patch face on Lagrange faces */
+      SKContactMeshSurface master_ms;
+      PetscReal *wm;
+      PetscCall(
+          SKInputCheck(ex->input, item, pf != NULL,
+                       "contact '%s': with passes=\"2\" the side set '%s' on Lagrange faces or NURBS patch faces of degree 1 would be "
+                       "the slave on the Lagrange faces of '%s'; two passes between NURBS patch faces and Lagrange faces take "
+                       "patch faces of degree >= 2",
+                       name, slave_attr, master_attr));
+      PetscCall(ContactSide(ex, item, slave_attr, &w, NULL));
+      PetscCall(ContactSide(ex, item, master_attr, &wm, &master_ms));
+      PetscCall(PetscFree(wm));
+      PetscCall(PassLaw(ex, item, name, pass, &law, pname));
+      PetscCall(SKContactPairCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, w, master_ms, NULL,
+                                            PassPenalty(eps_n, passes), law, &pair));
+    } else { /* slave nodes or a slave patch face on the NURBS master */
+      PetscCall(SKInputCheck(ex->input, item, pf || !mortar,
+                             "contact '%s': the slave side (attribute '%s') against a NURBS master is on Lagrange faces: the mortar "
+                             "distribution (the default) onto a NURBS master integrates over slave patch faces; take "
+                             "distribution=\"point\" (node-to-segment), or swap sideset and master (a slave patch face takes the "
+                             "mortar rule on Lagrange faces)",
+                             name, slave_attr));
+      PetscCall(SKExplicitSideSetFromInput(ex, item, slave_attr, &ns, &elements, &faces));
+      PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
+      PetscCall(SKInputCheck(ex->input, item, nfn_max <= LinearFaceNodes(ex->dim) || pf,
+                             "contact '%s': the slave side (attribute '%s') against a NURBS master has faces of %" PetscInt_FMT
+                             " nodes: a slave side against a deformable master takes linear Lagrange faces (L2 in 2D, T3 or Q4 in 3D) "
+                             "or NURBS patch faces",
+                             name, slave_attr, nfn_max));
+      PetscCall(SideSetPatchFaces(ex, item, master_attr, &npatch, &ntotal, &ns, &elements, &faces));
+      PetscCall(ContactSide(ex, item, slave_attr, &w, NULL));
+      PetscCall(PassLaw(ex, item, name, pass, &law, pname));
+      PetscCall(SKContactPairCreateWithPatchMaster(ex->comm, ex->mesh, ns, elements, faces, ex->nlocal, ex->nowned, ex->natural_nodes,
+                                                   ex->X, ex->mass, w, PassPenalty(eps_n, passes), law, &pair));
+    }
     PetscCall(PetscFree(w));
     if (pf) PetscCall(SKContactPairSetPatchFace(pair, pf)); /* the pair owns it */
     PetscCall(AddPassPair(ex, pname, pair, passes, group, pairs, npairs));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A <contact sideset master> pair whose slave side set lies on NURBS patch faces of degree >= 2 (PF, taken over) and
-   whose master on Lagrange faces (L2; T3 or Q4): the slave patch face's control points with weighted gaps, each Gauss
-   point's reaction at its projection onto the master faces (the point distribution, as against a NURBS master). One
-   pass: the second would be the Lagrange side's nodes on the NURBS faces, a pair of another kind, not made here. */
-static PetscErrorCode ReadPatchSlaveContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt passes,
-                                            SKContactPatchFace pf, PetscInt group, SKContactPair pairs[], PetscInt *npairs)
-{
-  PetscInt nb[2], *bodies[2];
-  PetscReal *ws, *wm;
-  SKContactMeshSurface master_ms;
-  SKFrictionLaw law;
-  SKContactPair pair;
-  char pname[SK_MESH_NAME_LEN], buf[64];
-  PetscBool found;
-
-  PetscFunctionBegin;
-  PetscCall(SKInputGetString(ex->input, item, "mortar_tolerance", buf, sizeof(buf), &found));
-  if (passes != 1 || found) PetscCall(SKContactPatchFaceDestroy(&pf)); /* refused below */
-  PetscCall(SKInputCheck(ex->input, item, passes == 1, PATCH_LAGRANGE_PASSES, name));
-  PetscCall(SKInputCheck(
-      ex->input, item, !found,
-      "contact '%s': mortar_tolerance applies to the mortar distribution between Lagrange faces; the mortar rule of a slave patch "
-      "face is exact and has no tolerance",
-      name));
-  PetscCall(SideSetBodies(ex, item, "sideset", &nb[0], &bodies[0]));
-  PetscCall(SideSetBodies(ex, item, "master", &nb[1], &bodies[1]));
-  PetscCall(CheckDifferentBodies(ex, item, name, nb, bodies));
-  PetscCall(ContactSide(ex, item, "sideset", &ws, NULL));
-  PetscCall(ContactSide(ex, item, "master", &wm, &master_ms));
-  PetscCall(PetscFree(wm));
-  PetscCall(PassLaw(ex, item, name, 0, &law, pname));
-  PetscCall(
-      SKContactPairCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, ws, master_ms, NULL, eps_n, law, &pair));
-  PetscCall(PetscFree(ws));
-  PetscCall(SKContactPairSetPatchFace(pair, pf)); /* the pair owns it */
-  PetscCall(AddPassPair(ex, pname, pair, 1, group, pairs, npairs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

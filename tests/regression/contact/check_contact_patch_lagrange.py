@@ -15,7 +15,9 @@ contact grows from the first step):
   4. the sides swapped with the mortar distribution (the slave patch face's mortar rule: its face elements split where
      the projection crosses from one master face to the next, L2 faces against the degree-1 patch's face elements)
      against the same on the all-patch model (measured 5.0e-12; the mortar rule moves the contact history by 2.4e-2
-     of the point rule's, so the comparison sees it).
+     of the point rule's, so the comparison sees it);
+  5. two passes (passes="2", the point distribution): the block's nodes on the NURBS cylinder and the cylinder's arc on
+     the block's L2 faces, each with half the penalty, against the same two passes on the all-patch model.
 
 RTOL 1e-9: the two models differ in the order of their sums (node numbering, the projection onto a straight segment
 against Newton on a degree-1 curve), so round-off, amplified in the small final velocities; a wrong weight, projection
@@ -32,12 +34,14 @@ END = "0.006"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def variant(src, tmp, tag, swap, mortar=False):
-    """SRC ended at END (and with the contact's sides swapped, with the mortar distribution), written into TMP; mesh paths
-    made absolute."""
+def variant(src, tmp, tag, swap, mortar=False, passes=1):
+    """SRC ended at END (and with the contact's sides swapped, with the mortar distribution, with two passes), written
+    into TMP; mesh paths made absolute."""
     text = open(src).read().replace('<time end="0.026"', f'<time end="{END}"')
     if mortar:
         text = text.replace('distribution="point"', 'distribution="mortar"')
+    if passes == 2:
+        text = text.replace('distribution="point"', 'distribution="point" passes="2"')
     text = text.replace('file="', f'file="{os.path.dirname(os.path.abspath(src))}/')
     if swap:
         text = text.replace('sideset="block_top" master="cyl_right"', 'sideset="cyl_right" master="block_top"')
@@ -68,6 +72,8 @@ def main():
         ok &= same(prog, l, 1, l, 2, mpiexec, "mixed mesh on 1 and 2 ranks")
         pm, lm = variant(patch, tmp, "patch_mortar", True, True), variant(lagrange, tmp, "lagrange_mortar", True, True)
         ok &= same(prog, pm, 1, lm, 1, mpiexec, "NURBS slave face on the Lagrange master, mortar rule, vs all patches", ["--mesh-independent"])
+        p2, l2 = variant(patch, tmp, "patch_2", False, passes=2), variant(lagrange, tmp, "lagrange_2", False, passes=2)
+        ok &= same(prog, p2, 1, l2, 1, mpiexec, "two passes vs all patches", ["--mesh-independent"])
     if not ok:
         sys.exit("FAIL")
     print("ok")
