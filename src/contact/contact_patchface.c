@@ -305,7 +305,7 @@ static PetscErrorCode FaceCuts(SKContactPatchFace pf, PetscInt f, SKContactSurfa
                                const PetscBool far[], PetscInt ncut[], PetscReal cuts[][PF_MAX_CUTS])
 {
   const PetscInt dim = pf->dim, npar = dim - 1, nc = npar == 1 ? 2 : 4, *fn = pf->faces + f * pf->nfn;
-  PetscInt met[64], nmet = 0, nfn;
+  PetscInt met[SK_IGA_FACE_MAX_QP], nmet = 0, nfn; /* at most one master face per Gauss point */
   PetscReal Xc[SK_IGA_FACE_MAX_NODES * 3];
 
   PetscFunctionBegin;
@@ -314,7 +314,7 @@ static PetscErrorCode FaceCuts(SKContactPatchFace pf, PetscInt f, SKContactSurfa
     PetscBool seen = PETSC_FALSE;
     if (far[q] || sup[q].face < 0) continue;
     for (PetscInt i = 0; i < nmet; i++) seen = (PetscBool)(seen || met[i] == sup[q].face);
-    if (!seen && nmet < 64) met[nmet++] = sup[q].face;
+    if (!seen) met[nmet++] = sup[q].face;
   }
   for (PetscInt a = 0; a < pf->nfn; a++)
     for (PetscInt d = 0; d < dim; d++) Xc[a * dim + d] = pf->xv[fn[a] * 2 * dim + d];
