@@ -29,17 +29,22 @@ static void NeoHookeanPlaneStressF33(const void *ctx, SKMaterialBatch *b)
 static inline unsigned NeoHookeanKernel(const SKMaterialParams *p, const PetscInt dim, SKMaterialBatch *b, PetscBool want_energy)
 {
   const PetscReal mu = p->mu, lambda = p->lambda;
-  SK_ALIGN PetscReal G[9 * SK_L], lnJ[SK_L], coef[SK_L];
+  SK_ALIGN PetscReal lnJ[SK_L];
 
-  SKLanesDetInvT(dim, b->F, b->J, G);
-  if (dim == 2)
-    for (PetscInt l = 0; l < SK_L; l++) b->J[l] *= b->F33[l];
-  SKLanesLog(b->J, lnJ);
-  for (PetscInt l = 0; l < SK_L; l++) coef[l] = lambda * lnJ[l] - mu;
-  for (PetscInt k = 0; k < dim * dim; k++)
-    for (PetscInt l = 0; l < SK_L; l++) b->P[k * SK_L + l] = mu * b->F[k * SK_L + l] + coef[l] * G[k * SK_L + l];
-  if (dim == 2)
-    for (PetscInt l = 0; l < SK_L; l++) b->P33[l] = mu * b->F33[l] + coef[l] / b->F33[l];
+  /* vector by vector of lanes (the batch's arrays are aligned to a vector): F^{-T}, J, ln J and P in registers */
+  for (PetscInt c = 0; c < SK_LANES_NV; c++) {
+    const SKLanesVec *F = (const SKLanesVec *)b->F + c;
+    SKLanesVec f[9], g[9], J, lj, *P = (SKLanesVec *)b->P + c;
+    for (PetscInt k = 0; k < dim * dim; k++) f[k] = F[k * SK_LANES_NV];
+    SKLanesVecDetInvT(dim, f, &J, g);
+    if (dim == 2) J *= ((const SKLanesVec *)b->F33)[c];
+    ((SKLanesVec *)b->J)[c] = J;
+    SKLanesVecLog(&J, &lj);
+    const SKLanesVec coef  = lambda * lj - mu;
+    ((SKLanesVec *)lnJ)[c] = lj;
+    for (PetscInt k = 0; k < dim * dim; k++) P[k * SK_LANES_NV] = mu * f[k] + coef * g[k];
+    if (dim == 2) ((SKLanesVec *)b->P33)[c] = mu * ((const SKLanesVec *)b->F33)[c] + coef / ((const SKLanesVec *)b->F33)[c];
+  }
   if (want_energy) {
     for (PetscInt l = 0; l < SK_L; l++) {
       PetscReal I1 = (dim == 2) ? b->F33[l] * b->F33[l] : 0.0;
