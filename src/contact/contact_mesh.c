@@ -154,8 +154,7 @@ PetscErrorCode SKContactMeshSurfaceDestroy(SKContactMeshSurface *msp)
   PetscCall(PetscFree(ms->mass));
   PetscCall(PetscFree(ms->w));
   PetscCall(PetscFree5(ms->xv, ms->react, ms->xgrid, ms->sendbuf, ms->fbox));
-  PetscCall(PetscFree(ms->cstart)); /* two separate allocations */
-  PetscCall(PetscFree(ms->cfaces));
+  PetscCall(SKContactGridDestroy(&ms->grid));
   PetscCall(PetscFree(ms->cand_d2));
   PetscCall(PetscFree(ms->slave_natural));
   PetscCall(PetscFree(ms->slave_buf));
@@ -198,80 +197,98 @@ static void FaceBoxes(SKContactMeshSurface ms)
 }
 
 /* Cell index of coordinate X along direction D, clamped to the grid. */
-static PetscInt GridCell(const struct _p_SKContactMeshSurface *ms, PetscInt d, PetscReal x)
+static PetscInt GridCell(const SKContactGrid *g, PetscInt d, PetscReal x)
 {
-  const PetscReal c = PetscFloorReal((x - ms->lo[d]) * ms->inv_cell);
-  return c < 0 ? 0 : c >= ms->ncell[d] ? ms->ncell[d] - 1 : (PetscInt)c;
+  const PetscReal c = PetscFloorReal((x - g->lo[d]) * g->inv_cell);
+  return c < 0 ? 0 : c >= g->ncell[d] ? g->ncell[d] - 1 : (PetscInt)c;
 }
 
-/* The bounding box of face F at the positions XV (2 dim per node) grown by PAD on every side, as cell ranges. */
-static void FaceCells(const struct _p_SKContactMeshSurface *ms, PetscInt f, PetscReal pad, PetscInt c0[], PetscInt c1[])
+PetscErrorCode SKContactGridFill(SKContactGrid *g, PetscInt dim, PetscInt n, const PetscReal box[], PetscInt stride, PetscReal pad)
 {
-  const PetscInt dim = ms->dim;
-  for (PetscInt d = 0; d < dim; d++) {
-    c0[d] = GridCell(ms, d, ms->fbox[(f * dim + d) * 2] - pad);
-    c1[d] = GridCell(ms, d, ms->fbox[(f * dim + d) * 2 + 1] + pad);
+  const PetscInt total = g->ncell[0] * g->ncell[1] * g->ncell[2];
+  PetscInt c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
+
+  PetscFunctionBegin;
+  if (total + 1 > g->mcells) {
+    PetscCall(PetscFree(g->cstart));
+    PetscCall(PetscMalloc1(total + 1, &g->cstart));
+    g->mcells = total + 1;
   }
-  for (PetscInt d = dim; d < 3; d++) c0[d] = c1[d] = 0;
+  PetscCall(PetscArrayzero(g->cstart, total + 1));
+  /* two passes over the boxes (count, then fill) into a CSR array: cell -> boxes whose box grown by pad touches it */
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    if (pass == 1) {
+      for (PetscInt c = 0; c < total; c++) g->cstart[c + 1] += g->cstart[c];
+      if (g->cstart[total] > g->mfaces) {
+        PetscCall(PetscFree(g->cfaces));
+        PetscCall(PetscMalloc1(g->cstart[total], &g->cfaces));
+        g->mfaces = g->cstart[total];
+      }
+    }
+    for (PetscInt f = 0; f < n; f++) {
+      for (PetscInt d = 0; d < dim; d++) {
+        c0[d] = GridCell(g, d, box[f * stride + 2 * d] - pad);
+        c1[d] = GridCell(g, d, box[f * stride + 2 * d + 1] + pad);
+      }
+      for (PetscInt k = c0[2]; k <= c1[2]; k++)
+        for (PetscInt j = c0[1]; j <= c1[1]; j++)
+          for (PetscInt i = c0[0]; i <= c1[0]; i++) {
+            const PetscInt c = (k * g->ncell[1] + j) * g->ncell[0] + i;
+            if (pass == 0)
+              g->cstart[c + 1]++;
+            else
+              g->cfaces[g->cstart[c]++] = f;
+          }
+    }
+    if (pass == 1) { /* the fill advanced each start to the next cell's: shift back */
+      for (PetscInt c = total; c > 0; c--) g->cstart[c] = g->cstart[c - 1];
+      g->cstart[0] = 0;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKContactGridDestroy(SKContactGrid *g)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(g->cstart));
+  PetscCall(PetscFree(g->cfaces));
+  g->mcells = g->mfaces = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKContactMeshSurfaceBuildGrid(SKContactMeshSurface ms)
 {
   const PetscInt dim = ms->dim;
   PetscReal hi[3]    = {0, 0, 0};
-  PetscInt total = 1, c0[3], c1[3], fullest = 0;
+  PetscInt total = 1, fullest = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_CONTACT_Grid, 0, 0, 0, 0));
-  for (PetscInt d = 0; d < dim; d++) ms->lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
+  for (PetscInt d = 0; d < dim; d++) ms->grid.lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
   for (PetscInt m = 0; m < ms->nnodes; m++)
     for (PetscInt d = 0; d < dim; d++) {
       const PetscReal x      = ms->xv[m * 2 * dim + d];
-      ms->lo[d]              = PetscMin(ms->lo[d], x - ms->margin);
+      ms->grid.lo[d]         = PetscMin(ms->grid.lo[d], x - ms->margin);
       hi[d]                  = PetscMax(hi[d], x + ms->margin);
       ms->xgrid[m * dim + d] = x;
     }
   /* cells of half the longest edge, at most about 16 per face so that the grid stays O(n) */
-  ms->cell = 0.5 * ms->hmax;
+  ms->grid.cell = 0.5 * ms->hmax;
   for (;;) {
     total = 1;
     for (PetscInt d = 0; d < dim; d++) {
-      ms->ncell[d] = (PetscInt)PetscCeilReal((hi[d] - ms->lo[d]) / ms->cell);
-      if (ms->ncell[d] < 1) ms->ncell[d] = 1;
-      total *= ms->ncell[d];
+      ms->grid.ncell[d] = (PetscInt)PetscCeilReal((hi[d] - ms->grid.lo[d]) / ms->grid.cell);
+      if (ms->grid.ncell[d] < 1) ms->grid.ncell[d] = 1;
+      total *= ms->grid.ncell[d];
     }
     if (total <= 16 * ms->nfaces + 64) break;
-    ms->cell *= 2;
+    ms->grid.cell *= 2;
   }
-  ms->inv_cell = 1 / ms->cell; /* the cell of a point: a product, not a division, in the search */
-  for (PetscInt d = dim; d < 3; d++) ms->ncell[d] = 1;
-  PetscCall(PetscFree(ms->cstart)); /* two separate allocations */
-  PetscCall(PetscFree(ms->cfaces));
-  PetscCall(PetscCalloc1(total + 1, &ms->cstart));
-  /* two passes over the faces (count, then fill) into a CSR array: cell -> faces whose box grown by margin touches it */
-  for (PetscInt pass = 0; pass < 2; pass++) {
-    if (pass == 1) {
-      for (PetscInt c = 0; c < total; c++) ms->cstart[c + 1] += ms->cstart[c];
-      PetscCall(PetscMalloc1(ms->cstart[total], &ms->cfaces));
-    }
-    for (PetscInt f = 0; f < ms->nfaces; f++) {
-      FaceCells(ms, f, ms->margin, c0, c1);
-      for (PetscInt k = c0[2]; k <= c1[2]; k++)
-        for (PetscInt j = c0[1]; j <= c1[1]; j++)
-          for (PetscInt i = c0[0]; i <= c1[0]; i++) {
-            const PetscInt c = (k * ms->ncell[1] + j) * ms->ncell[0] + i;
-            if (pass == 0)
-              ms->cstart[c + 1]++;
-            else
-              ms->cfaces[ms->cstart[c]++] = f;
-          }
-    }
-    if (pass == 1) { /* the fill advanced each start to the next cell's: shift back */
-      for (PetscInt c = total; c > 0; c--) ms->cstart[c] = ms->cstart[c - 1];
-      ms->cstart[0] = 0;
-    }
-  }
-  for (PetscInt c = 0; c < total; c++) fullest = PetscMax(fullest, ms->cstart[c + 1] - ms->cstart[c]);
+  ms->grid.inv_cell = 1 / ms->grid.cell; /* the cell of a point: a product, not a division, in the search */
+  for (PetscInt d = dim; d < 3; d++) ms->grid.ncell[d] = 1;
+  PetscCall(SKContactGridFill(&ms->grid, dim, ms->nfaces, ms->fbox, 2 * dim, ms->margin));
+  for (PetscInt c = 0; c < total; c++) fullest = PetscMax(fullest, ms->grid.cstart[c + 1] - ms->grid.cstart[c]);
   if (fullest > ms->ncand) { /* room for the box distances of the candidates of any cell, for a block of points (the search's scratch) */
     PetscCall(PetscFree(ms->cand_d2));
     PetscCall(PetscMalloc1(SK_CONTACT_PROJECT_BLOCK * fullest, &ms->cand_d2));
@@ -560,15 +577,11 @@ static PetscBool ClampedToSurfaceBoundary(const struct _p_SKContactMeshSurface *
 static inline PetscInt SearchCell(const struct _p_SKContactMeshSurface *ms, const PetscReal x[], PetscReal d2[], PetscInt *first,
                                   const PetscInt dim)
 {
-  PetscInt c = 0;
+  const PetscInt c = SKContactGridFind(&ms->grid, dim, x);
 
   *first = -1;
-  for (PetscInt d = dim - 1; d >= 0; d--) {
-    const PetscReal r = PetscFloorReal((x[d] - ms->lo[d]) * ms->inv_cell); /* as GridCell, unclamped */
-    if (r < 0 || r >= ms->ncell[d]) return -1;
-    c = c * ms->ncell[d] + (PetscInt)r;
-  }
-  *first = CandidateBoxDistances(ms->fbox, dim, ms->cstart[c + 1] - ms->cstart[c], ms->cfaces + ms->cstart[c], x, d2);
+  if (c < 0) return -1;
+  *first = CandidateBoxDistances(ms->fbox, dim, ms->grid.cstart[c + 1] - ms->grid.cstart[c], ms->grid.cfaces + ms->grid.cstart[c], x, d2);
   return c;
 }
 
@@ -587,8 +600,8 @@ static inline void ProjectFinish(const struct _p_SKContactMeshSurface *ms, const
   s->face = -1;
   if (first < 0) return;
   tol  = 1e-20 * ms->hmax * ms->hmax;
-  cand = ms->cfaces + ms->cstart[c];
-  n    = ms->cstart[c + 1] - ms->cstart[c];
+  cand = ms->grid.cfaces + ms->grid.cstart[c];
+  n    = ms->grid.cstart[c + 1] - ms->grid.cstart[c];
   best = cand[first];
   bp   = *fp;
   for (PetscInt k = 0; k < n; k++) {
@@ -633,7 +646,7 @@ static inline void Project(const struct _p_SKContactMeshSurface *ms, const Petsc
   const PetscInt c  = SearchCell(ms, x, ms->cand_d2, &first, dim);
   FaceProjection fp = {.d2 = PETSC_MAX_REAL}; /* (not read when there is no candidate) */
 
-  if (first >= 0) ProjectFace(ms, ms->cfaces[ms->cstart[c] + first], x, &fp, dim, nfn);
+  if (first >= 0) ProjectFace(ms, ms->grid.cfaces[ms->grid.cstart[c] + first], x, &fp, dim, nfn);
   ProjectFinish(ms, x, c, first, ms->cand_d2, &fp, p, s, dim, nfn);
 }
 
@@ -664,14 +677,14 @@ static inline void ProjectMany(const struct _p_SKContactMeshSurface *ms, PetscIn
     if (pad >= 0) {
       for (PetscInt i = 0; i < SK_CONTACT_PROJECT_BLOCK; i++) {
         const PetscInt j = i < n && first[i] >= 0 ? i : pad;
-        f[i]             = ms->cfaces[ms->cstart[cell[j]] + first[j]];
+        f[i]             = ms->grid.cfaces[ms->grid.cstart[cell[j]] + first[j]];
         for (PetscInt d = 0; d < 3; d++) xs[i * 3 + d] = x[j * 3 + d];
       }
       ProjectQ4(ms, f, xs, fp, SK_CONTACT_PROJECT_BLOCK);
     }
   } else
     for (PetscInt i = 0; i < n; i++)
-      if (first[i] >= 0) ProjectFace(ms, ms->cfaces[ms->cstart[cell[i]] + first[i]], x + i * dim, &fp[i], dim, nfn);
+      if (first[i] >= 0) ProjectFace(ms, ms->grid.cfaces[ms->grid.cstart[cell[i]] + first[i]], x + i * dim, &fp[i], dim, nfn);
   for (PetscInt i = 0; i < n; i++)
     ProjectFinish(ms, x + i * dim, cell[i], first[i], ms->cand_d2 + i * ms->ncand, &fp[i], p + i, s + i, dim, nfn);
 }

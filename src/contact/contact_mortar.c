@@ -225,19 +225,20 @@ static PetscInt MasterCandidates(SKContactMeshSurface ms, SKContactMortarCache c
   cache->mark_stamp++;
   for (PetscInt d = 0; d < 3; d++) {
     const PetscReal mid = 0.5 * (lo[d] + hi[d]), slo = PetscMin(lo[d] + r, mid), shi = PetscMax(hi[d] - r, mid);
-    const PetscReal a = PetscFloorReal((slo - ms->lo[d]) * ms->inv_cell), b = PetscFloorReal((shi - ms->lo[d]) * ms->inv_cell);
+    const PetscReal a = PetscFloorReal((slo - ms->grid.lo[d]) * ms->grid.inv_cell),
+                    b = PetscFloorReal((shi - ms->grid.lo[d]) * ms->grid.inv_cell);
     /* a point of a face is at least r inside the grid: a shrunk box a cell or more outside it meets none (the cell just
        outside is read as the border cell, for round-off) */
-    if (b < -1 || a > ms->ncell[d]) return 0;
-    c0[d] = a < 0 ? 0 : a >= ms->ncell[d] ? ms->ncell[d] - 1 : (PetscInt)a;
-    c1[d] = b < 0 ? 0 : b >= ms->ncell[d] ? ms->ncell[d] - 1 : (PetscInt)b;
+    if (b < -1 || a > ms->grid.ncell[d]) return 0;
+    c0[d] = a < 0 ? 0 : a >= ms->grid.ncell[d] ? ms->grid.ncell[d] - 1 : (PetscInt)a;
+    c1[d] = b < 0 ? 0 : b >= ms->grid.ncell[d] ? ms->grid.ncell[d] - 1 : (PetscInt)b;
   }
   for (PetscInt k = c0[2]; k <= c1[2]; k++)
     for (PetscInt j = c0[1]; j <= c1[1]; j++)
       for (PetscInt i = c0[0]; i <= c1[0]; i++) {
-        const PetscInt c = (k * ms->ncell[1] + j) * ms->ncell[0] + i;
-        for (PetscInt q = ms->cstart[c]; q < ms->cstart[c + 1]; q++) {
-          const PetscInt f = ms->cfaces[q];
+        const PetscInt c = (k * ms->grid.ncell[1] + j) * ms->grid.ncell[0] + i;
+        for (PetscInt q = ms->grid.cstart[c]; q < ms->grid.cstart[c + 1]; q++) {
+          const PetscInt f = ms->grid.cfaces[q];
           PetscBool meets  = PETSC_TRUE;
           if (cache->mark[f] == cache->mark_stamp) continue;
           cache->mark[f] = cache->mark_stamp;

@@ -29,10 +29,7 @@ typedef struct {
   PetscReal *box;          /* per face: bounding boxes (2 dim each) of its current control points and Bezier points */
   PetscReal *bez;          /* per face: its current Bezier points, projective (w x, w), 4 values each, tensor order */
   PetscReal hmin, margin;  /* smallest face size at the reference (m); search margin around the boxes (m) */
-  /* bucket grid of the current boxes: cells of size cell from lo, ncell per direction; cell c lists the faces
-     cfaces[cstart[c] .. cstart[c + 1]) (ascending) whose control points' box grown by the margin touches it */
-  PetscReal lo[3], cell;
-  PetscInt ncell[3], *cstart, *cfaces, mcells, mcfaces; /* (and the allocated sizes of cstart and cfaces) */
+  SKContactGrid grid;      /* bucket grid of the faces' control points' boxes (the first box of each) grown by the margin */
 } PatchMaster;
 
 /* Bernstein polynomials of degree P at XI in [-1, 1] and their first and second derivatives. */
@@ -268,70 +265,35 @@ static void Boxes(PatchMaster *pm)
   }
 }
 
-/* The range of cells [c0, c1] per direction that the control points' box of face F grown by the margin touches. */
-static void FaceCells(const PatchMaster *pm, PetscInt f, PetscInt c0[], PetscInt c1[])
-{
-  const PetscReal *b = pm->box + f * 4 * pm->dim;
-  for (PetscInt d = 0; d < pm->dim; d++) {
-    c0[d] = (PetscInt)PetscFloorReal((b[2 * d] - pm->margin - pm->lo[d]) / pm->cell);
-    c1[d] = PetscMin((PetscInt)PetscFloorReal((b[2 * d + 1] + pm->margin - pm->lo[d]) / pm->cell), pm->ncell[d] - 1);
-  }
-  for (PetscInt d = pm->dim; d < 3; d++) c0[d] = c1[d] = 0;
-}
-
-/* The bucket grid of the current boxes (Boxes()): the cell size the mean largest extent of a face's control points'
-   box plus the margin, so that a face touches a few cells, grown until the grid has at most 8 cells per face. */
+/* The bucket grid of the current boxes (Boxes()): the cell size the mean largest extent of a face's control points' box
+   plus the margin, so that a face touches a few cells, grown until the grid has at most 8 cells per face. */
 static PetscErrorCode Grid(PatchMaster *pm)
 {
   const PetscInt dim = pm->dim;
+  SKContactGrid *g   = &pm->grid;
   PetscReal hi[3] = {0, 0, 0}, mean = 0;
-  PetscInt ncells, c0[3], c1[3], n = 0;
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < dim; d++) pm->lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
+  for (PetscInt d = 0; d < dim; d++) g->lo[d] = PETSC_MAX_REAL, hi[d] = PETSC_MIN_REAL;
   for (PetscInt f = 0; f < pm->nfaces; f++) {
     const PetscReal *b = pm->box + f * 4 * dim;
     PetscReal ext      = 0;
     for (PetscInt d = 0; d < dim; d++) {
-      pm->lo[d] = PetscMin(pm->lo[d], b[2 * d] - pm->margin), hi[d] = PetscMax(hi[d], b[2 * d + 1] + pm->margin);
+      g->lo[d] = PetscMin(g->lo[d], b[2 * d] - pm->margin), hi[d] = PetscMax(hi[d], b[2 * d + 1] + pm->margin);
       ext = PetscMax(ext, b[2 * d + 1] - b[2 * d]);
     }
     mean += ext / pm->nfaces;
   }
-  pm->cell = mean + pm->margin;
+  g->cell = mean + pm->margin;
   for (;;) {
-    ncells = 1;
-    for (PetscInt d = 0; d < dim; d++) pm->ncell[d] = (PetscInt)((hi[d] - pm->lo[d]) / pm->cell) + 1, ncells *= pm->ncell[d];
-    for (PetscInt d = dim; d < 3; d++) pm->ncell[d] = 1;
+    PetscInt ncells = 1;
+    for (PetscInt d = 0; d < dim; d++) g->ncell[d] = (PetscInt)((hi[d] - g->lo[d]) / g->cell) + 1, ncells *= g->ncell[d];
     if (ncells <= 8 * pm->nfaces) break;
-    pm->cell *= 2;
+    g->cell *= 2;
   }
-  if (ncells + 1 > pm->mcells) { /* room for the cells' offsets, grown as needed */
-    PetscCall(PetscFree(pm->cstart));
-    PetscCall(PetscMalloc1(ncells + 1, &pm->cstart));
-    pm->mcells = ncells + 1;
-  }
-  PetscCall(PetscArrayzero(pm->cstart, ncells + 1));
-  for (PetscInt f = 0; f < pm->nfaces; f++) { /* count, then fill in face order: each cell's list ascending */
-    FaceCells(pm, f, c0, c1);
-    for (PetscInt k = c0[2]; k <= c1[2]; k++)
-      for (PetscInt j = c0[1]; j <= c1[1]; j++)
-        for (PetscInt i = c0[0]; i <= c1[0]; i++) pm->cstart[(k * pm->ncell[1] + j) * pm->ncell[0] + i + 1]++, n++;
-  }
-  for (PetscInt c = 0; c < ncells; c++) pm->cstart[c + 1] += pm->cstart[c];
-  if (n > pm->mcfaces) {
-    PetscCall(PetscFree(pm->cfaces));
-    PetscCall(PetscMalloc1(n, &pm->cfaces));
-    pm->mcfaces = n;
-  }
-  for (PetscInt f = 0; f < pm->nfaces; f++) {
-    FaceCells(pm, f, c0, c1);
-    for (PetscInt k = c0[2]; k <= c1[2]; k++)
-      for (PetscInt j = c0[1]; j <= c1[1]; j++)
-        for (PetscInt i = c0[0]; i <= c1[0]; i++) pm->cfaces[pm->cstart[(k * pm->ncell[1] + j) * pm->ncell[0] + i]++] = f;
-  }
-  for (PetscInt c = ncells; c > 0; c--) pm->cstart[c] = pm->cstart[c - 1]; /* the fill moved each start to the next */
-  pm->cstart[0] = 0;
+  for (PetscInt d = dim; d < 3; d++) g->ncell[d] = 1;
+  g->inv_cell = 1 / g->cell;
+  PetscCall(SKContactGridFill(g, dim, pm->nfaces, pm->box, 4 * dim, pm->margin));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -375,7 +337,7 @@ static PetscBool PMProject(void *data, const PetscReal x[], PetscReal t, PetscRe
   const PetscReal *xv = pm->ms->xv, tol = 1e-20 * pm->hmin * pm->hmin;
   PetscReal best = PETSC_MAX_REAL, bz = PETSC_MAX_REAL, bxi[2] = {0, 0}, m2 = PetscSqr(pm->margin), R[PM_MAX_NODES], xb[3], dx[2][3],
             d2x[3][3], along2 = 0;
-  PetscInt bf = -1, first = -1, cell = 0, ncand;
+  PetscInt bf = -1, first = -1, cell, ncand;
   const PetscInt *cand;
   PetscBool ok = PETSC_TRUE, bok = PETSC_TRUE, binside = PETSC_FALSE;
 
@@ -384,12 +346,9 @@ static PetscBool PMProject(void *data, const PetscReal x[], PetscReal t, PetscRe
   s->face = -1, s->n = 0;
   /* the candidates: the faces of the grid cell of X (a face whose control points' box is within the margin of X is
      listed there); none when X is outside the grid */
-  for (PetscInt d = dim - 1; d >= 0; d--) {
-    const PetscReal r = PetscFloorReal((x[d] - pm->lo[d]) / pm->cell);
-    if (!(r >= 0 && r < pm->ncell[d])) return PETSC_TRUE; /* no face within the margin: no contact */
-    cell = cell * pm->ncell[d] + (PetscInt)r;
-  }
-  cand = pm->cfaces + pm->cstart[cell], ncand = pm->cstart[cell + 1] - pm->cstart[cell];
+  cell = SKContactGridFind(&pm->grid, dim, x);
+  if (cell < 0) return PETSC_TRUE; /* no face within the margin: no contact */
+  cand = pm->grid.cfaces + pm->grid.cstart[cell], ncand = pm->grid.cstart[cell + 1] - pm->grid.cstart[cell];
   /* the face with the nearest Bezier box first, among those whose control points' box is within the margin: its
      distance prunes most other faces */
   for (PetscInt i = 0; i < ncand; i++)
@@ -494,8 +453,7 @@ static PetscErrorCode PMDestroy(void *data)
   PetscCall(SKContactMeshSurfaceDestroy(&pm->ms));
   PetscCall(PetscFree4(pm->faces, pm->C, pm->wt, pm->sign));
   PetscCall(PetscFree3(pm->ends, pm->box, pm->bez));
-  PetscCall(PetscFree(pm->cstart));
-  PetscCall(PetscFree(pm->cfaces));
+  PetscCall(SKContactGridDestroy(&pm->grid));
   PetscCall(PetscFree(pm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

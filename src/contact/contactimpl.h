@@ -28,6 +28,31 @@ typedef struct {
   PetscReal xw[3], vw[3];                /* sum_b N_b x_b, sum_b N_b v_b of the master nodes (the gap's other end) */
 } SKContactSupport;
 
+/* A bucket grid of boxes (contact_mesh.c): cells of size cell (1 / inv_cell) from lo, ncell per direction; cell c lists,
+   ascending, the boxes cfaces[cstart[c] .. cstart[c + 1]) that touch it when grown by the pad of the last fill; mcells
+   and mfaces the allocated lengths of cstart and cfaces. */
+typedef struct {
+  PetscReal lo[3], cell, inv_cell;
+  PetscInt ncell[3], *cstart, *cfaces, mcells, mfaces;
+} SKContactGrid;
+/* Fills the lists of grid G (lo, cell, inv_cell and ncell set by the caller, unused directions 1 cell) with the N boxes
+   BOX + b STRIDE (lo, hi per direction, DIM directions) grown by PAD: a box's cells are those of its corners, clamped to
+   the grid. */
+PETSC_INTERN PetscErrorCode SKContactGridFill(SKContactGrid *g, PetscInt dim, PetscInt n, const PetscReal box[], PetscInt stride,
+                                              PetscReal pad);
+/* The cell of point X in G, or -1 outside it. */
+static inline PetscInt SKContactGridFind(const SKContactGrid *g, PetscInt dim, const PetscReal x[])
+{
+  PetscInt c = 0;
+  for (PetscInt d = dim - 1; d >= 0; d--) {
+    const PetscReal r = PetscFloorReal((x[d] - g->lo[d]) * g->inv_cell);
+    if (r < 0 || r >= g->ncell[d]) return -1;
+    c = c * g->ncell[d] + (PetscInt)r;
+  }
+  return c;
+}
+PETSC_INTERN PetscErrorCode SKContactGridDestroy(SKContactGrid *g);
+
 /* The mortar shares of the faces of a slave surface (contact_mortar.c). */
 typedef struct _n_SKContactMortarCache *SKContactMortarCache;
 
@@ -52,10 +77,10 @@ struct _p_SKContactMeshSurface {
   PetscInt row_support; /* master nodes per slave row: the face's nodes (point distribution), the mortar limit (2D, 3D) */
   PetscInt slave_width; /* per slave node in slave_buf: n, force on the slave (dim), row_support pairs (master node, share) */
   PetscReal *slave_buf;
-  /* bucket grid: cells of size cell from lo, ncell per direction; cell c holds the faces cfaces[cstart[c] .. cstart[c+1]) whose
-     bounding box grown by margin touches it, at the positions xgrid of the last build */
-  PetscReal *xgrid, lo[3], cell, inv_cell, margin, depth;
-  PetscInt ncell[3], *cstart, *cfaces, nrebuild;
+  /* bucket grid of the faces' bounding boxes grown by margin, at the positions xgrid of the last build */
+  SKContactGrid grid;
+  PetscReal *xgrid, margin, depth;
+  PetscInt nrebuild;
   PetscReal *cand_d2; /* scratch of the search: box distances of one cell's candidates (ncand per point of a block) */
   PetscInt ncand;
   PetscInt refct;               /* pairs holding the surface (two passes share both sides) */

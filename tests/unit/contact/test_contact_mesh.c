@@ -18,8 +18,8 @@ static PetscReal BruteForce(SKContactMeshSurface ms, const PetscReal x[])
     SKSurfaceProjection p;
     SKContactSupport s;
     struct _p_SKContactMeshSurface tmp = *ms;
-    tmp.cstart = start, tmp.cfaces = one, tmp.cell = 1e31, tmp.inv_cell = 1 / tmp.cell;
-    for (PetscInt d = 0; d < 3; d++) tmp.lo[d] = -1e30, tmp.ncell[d] = 1;
+    tmp.grid.cstart = start, tmp.grid.cfaces = one, tmp.grid.cell = 1e31, tmp.grid.inv_cell = 1 / tmp.grid.cell;
+    for (PetscInt d = 0; d < 3; d++) tmp.grid.lo[d] = -1e30, tmp.grid.ncell[d] = 1;
     (void)SKContactMeshSurfaceProject(&tmp, x, &p, &s);
     for (PetscInt d = 0; d < ms->dim; d++) d2 += PetscSqr(x[d] - p.point[d]);
     best = PetscMin(best, d2);
