@@ -46,7 +46,7 @@ static inline const void *SKMaterialContext(SKMaterial mat)
    offsets known at compile time, and the compiler emits full-width packed code whatever its auto-vectoriser would pick
    (128 bits on an AVX2 machine that splits 256-bit operations). Each vector expression is the lane-wise one of a lane
    loop, in the same order, so that results do not change bit for bit. */
-#define SK_LANES_VW 4
+#define SK_LANES_VW SK_VEC_WIDTH
 #define SK_LANES_NV (SK_L / SK_LANES_VW)
 typedef PetscReal SKLanesVec __attribute__((vector_size(SK_LANES_VW * sizeof(PetscReal))));
 /* the same, for arrays aligned only to a PetscReal */
