@@ -18,6 +18,16 @@
 /* Error code for bad user input (file:line messages). The app prints the message of such an error once, without a traceback. */
 #define SK_ERR_INPUT PETSC_ERR_USER_INPUT
 
+/* The width, in doubles, of the GNU vector types (vector_size) of the hand-vectorised kernels (the Bezier passes, the
+   Neo-Hookean stress, the rod pair's mode recurrences): one AVX-512 register where the target has it, else 4 (256 bits,
+   which an AVX2 machine that splits them runs as fast as two of 128 with fewer instructions). Every lane's arithmetic is
+   the same at either width, so results do not depend on it (docs/benchmarks.md measures both). */
+#if defined(__AVX512F__)
+#define SK_VEC_WIDTH 8
+#else
+#define SK_VEC_WIDTH 4
+#endif
+
 /* Class id of stickslip objects, for PetscLogEventRegister() and PetscInfo(). */
 extern PetscClassId SK_CLASSID;
 

@@ -15,15 +15,6 @@
 
 /* Material points (or elements) processed together by the batched kernels; 8 doubles = one AVX-512 register. */
 #define SK_LANES 8
-/* The width, in doubles, of the GNU vector types the hand-vectorised kernels work on (a lane block of SK_LANES values is
-   SK_LANES / SK_VEC_WIDTH of them): one AVX-512 register where the target has it, else 4 (256 bits, which an AVX2
-   machine that splits them runs as fast as two of 128 with fewer instructions). Every lane's arithmetic is the same at
-   either width, so results do not depend on it (docs/benchmarks.md measures both). */
-#if defined(__AVX512F__)
-#define SK_VEC_WIDTH 8
-#else
-#define SK_VEC_WIDTH 4
-#endif
 
 typedef enum {
   SK_STRESS_STATE_3D           = 0, /* full 3D */

@@ -63,7 +63,7 @@ SK_HOT_INLINE void GatherTables(const SKBezierBasis *bb, const PetscInt dim, con
 /* The passes treat a lane block (the SK_L values of one index of a work array) as SK_BF_NV vectors of SK_BF_VW lanes
    (GNU vector extensions; GCC and Clang lower them to the widest vectors the target has, or to scalars), so that every
    array of a pass is addressed from one base pointer with offsets known at compile time; SK_BF_VW = SK_VEC_WIDTH
-   (stickslip/material.h: 8 lanes with AVX-512, else 4; docs/benchmarks.md). */
+   (stickslip/core.h: 8 lanes with AVX-512, else 4; docs/benchmarks.md). */
 #define SK_BF_VW SK_VEC_WIDTH
 #define SK_BF_NV (SK_L / SK_BF_VW)
 _Static_assert(SK_L % SK_BF_VW == 0, "a lane block is a whole number of vectors");
