@@ -41,6 +41,7 @@ typedef struct {
 typedef struct {
   PetscInt kind, n, M, Mn, idx; /* M: room allocated; Mn: the convolution size of length n, idx its plan slot */
   double *kernel, *pre, *post;  /* complex values interleaved (re, im), as fftw_complex */
+  PetscBool pooled;             /* kernel carved from MMMTransforms.pool (not freed on its own) */
 } ChirpTable;
 
 typedef struct {
@@ -51,6 +52,11 @@ typedef struct {
   ChirpTable *tab;          /* nslot chirp tables, direct-mapped by kind and length */
   PetscInt nslot;
   double *buf, *work; /* Mmax complex values each (fftw_malloc) */
+  /* room of the chirp tables' first allocations, one fftw_malloc carved in order (a table per event length from the
+     allocator cost more than its chirps); a slot that a longer length takes later gets its own of the largest size */
+  double *pool;
+  size_t pool_size, pool_used; /* in doubles */
+  PetscReal *cx, *cs, *cc;     /* work of the chirps' sines and cosines (N each) */
 } MMMTransforms;
 
 typedef struct {
@@ -93,7 +99,7 @@ typedef struct {
   PetscInt *segof;              /* segment of each node, -1 if sticking */
   PetscReal *segtau, *qv, *qdv; /* tau of the cached modal values of each segment; q, qdot (N) */
   PetscReal *cwv, *swv;         /* cos, sin (w_p tau) of the cached modal values (N) */
-  PetscReal *arg;               /* work: w_p tau (N) */
+  PetscReal *arg;               /* work: w_p tau (max(N, N_m)) */
   /* cos, sin (w_p dt) at the end dt = tdt of the coupling step (N), valid for the segments flagged in dtok: the step's
      start asks for them (the end loads of rod 2), its end again after the samples took the cached tau elsewhere */
   PetscReal tdt, *cwd, *swd;
@@ -108,6 +114,9 @@ typedef struct {
   PetscReal *gmax, *dgl;             /* per node: largest |g_n| of its coupling vector; for sticking i - 1, i the largest
                                         |g_i,n - g_i-1,n| (N each, set per interval) */
   PetscReal *rate;                   /* bound of |d e_j / d tau| per event function (2N) */
+  PetscReal **wc;                    /* frequencies of uniform segments by (end types, length), made on first use (4 (N + 1)),
+                                        NULL where they could take more than SK_MMM_FREQ_CACHE bytes in all */
+  PetscReal *wcks, *wcms;            /* the (ks, ms) each was made for (4 (N + 1)) */
   PetscReal *noise;                  /* round-off level of each event function: a just-switched node is "going the
                                         wrong way" only beyond it (with mu_s = mu_k a release is marginal) */
 } MMM;
@@ -118,6 +127,11 @@ typedef enum { EVAL_SAMPLE, EVAL_BRACKET, EVAL_ROOT, EVAL_WRONG_WAY } EvalKind;
 /* trace of G^T diag(m) G (the sticking nodes' mass on rod 2's modes, of modal mass 1) above which their inertia is taken
    implicitly over a coupling step (StickInertia): below it, lagged by a step, it changes nothing measurable */
 #define SK_MMM_IMPLICIT_MASS 1e-2
+
+/* largest memory (bytes) the frequencies of all (end types, length) may take for MMM.wc to be kept: the first touch of
+   memory is dear (a page fault cost about 20 us on the 2-core VM), and at N = 1001 a run meets lengths it does not see
+   again often enough to repay it */
+#define SK_MMM_FREQ_CACHE (4 << 20)
 
 #define ETA_OFF(mm) (2 * (mm)->N)
 #define ETAD_OFF(mm) (2 * (mm)->N + (mm)->Nm)

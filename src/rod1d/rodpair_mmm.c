@@ -418,11 +418,14 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
      two sticking neighbours i - 1, i the largest |g_i,n - g_i-1,n| (in dgl[i]) */
   for (PetscInt i = 0; i < N; i++) {
     const PetscReal *g = rp->state[i] == SK_ROD_STICK ? rp->gstick + i * Nm : mm->gstart + i * Nm;
-    mm->gmax[i] = mm->dgl[i] = 0;
-    if (rp->state[i] == SK_ROD_FREE) continue;
-    for (PetscInt n = 0; n < Nm; n++) mm->gmax[i] = PetscMax(mm->gmax[i], PetscAbsReal(g[n]));
-    if (i > 0 && rp->state[i] == SK_ROD_STICK && rp->state[i - 1] == SK_ROD_STICK)
-      for (PetscInt n = 0; n < Nm; n++) mm->dgl[i] = PetscMax(mm->dgl[i], PetscAbsReal(g[n] - g[n - Nm]));
+    PetscReal gm = 0, dg = 0; /* in registers: on mm->gmax[i] itself each step waited for the last store */
+    if (rp->state[i] != SK_ROD_FREE) {
+      for (PetscInt n = 0; n < Nm; n++) gm = PetscMax(gm, PetscAbsReal(g[n]));
+      if (i > 0 && rp->state[i] == SK_ROD_STICK && rp->state[i - 1] == SK_ROD_STICK)
+        for (PetscInt n = 0; n < Nm; n++) dg = PetscMax(dg, PetscAbsReal(g[n] - g[n - Nm]));
+    }
+    mm->gmax[i] = gm;
+    mm->dgl[i]  = dg;
   }
   for (PetscInt n = 0; n < Nm; n++) {
     mm->eta0[n]  = y[ETA_OFF(mm) + n];
@@ -592,11 +595,13 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscCalloc5(N, &mm.segof, N, &mm.segtau, N, &mm.qv, N, &mm.qdv, Nm, &mm.et));
   PetscCall(PetscCalloc5(Nm, &mm.etd, Nm, &mm.etdd, (size_t)N * Nm, &mm.gstart, N, &mm.lenS, N, &mm.bv));
   PetscCall(PetscCalloc3(N, &mm.ba, N2, &mm.rate, N2, &mm.noise));
-  PetscCall(PetscCalloc5(N, &mm.cwv, N, &mm.swv, Nm, &mm.cw2, Nm, &mm.sw2, N, &mm.arg));
+  PetscCall(PetscCalloc5(N, &mm.cwv, N, &mm.swv, Nm, &mm.cw2, Nm, &mm.sw2, PetscMax(N, Nm), &mm.arg));
   PetscCall(PetscMalloc3((size_t)Nm * Nm, &mm.kfac, Nm, &mm.kd, Nm, &mm.kx));
   PetscCall(PetscCalloc3(N2, &mm.devals, N2, &mm.devb, Nm, &mm.etddd));
   PetscCall(PetscCalloc2(N, &mm.gmax, N, &mm.dgl));
   PetscCall(PetscCalloc3(N, &mm.cwd, N, &mm.swd, N, &mm.dtok));
+  if ((size_t)2 * N * (N + 1) * sizeof(PetscReal) <= SK_MMM_FREQ_CACHE)
+    PetscCall(PetscCalloc3(4 * (N + 1), &mm.wc, 4 * (N + 1), &mm.wcks, 4 * (N + 1), &mm.wcms));
   mm.tdt = -1;
 
   if (rp->monitor && rp->t_next_out <= t) {
@@ -832,5 +837,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree3(mm.devals, mm.devb, mm.etddd));
   PetscCall(PetscFree2(mm.gmax, mm.dgl));
   PetscCall(PetscFree3(mm.cwd, mm.swd, mm.dtok));
+  for (PetscInt k = 0; k < 4 * (N + 1) && mm.wc; k++) PetscCall(PetscFree(mm.wc[k]));
+  PetscCall(PetscFree3(mm.wc, mm.wcks, mm.wcms));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

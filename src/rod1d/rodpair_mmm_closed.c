@@ -20,6 +20,28 @@ static void AddPointLoad(MMM *mm, const Seg *sg, PetscInt j, PetscReal c, PetscR
   for (PetscInt p = 0; p < sg->n; p++) g[sg->a + p] += c * row[p] / SKMMMModalMass(sg, p);
 }
 
+static inline PetscReal UniformFrequency(const Seg *sg, PetscInt p)
+{
+  return 2 * PetscSqrtReal(sg->ks / sg->ms) * PetscSinReal(0.5 * (sg->theta0 + p * sg->dtheta));
+}
+
+/* The frequencies of a uniform segment, which depend only on its end types, length and (ks, ms): kept per (end types,
+   length) for the (ks, ms) that first asked (a new segment at every event took a libm sine per mode), NULL for another
+   (ks, ms) (a second material), without the cache (mm->wc NULL) or when out of memory */
+static const PetscReal *UniformFrequencies(MMM *mm, const Seg *sg)
+{
+  PetscInt slot = (PetscInt)sg->kind * (mm->N + 1) + sg->n;
+
+  if (!mm->wc) return NULL;
+  if (!mm->wc[slot]) {
+    if (PetscMalloc1(sg->n, &mm->wc[slot])) return NULL;
+    for (PetscInt p = 0; p < sg->n; p++) mm->wc[slot][p] = UniformFrequency(sg, p);
+    mm->wcks[slot] = sg->ks;
+    mm->wcms[slot] = sg->ms;
+  }
+  return mm->wcks[slot] == sg->ks && mm->wcms[slot] == sg->ms ? mm->wc[slot] : NULL;
+}
+
 /* Closed-form coefficients of every mode for a coupling step from t0, given q0, qd0: constant friction and Pc, the
    ramps k (us0 + vs tau) of the sticking end neighbours, and P0 sin(W t + phase) at node 0 */
 void SKMMMSetupCoefficients(MMM *mm, PetscReal t0)
@@ -47,8 +69,11 @@ void SKMMMSetupCoefficients(MMM *mm, PetscReal t0)
       AddPointLoad(mm, sg, 0, mm->P0, mm->gP);
     }
     if (!sg->wset) {
-      for (PetscInt p = 0; p < sg->n; p++)
-        mm->w[sg->a + p] = sg->general ? sg->wg[p] : 2 * PetscSqrtReal(sg->ks / sg->ms) * PetscSinReal(0.5 * (sg->theta0 + p * sg->dtheta));
+      const PetscReal *wc = sg->general ? sg->wg : UniformFrequencies(mm, sg);
+      if (wc)
+        for (PetscInt p = 0; p < sg->n; p++) mm->w[sg->a + p] = wc[p];
+      else
+        for (PetscInt p = 0; p < sg->n; p++) mm->w[sg->a + p] = UniformFrequency(sg, p);
       sg->wset = PETSC_TRUE;
     }
     for (PetscInt p = 0; p < sg->n; p++) {
@@ -148,15 +173,14 @@ void SKMMMRod2At(MMM *mm, PetscReal tau)
   const SKRodPairModel *md = &mm->rp->model;
 
   if (mm->r2tau == tau) return;
+  for (PetscInt n = 0; n < mm->Nm; n++) mm->arg[n] = md->omega[n] * tau;
+  SKSinCosArray(mm->Nm, mm->arg, mm->sw2, mm->cw2); /* one vectorised batch */
   for (PetscInt n = 0; n < mm->Nm; n++) {
-    PetscReal w = md->omega[n], w2 = w * w, c, s;
-    SinCos(w * tau, &s, &c);
+    PetscReal w = md->omega[n], w2 = w * w, c = mm->cw2[n], s = mm->sw2[n];
     mm->et[n]    = mm->eQ0[n] / w2 + mm->eS[n] * tau / w2 + mm->eA[n] * c + mm->eB[n] * s;
     mm->etd[n]   = mm->eS[n] / w2 + w * (mm->eB[n] * c - mm->eA[n] * s);
     mm->etdd[n]  = -w2 * (mm->eA[n] * c + mm->eB[n] * s);
     mm->etddd[n] = -w2 * w * (mm->eB[n] * c - mm->eA[n] * s);
-    mm->cw2[n]   = c;
-    mm->sw2[n]   = s;
   }
   mm->r2tau = tau;
 }

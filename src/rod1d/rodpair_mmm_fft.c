@@ -66,6 +66,17 @@ PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, 
   PetscCall(PetscCalloc2(tr->nslot, &tr->tab, 128, &tr->fwd));
   PetscCall(PetscCalloc1(128, &tr->bwd));
   /* fftw_malloc: SIMD-aligned, so a plan made on one buffer runs on another (fftw_execute_dft) */
+  /* when every length has a slot of its own (each table made once), their room is one allocation carved in order: at
+     N = 301 a memalign per table cost more than its chirps. Where slots are shared (a longer length takes a slot's
+     room, the shorter one's is freed and comes back to the heap), each table keeps its own allocation. */
+  tr->pool_used = tr->pool_size = 0;
+  tr->pool                      = NULL;
+  if (tr->nslot / TR_KINDS >= N + 1) {
+    tr->pool_size = 2 * (size_t)tr->nslot * (size_t)(M + 2 * N);
+    tr->pool      = (double *)fftw_malloc(sizeof(double) * tr->pool_size); /* address space: pages are touched as tables are made */
+    PetscCheck(tr->pool, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of the chirp tables' room failed");
+  }
+  PetscCall(PetscMalloc3(N, &tr->cx, N, &tr->cs, N, &tr->cc));
   tr->buf  = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
   tr->work = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
   PetscCheck(tr->buf && tr->work, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of %" PetscInt_FMT " complex values failed", M);
@@ -80,12 +91,14 @@ PetscErrorCode SKMMMTransformsDestroy(MMMTransforms *tr)
     if (tr->bwd[k]) fftw_destroy_plan(tr->bwd[k]);
   }
   for (PetscInt k = 0; k < tr->nslot && tr->tab; k++)
-    if (tr->tab[k].kernel) fftw_free(tr->tab[k].kernel);
+    if (tr->tab[k].kernel && !tr->tab[k].pooled) fftw_free(tr->tab[k].kernel);
   PetscCall(PetscFree2(tr->tab, tr->fwd));
   PetscCall(PetscFree(tr->bwd));
+  PetscCall(PetscFree3(tr->cx, tr->cs, tr->cc));
+  if (tr->pool) fftw_free(tr->pool);
   if (tr->buf) fftw_free(tr->buf);
   if (tr->work) fftw_free(tr->work);
-  tr->buf = tr->work = NULL;
+  tr->buf = tr->work = tr->pool = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -122,8 +135,31 @@ static inline void Chirp(long long q, long long D, PetscReal *re, PetscReal *im)
   *im = s;
 }
 
+/* c[j] = exp(-i pi J^2/(8D)) for J = 2j + a, j < n, as Chirp() takes each (the same reduced q, the same angle), with
+   J^2 mod 16D by exact integer steps ((J + 2)^2 - J^2 = 4J + 4 < 16D) instead of a 64-bit division each, and the sines
+   and cosines in one vectorised batch (x, s, co: n work values each) */
+static void ChirpRow(PetscInt n, PetscInt a, long long D, PetscReal x[], PetscReal s[], PetscReal co[], double c[])
+{
+  long long m = 16 * D, r = ((long long)a * a) % m;
+
+  for (PetscInt j = 0; j < n; j++) {
+    long long J = 2 * j + a;
+    x[j]        = -PETSC_PI * (PetscReal)r / (8.0 * (PetscReal)D);
+    r += 4 * J + 4;
+    while (r >= m) r -= m;
+  }
+  SKSinCosArray(n, x, s, co);
+  for (PetscInt j = 0; j < n; j++) {
+    c[2 * j]     = co[j];
+    c[2 * j + 1] = s[j];
+  }
+}
+
 /* The chirp table of transform KIND at length n (a direct-mapped cache; rebuilt when another length took the
-   slot): pre-chirp c_J (n), post-chirp c_K (n) and the FFT of the kernel conj(c_{K-J}) / M (M), in one fftw_malloc. */
+   slot): pre-chirp c_J (n), post-chirp c_K (n) and the FFT of the kernel conj(c_{K-J}) / M (M), in one fftw_malloc.
+   A chirp depends only on q^2 (and D), and every |q| the kernel needs is a J or a K of the same table (DCT-I and DST-I:
+   J = K, q = 2m; DCT-II/III: the odd q are the odd J or K), so only the 2n (DCT-I, DST-I: n) distinct chirps are
+   taken, each once: the same values as one per entry. */
 static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, ChirpTable **tab)
 {
   /* j0, k0 (times 2) and D - n of each kind */
@@ -139,12 +175,20 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   }
   PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
   M = ConvSize(n, &idx);
-  if (t->kernel && t->M < M) {
-    fftw_free(t->kernel);
+  if (t->kernel && t->M < M) { /* a longer length took the slot (only where a slot serves several lengths) */
+    if (!t->pooled) fftw_free(t->kernel);
     t->kernel = NULL;
   }
   if (!t->kernel) {
-    t->kernel = (double *)fftw_malloc(2 * sizeof(double) * (size_t)(M + 2 * tr->N));
+    size_t need = 2 * (size_t)(M + 2 * tr->N);
+    if (tr->pool_used + need <= tr->pool_size) { /* carved from the pool */
+      t->kernel = tr->pool + tr->pool_used;
+      tr->pool_used += (need + 7) & ~(size_t)7; /* 64-byte aligned */
+      t->pooled = PETSC_TRUE;
+    } else {
+      t->kernel = (double *)fftw_malloc(sizeof(double) * need);
+      t->pooled = PETSC_FALSE;
+    }
     PetscCheck(t->kernel, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of a chirp table failed");
     t->M = M;
   }
@@ -154,20 +198,28 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   t->idx  = idx;
   t->pre  = t->kernel + 2 * t->M;
   t->post = t->pre + 2 * tr->N;
-  for (PetscInt j = 0; j < n; j++) {
-    long long J = 2 * j + a2[kind], K = 2 * j + b2[kind];
-    Chirp(J * J, D, &t->pre[2 * j], &t->pre[2 * j + 1]);
-    Chirp(K * K, D, &t->post[2 * j], &t->post[2 * j + 1]);
-  }
+  ChirpRow(n, a2[kind], D, tr->cx, tr->cs, tr->cc, t->pre);
+  if (a2[kind] == b2[kind])
+    PetscCall(PetscArraycpy(t->post, t->pre, 2 * n));
+  else
+    ChirpRow(n, b2[kind], D, tr->cx, tr->cs, tr->cc, t->post);
   {
     fftw_plan fwd, bwd;
     double *w = tr->buf;
     PetscCall(GetPlans(tr, M, idx, &fwd, &bwd));
     for (PetscInt m = 0; m < M; m++) w[2 * m] = w[2 * m + 1] = 0;
     for (PetscInt m = -(n - 1); m <= n - 1; m++) {
-      long long q = 2 * m + b2[kind] - a2[kind];
+      long long q = 2 * m + b2[kind] - a2[kind], aq = q < 0 ? -q : q;
       PetscReal re, im;
-      Chirp(q * q, D, &re, &im);
+      /* c_q from the table entry with the same q^2: J = 2j + a2 or K = 2j + b2 equal to |q| */
+      if (aq % 2 == a2[kind] % 2 && aq >= a2[kind] && (aq - a2[kind]) / 2 < n) {
+        re = t->pre[aq - a2[kind]];
+        im = t->pre[aq - a2[kind] + 1];
+      } else if (aq % 2 == b2[kind] % 2 && aq >= b2[kind] && (aq - b2[kind]) / 2 < n) {
+        re = t->post[aq - b2[kind]];
+        im = t->post[aq - b2[kind] + 1];
+      } else
+        Chirp(q * q, D, &re, &im);
       w[2 * (m < 0 ? M + m : m)]     = re / M; /* conj(c_q) = exp(+i pi q^2/(8D)); 1/M: FFTW's backward transform is unscaled */
       w[2 * (m < 0 ? M + m : m) + 1] = -im / M;
     }

@@ -130,21 +130,104 @@ static PetscBool SegUniform(const MMM *mm, Seg *sg)
   return PETSC_TRUE;
 }
 
-/* lanes of the mode recurrence in SKMMMSegNodesUV: modes p0 .. p0 + 7 side by side in two GCC/Clang vectors of 4
-   (the compilers' own vectorisers left this recurrence scalar; wider vectors than the machine's are spilled) */
+/* lanes of the mode recurrence in SKMMMSegNodesUV: modes p0 .. p0 + 7 side by side in GCC/Clang vectors, one of 8 where
+   the machine has 512-bit vectors, else two of 4 (the compilers' own vectorisers left this recurrence scalar; wider
+   vectors than the machine's are spilled). Each lane does the same arithmetic either way. */
 #define SEG_LANES 8
-typedef PetscReal SegLanes __attribute__((vector_size(4 * sizeof(PetscReal))));
+#if !defined(SEG_VW) && defined(__AVX512F__)
+#define SEG_VW 8
+#elif !defined(SEG_VW)
+#define SEG_VW 4
+#endif
+#define SEG_NV (SEG_LANES / SEG_VW)
+/* nodes whose recurrences share a pass (NodesUVLanes): 4 with 32 vector registers (AVX-512), else 2 */
+#if !defined(SEG_NB) && defined(__AVX512F__)
+#define SEG_NB 4
+#elif !defined(SEG_NB)
+#define SEG_NB 2
+#endif
+typedef PetscReal SegLanes __attribute__((vector_size(SEG_VW * sizeof(PetscReal))));
+
+/* u, v of NB (a constant where it is inlined) local nodes IDX of a uniform segment without a mode matrix: one lane
+   recurrence per node (SKMMMSegNodesUV), the NB nodes' recurrences side by side in one pass over the modes. A pass of
+   one node is a chain of dependent rotations, bound by their latency; NB independent chains fill the vector units,
+   and each node's lanes do the same arithmetic in the same order as alone. */
+static inline __attribute__((always_inline)) void NodesUVLanes(const Seg *sg, const PetscReal *qv, const PetscReal *qdv, PetscInt nb,
+                                                               const PetscInt idx[], PetscReal U[], PetscReal V[])
+{
+  const PetscInt n  = sg->n;
+  PetscBool use_sin = sg->kind == SEG_FIXED_FIXED ? PETSC_TRUE : PETSC_FALSE;
+  SegLanes c[SEG_NB][SEG_NV], sn[SEG_NB][SEG_NV], uu[SEG_NB][SEG_NV], vv[SEG_NB][SEG_NV];
+  PetscReal cL[SEG_NB], sL[SEG_NB], x[3 * SEG_NB], sx[3 * SEG_NB], cx[3 * SEG_NB];
+  PetscInt p = 0;
+
+  for (PetscInt r = 0; r < nb; r++) { /* the three angles of each node, their sines and cosines in one batch */
+    PetscInt j = idx[r], J = sg->kind == SEG_FIXED_FREE ? n - 1 - j : (sg->kind == SEG_FIXED_FIXED ? j + 1 : j);
+    x[r]          = J * sg->theta0;
+    x[nb + r]     = J * sg->dtheta;
+    x[2 * nb + r] = SEG_LANES * J * sg->dtheta;
+  }
+  SKSinCosArray(3 * nb, x, sx, cx);
+  for (PetscInt r = 0; r < nb; r++) {
+    PetscReal cc = cx[r], ss = sx[r], cy = cx[nb + r], sy = sx[nb + r], c0[SEG_LANES], s0[SEG_LANES];
+    if (use_sin) { /* sin x = cos(x - pi/2) */
+      PetscReal t = cc;
+      cc          = ss;
+      ss          = -t;
+    }
+    sL[r] = sx[2 * nb + r];
+    cL[r] = cx[2 * nb + r];
+    for (PetscInt l = 0; l < SEG_LANES; l++) { /* lane l starts at mode l */
+      PetscReal t = cc * cy - ss * sy;
+      c0[l]       = cc;
+      s0[l]       = ss;
+      ss          = ss * cy + cc * sy;
+      cc          = t;
+    }
+    memcpy(c[r], c0, sizeof(c[r]));
+    memcpy(sn[r], s0, sizeof(sn[r]));
+    for (PetscInt h = 0; h < SEG_NV; h++) uu[r][h] = vv[r][h] = (SegLanes){0};
+  }
+  for (; p + SEG_LANES <= n; p += SEG_LANES)
+    for (PetscInt h = 0; h < SEG_NV; h++) {
+      SegLanes q, qd;
+      memcpy(&q, qv + p + SEG_VW * h, sizeof(q));
+      memcpy(&qd, qdv + p + SEG_VW * h, sizeof(qd));
+      for (PetscInt r = 0; r < nb; r++) {
+        SegLanes t;
+        uu[r][h] += c[r][h] * q;
+        vv[r][h] += c[r][h] * qd;
+        t        = c[r][h] * cL[r] - sn[r][h] * sL[r];
+        sn[r][h] = sn[r][h] * cL[r] + c[r][h] * sL[r];
+        c[r][h]  = t;
+      }
+    }
+  for (PetscInt r = 0; r < nb; r++) {
+    PetscReal u = 0, v = 0;
+    for (PetscInt l = 0; l < n - p; l++) {
+      uu[r][l / SEG_VW][l % SEG_VW] += c[r][l / SEG_VW][l % SEG_VW] * qv[p + l];
+      vv[r][l / SEG_VW][l % SEG_VW] += c[r][l / SEG_VW][l % SEG_VW] * qdv[p + l];
+    }
+    for (PetscInt l = 0; l < SEG_LANES; l++) {
+      u += uu[r][l / SEG_VW][l % SEG_VW];
+      v += vv[r][l / SEG_VW][l % SEG_VW];
+    }
+    U[r] = u;
+    V[r] = v;
+  }
+}
 
 /* u, v of the K local nodes IDX of segment SG from its current modal values (SKMMMSegModes), in U, V. Without a mode
    matrix, phi_p(j) = cos(J (theta0 + p dtheta)) (a sine for fixed-fixed ends, taken as the cosine a quarter turn back)
    runs over the modes in SEG_LANES lanes, each lane rotated by SEG_LANES J dtheta per pass: independent recurrences
    across the modes, so one node costs about n / 8 vector operations however few nodes are asked for (an event
-   evaluation needs about 5 per segment; running the recurrence across the nodes instead left most lanes empty). */
+   evaluation needs about 5 per segment; running the recurrence across the nodes instead left most lanes empty), and
+   up to SEG_NB nodes share a pass (NodesUVLanes). */
 void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], PetscReal U[], PetscReal V[])
 {
   const PetscReal *qv = mm->qv + sg->a, *qdv = mm->qdv + sg->a;
-  const PetscInt n  = sg->n;
-  PetscBool use_sin = sg->kind == SEG_FIXED_FIXED ? PETSC_TRUE : PETSC_FALSE;
+  const PetscInt n = sg->n;
+  PetscInt b       = 0;
 
   if (sg->phi) {
     for (PetscInt b = 0; b < k; b++) {
@@ -159,49 +242,11 @@ void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], P
     }
     return;
   }
-  for (PetscInt b = 0; b < k; b++) {
-    PetscInt j = idx[b], J = sg->kind == SEG_FIXED_FREE ? n - 1 - j : (sg->kind == SEG_FIXED_FIXED ? j + 1 : j), p = 0;
-    SegLanes c[2], sn[2], uu[2] = {{0}}, vv[2] = {{0}};
-    PetscReal cc, ss, cy, sy, cL, sL, u = 0, v = 0, c0[SEG_LANES], s0[SEG_LANES];
-    SKSinCos(J * sg->theta0, &ss, &cc);
-    if (use_sin) { /* sin x = cos(x - pi/2) */
-      PetscReal t = cc;
-      cc          = ss;
-      ss          = -t;
-    }
-    SKSinCos(J * sg->dtheta, &sy, &cy);
-    SKSinCos(SEG_LANES * J * sg->dtheta, &sL, &cL);
-    for (PetscInt l = 0; l < SEG_LANES; l++) { /* lane l starts at mode l */
-      PetscReal t = cc * cy - ss * sy;
-      c0[l]       = cc;
-      s0[l]       = ss;
-      ss          = ss * cy + cc * sy;
-      cc          = t;
-    }
-    memcpy(c, c0, sizeof(c));
-    memcpy(sn, s0, sizeof(sn));
-    for (; p + SEG_LANES <= n; p += SEG_LANES)
-      for (PetscInt h = 0; h < 2; h++) {
-        SegLanes q, qd, t;
-        memcpy(&q, qv + p + 4 * h, sizeof(q));
-        memcpy(&qd, qdv + p + 4 * h, sizeof(qd));
-        uu[h] += c[h] * q;
-        vv[h] += c[h] * qd;
-        t     = c[h] * cL - sn[h] * sL;
-        sn[h] = sn[h] * cL + c[h] * sL;
-        c[h]  = t;
-      }
-    for (PetscInt l = 0; l < n - p; l++) {
-      uu[l / 4][l % 4] += c[l / 4][l % 4] * qv[p + l];
-      vv[l / 4][l % 4] += c[l / 4][l % 4] * qdv[p + l];
-    }
-    for (PetscInt l = 0; l < SEG_LANES; l++) {
-      u += uu[l / 4][l % 4];
-      v += vv[l / 4][l % 4];
-    }
-    U[b] = u;
-    V[b] = v;
-  }
+  for (; b + SEG_NB <= k; b += SEG_NB) NodesUVLanes(sg, qv, qdv, SEG_NB, idx + b, U + b, V + b);
+#if SEG_NB > 2
+  for (; b + 2 <= k; b += 2) NodesUVLanes(sg, qv, qdv, 2, idx + b, U + b, V + b);
+#endif
+  for (; b < k; b++) NodesUVLanes(sg, qv, qdv, 1, idx + b, U + b, V + b);
 }
 
 /* row j of the mode matrix (phi_p(j), p = 0..n-1); valid until the next call */
