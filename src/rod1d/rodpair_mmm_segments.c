@@ -134,18 +134,10 @@ static PetscBool SegUniform(const MMM *mm, Seg *sg)
    the machine has 512-bit vectors, else two of 4 (the compilers' own vectorisers left this recurrence scalar; wider
    vectors than the machine's are spilled). Each lane does the same arithmetic either way. */
 #define SEG_LANES 8
-#if !defined(SEG_VW) && defined(__AVX512F__)
-#define SEG_VW 8
-#elif !defined(SEG_VW)
-#define SEG_VW 4
-#endif
+#define SEG_VW SK_VEC_WIDTH /* stickslip/core.h */
 #define SEG_NV (SEG_LANES / SEG_VW)
 /* nodes whose recurrences share a pass (NodesUVLanes): 4 with 32 vector registers (AVX-512), else 2 */
-#if !defined(SEG_NB) && defined(__AVX512F__)
-#define SEG_NB 4
-#elif !defined(SEG_NB)
-#define SEG_NB 2
-#endif
+#define SEG_NB (SK_VEC_WIDTH == 8 ? 4 : 2)
 typedef PetscReal SegLanes __attribute__((vector_size(SEG_VW * sizeof(PetscReal))));
 
 /* u, v of NB (a constant where it is inlined) local nodes IDX of a uniform segment without a mode matrix: one lane
