@@ -222,7 +222,7 @@ void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], P
   PetscInt b       = 0;
 
   if (sg->phi) {
-    for (PetscInt b = 0; b < k; b++) {
+    for (; b < k; b++) {
       const PetscReal *row = sg->phi + (size_t)idx[b] * n;
       PetscReal uu = 0, vv = 0;
       for (PetscInt p = 0; p < n; p++) {
