@@ -79,6 +79,12 @@ PETSC_EXTERN PetscErrorCode SKBasisCreateForBlock(SKMesh mesh, PetscInt b, SKBas
    reference geometry does so (Bezier cells: det J and dxi/dX at the Gauss points, 8 (1 + dim^2) bytes per point);
    the others ignore it. Forces are the same bit for bit either way. */
 PETSC_EXTERN PetscErrorCode SKBasisSetReference(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[]);
+/* Integrates the internal force (and strain energy, stresses) of the basis with its reduced rule, where it has one
+   without spurious zero-energy modes: Bezier cells of degree p >= 2 with p Gauss points per direction instead of
+   p + 1, except on patches with a single span in two or more directions (docs/theory.md, "Reduced quadrature of
+   patches"); *reduced says whether the rule changed (Lagrange bases: never). The mass keeps its exact rule. Call it
+   before SKBasisSetReference(). */
+PETSC_EXTERN PetscErrorCode SKBasisReduceQuadrature(SKBasis basis, PetscBool *reduced);
 /* Frees a basis and sets *basis = NULL. */
 PETSC_EXTERN PetscErrorCode SKBasisDestroy(SKBasis *basis);
 /* Facts about a basis (strings owned by the basis). */

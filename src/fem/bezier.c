@@ -73,24 +73,61 @@ static PetscErrorCode SKBezierBasisDestroy(void *ctx)
   PetscFunctionBegin;
   PetscCall(PetscFree2(bb->span, bb->w));
   PetscCall(PetscFree(bb->geo));
-  for (PetscInt d = 0; d < bb->dim; d++) PetscCall(PetscFree2(bb->N1t[d], bb->dN1t[d]));
+  for (PetscInt d = 0; d < bb->dim; d++) {
+    PetscCall(PetscFree2(bb->force.N[d], bb->force.dN[d]));
+    PetscCall(PetscFree2(bb->mass.N[d], bb->mass.dN[d]));
+  }
   PetscCall(PetscFree(bb));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rational basis of element e at quadrature point q: R[a], dR[a*dim + k] = dR_a/dxi_k. */
-static inline void SKBezierElementBasis(const SKBezierBasis *bb, PetscInt e, PetscInt q, PetscReal R[], PetscReal dR[])
+/* The tables and weights of RULE: m Gauss points per direction on every span of the patch's extraction operators. */
+static PetscErrorCode SKBezierRuleTabulate(SKBezierBasis *bb, PetscInt m, SKBezierRule *rule)
 {
-  const PetscInt qd = bb->q, p[3] = {bb->p, bb->p, bb->p};
+  const PetscInt q = bb->q;
+  PetscReal x[SK_IGA_MAX_DEGREE + 1], w[SK_IGA_MAX_DEGREE + 1], B[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1],
+      dB[SK_IGA_MAX_DEGREE + 1][SK_IGA_MAX_DEGREE + 1];
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < bb->dim; d++) PetscCall(PetscFree2(rule->N[d], rule->dN[d]));
+  rule->m  = m;
+  rule->nq = PetscPowInt(m, bb->dim);
+  PetscCall(SKQuadratureGaussLegendre(m, x, w));
+  for (PetscInt g = 0; g < m; g++) SKBernsteinBasis(bb->p, x[g], B[g], dB[g]);
+  for (PetscInt d = 0; d < bb->dim; d++) { /* N = C B per span and Gauss point */
+    PetscCall(PetscMalloc2(bb->nspan[d] * m * q, &rule->N[d], bb->nspan[d] * m * q, &rule->dN[d]));
+    for (PetscInt k = 0; k < bb->nspan[d]; k++)
+      for (PetscInt g = 0; g < m; g++)
+        for (PetscInt a = 0; a < q; a++) {
+          const PetscReal *C = bb->C[d] + (k * q + a) * q;
+          PetscReal v = 0.0, dv = 0.0;
+          for (PetscInt i = 0; i < q; i++) v += C[i] * B[g][i], dv += C[i] * dB[g][i];
+          rule->N[d][(k * m + g) * q + a]  = v;
+          rule->dN[d][(k * m + g) * q + a] = dv;
+        }
+  }
+  for (PetscInt qp = 0; qp < rule->nq; qp++) {
+    PetscInt rest = qp;
+    rule->wq[qp]  = 1.0;
+    for (PetscInt d = 0; d < bb->dim; d++, rest /= m) rule->wq[qp] *= w[rest % m];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rational basis of element e at point g of RULE: R[a], dR[a*dim + k] = dR_a/dxi_k. */
+static inline void SKBezierElementBasis(const SKBezierBasis *bb, const SKBezierRule *rule, PetscInt e, PetscInt g, PetscReal R[],
+                                        PetscReal dR[])
+{
+  const PetscInt qd = bb->q, m = rule->m, p[3] = {bb->p, bb->p, bb->p};
   PetscReal N1[3][SK_IGA_MAX_DEGREE + 1], dN1[3][SK_IGA_MAX_DEGREE + 1];
-  PetscInt rest = q;
+  PetscInt rest = g;
 
   for (PetscInt d = 0; d < bb->dim; d++) {
-    const PetscInt g    = rest % qd; /* Gauss point of direction d (the tensor rule numbers direction 0 fastest) */
-    const PetscInt off  = (bb->span[e * bb->dim + d] * qd + g) * qd;
-    const PetscReal *v  = bb->N1t[d] + off;
-    const PetscReal *dv = bb->dN1t[d] + off;
-    rest /= qd;
+    const PetscInt gd   = rest % m; /* Gauss point of direction d (the tensor rule numbers direction 0 fastest) */
+    const PetscInt off  = (bb->span[e * bb->dim + d] * m + gd) * qd;
+    const PetscReal *v  = rule->N[d] + off;
+    const PetscReal *dv = rule->dN[d] + off;
+    rest /= m;
     for (PetscInt a = 0; a < qd; a++) N1[d][a] = v[a], dN1[d][a] = dv[a];
   }
   SKRationalTensorBasis(bb->dim, p, N1, dN1, bb->w + e * bb->nen, R, dR);
@@ -106,7 +143,7 @@ static unsigned SKBezierGeometry(SKBasis basis, PetscInt q, const PetscInt elem[
 
   for (PetscInt l = 0; l < SK_L; l++) {
     PetscReal R[SK_ELEMENT_MAX_NODES], dR[SK_ELEMENT_MAX_NODES * 3];
-    SKBezierElementBasis(bb, elem[l], q, R, dR);
+    SKBezierElementBasis(bb, &bb->force, elem[l], q, R, dR);
     for (PetscInt a = 0; a < nen; a++) {
       if (N) N[a * SK_L + l] = R[a];
       for (PetscInt k = 0; k < dim; k++) dRb[(a * dim + k) * SK_L + l] = dR[a * dim + k];
@@ -125,19 +162,20 @@ static unsigned SKBezierGeometry(SKBasis basis, PetscInt q, const PetscInt elem[
         for (PetscInt k = 0; k < dim; k++) s += dRb[(a * dim + k) * SK_L + l] * SK_AT(G, dim, d, k, l);
         dNdX[(a * dim + d) * SK_L + l] = s;
       }
-  for (PetscInt l = 0; l < SK_L; l++) wdetJ[l] = bb->wq[q] * det[l];
+  for (PetscInt l = 0; l < SK_L; l++) wdetJ[l] = bb->force.wq[q] * det[l];
   return SKLanesNonPositive(det);
 }
 
 /* The consistent-mass factors of Bezier cells (their mass_setup): G[e*nq + g] = rho w_g det J / W^2 at the Gauss points of
-   the force rule, W = sum_A w_A N_A; (M x)_A = int rho R_A R_B x_B dV then needs only the B-splines (SKBezierMassApply).
-   The rule of p + 1 points per direction is exact for M on elements with an affine map (degree 2p per direction) and
-   the usual full integration otherwise (docs/theory.md, "Higher-order mass of patches"). */
+   the mass rule (p + 1 per direction, whatever the force's), W = sum_A w_A N_A; (M x)_A = int rho R_A R_B x_B dV then needs only the
+   B-splines (SKBezierMassApply). The rule of p + 1 points per direction is exact for M on elements with an affine map (degree 2p per
+   direction) and the usual full integration otherwise (docs/theory.md, "Higher-order mass of patches"). */
 static PetscErrorCode SKBezierMassSetUp(SKBasis basis, PetscReal rho, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
                                         PetscReal **G, SKFEMFailure *fail)
 {
-  const SKBezierBasis *bb = (const SKBezierBasis *)basis->ctx;
-  const PetscInt dim = bb->dim, nen = bb->nen, nq = bb->nq, q = bb->q;
+  const SKBezierBasis *bb  = (const SKBezierBasis *)basis->ctx;
+  const SKBezierRule *rule = &bb->mass;
+  const PetscInt dim = bb->dim, nen = bb->nen, nq = rule->nq, q = bb->q;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(nelem * nq, G));
@@ -145,11 +183,11 @@ static PetscErrorCode SKBezierMassSetUp(SKBasis basis, PetscReal rho, PetscInt n
   for (PetscInt e = 0; e < nelem; e++)
     for (PetscInt g = 0; g < nq; g++) {
       PetscReal R[SK_ELEMENT_MAX_NODES], dR[SK_ELEMENT_MAX_NODES * 3], J[9] = {0}, det, W = 0.0;
-      SKBezierElementBasis(bb, e, g, R, dR);
+      SKBezierElementBasis(bb, rule, e, g, R, dR);
       for (PetscInt a = 0; a < nen; a++) {
         PetscReal N   = bb->w[e * nen + a];
         PetscInt rest = g, ra = a;
-        for (PetscInt d = 0; d < dim; d++, rest /= q, ra /= q) N *= bb->N1t[d][(bb->span[e * dim + d] * q + rest % q) * q + ra % q];
+        for (PetscInt d = 0; d < dim; d++, rest /= q, ra /= q) N *= rule->N[d][(bb->span[e * dim + d] * q + rest % q) * q + ra % q];
         W += N;
         for (PetscInt i = 0; i < dim; i++)
           for (PetscInt k = 0; k < dim; k++) J[i * dim + k] += X[conn[e * nen + a] * dim + i] * dR[a * dim + k];
@@ -160,8 +198,28 @@ static PetscErrorCode SKBezierMassSetUp(SKBasis basis, PetscReal rho, PetscInt n
         SetFailure(fail, SK_FEM_INVERTED_REFERENCE, e, g, det);
         PetscFunctionReturn(PETSC_SUCCESS);
       }
-      (*G)[e * nq + g] = rho * bb->wq[g] * det / (W * W);
+      (*G)[e * nq + g] = rho * rule->wq[g] * det / (W * W);
     }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The reduced rule of the internal force (its reduce_quadrature): p Gauss points per direction instead of p + 1, where
+   it has no spurious zero-energy modes. It has some on patches with a single span in two or more directions (in 2D: in
+   both) and for p = 1 (one point: hourglass modes); those keep the full rule (docs/theory.md, "Reduced quadrature of
+   patches"). Before the reference geometry is stored. */
+static PetscErrorCode SKBezierReduceQuadrature(SKBasis basis, PetscBool *reduced)
+{
+  SKBezierBasis *bb = (SKBezierBasis *)basis->ctx;
+  PetscInt single   = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(!bb->geo, PETSC_COMM_SELF, PETSC_ERR_ORDER, "set the quadrature of a Bezier basis before its reference geometry");
+  for (PetscInt d = 0; d < bb->dim; d++) single += bb->nspan[d] == 1;
+  *reduced = (PetscBool)(bb->p >= 2 && single < 2);
+  if (!*reduced || bb->force.m < bb->q) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SKBezierRuleTabulate(bb, bb->q - 1, &bb->force));
+  basis->nq             = bb->force.nq;
+  basis->internal_force = SKBezierInternalForceKernel(bb->dim, bb->q, bb->force.m);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -174,7 +232,7 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   const SKElementTypeInfo *info;
   const char *name;
   PetscInt ne, pdim, deg[3], *natural, *idx;
-  PetscReal x[SK_IGA_MAX_DEGREE + 1], w[SK_IGA_MAX_DEGREE + 1], *weights;
+  PetscReal *weights;
 
   PetscFunctionBegin;
   PetscCall(SKMeshGetBlock(mesh, block, &name, NULL, &type, &ne, NULL, NULL));
@@ -188,29 +246,9 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   bb->p   = deg[0];
   bb->q   = deg[0] + 1;
   bb->nen = info->num_nodes;
-  bb->nq  = PetscPowInt(bb->q, pdim);
-  PetscCall(SKQuadratureGaussLegendre(bb->q, x, w));
-  for (PetscInt g = 0; g < bb->q; g++) SKBernsteinBasis(bb->p, x[g], bb->B[g], bb->dB[g]);
-  for (PetscInt d = 0; d < pdim; d++) { /* N = C B per span and Gauss point */
-    const PetscInt q = bb->q;
-    PetscInt nspan;
-    PetscCall(SKNURBSPatchGetExtraction(patch, d, &nspan, &bb->C[d], NULL));
-    PetscCall(PetscMalloc2(nspan * q * q, &bb->N1t[d], nspan * q * q, &bb->dN1t[d]));
-    for (PetscInt k = 0; k < nspan; k++)
-      for (PetscInt g = 0; g < q; g++)
-        for (PetscInt a = 0; a < q; a++) {
-          const PetscReal *C = bb->C[d] + (k * q + a) * q;
-          PetscReal v = 0.0, dv = 0.0;
-          for (PetscInt i = 0; i < q; i++) v += C[i] * bb->B[g][i], dv += C[i] * bb->dB[g][i];
-          bb->N1t[d][(k * q + g) * q + a]  = v;
-          bb->dN1t[d][(k * q + g) * q + a] = dv;
-        }
-  }
-  for (PetscInt qp = 0; qp < bb->nq; qp++) {
-    PetscInt rest = qp;
-    bb->wq[qp]    = 1.0;
-    for (PetscInt d = 0; d < pdim; d++, rest /= bb->q) bb->wq[qp] *= w[rest % bb->q];
-  }
+  for (PetscInt d = 0; d < pdim; d++) PetscCall(SKNURBSPatchGetExtraction(patch, d, &bb->nspan[d], &bb->C[d], NULL));
+  PetscCall(SKBezierRuleTabulate(bb, bb->q, &bb->force));
+  PetscCall(SKBezierRuleTabulate(bb, bb->q, &bb->mass));
   /* local element -> patch element (a distributed block holds some of the patch's elements) */
   {
     PetscInt ncp;
@@ -227,9 +265,10 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
     for (PetscInt a = 0; a < bb->nen; a++) bb->w[e * bb->nen + a] = weights[idx[a]];
   }
   PetscCall(PetscFree3(natural, idx, weights));
-  PetscCall(SKBasisCreateShell(info->name, pdim, bb->nen, bb->nq, info->vtk_type, SKBezierGeometry, bb, basis));
+  PetscCall(SKBasisCreateShell(info->name, pdim, bb->nen, bb->force.nq, info->vtk_type, SKBezierGeometry, bb, basis));
   PetscCall(SKBasisShellSetContextDestroy(*basis, SKBezierBasisDestroy));
-  (*basis)->internal_force    = SKBezierInternalForceKernel(pdim, bb->q); /* NULL: the generic loop */
+  (*basis)->internal_force    = SKBezierInternalForceKernel(pdim, bb->q, bb->q); /* NULL: the generic loop */
+  (*basis)->reduce_quadrature = SKBezierReduceQuadrature;
   (*basis)->element_mass      = SKBezierElementMass;
   (*basis)->set_reference     = SKBezierSetReference;
   (*basis)->mass_setup        = SKBezierMassSetUp;

@@ -13,8 +13,9 @@
    (1 + dim fields instead of 1 + 2 dim) and skips the Jacobian and its inverse; without it the Jacobian is recomputed
    from X every evaluation, as in the generic element loop. Both agree with that loop to round-off and with each other
    bit for bit (tests/unit/fem/test_bezier.c).
-   Instantiated with the dimension and the points per direction q = p + 1 as constants (q = 2..4), so that every loop
-   has a constant length and the lane loops vectorise. */
+   The Gauss rule has m points per direction: m = q = p + 1 (full) or m = p (reduced, SKBasisReduceQuadrature()).
+   Instantiated with the dimension, the control points per direction q = p + 1 (q = 2..4) and m as constants, so that
+   every loop has a constant length and the lane loops vectorise. */
 #include "bezierimpl.h"
 
 /* Work arrays of one batch, sized for the largest instance (3D, q = 4). The layouts are documented where they are
@@ -42,18 +43,19 @@ typedef struct {
 #define LANES(l) for (PetscInt l = 0; l < SK_L; l++)
 #endif
 
-/* The 1D tables of the batch's elements, T[((d q + g) q + a) SK_L + l] = N_a(xi_g) of direction d (D: derivative),
+/* The 1D tables of the batch's elements, T[(d q^2 + g q + a) SK_L + l] = N_a(xi_g) of direction d (D: derivative; g < m),
    and the weights w[a SK_L + l]. */
-SK_HOT_INLINE void GatherTables(const SKBezierBasis *bb, const PetscInt dim, const PetscInt q, const PetscInt elem[], SKBezierForceWork *w)
+SK_HOT_INLINE void GatherTables(const SKBezierBasis *bb, const PetscInt dim, const PetscInt q, const PetscInt m, const PetscInt elem[],
+                                SKBezierForceWork *w)
 {
   const PetscInt nen = bb->nen;
   for (PetscInt l = 0; l < SK_L; l++) {
     const PetscInt e = elem[l];
     for (PetscInt d = 0; d < dim; d++) {
-      const PetscInt off = bb->span[e * dim + d] * q * q;
-      for (PetscInt k = 0; k < q * q; k++) {
-        w->T[(d * q * q + k) * SK_L + l] = bb->N1t[d][off + k];
-        w->D[(d * q * q + k) * SK_L + l] = bb->dN1t[d][off + k];
+      const PetscInt off = bb->span[e * dim + d] * m * q;
+      for (PetscInt k = 0; k < m * q; k++) {
+        w->T[(d * q * q + k) * SK_L + l] = bb->force.N[d][off + k];
+        w->D[(d * q * q + k) * SK_L + l] = bb->force.dN[d][off + k];
       }
     }
     for (PetscInt a = 0; a < nen; a++) w->w[a * SK_L + l] = bb->w[e * nen + a];
@@ -71,23 +73,23 @@ typedef PetscReal SKBFVec __attribute__((vector_size(SK_BF_VW * sizeof(PetscReal
 /* the same, for arrays aligned only to a PetscReal (the stored geometry, from PetscMalloc) */
 typedef PetscReal SKBFVecU __attribute__((vector_size(SK_BF_VW * sizeof(PetscReal)), aligned(sizeof(PetscReal))));
 
-/* One forward 1D pass with the tables T, D of a direction (T[(g q + a) SK_L + l] = N_a(xi_g)): for every outer index
-   o < no, Gauss point g < q and inner index i < ni, with in[((o q + a) ni + i) nin + v] and out[((o q + g) ni + i) (nin + 1)
-   + v] (lane blocks),
+/* One forward 1D pass with the tables T, D of a direction (T[(g q + a) SK_L + l] = N_a(xi_g), a < q): for every outer
+   index o < no, Gauss point g < m and inner index i < ni, with in[((o q + a) ni + i) nin + v] and
+   out[((o m + g) ni + i) (nin + 1) + v] (lane blocks),
      out_v = sum_a N_a(xi_g) in_v (v < nin),   out_nin = sum_a N_a'(xi_g) in_0,
    each sum in the order of a. */
-SK_HOT_INLINE void Forward1D(const PetscInt q, const PetscInt no, const PetscInt ni, const PetscInt nin, const PetscReal *T,
-                             const PetscReal *D, const PetscReal *in, PetscReal *out)
+SK_HOT_INLINE void Forward1D(const PetscInt q, const PetscInt m, const PetscInt no, const PetscInt ni, const PetscInt nin,
+                             const PetscReal *T, const PetscReal *D, const PetscReal *in, PetscReal *out)
 {
   const SKBFVec *t = (const SKBFVec *)T, *dt = (const SKBFVec *)D, *x = (const SKBFVec *)in;
   SKBFVec *y = (SKBFVec *)out;
 
   for (PetscInt o = 0; o < no; o++)
-    for (PetscInt g = 0; g < q; g++)
+    for (PetscInt g = 0; g < m; g++)
       for (PetscInt i = 0; i < ni; i++)
         for (PetscInt c = 0; c < SK_BF_NV; c++) {
           const SKBFVec *xo = x + ((o * q * ni + i) * nin) * SK_BF_NV + c, *to = t + g * q * SK_BF_NV + c, *dto = dt + g * q * SK_BF_NV + c;
-          SKBFVec *yo = y + (((o * q + g) * ni + i) * (nin + 1)) * SK_BF_NV + c;
+          SKBFVec *yo = y + (((o * m + g) * ni + i) * (nin + 1)) * SK_BF_NV + c;
           SKBFVec s[4], sd = {0};
           for (PetscInt v = 0; v < nin; v++) s[v] = (SKBFVec){0};
           for (PetscInt a = 0; a < q; a++) {
@@ -100,12 +102,12 @@ SK_HOT_INLINE void Forward1D(const PetscInt q, const PetscInt no, const PetscInt
         }
 }
 
-/* One backward 1D pass, the transpose: with in[((o q + g) ni + i) nin + v] and out[((o q + a) ni + i) (nin - 1) + v],
+/* One backward 1D pass, the transpose: with in[((o m + g) ni + i) nin + v] and out[((o q + a) ni + i) (nin - 1) + v],
      out_0 = sum_g [N_a(xi_g) in_0 + N_a'(xi_g) in_(nin-1)],   out_v = sum_g N_a(xi_g) in_v (0 < v < nin - 1),
    each sum in the order of g; out_0 times wt[a] (the control point weights, lane blocks) when WT is given (nin = 2,
    ni = 1, o q + a the control point). */
-SK_HOT_INLINE void Backward1D(const PetscInt q, const PetscInt no, const PetscInt ni, const PetscInt nin, const PetscReal *T,
-                              const PetscReal *D, const PetscReal *in, const PetscReal *wt, PetscReal *out)
+SK_HOT_INLINE void Backward1D(const PetscInt q, const PetscInt m, const PetscInt no, const PetscInt ni, const PetscInt nin,
+                              const PetscReal *T, const PetscReal *D, const PetscReal *in, const PetscReal *wt, PetscReal *out)
 {
   const SKBFVec *t = (const SKBFVec *)T, *dt = (const SKBFVec *)D, *x = (const SKBFVec *)in, *wv = (const SKBFVec *)wt;
   SKBFVec *y = (SKBFVec *)out;
@@ -114,11 +116,11 @@ SK_HOT_INLINE void Backward1D(const PetscInt q, const PetscInt no, const PetscIn
     for (PetscInt a = 0; a < q; a++)
       for (PetscInt i = 0; i < ni; i++)
         for (PetscInt c = 0; c < SK_BF_NV; c++) {
-          const SKBFVec *xo = x + ((o * q * ni + i) * nin) * SK_BF_NV + c, *to = t + a * SK_BF_NV + c, *dto = dt + a * SK_BF_NV + c;
+          const SKBFVec *xo = x + ((o * m * ni + i) * nin) * SK_BF_NV + c, *to = t + a * SK_BF_NV + c, *dto = dt + a * SK_BF_NV + c;
           SKBFVec *yo = y + (((o * q + a) * ni + i) * (nin - 1)) * SK_BF_NV + c;
           SKBFVec s[3];
           for (PetscInt v = 0; v < nin - 1; v++) s[v] = (SKBFVec){0};
-          for (PetscInt g = 0; g < q; g++) {
+          for (PetscInt g = 0; g < m; g++) {
             const SKBFVec tg = to[g * q * SK_BF_NV], *xg = xo + g * ni * nin * SK_BF_NV;
             s[0] += tg * xg[0] + dto[g * q * SK_BF_NV] * xg[(nin - 1) * SK_BF_NV];
             for (PetscInt v = 1; v < nin - 1; v++) s[v] += tg * xg[v * SK_BF_NV];
@@ -132,40 +134,40 @@ SK_HOT_INLINE void Backward1D(const PetscInt q, const PetscInt no, const PetscIn
 #define TD(d) (w->T + (d)*q * q * SK_L), (w->D + (d)*q * q * SK_L)
 
 /* Forward passes: the fields C[(f nen + a) SK_L + l] (a = a0 + q a1 [+ q^2 a2]) to their values and reference
-   derivatives at the Gauss points, V[((f nq + g) (dim + 1) + v) SK_L + l] (g = g0 + q g1 [+ q^2 g2]; v = 0 the value,
+   derivatives at the Gauss points, V[((f nq + g) (dim + 1) + v) SK_L + l] (g = g0 + m g1 [+ m^2 g2]; v = 0 the value,
    1 + k the derivative along xi_k). */
-SK_HOT_INLINE void Forward(const PetscInt dim, const PetscInt q, const PetscInt nf, SKBezierForceWork *w)
+SK_HOT_INLINE void Forward(const PetscInt dim, const PetscInt q, const PetscInt m, const PetscInt nf, SKBezierForceWork *w)
 {
   const PetscInt nen = dim == 2 ? q * q : q * q * q;
-  /* direction 0: A1[((f nen/q + rest) q + g0) 2 + v], rest = a1 [+ q a2], v: N or N' along xi_0 */
-  Forward1D(q, nf * nen / q, 1, 1, TD(0), w->C, w->A1);
+  /* direction 0: A1[((f nen/q + rest) m + g0) 2 + v], rest = a1 [+ q a2], v: N or N' along xi_0 */
+  Forward1D(q, m, nf * nen / q, 1, 1, TD(0), w->C, w->A1);
   if (dim == 2) { /* direction 1: to V (v = 0: N0 N1, 1: N0' N1, 2: N0 N1') */
-    Forward1D(q, nf, q, 2, TD(1), w->A1, w->V);
+    Forward1D(q, m, nf, m, 2, TD(1), w->A1, w->V);
     return;
   }
-  /* direction 1: A2[((f q + a2) q^2 + g1 q + g0) 3 + v] (v = 0: N0 N1, 1: N0' N1, 2: N0 N1') */
-  Forward1D(q, nf * q, q, 2, TD(1), w->A1, w->A2);
+  /* direction 1: A2[((f q + a2) m^2 + g1 m + g0) 3 + v] (v = 0: N0 N1, 1: N0' N1, 2: N0 N1') */
+  Forward1D(q, m, nf * q, m, 2, TD(1), w->A1, w->A2);
   /* direction 2: to V (v = 0 the value, 1..3 the derivatives along xi_0, xi_1, xi_2) */
-  Forward1D(q, nf, q * q, 3, TD(2), w->A2, w->V);
+  Forward1D(q, m, nf, m * m, 3, TD(2), w->A2, w->V);
 }
 
 /* Backward passes: the stress coefficients S[((i nq + g) (dim + 1) + v) SK_L + l] (v = 0 multiplies N_A, 1 + k
    dN_A/dxi_k) summed over the Gauss points into R[(i nen + a) SK_L + l], times the weights w_A. */
-SK_HOT_INLINE void Backward(const PetscInt dim, const PetscInt q, SKBezierForceWork *w)
+SK_HOT_INLINE void Backward(const PetscInt dim, const PetscInt q, const PetscInt m, SKBezierForceWork *w)
 {
   const PetscInt nen = dim == 2 ? q * q : q * q * q;
   PetscReal *B1 = w->A1, *B2 = w->A2; /* the forward passes' space */
 
-  if (dim == 2) /* direction 1: B1[((i q + a1) q + g0) 2 + v] (v = 0 multiplies N0, 1 N0') */
-    Backward1D(q, dim, q, 3, TD(1), w->S, NULL, B1);
+  if (dim == 2) /* direction 1: B1[((i q + a1) m + g0) 2 + v] (v = 0 multiplies N0, 1 N0') */
+    Backward1D(q, m, dim, m, 3, TD(1), w->S, NULL, B1);
   else {
-    /* direction 2: B2[((i q + a2) q^2 + g1 q + g0) 3 + v] (v = 0 multiplies N0 N1, 1 N0' N1, 2 N0 N1') */
-    Backward1D(q, dim, q * q, 4, TD(2), w->S, NULL, B2);
-    /* direction 1: B1[(((i q + a2) q + a1) q + g0) 2 + v] (v = 0 multiplies N0, 1 N0') */
-    Backward1D(q, dim * q, q, 3, TD(1), B2, NULL, B1);
+    /* direction 2: B2[((i q + a2) m^2 + g1 m + g0) 3 + v] (v = 0 multiplies N0 N1, 1 N0' N1, 2 N0 N1') */
+    Backward1D(q, m, dim, m * m, 4, TD(2), w->S, NULL, B2);
+    /* direction 1: B1[(((i q + a2) q + a1) m + g0) 2 + v] (v = 0 multiplies N0, 1 N0') */
+    Backward1D(q, m, dim * q, m, 3, TD(1), B2, NULL, B1);
   }
   /* direction 0: R, for every control point a = a0 + q rest, times w_A */
-  for (PetscInt i = 0; i < dim; i++) Backward1D(q, nen / q, 1, 2, TD(0), B1 + i * nen * 2 * SK_L, w->w, w->R + i * nen * SK_L);
+  for (PetscInt i = 0; i < dim; i++) Backward1D(q, m, nen / q, 1, 2, TD(0), B1 + i * (nen / q) * m * 2 * SK_L, w->w, w->R + i * nen * SK_L);
 }
 #undef TD
 
@@ -207,10 +209,10 @@ SK_HOT_INLINE void ReferenceGeometry(const PetscInt dim, const PetscInt nq, Pets
 /* The stored geometry: per batch of SK_L elements, per Gauss point, det J then G (dim^2), lane last. */
 #define SK_BF_GEO(dim) (1 + (dim) * (dim))
 
-SK_HOT_INLINE PetscErrorCode BezierReference(SKBezierBasis *bb, const PetscInt dim, const PetscInt q, PetscInt nelem, const PetscInt conn[],
-                                             const PetscReal Xg[])
+SK_HOT_INLINE PetscErrorCode BezierReference(SKBezierBasis *bb, const PetscInt dim, const PetscInt q, const PetscInt m, PetscInt nelem,
+                                             const PetscInt conn[], const PetscReal Xg[])
 {
-  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = nen, ng = SK_BF_GEO(dim);
+  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = dim == 2 ? m * m : m * m * m, ng = SK_BF_GEO(dim);
   SKBezierForceWork work, *w = &work;
 
   PetscFunctionBegin;
@@ -218,20 +220,20 @@ SK_HOT_INLINE PetscErrorCode BezierReference(SKBezierBasis *bb, const PetscInt d
     const PetscInt nl = PetscMin(SK_L, nelem - b);
     PetscReal *geo    = bb->geo + (b / SK_L) * nq * ng * SK_L;
     for (PetscInt l = 0; l < SK_L; l++) w->elem[l] = b + (l < nl ? l : 0);
-    GatherTables(bb, dim, q, w->elem, w);
+    GatherTables(bb, dim, q, m, w->elem, w);
     GatherFields(dim, nen, conn, b, nl, Xg, NULL, w);
-    Forward(dim, q, 1 + dim, w);
+    Forward(dim, q, m, 1 + dim, w);
     for (PetscInt g = 0; g < nq; g++) ReferenceGeometry(dim, nq, g, w->V, geo + g * ng * SK_L, geo + (g * ng + 1) * SK_L);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const PetscInt dim, const PetscInt q, PetscInt nelem,
-                                         const PetscInt conn[], const PetscReal Xg[], const PetscReal ug[], PetscReal f[],
+SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const PetscInt dim, const PetscInt q, const PetscInt m,
+                                         PetscInt nelem, const PetscInt conn[], const PetscReal Xg[], const PetscReal ug[], PetscReal f[],
                                          PetscReal *energy, SKFEMFailure *fail)
 {
   const SKBezierBasis *bb = (const SKBezierBasis *)basis->ctx;
-  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = nen, nv = dim + 1, ng = SK_BF_GEO(dim);
+  const PetscInt nen = dim == 2 ? q * q : q * q * q, nq = dim == 2 ? m * m : m * m * m, nv = dim + 1, ng = SK_BF_GEO(dim);
   const PetscBool stored = bb->geo ? PETSC_TRUE : PETSC_FALSE;
   const PetscInt nf = stored ? 1 + dim : 1 + 2 * dim, fu = stored ? 1 : 1 + dim; /* the fields, the first of w u */
   SKBezierForceWork work, *w                             = &work;
@@ -245,9 +247,9 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
 
     /* lanes past the block end repeat element b, so that their (discarded) results are well defined */
     for (PetscInt l = 0; l < SK_L; l++) w->elem[l] = basis->same_element ? basis->element : b + (l < nl ? l : 0);
-    GatherTables(bb, dim, q, w->elem, w);
+    GatherTables(bb, dim, q, m, w->elem, w);
     GatherFields(dim, nen, conn, b, nl, stored ? NULL : Xg, ug, w); /* w_A, [w_A X_A,] w_A u_A */
-    Forward(dim, q, nf, w);
+    Forward(dim, q, m, nf, w);
     for (PetscInt g = 0; g < nq; g++) {
       SK_ALIGN PetscReal Gl[9 * SK_L], detl[SK_L];
       const PetscReal *V = w->V + g * nv * SK_L, *G = Gl, *det = detl;
@@ -299,13 +301,13 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
         PetscFunctionReturn(PETSC_SUCCESS);
       }
       if (energy)
-        for (PetscInt l = 0; l < nl; l++) esum += bb->wq[g] * det[l] * mb->psi[l];
+        for (PetscInt l = 0; l < nl; l++) esum += bb->force.wq[g] * det[l] * mb->psi[l];
       if (!f) continue;
       /* S_ik = (w det J) P_ij dxi_k/dX_j / W, S_i0 = -sum_k S_ik dW/dxi_k / W, at S[((i nq + g) nv + v) SK_L] */
       for (PetscInt c = 0; c < SK_BF_NV; c++) {
         const SKBFVec *v = (const SKBFVec *)V + c, *P = (const SKBFVec *)mb->P + c;
         const SKBFVecU *gv = (const SKBFVecU *)G + c;
-        const SKBFVec wdi  = bb->wq[g] * ((const SKBFVecU *)det)[c] * iW[c];
+        const SKBFVec wdi  = bb->force.wq[g] * ((const SKBFVecU *)det)[c] * iW[c];
         for (PetscInt i = 0; i < dim; i++) {
           SKBFVec *s = (SKBFVec *)w->S + ((i * nq + g) * nv) * SK_BF_NV + c, s0 = {0};
           for (PetscInt k = 0; k < dim; k++) {
@@ -320,7 +322,7 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
       }
     }
     if (!f) continue;
-    Backward(dim, q, w);
+    Backward(dim, q, m, w);
     for (PetscInt l = 0; l < nl; l++) {
       const PetscInt *c = conn + (b + l) * nen;
       for (PetscInt a = 0; a < nen; a++)
@@ -331,60 +333,68 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#define SK_BEZIER_FORCE(dim, q)                                                                                                            \
-  static PetscErrorCode BezierForce_##dim##_##q(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[], \
-                                                const PetscReal u[], PetscReal f[], PetscReal *energy, SKFEMFailure *fail)                 \
-  {                                                                                                                                        \
-    return BezierForce(basis, mat, dim, q, nelem, conn, X, u, f, energy, fail);                                                            \
+#define SK_BEZIER_FORCE(dim, q, m)                                                                                                \
+  static PetscErrorCode BezierForce_##dim##_##q##_##m(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[],       \
+                                                      const PetscReal X[], const PetscReal u[], PetscReal f[], PetscReal *energy, \
+                                                      SKFEMFailure *fail)                                                         \
+  {                                                                                                                               \
+    return BezierForce(basis, mat, dim, q, m, nelem, conn, X, u, f, energy, fail);                                                \
   }
-SK_BEZIER_FORCE(2, 2)
-SK_BEZIER_FORCE(2, 3)
-SK_BEZIER_FORCE(2, 4)
-SK_BEZIER_FORCE(3, 2)
-SK_BEZIER_FORCE(3, 3)
-SK_BEZIER_FORCE(3, 4)
+SK_BEZIER_FORCE(2, 2, 2)
+SK_BEZIER_FORCE(2, 3, 3)
+SK_BEZIER_FORCE(2, 4, 4)
+SK_BEZIER_FORCE(3, 2, 2)
+SK_BEZIER_FORCE(3, 3, 3)
+SK_BEZIER_FORCE(3, 4, 4)
+SK_BEZIER_FORCE(2, 3, 2)
+SK_BEZIER_FORCE(2, 4, 3)
+SK_BEZIER_FORCE(3, 3, 2)
+SK_BEZIER_FORCE(3, 4, 3)
 #undef SK_BEZIER_FORCE
 
 /* The reference-geometry pass of each instance of the kernel. */
 typedef PetscErrorCode (*BezierReferenceFn)(SKBezierBasis *, PetscInt, const PetscInt[], const PetscReal[]);
-#define SK_BEZIER_REFERENCE(dim, q)                                                                                                \
-  static PetscErrorCode BezierReference_##dim##_##q(SKBezierBasis *bb, PetscInt nelem, const PetscInt conn[], const PetscReal X[]) \
-  {                                                                                                                                \
-    return BezierReference(bb, dim, q, nelem, conn, X);                                                                            \
+#define SK_BEZIER_REFERENCE(dim, q, m)                                                                                                   \
+  static PetscErrorCode BezierReference_##dim##_##q##_##m(SKBezierBasis *bb, PetscInt nelem, const PetscInt conn[], const PetscReal X[]) \
+  {                                                                                                                                      \
+    return BezierReference(bb, dim, q, m, nelem, conn, X);                                                                               \
   }
-SK_BEZIER_REFERENCE(2, 2)
-SK_BEZIER_REFERENCE(2, 3)
-SK_BEZIER_REFERENCE(2, 4)
-SK_BEZIER_REFERENCE(3, 2)
-SK_BEZIER_REFERENCE(3, 3)
-SK_BEZIER_REFERENCE(3, 4)
+SK_BEZIER_REFERENCE(2, 2, 2)
+SK_BEZIER_REFERENCE(2, 3, 3)
+SK_BEZIER_REFERENCE(2, 4, 4)
+SK_BEZIER_REFERENCE(3, 2, 2)
+SK_BEZIER_REFERENCE(3, 3, 3)
+SK_BEZIER_REFERENCE(3, 4, 4)
+SK_BEZIER_REFERENCE(2, 3, 2)
+SK_BEZIER_REFERENCE(2, 4, 3)
+SK_BEZIER_REFERENCE(3, 3, 2)
+SK_BEZIER_REFERENCE(3, 4, 3)
 #undef SK_BEZIER_REFERENCE
 
-/* The instance for DIM and Q of a basis that has a kernel (SKBezierInternalForceKernel() not NULL). */
-static BezierReferenceFn BezierReferenceKernel(PetscInt dim, PetscInt q)
-{
-  static const BezierReferenceFn kernels[2][3] = {{BezierReference_2_2, BezierReference_2_3, BezierReference_2_4},
-                                                  {BezierReference_3_2, BezierReference_3_3, BezierReference_3_4}};
-  return kernels[dim - 2][q - 2];
-}
+/* The instances of the kernel and of its reference pass: [dim - 2][q - 2][q - m] (m = q: the full rule, q - 1: the
+   reduced one; NULL where there is none). */
+static const SKBasisInternalForceFn BezierForceKernels[2][3][2] = {
+    {{BezierForce_2_2_2, NULL}, {BezierForce_2_3_3, BezierForce_2_3_2}, {BezierForce_2_4_4, BezierForce_2_4_3}},
+    {{BezierForce_3_2_2, NULL}, {BezierForce_3_3_3, BezierForce_3_3_2}, {BezierForce_3_4_4, BezierForce_3_4_3}}};
+static const BezierReferenceFn BezierReferenceKernels[2][3][2] = {
+    {{BezierReference_2_2_2, NULL}, {BezierReference_2_3_3, BezierReference_2_3_2}, {BezierReference_2_4_4, BezierReference_2_4_3}},
+    {{BezierReference_3_2_2, NULL}, {BezierReference_3_3_3, BezierReference_3_3_2}, {BezierReference_3_4_4, BezierReference_3_4_3}}};
 
 PetscErrorCode SKBezierSetReference(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[])
 {
   SKBezierBasis *bb = (SKBezierBasis *)basis->ctx;
-  const PetscInt q = bb->q, nq = bb->nq, dim = bb->dim;
+  const PetscInt q = bb->q, m = bb->force.m, nq = bb->force.nq, dim = bb->dim;
 
   PetscFunctionBegin;
   PetscCall(PetscFree(bb->geo));
   if (!basis->internal_force || nelem == 0) PetscFunctionReturn(PETSC_SUCCESS); /* the generic loop stores nothing */
   PetscCall(PetscMalloc1(((nelem + SK_L - 1) / SK_L) * nq * SK_BF_GEO(dim) * SK_L, &bb->geo));
-  PetscCall(BezierReferenceKernel(dim, q)(bb, nelem, conn, X));
+  PetscCall(BezierReferenceKernels[dim - 2][q - 2][q - m](bb, nelem, conn, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-SKBasisInternalForceFn SKBezierInternalForceKernel(PetscInt dim, PetscInt q)
+SKBasisInternalForceFn SKBezierInternalForceKernel(PetscInt dim, PetscInt q, PetscInt m)
 {
-  static const SKBasisInternalForceFn kernels[2][3] = {{BezierForce_2_2, BezierForce_2_3, BezierForce_2_4},
-                                                       {BezierForce_3_2, BezierForce_3_3, BezierForce_3_4}};
-  if ((dim != 2 && dim != 3) || q < 2 || q > SK_BF_Q) return NULL;
-  return kernels[dim - 2][q - 2];
+  if ((dim != 2 && dim != 3) || q < 2 || q > SK_BF_Q || m > q || m < q - 1) return NULL;
+  return BezierForceKernels[dim - 2][q - 2][q - m];
 }

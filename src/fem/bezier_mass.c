@@ -280,7 +280,7 @@ SK_HOT_INLINE void MassProduct(const SKBezierBasis *bb, const PetscInt dim, cons
       const PetscInt *c  = conn + e[l] * nen;
       const PetscReal *w = bb->w + e[l] * nen;
       for (PetscInt d = 0; d < dim; d++) { /* N[((d q + g) q + a) SK_L + l] of the element's span */
-        const PetscReal *Nd = bb->N1t[d] + bb->span[e[l] * dim + d] * q * q;
+        const PetscReal *Nd = bb->mass.N[d] + bb->span[e[l] * dim + d] * q * q;
         for (PetscInt k = 0; k < q * q; k++) N[(d * q * q + k) * SK_L + l] = Nd[k];
       }
       for (PetscInt a = 0; a < nen; a++) {

@@ -176,6 +176,14 @@ PetscErrorCode SKBasisSetReference(SKBasis basis, PetscInt nelem, const PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKBasisReduceQuadrature(SKBasis basis, PetscBool *reduced)
+{
+  PetscFunctionBegin;
+  *reduced = PETSC_FALSE;
+  if (basis->reduce_quadrature) PetscCall(basis->reduce_quadrature(basis, reduced));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKBasisGetInfo(SKBasis basis, SKBasisInfo *info)
 {
   PetscFunctionBegin;

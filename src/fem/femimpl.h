@@ -44,6 +44,8 @@ struct _n_SKBasis {
   SKBasisElementMassFn element_mass;     /* optional: replaces the quadrature rule in the mass integrals */
   /* optional: keeps what the basis' force loop needs of the block's reference geometry (SKBasisSetReference()) */
   PetscErrorCode (*set_reference)(SKBasis basis, PetscInt nelem, const PetscInt conn[], const PetscReal X[]);
+  /* optional: a reduced quadrature of the force where the basis has one (SKBasisReduceQuadrature()) */
+  PetscErrorCode (*reduce_quadrature)(SKBasis basis, PetscBool *reduced);
   SKBasisMassSetUpFn mass_setup; /* optional, with mass_apply: the consistent mass, matrix-free */
   SKBasisMassApplyFn mass_apply;
 };

@@ -2,7 +2,9 @@
    round-off, zero force on interior control points, exact face reactions), positive row-sum masses that add up to
    rho times the volume, the volume itself where Gauss integration is exact, the cell-type registry, and METIS
    partitions of such blocks. 2D (p = 1..4) and 3D (p = 1..3). The sum-factorised internal force of the Bezier cells
-   against the generic element loop (the rational basis point by point) on curved patches with unequal weights. */
+   against the generic element loop (the rational basis point by point) on curved patches with unequal weights. All of it
+   also with the reduced quadrature of the force (p Gauss points per direction), and the patches where that rule must
+   fall back to the full one. */
 #include <string.h>
 #include <stickslip/fem.h>
 #include "../../../src/fem/femimpl.h" /* white box: the sum-factorised force against the generic element loop */
@@ -46,7 +48,9 @@ static PetscErrorCode DistortedBox(PetscInt dim, PetscInt p, PetscInt n, PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PatchTest(PetscInt dim, PetscInt p, const char *mname)
+/* REDUCED: the force with the reduced rule (p points per direction): F is still constant, and the interior forces still
+   vanish in 2D (degree 2p - 1 per direction, which p Gauss points integrate exactly). */
+static PetscErrorCode PatchTest(PetscInt dim, PetscInt p, const char *mname, PetscBool reduced)
 {
   const PetscReal L = 2.0, amp = 0.1, rho = 1000.0;
   const char *names[1] = {"body"};
@@ -67,9 +71,16 @@ static PetscErrorCode PatchTest(PetscInt dim, PetscInt p, const char *mname)
   PetscCall(DistortedBox(dim, p, 3, L, amp, &patch));
   PetscCall(SKMeshCreateFromNURBSPatches(PETSC_COMM_SELF, 1, &patch, names, &mesh));
   PetscCall(SKBasisCreateForBlock(mesh, 0, &basis));
+  if (reduced) {
+    PetscBool done;
+    PetscCall(SKBasisReduceQuadrature(basis, &done));
+    PetscCheck(done == (p >= 2), PETSC_COMM_SELF, PETSC_ERR_PLIB, "p = %" PetscInt_FMT " on 3 spans per direction: reduced %d", p,
+               (int)done);
+  }
   PetscCall(SKBasisGetInfo(basis, &info));
-  PetscCheck(info.nodes == PetscPowInt(p + 1, dim) && info.degree == p && info.vtk_cell_type == (dim == 2 ? 77 : 79), PETSC_COMM_SELF,
-             PETSC_ERR_PLIB, "basis info");
+  PetscCheck(info.nodes == PetscPowInt(p + 1, dim) && info.degree == p && info.vtk_cell_type == (dim == 2 ? 77 : 79) &&
+                 info.qpoints == PetscPowInt(reduced && p >= 2 ? p : p + 1, dim),
+             PETSC_COMM_SELF, PETSC_ERR_PLIB, "basis info");
   PetscCall(SKMeshGetNodes(mesh, &nn, &X));
   PetscCall(SKMeshGetBlock(mesh, 0, NULL, NULL, NULL, &ne, NULL, &conn));
   nq = info.qpoints;
@@ -77,7 +88,7 @@ static PetscErrorCode PatchTest(PetscInt dim, PetscInt p, const char *mname)
   PetscCheck(fail.kind == SK_FEM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "inverted element %" PetscInt_FMT, fail.element);
   /* moving interior control points keeps the domain (the boundary depends on the boundary control points only); det J
      has degree (dim p - 1) per direction, integrated exactly by p + 1 Gauss points when dim p - 1 <= 2p + 1 */
-  if (dim == 2 || p <= 2)
+  if ((dim == 2 || p <= 2) && !reduced)
     PetscCheck(PetscAbsReal(volume - PetscPowReal(L, dim)) < 1e-13 * PetscPowReal(L, dim), PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "%" PetscInt_FMT "D p = %" PetscInt_FMT ": volume %.16g, expected %g", dim, p, (double)volume, (double)PetscPowReal(L, dim));
   PetscCall(PetscCalloc4(nn * dim, &u, nn * dim, &f, ne * nq * 9, &sig, nn, &mass));
@@ -112,7 +123,7 @@ static PetscErrorCode PatchTest(PetscInt dim, PetscInt p, const char *mname)
   /* the nodal forces P : int grad R_a dV vanish at interior control points only if the quadrature integrates
      grad R_a det J exactly: degree 3p - 1 per direction in 3D (2p - 1 in 2D) against 2p + 1 for p + 1 Gauss points, so
      3D p = 3 on a distorted net is left out (measured: interior forces 3e-8 of the scale, the quadrature error) */
-  if (dim == 2 || p <= 2) {
+  if (dim == 2 || (p <= 2 && !reduced)) {
     const PetscReal fscale   = scale * PetscPowReal(L / 3.0, dim - 1);
     PetscReal reaction[3][3] = {{0}};
     for (PetscInt a = 0; a < nn; a++) {
@@ -181,7 +192,7 @@ static PetscErrorCode TestRegistry(void)
    size with the Neo-Hookean material. The two compute the same sums in a different order: forces and energy agree to
    1e-12 of their scale (sums of about (p+1)^(2 dim) terms, each with round-off near 1e-16), the finite-difference
    stiffness (force differences over a step of 1e-6 of the element size) to 1e-7. */
-static PetscErrorCode TestSumFactorisation(PetscInt dim, PetscInt p)
+static PetscErrorCode TestSumFactorisation(PetscInt dim, PetscInt p, PetscBool reduced)
 {
   const char *names[1] = {"body"};
   SKNURBSPatch patch;
@@ -208,6 +219,12 @@ static PetscErrorCode TestSumFactorisation(PetscInt dim, PetscInt p)
   }
   PetscCall(SKMeshCreateFromNURBSPatches(PETSC_COMM_SELF, 1, &patch, names, &mesh));
   PetscCall(SKBasisCreateForBlock(mesh, 0, &basis));
+  if (reduced) {
+    PetscBool done;
+    PetscCall(SKBasisReduceQuadrature(basis, &done));
+    PetscCheck(done && basis->nq == PetscPowInt(p, dim), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "%" PetscInt_FMT "D p = %" PetscInt_FMT ": not reduced", dim, p);
+  }
   PetscCheck(basis->internal_force, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT "D p = %" PetscInt_FMT ": no sum-factorised kernel",
              dim, p);
   kernel = basis->internal_force;
@@ -240,9 +257,9 @@ static PetscErrorCode TestSumFactorisation(PetscInt dim, PetscInt p)
   PetscCheck(ferr <= 1e-12 * fscale && PetscAbsReal(energy[0] - energy[1]) <= 1e-12 * PetscAbsReal(energy[1]) && kerr <= 1e-7 * kscale,
              PETSC_COMM_SELF, PETSC_ERR_PLIB,
              "%" PetscInt_FMT "D p = %" PetscInt_FMT
-             ": sum factorisation off the element loop by %g (force), %g (energy), %g (stiffness), relative",
-             dim, p, (double)(ferr / fscale), (double)(PetscAbsReal(energy[0] - energy[1]) / PetscAbsReal(energy[1])),
-             (double)(kerr / kscale));
+             "%s: sum factorisation off the element loop by %g (force), %g (energy), %g (stiffness), relative",
+             dim, p, reduced ? " (reduced rule)" : "", (double)(ferr / fscale),
+             (double)(PetscAbsReal(energy[0] - energy[1]) / PetscAbsReal(energy[1])), (double)(kerr / kscale));
   /* the stored geometry is the same arithmetic as the recomputed one: bit for bit */
   PetscCheck(!memcmp(f[0], f[2], nn * dim * sizeof(PetscReal)) && energy[0] == energy[2] &&
                  !memcmp(K[0], K[2], nen * dim * nen * dim * sizeof(PetscReal)),
@@ -256,17 +273,66 @@ static PetscErrorCode TestSumFactorisation(PetscInt dim, PetscInt p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The reduced rule is refused where it has spurious zero-energy modes (docs/theory.md, "Reduced quadrature of patches"):
+   p = 1, and patches with a single span in two or more directions (in 2D: in both); the basis then keeps the full
+   rule. SPANS: spans per direction. */
+static PetscErrorCode TestReducedWhere(PetscInt dim, PetscInt p, const PetscInt spans[], PetscBool expect)
+{
+  const PetscReal lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  const char *names[1] = {"body"};
+  SKNURBSPatch patch;
+  SKMesh mesh;
+  SKBasis basis;
+  SKBasisInfo info;
+  PetscBool reduced;
+
+  PetscFunctionBeginUser;
+  PetscCall(SKNURBSPatchCreateBox(dim, lo, hi, &patch));
+  for (PetscInt d = 0; d < dim; d++) {
+    if (p > 1) PetscCall(SKNURBSPatchElevateDegree(patch, d, p - 1));
+    PetscCall(SKNURBSPatchRefine(patch, d, spans[d]));
+  }
+  PetscCall(SKMeshCreateFromNURBSPatches(PETSC_COMM_SELF, 1, &patch, names, &mesh));
+  PetscCall(SKBasisCreateForBlock(mesh, 0, &basis));
+  PetscCall(SKBasisReduceQuadrature(basis, &reduced));
+  PetscCall(SKBasisGetInfo(basis, &info));
+  PetscCheck(reduced == expect && info.qpoints == PetscPowInt(expect ? p : p + 1, dim), PETSC_COMM_SELF, PETSC_ERR_PLIB,
+             "%" PetscInt_FMT "D p = %" PetscInt_FMT ", %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT
+             " spans: reduced %d with %" PetscInt_FMT " points, expected %d",
+             dim, p, spans[0], spans[1], dim == 3 ? spans[2] : 1, (int)reduced, info.qpoints, (int)expect);
+  PetscCall(SKBasisDestroy(&basis));
+  PetscCall(SKMeshDestroy(&mesh));
+  PetscCall(SKNURBSPatchDestroy(&patch));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(TestRegistry());
   for (PetscInt p = 1; p <= 4; p++) {
-    PetscCall(PatchTest(2, p, "linear_elastic"));
-    PetscCall(PatchTest(2, p, "neo_hookean"));
+    PetscCall(PatchTest(2, p, "linear_elastic", PETSC_FALSE));
+    PetscCall(PatchTest(2, p, "neo_hookean", PETSC_FALSE));
+    PetscCall(PatchTest(2, p, "neo_hookean", PETSC_TRUE));
   }
-  for (PetscInt p = 1; p <= 3; p++) PetscCall(PatchTest(3, p, "neo_hookean"));
+  for (PetscInt p = 1; p <= 3; p++) {
+    PetscCall(PatchTest(3, p, "neo_hookean", PETSC_FALSE));
+    PetscCall(PatchTest(3, p, "neo_hookean", PETSC_TRUE));
+  }
+  {
+    const PetscInt s11[3] = {1, 1, 4}, s12[3] = {1, 2, 1}, s21[3] = {2, 1, 1}, s13[3] = {1, 3, 2}, s14[3] = {1, 4, 1};
+    PetscCall(TestReducedWhere(2, 2, s11, PETSC_FALSE)); /* 1 x 1 */
+    PetscCall(TestReducedWhere(2, 3, s12, PETSC_TRUE));  /* 1 x 2 */
+    PetscCall(TestReducedWhere(2, 1, s21, PETSC_FALSE)); /* p = 1 */
+    PetscCall(TestReducedWhere(3, 3, s11, PETSC_FALSE)); /* 1 x 1 x 4 */
+    PetscCall(TestReducedWhere(3, 2, s14, PETSC_FALSE)); /* 1 x 4 x 1 */
+    PetscCall(TestReducedWhere(3, 3, s13, PETSC_TRUE));  /* 1 x 3 x 2 */
+  }
   for (PetscInt dim = 2; dim <= 3; dim++)
-    for (PetscInt p = 2; p <= 3; p++) PetscCall(TestSumFactorisation(dim, p));
+    for (PetscInt p = 2; p <= 3; p++) {
+      PetscCall(TestSumFactorisation(dim, p, PETSC_FALSE));
+      PetscCall(TestSumFactorisation(dim, p, PETSC_TRUE));
+    }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bezier: all tests passed\n"));
   PetscCall(PetscFinalize());
   return 0;
