@@ -192,7 +192,7 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
     PetscCall(PetscMalloc3(ex->ndof, &ex->mass_work[0], ex->ndof, &ex->mass_work[1], ex->ndof, &ex->mass_work[2]));
   }
   for (PetscInt i = 0; i < n; i++) {
-    char name[SK_MESH_NAME_LEN], type[64], state[32] = "", lumping[16] = "auto", mass[16] = "lumped", list[1024];
+    char name[SK_MESH_NAME_LEN], type[64], state[32] = "", lumping[16] = "auto", mass[16] = "lumped", quadrature[16] = "full", list[1024];
     PetscReal E, nu, rho;
     PetscInt b;
     SKStressState ss = ex->dim == 3 ? SK_STRESS_STATE_3D : SK_STRESS_STATE_PLANE_STRAIN;
@@ -247,6 +247,21 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
     PetscCall(SKElementTypeGetInfo(et, &info));
     blk->nodes = info->num_nodes;
     PetscCall(SKBasisCreateForBlock(ex->mesh, b, &blk->basis));
+    PetscCall(SKInputGetString(ex->input, items[i], "quadrature", quadrature, sizeof(quadrature), NULL));
+    PetscCall(SKInputCheck(ex->input, items[i], !strcmp(quadrature, "full") || !strcmp(quadrature, "reduced"),
+                           "quadrature = '%s' is not a rule of this solver (known: full, reduced)", quadrature));
+    if (!strcmp(quadrature, "reduced")) { /* docs/theory.md, "Reduced quadrature of patches" */
+      PetscBool patch, reduced;
+      PetscCall(SKBasisHasMassOperator(blk->basis, &patch));
+      PetscCall(SKInputCheck(ex->input, items[i], patch, "quadrature=\"reduced\" needs a NURBS patch block; block '%s' has %s elements",
+                             name, info->name));
+      PetscCall(SKBasisReduceQuadrature(blk->basis, &reduced));
+      if (!reduced)
+        PetscCall(PetscPrintf(ex->comm,
+                              "warning: block '%s' keeps the full quadrature: the reduced rule (p points per direction) has zero-energy "
+                              "modes for p = 1 and on a patch with a single span in two or more directions\n",
+                              name));
+    }
     PetscCall(SKBasisSetReference(blk->basis, blk->nelem, blk->conn, ex->X)); /* before any force: the critical step's too */
     lump = !strcmp(lumping, "rowsum") ? SK_LUMPING_ROWSUM : !strcmp(lumping, "hrz") ? SK_LUMPING_HRZ : SK_LUMPING_AUTO;
     PetscCall(SKFEMLumpedMass(blk->basis, rho, lump, blk->nelem, blk->conn, ex->X, ex->mass, &fail));

@@ -48,6 +48,11 @@ static PetscErrorCode WritePatches(SKExplicit ex, SKOutput out)
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/controlpoints", group));
     PetscCall(SKOutputWriteRealArray(out, path, 2, dims, net));
     PetscCall(SKOutputWriteAttributeInt(out, group, "first_node", first_node));
+    { /* the rule of the internal force: (p + 1)^dim points per element, or p^dim with quadrature="reduced" */
+      SKBasisInfo info;
+      PetscCall(SKBasisGetInfo(ex->blocks[b].basis, &info));
+      PetscCall(SKOutputWriteAttributeInt(out, group, "force_quadrature_points", info.qpoints));
+    }
     PetscCall(PetscFree3(X, w, net));
     first_node += ncp;
   }

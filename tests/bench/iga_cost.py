@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """Cost of NURBS patches (Bezier cells) in the explicit solver against Lagrange meshes of the same number of nodes.
 Prints, as its last line,
-  RESULT iga_cost p2_2d_ratio=... p3_2d_ratio=... p2_3d_ratio=... p3_3d_ratio=...
+  RESULT iga_cost p2_2d_ratio=... p2_2d_reduced_ratio=... p3_2d_ratio=... ... p3_3d_ratio=... p3_3d_reduced_ratio=...
   pK_Dd_ratio   (time per control point and step of a degree-K patch) / (time per node and step of Q4 in 2D, H8 in
                 3D) on the same square/cube with the same number of nodes: 2D 101 x 101 nodes (Q4 100 x 100 cells, p = 2
                 99 x 99 spans, p = 3 98 x 98), 3D 21^3 (H8 20^3, p = 2 19^3, p = 3 18^3). Neo-Hookean, one core, the
                 solver's "time per step" (the time loop alone, no setup or output), the minimum of --repeat runs (the
                 machine is shared: the minimum is the least disturbed run).
+  pK_Dd_reduced_ratio  the same with the reduced quadrature of the force (<block quadrature="reduced">: p Gauss points
+                per direction instead of p + 1).
 Also printed per case: nodes, elements, time per step, time per node and step, and per element and step, and for
 the patches the set-up and output time of a run (its wall time less its time loop: mesh, masses, critical step).
 
-With --vs OTHER (a second build), each patch case is also run with OTHER, the two alternating run by run, and the
-RESULT line adds pK_Dd_speedup = (OTHER's time per step) / (STICKSLIP's) for every patch case.
+With --vs OTHER (a second build), each patch case of the full rule is also run with OTHER, the two alternating run by
+run, and the RESULT line adds pK_Dd_speedup = (OTHER's time per step) / (STICKSLIP's) for each of them.
 
 Usage: iga_cost.py STICKSLIP [--repeat N] [--steps N] [--vs OTHER]"""
 import argparse
@@ -84,22 +86,23 @@ def main():
             per_lag = t_lag / nodes
             print(f"{dim}D {'Q4' if dim == 2 else 'H8'}: {nodes} nodes, {n ** dim} elements, {t_lag:.4g} s/step, "
                   f"{per_lag * 1e9:.1f} ns per node-step, {t_lag / n ** dim * 1e9:.1f} ns per element-step")
-            for p in (2, 3):
-                spans = n + 1 - p
-                if a.vs:  # alternate the two builds run by run: each one's minimum over the same stretch of time
+            for p, rule in ((2, ""), (2, "reduced"), (3, ""), (3, "reduced")):
+                spans, key = n + 1 - p, f"p{p}_{dim}d" + ("_" + rule if rule else "")
+                block = f' quadrature="{rule}"' if rule else ""
+                if a.vs and not rule:  # alternate the two builds run by run: each one's minimum over the same stretch of time
                     t, setup, t_vs = float("inf"), float("inf"), float("inf")
                     for _ in range(a.repeat):
                         t1, s1 = step_time(a.prog, tmp, f"p{p}_{dim}", dim, "patch", p, spans, a.steps, 1)
                         t2, _ = step_time(a.vs, tmp, f"p{p}_{dim}vs", dim, "patch", p, spans, a.steps, 1)
                         t, setup, t_vs = min(t, t1), min(setup, s1), min(t_vs, t2)
-                    result[f"p{p}_{dim}d_speedup"] = t_vs / t
+                    result[f"{key}_speedup"] = t_vs / t
                     print(f"{dim}D p = {p} with {a.vs}: {t_vs:.4g} s/step, speedup {t_vs / t:.2f}")
                 else:
-                    t, setup = step_time(a.prog, tmp, f"p{p}_{dim}", dim, "patch", p, spans, a.steps, a.repeat)
-                result[f"p{p}_{dim}d_ratio"] = (t / nodes) / per_lag
-                print(f"{dim}D p = {p}: {nodes} control points, {spans ** dim} elements, {t:.4g} s/step, "
-                      f"{t / nodes * 1e9:.1f} ns per control-point-step, {t / spans ** dim * 1e9:.1f} ns per element-step, "
-                      f"ratio {result[f'p{p}_{dim}d_ratio']:.2f}, set-up and output {setup:.3g} s")
+                    t, setup = step_time(a.prog, tmp, key, dim, "patch", p, spans, a.steps, a.repeat, block)
+                result[f"{key}_ratio"] = (t / nodes) / per_lag
+                print(f"{dim}D p = {p}{' (' + rule + ' quadrature)' if rule else ''}: {nodes} control points, {spans ** dim} elements, "
+                      f"{t:.4g} s/step, {t / nodes * 1e9:.1f} ns per control-point-step, {t / spans ** dim * 1e9:.1f} ns per element-step, "
+                      f"ratio {result[f'{key}_ratio']:.2f}, set-up and output {setup:.3g} s")
     print("RESULT iga_cost " + " ".join(f"{k}={v:.3g}" for k, v in result.items()))
 
 

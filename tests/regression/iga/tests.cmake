@@ -57,3 +57,6 @@ set_tests_properties(regression_iga_block_slide_mpi2 PROPERTIES PROCESSORS 2)
 # tolerance from the reference's mesh convergence (check_cantilever_large.py). About 35 s.
 sk_add_python_test(regression_iga_cantilever_large ${SK_TEST_DIR}/check_cantilever_large.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_cantilever_large.xml ${SK_TEST_DIR}/cantilever_large_q9.csv LABELS regression)
+# The same with the reduced quadrature of the force (quadrature="reduced"), same tolerance. About 25 s.
+sk_add_python_test(regression_iga_cantilever_large_reduced ${SK_TEST_DIR}/check_cantilever_large.py
+  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_cantilever_large.xml ${SK_TEST_DIR}/cantilever_large_q9.csv --reduced LABELS regression)
