@@ -17,7 +17,8 @@ typedef PetscErrorCode (*SKBasisElementMassFn)(SKBasis basis, PetscInt e, const 
                                                PetscBool *inverted);
 
 /* A basis' consistent-mass product (SKFEMMassOperatorCreate()), for a cell kind with a fast kernel for it (Bezier
-   cells): set-up tabulates per element what the product needs into *G (nelem * basis->nq reals, the caller frees it;
+   cells): set-up tabulates per element what the product needs into *G (nelem times the points of the basis' mass rule,
+   which need not be those of its force; the caller frees it;
    *fail set on an inverted reference); apply adds y[v][conn[a]*bs + c] += sum_b M_ab x[v][conn[b]*bs + c], v < nvec,
    element by element in order: the elements elems[0..nelem-1] (ascending local numbers; G and conn are those of all the
    block's elements), or all elements 0..nelem-1 when elems is NULL. */
