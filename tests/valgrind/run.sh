@@ -22,6 +22,14 @@ vg run "$(short "$root/inputs/bowedstring/section5.xml" 0.2)" -o "$out/bowedstri
 # NURBS patches in contact: the block's slave patch face on the NURBS slab with the mortar rule (split face elements,
 # the master's bucket grid), in contact and sliding from the first step
 vg run "$(short "$root/tests/regression/contact/iga_block_slide_mpi.xml" 0.0003)" -o "$out/contact-nurbs-mortar"
+# the reduced quadrature of a 3D p = 3 patch (the force kernel with 3 of its 4 points per direction, its stored geometry)
+cat >"$out/iga-reduced.xml" <<EOF
+<explicit><mesh><patch name="body" degree="3" refine="3 2 2"><box lower="0 0 0" upper="1 0.5 0.5"/></patch></mesh>
+<block name="body" material="neo_hookean" E="1e6" nu="0.3" rho="1000" quadrature="reduced"/>
+<displacement nodeset="left" component="all"/><gravity acceleration="0 -10 0"/><time end="0.05"/><output fields="0"/>
+</explicit>
+EOF
+vg run "$out/iga-reduced.xml" -o "$out/iga-reduced"
 # the 3D mortar distribution (clipping, shares, the static patch tests of two bodies) through its unit test
 SK_SOURCE_DIR="$root" valgrind --error-exitcode=9 --leak-check=no -q "$(dirname "$exe")/../tests/unit_contact_contact_mortar3d" >"$out/log" 2>&1 ||
   { cat "$out/log"; exit 9; }
