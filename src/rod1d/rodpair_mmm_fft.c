@@ -13,6 +13,8 @@
    a linear convolution of length n done by complex FFTs of a size M >= 2n - 1 of the form 2^k or 3 2^k: the plans are
    one pair per M (a handful per run), the chirps and the kernel's transform are kept per (kind, length) in a cache. */
 #include "mmmimpl.h"
+#include <stdlib.h>
+#include <sys/mman.h>
 
 PetscLogEvent SK_MMM_ProjectFFT, SK_MMM_ProjectDense, SK_MMM_NodalFFT, SK_MMM_NodalDense, SK_MMM_Plan;
 
@@ -50,6 +52,24 @@ static PetscInt ConvSize(PetscInt n, PetscInt *idx)
   return (PetscInt)1 << k;
 }
 
+/* NDOUBLES of room for the chirp tables, 2 MB aligned and, where the system has transparent huge pages, backed by them
+   (madvise: an advice, ignored where it cannot be followed; the room is then ordinary memory) */
+static PetscErrorCode PoolAlloc(size_t ndoubles, double **pool)
+{
+  const size_t align = (size_t)2 << 20;
+  size_t bytes       = ((sizeof(double) * ndoubles + align - 1) / align) * align;
+  void *p            = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(posix_memalign(&p, align, bytes) == 0 && p, PETSC_COMM_SELF, PETSC_ERR_MEM, "allocation of %zu bytes of chirp tables failed",
+             bytes);
+#if defined(MADV_HUGEPAGE)
+  (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+  *pool = (double *)p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, MMMTransforms *tr)
 {
   PetscInt M, idx;
@@ -60,22 +80,19 @@ PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, 
   tr->flags = flags;
   M         = ConvSize(N, &idx);
   tr->Mmax  = M;
-  /* one chirp table per (kind, length) up to 32 MB of them (all lengths at N = 301; a window of 125 lengths per kind at
-     N = 1001, against the few lengths around the long segment's that a run moves through at a time), allocated on use */
+  /* one chirp table per (kind, length) up to 32 MB of them (all lengths at N = 301; a window of 129 lengths per kind at
+     N = 1001, against the few lengths around the long segment's that a run moves through at a time) */
   tr->nslot = TR_KINDS * PetscMin(N + 1, PetscMax(16, (PetscInt)(32.0 * 1024 * 1024 / (16.0 * (M + 2 * N) * TR_KINDS))));
   PetscCall(PetscCalloc2(tr->nslot, &tr->tab, 128, &tr->fwd));
   PetscCall(PetscCalloc1(128, &tr->bwd));
-  /* fftw_malloc: SIMD-aligned, so a plan made on one buffer runs on another (fftw_execute_dft) */
-  /* when every length has a slot of its own (each table made once), their room is one allocation carved in order: at
-     N = 301 a memalign per table cost more than its chirps. Where slots are shared (a longer length takes a slot's
-     room, the shorter one's is freed and comes back to the heap), each table keeps its own allocation. */
-  tr->pool_used = tr->pool_size = 0;
-  tr->pool                      = NULL;
-  if (tr->nslot / TR_KINDS >= N + 1) {
-    tr->pool_size = 2 * (size_t)tr->nslot * (size_t)(M + 2 * N);
-    tr->pool      = (double *)fftw_malloc(sizeof(double) * tr->pool_size); /* address space: pages are touched as tables are made */
-    PetscCheck(tr->pool, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of the chirp tables' room failed");
-  }
+  /* The tables' room is one allocation: when every length has a slot of its own (each table made once) carved in order,
+     each table as long as its own length needs (at N = 301 a memalign per table cost more than its chirps); where slots
+     are shared, a fixed room of the longest table per slot. Its pages are touched as tables are made, and a first touch
+     of a 4 kB page cost about 20 us on the 2-core VM (14 % of the N = 301 solve, docs/benchmarks.md): the room is asked
+     for in transparent huge pages where the system has them, one fault per 2 MB. */
+  tr->pool_used = 0;
+  tr->pool_size = 2 * (size_t)tr->nslot * (size_t)(M + 2 * N);
+  PetscCall(PoolAlloc(tr->pool_size, &tr->pool));
   PetscCall(PetscMalloc3(N, &tr->cx, N, &tr->cs, N, &tr->cc));
   tr->buf  = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
   tr->work = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
@@ -90,12 +107,10 @@ PetscErrorCode SKMMMTransformsDestroy(MMMTransforms *tr)
     if (tr->fwd[k]) fftw_destroy_plan(tr->fwd[k]);
     if (tr->bwd[k]) fftw_destroy_plan(tr->bwd[k]);
   }
-  for (PetscInt k = 0; k < tr->nslot && tr->tab; k++)
-    if (tr->tab[k].kernel && !tr->tab[k].pooled) fftw_free(tr->tab[k].kernel);
   PetscCall(PetscFree2(tr->tab, tr->fwd));
   PetscCall(PetscFree(tr->bwd));
   PetscCall(PetscFree3(tr->cx, tr->cs, tr->cc));
-  if (tr->pool) fftw_free(tr->pool);
+  free(tr->pool);
   if (tr->buf) fftw_free(tr->buf);
   if (tr->work) fftw_free(tr->work);
   tr->buf = tr->work = tr->pool = NULL;
@@ -156,7 +171,7 @@ static void ChirpRow(PetscInt n, PetscInt a, long long D, PetscReal x[], PetscRe
 }
 
 /* The chirp table of transform KIND at length n (a direct-mapped cache; rebuilt when another length took the
-   slot): pre-chirp c_J (n), post-chirp c_K (n) and the FFT of the kernel conj(c_{K-J}) / M (M), in one fftw_malloc.
+   slot): the FFT of the kernel conj(c_{K-J}) / M (M), pre-chirp c_J (n), post-chirp c_K (n), in the slot's room.
    A chirp depends only on q^2 (and D), and every |q| the kernel needs is a J or a K of the same table (DCT-I and DST-I:
    J = K, q = 2m; DCT-II/III: the odd q are the odd J or K), so only the 2n (DCT-I, DST-I: n) distinct chirps are
    taken, each once: the same values as one per entry. */
@@ -175,29 +190,23 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   }
   PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
   M = ConvSize(n, &idx);
-  if (t->kernel && t->M < M) { /* a longer length took the slot (only where a slot serves several lengths) */
-    if (!t->pooled) fftw_free(t->kernel);
-    t->kernel = NULL;
-  }
   if (!t->kernel) {
-    size_t need = 2 * (size_t)(M + 2 * tr->N);
-    if (tr->pool_used + need <= tr->pool_size) { /* carved from the pool */
-      t->kernel = tr->pool + tr->pool_used;
+    if (tr->nslot / TR_KINDS >= tr->N + 1) { /* own slot: carved in order, as long as this length needs */
+      size_t need = 2 * (size_t)(M + 2 * n);
+      t->kernel   = tr->pool + tr->pool_used;
       tr->pool_used += (need + 7) & ~(size_t)7; /* 64-byte aligned */
-      t->pooled = PETSC_TRUE;
-    } else {
-      t->kernel = (double *)fftw_malloc(sizeof(double) * need);
-      t->pooled = PETSC_FALSE;
+      t->M = M;
+    } else { /* shared slot: the room of the longest length */
+      t->kernel = tr->pool + (size_t)(t - tr->tab) * 2 * (size_t)(tr->Mmax + 2 * tr->N);
+      t->M      = tr->Mmax;
     }
-    PetscCheck(t->kernel, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of a chirp table failed");
-    t->M = M;
   }
   t->kind = kind;
   t->n    = n;
   t->Mn   = M;
   t->idx  = idx;
   t->pre  = t->kernel + 2 * t->M;
-  t->post = t->pre + 2 * tr->N;
+  t->post = t->pre + 2 * n;
   ChirpRow(n, a2[kind], D, tr->cx, tr->cs, tr->cc, t->pre);
   if (a2[kind] == b2[kind])
     PetscCall(PetscArraycpy(t->post, t->pre, 2 * n));
