@@ -191,8 +191,9 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
   M = ConvSize(n, &idx);
   if (!t->kernel) {
-    if (tr->nslot / TR_KINDS >= tr->N + 1) { /* own slot: carved in order, as long as this length needs */
-      size_t need = 2 * (size_t)(M + 2 * n);
+    if (tr->nslot / TR_KINDS >= tr->N + 1) {
+      /* own slot: carved in order, as long as this length needs (DCT-I, DST-I: the post-chirp is the pre-chirp) */
+      size_t need = 2 * (size_t)(M + (a2[kind] == b2[kind] ? 1 : 2) * n);
       t->kernel   = tr->pool + tr->pool_used;
       tr->pool_used += (need + 7) & ~(size_t)7; /* 64-byte aligned */
       t->M = M;
@@ -206,12 +207,9 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   t->Mn   = M;
   t->idx  = idx;
   t->pre  = t->kernel + 2 * t->M;
-  t->post = t->pre + 2 * n;
+  t->post = a2[kind] == b2[kind] ? t->pre : t->pre + 2 * n;
   ChirpRow(n, a2[kind], D, tr->cx, tr->cs, tr->cc, t->pre);
-  if (a2[kind] == b2[kind])
-    PetscCall(PetscArraycpy(t->post, t->pre, 2 * n));
-  else
-    ChirpRow(n, b2[kind], D, tr->cx, tr->cs, tr->cc, t->post);
+  if (a2[kind] != b2[kind]) ChirpRow(n, b2[kind], D, tr->cx, tr->cs, tr->cc, t->post);
   {
     fftw_plan fwd, bwd;
     double *w = tr->buf;
