@@ -35,8 +35,10 @@ PetscErrorCode SKMMMRegisterLogEvents(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the transforms a segment needs, by (j0, k0, D, sine): index into the chirp tables */
-enum { TR_DCT1, TR_DCT3, TR_DCT2, TR_DST1, TR_KINDS };
+/* the transforms a segment needs, by (j0, k0, D, sine). The first TR_TABLES index the chirp tables: the DCT-II of a length
+   runs on the DCT-III's table (Apply) */
+enum { TR_DCT1, TR_DCT3, TR_DST1, TR_DCT2 };
+#define TR_TABLES 3
 
 /* The convolution size for length n: the smallest 2^k or 3 2^k >= 2n - 1 (FFTW is fast on both; the second
    family cuts the padding from up to 4n to up to 3n). Sets *idx to the plan slot of that size (2k or 2k + 1). */
@@ -80,9 +82,9 @@ PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, 
   tr->flags = flags;
   M         = ConvSize(N, &idx);
   tr->Mmax  = M;
-  /* one chirp table per (kind, length) up to 32 MB of them (all lengths at N = 301; a window of 129 lengths per kind at
+  /* one chirp table per (kind, length) up to 32 MB of them (all lengths at N = 301; a window of 172 lengths per kind at
      N = 1001, against the few lengths around the long segment's that a run moves through at a time) */
-  tr->nslot = TR_KINDS * PetscMin(N + 1, PetscMax(16, (PetscInt)(32.0 * 1024 * 1024 / (16.0 * (M + 2 * N) * TR_KINDS))));
+  tr->nslot = TR_TABLES * PetscMin(N + 1, PetscMax(16, (PetscInt)(32.0 * 1024 * 1024 / (16.0 * (M + 2 * N) * TR_TABLES))));
   PetscCall(PetscCalloc2(tr->nslot, &tr->tab, 128, &tr->fwd));
   PetscCall(PetscCalloc1(128, &tr->bwd));
   /* The tables' room is one allocation: when every length has a slot of its own (each table made once) carved in order,
@@ -178,8 +180,8 @@ static void ChirpRow(PetscInt n, PetscInt a, long long D, PetscReal x[], PetscRe
 static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, ChirpTable **tab)
 {
   /* j0, k0 (times 2) and D - n of each kind */
-  static const PetscInt a2[TR_KINDS] = {0, 0, 1, 2}, b2[TR_KINDS] = {0, 1, 0, 2}, dD[TR_KINDS] = {-1, 0, 0, 1};
-  ChirpTable *t = &tr->tab[(n % (tr->nslot / TR_KINDS)) * TR_KINDS + kind]; /* lengths within a window of nslot / 4 never collide */
+  static const PetscInt a2[TR_TABLES] = {0, 0, 2}, b2[TR_TABLES] = {0, 1, 2}, dD[TR_TABLES] = {-1, 0, 1};
+  ChirpTable *t = &tr->tab[(n % (tr->nslot / TR_TABLES)) * TR_TABLES + kind]; /* lengths within a window of nslot / 3 never collide */
   PetscInt M, idx;
   long long D = n + dD[kind];
 
@@ -190,8 +192,9 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   }
   PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
   M = ConvSize(n, &idx);
+  if (kind == TR_DCT3 && M < 2 * n) M = ConvSize(n + 1, &idx); /* n <= 2: room for the DCT-II's kernel entry below */
   if (!t->kernel) {
-    if (tr->nslot / TR_KINDS >= tr->N + 1) {
+    if (tr->nslot / TR_TABLES >= tr->N + 1) {
       /* own slot: carved in order, as long as this length needs (DCT-I, DST-I: the post-chirp is the pre-chirp) */
       size_t need = 2 * (size_t)(M + (a2[kind] == b2[kind] ? 1 : 2) * n);
       t->kernel   = tr->pool + tr->pool_used;
@@ -215,7 +218,8 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
     double *w = tr->buf;
     PetscCall(GetPlans(tr, M, idx, &fwd, &bwd));
     for (PetscInt m = 0; m < M; m++) w[2 * m] = w[2 * m + 1] = 0;
-    for (PetscInt m = -(n - 1); m <= n - 1; m++) {
+    /* the DCT-III's kernel also holds m = -n: shifted by one, it is the DCT-II's (Apply) */
+    for (PetscInt m = kind == TR_DCT3 ? -n : -(n - 1); m <= n - 1; m++) {
       long long q = 2 * m + b2[kind] - a2[kind], aq = q < 0 ? -q : q;
       PetscReal re, im;
       /* c_q from the table entry with the same q^2: J = 2j + a2 or K = 2j + b2 equal to |q| */
@@ -238,6 +242,12 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* y_k from the post-chirp c_K (P) and the convolution's entry (W), complex values (re, im) */
+static inline PetscReal PostChirp(PetscInt kind, const double *P, const double *W)
+{
+  return kind == TR_DST1 ? -(P[0] * W[1] + P[1] * W[0]) : P[0] * W[0] - P[1] * W[1];
+}
+
 /* y_k = sum_j x_j trig(pi (j + j0)(k + k0)/D) of transform KIND (cos, or sin for the DST-I), x read and y written in
    reverse node order for a fixed-free segment (REV_IN, REV_OUT) */
 static PetscErrorCode Apply(MMMTransforms *tr, PetscInt kind, PetscInt n, PetscBool rev_in, PetscBool rev_out, const PetscReal x[],
@@ -246,17 +256,24 @@ static PetscErrorCode Apply(MMMTransforms *tr, PetscInt kind, PetscInt n, PetscB
   ChirpTable *t = NULL;
   fftw_plan fwd, bwd;
   double *w;
-  PetscInt M;
+  const double *pre, *post;
+  PetscInt M, shift;
 
   PetscFunctionBegin;
-  PetscCall(GetTable(tr, kind, n, &t));
-  M = t->Mn;
+  /* The DCT-II (J = 2j + 1, K = 2k) on the DCT-III's table (J = 2j, K = 2k + 1; the same D): its pre-chirp is the
+     DCT-III's post-chirp and the other way round, and its kernel conj(c_{2m - 1}) is the DCT-III's at m - 1, so its
+     convolution is the DCT-III's read one index earlier */
+  PetscCall(GetTable(tr, kind == TR_DCT2 ? TR_DCT3 : kind, n, &t));
+  pre   = kind == TR_DCT2 ? t->post : t->pre;
+  post  = kind == TR_DCT2 ? t->pre : t->post;
+  shift = kind == TR_DCT2 ? 1 : 0;
+  M     = t->Mn;
   PetscCall(GetPlans(tr, M, t->idx, &fwd, &bwd));
   w = tr->buf;
   for (PetscInt j = 0; j < n; j++) {
     PetscReal xj = rev_in ? x[n - 1 - j] : x[j];
-    w[2 * j]     = xj * t->pre[2 * j];
-    w[2 * j + 1] = xj * t->pre[2 * j + 1];
+    w[2 * j]     = xj * pre[2 * j];
+    w[2 * j + 1] = xj * pre[2 * j + 1];
   }
   for (PetscInt m = n; m < M; m++) w[2 * m] = w[2 * m + 1] = 0;
   fftw_execute_dft(fwd, (fftw_complex *)w, (fftw_complex *)tr->work);
@@ -267,12 +284,10 @@ static PetscErrorCode Apply(MMMTransforms *tr, PetscInt kind, PetscInt n, PetscB
     tr->work[2 * m + 1] = im;
   }
   fftw_execute_dft(bwd, (fftw_complex *)tr->work, (fftw_complex *)w);
-  for (PetscInt k = 0; k < n; k++) {
-    /* c_K times the convolution: its real part is the cosine sum, minus its imaginary part the sine sum */
-    PetscReal v                = kind == TR_DST1 ? -(t->post[2 * k] * w[2 * k + 1] + t->post[2 * k + 1] * w[2 * k])
-                                                 : t->post[2 * k] * w[2 * k] - t->post[2 * k + 1] * w[2 * k + 1];
-    y[rev_out ? n - 1 - k : k] = v;
-  }
+  /* c_K times the convolution: its real part is the cosine sum, minus its imaginary part the sine sum (k = 0 apart: the
+     DCT-II reads the convolution's last entry there) */
+  y[rev_out ? n - 1 : 0] = PostChirp(kind, post, w + 2 * (shift ? M - 1 : 0));
+  for (PetscInt k = 1; k < n; k++) y[rev_out ? n - 1 - k : k] = PostChirp(kind, post + 2 * k, w + 2 * (k - shift));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
