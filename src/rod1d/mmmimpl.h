@@ -37,11 +37,11 @@ typedef struct {
 
 /* Fast transforms of the uniform segments (rodpair_mmm_fft.c): chirp-z convolutions by complex FFTs of sizes 2^k, 3 2^k.
    A chirp table holds, for one (transform kind, length n), the pre- and post-chirps (n each) and the FFT of the
-   convolution kernel (Mn = the smallest 2^k or 3 2^k >= 2n - 1), in one fftw_malloc of M + 2 N values (M >= Mn: reused). */
+   convolution kernel (Mn = the smallest 2^k or 3 2^k >= 2n - 1), in M + 2 n complex values of MMMTransforms.pool
+   (M >= Mn: a shared slot's room is that of the longest length). */
 typedef struct {
   PetscInt kind, n, M, Mn, idx; /* M: room allocated; Mn: the convolution size of length n, idx its plan slot */
   double *kernel, *pre, *post;  /* complex values interleaved (re, im), as fftw_complex */
-  PetscBool pooled;             /* kernel carved from MMMTransforms.pool (not freed on its own) */
 } ChirpTable;
 
 typedef struct {
@@ -52,8 +52,8 @@ typedef struct {
   ChirpTable *tab;          /* nslot chirp tables, direct-mapped by kind and length */
   PetscInt nslot;
   double *buf, *work; /* Mmax complex values each (fftw_malloc) */
-  /* room of the chirp tables' first allocations, one fftw_malloc carved in order (a table per event length from the
-     allocator cost more than its chirps); a slot that a longer length takes later gets its own of the largest size */
+  /* room of the chirp tables (SKMMMTransformsCreate): carved in order when every length has a slot, else a fixed room
+     per slot; 2 MB aligned, in transparent huge pages where the system has them */
   double *pool;
   size_t pool_size, pool_used; /* in doubles */
   PetscReal *cx, *cs, *cc;     /* work of the chirps' sines and cosines (N each) */

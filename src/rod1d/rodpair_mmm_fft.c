@@ -13,6 +13,8 @@
    a linear convolution of length n done by complex FFTs of a size M >= 2n - 1 of the form 2^k or 3 2^k: the plans are
    one pair per M (a handful per run), the chirps and the kernel's transform are kept per (kind, length) in a cache. */
 #include "mmmimpl.h"
+#include <stdlib.h>
+#include <sys/mman.h>
 
 PetscLogEvent SK_MMM_ProjectFFT, SK_MMM_ProjectDense, SK_MMM_NodalFFT, SK_MMM_NodalDense, SK_MMM_Plan;
 
@@ -33,8 +35,10 @@ PetscErrorCode SKMMMRegisterLogEvents(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the transforms a segment needs, by (j0, k0, D, sine): index into the chirp tables */
-enum { TR_DCT1, TR_DCT3, TR_DCT2, TR_DST1, TR_KINDS };
+/* the transforms a segment needs, by (j0, k0, D, sine). The first TR_TABLES index the chirp tables: the DCT-II of a length
+   runs on the DCT-III's table (Apply) */
+enum { TR_DCT1, TR_DCT3, TR_DST1, TR_DCT2 };
+#define TR_TABLES 3
 
 /* The convolution size for length n: the smallest 2^k or 3 2^k >= 2n - 1 (FFTW is fast on both; the second
    family cuts the padding from up to 4n to up to 3n). Sets *idx to the plan slot of that size (2k or 2k + 1). */
@@ -50,6 +54,24 @@ static PetscInt ConvSize(PetscInt n, PetscInt *idx)
   return (PetscInt)1 << k;
 }
 
+/* NDOUBLES of room for the chirp tables, 2 MB aligned and, where the system has transparent huge pages, backed by them
+   (madvise: an advice, ignored where it cannot be followed; the room is then ordinary memory) */
+static PetscErrorCode PoolAlloc(size_t ndoubles, double **pool)
+{
+  const size_t align = (size_t)2 << 20;
+  size_t bytes       = ((sizeof(double) * ndoubles + align - 1) / align) * align;
+  void *p            = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(posix_memalign(&p, align, bytes) == 0 && p, PETSC_COMM_SELF, PETSC_ERR_MEM, "allocation of %zu bytes of chirp tables failed",
+             bytes);
+#if defined(MADV_HUGEPAGE)
+  (void)madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+  *pool = (double *)p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, MMMTransforms *tr)
 {
   PetscInt M, idx;
@@ -60,22 +82,19 @@ PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, 
   tr->flags = flags;
   M         = ConvSize(N, &idx);
   tr->Mmax  = M;
-  /* one chirp table per (kind, length) up to 32 MB of them (all lengths at N = 301; a window of 125 lengths per kind at
-     N = 1001, against the few lengths around the long segment's that a run moves through at a time), allocated on use */
-  tr->nslot = TR_KINDS * PetscMin(N + 1, PetscMax(16, (PetscInt)(32.0 * 1024 * 1024 / (16.0 * (M + 2 * N) * TR_KINDS))));
+  /* one chirp table per (kind, length) up to 32 MB of them (all lengths at N = 301; a window of 172 lengths per kind at
+     N = 1001, against the few lengths around the long segment's that a run moves through at a time) */
+  tr->nslot = TR_TABLES * PetscMin(N + 1, PetscMax(16, (PetscInt)(32.0 * 1024 * 1024 / (16.0 * (M + 2 * N) * TR_TABLES))));
   PetscCall(PetscCalloc2(tr->nslot, &tr->tab, 128, &tr->fwd));
   PetscCall(PetscCalloc1(128, &tr->bwd));
-  /* fftw_malloc: SIMD-aligned, so a plan made on one buffer runs on another (fftw_execute_dft) */
-  /* when every length has a slot of its own (each table made once), their room is one allocation carved in order: at
-     N = 301 a memalign per table cost more than its chirps. Where slots are shared (a longer length takes a slot's
-     room, the shorter one's is freed and comes back to the heap), each table keeps its own allocation. */
-  tr->pool_used = tr->pool_size = 0;
-  tr->pool                      = NULL;
-  if (tr->nslot / TR_KINDS >= N + 1) {
-    tr->pool_size = 2 * (size_t)tr->nslot * (size_t)(M + 2 * N);
-    tr->pool      = (double *)fftw_malloc(sizeof(double) * tr->pool_size); /* address space: pages are touched as tables are made */
-    PetscCheck(tr->pool, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of the chirp tables' room failed");
-  }
+  /* The tables' room is one allocation: when every length has a slot of its own (each table made once) carved in order,
+     each table as long as its own length needs (at N = 301 a memalign per table cost more than its chirps); where slots
+     are shared, a fixed room of the longest table per slot. Its pages are touched as tables are made, and a first touch
+     of a 4 kB page cost about 20 us on the 2-core VM (14 % of the N = 301 solve, docs/benchmarks.md): the room is asked
+     for in transparent huge pages where the system has them, one fault per 2 MB. */
+  tr->pool_used = 0;
+  tr->pool_size = 2 * (size_t)tr->nslot * (size_t)(M + 2 * N);
+  PetscCall(PoolAlloc(tr->pool_size, &tr->pool));
   PetscCall(PetscMalloc3(N, &tr->cx, N, &tr->cs, N, &tr->cc));
   tr->buf  = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
   tr->work = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
@@ -90,12 +109,10 @@ PetscErrorCode SKMMMTransformsDestroy(MMMTransforms *tr)
     if (tr->fwd[k]) fftw_destroy_plan(tr->fwd[k]);
     if (tr->bwd[k]) fftw_destroy_plan(tr->bwd[k]);
   }
-  for (PetscInt k = 0; k < tr->nslot && tr->tab; k++)
-    if (tr->tab[k].kernel && !tr->tab[k].pooled) fftw_free(tr->tab[k].kernel);
   PetscCall(PetscFree2(tr->tab, tr->fwd));
   PetscCall(PetscFree(tr->bwd));
   PetscCall(PetscFree3(tr->cx, tr->cs, tr->cc));
-  if (tr->pool) fftw_free(tr->pool);
+  free(tr->pool);
   if (tr->buf) fftw_free(tr->buf);
   if (tr->work) fftw_free(tr->work);
   tr->buf = tr->work = tr->pool = NULL;
@@ -156,15 +173,15 @@ static void ChirpRow(PetscInt n, PetscInt a, long long D, PetscReal x[], PetscRe
 }
 
 /* The chirp table of transform KIND at length n (a direct-mapped cache; rebuilt when another length took the
-   slot): pre-chirp c_J (n), post-chirp c_K (n) and the FFT of the kernel conj(c_{K-J}) / M (M), in one fftw_malloc.
+   slot): the FFT of the kernel conj(c_{K-J}) / M (M), pre-chirp c_J (n), post-chirp c_K (n), in the slot's room.
    A chirp depends only on q^2 (and D), and every |q| the kernel needs is a J or a K of the same table (DCT-I and DST-I:
    J = K, q = 2m; DCT-II/III: the odd q are the odd J or K), so only the 2n (DCT-I, DST-I: n) distinct chirps are
    taken, each once: the same values as one per entry. */
 static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, ChirpTable **tab)
 {
   /* j0, k0 (times 2) and D - n of each kind */
-  static const PetscInt a2[TR_KINDS] = {0, 0, 1, 2}, b2[TR_KINDS] = {0, 1, 0, 2}, dD[TR_KINDS] = {-1, 0, 0, 1};
-  ChirpTable *t = &tr->tab[(n % (tr->nslot / TR_KINDS)) * TR_KINDS + kind]; /* lengths within a window of nslot / 4 never collide */
+  static const PetscInt a2[TR_TABLES] = {0, 0, 2}, b2[TR_TABLES] = {0, 1, 2}, dD[TR_TABLES] = {-1, 0, 1};
+  ChirpTable *t = &tr->tab[(n % (tr->nslot / TR_TABLES)) * TR_TABLES + kind]; /* lengths within a window of nslot / 3 never collide */
   PetscInt M, idx;
   long long D = n + dD[kind];
 
@@ -175,40 +192,34 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   }
   PetscCall(PetscLogEventBegin(SK_MMM_Plan, 0, 0, 0, 0));
   M = ConvSize(n, &idx);
-  if (t->kernel && t->M < M) { /* a longer length took the slot (only where a slot serves several lengths) */
-    if (!t->pooled) fftw_free(t->kernel);
-    t->kernel = NULL;
-  }
+  if (kind == TR_DCT3 && M < 2 * n) M = ConvSize(n + 1, &idx); /* n <= 2: room for the DCT-II's kernel entry below */
   if (!t->kernel) {
-    size_t need = 2 * (size_t)(M + 2 * tr->N);
-    if (tr->pool_used + need <= tr->pool_size) { /* carved from the pool */
-      t->kernel = tr->pool + tr->pool_used;
+    if (tr->nslot / TR_TABLES >= tr->N + 1) {
+      /* own slot: carved in order, as long as this length needs (DCT-I, DST-I: the post-chirp is the pre-chirp) */
+      size_t need = 2 * (size_t)(M + (a2[kind] == b2[kind] ? 1 : 2) * n);
+      t->kernel   = tr->pool + tr->pool_used;
       tr->pool_used += (need + 7) & ~(size_t)7; /* 64-byte aligned */
-      t->pooled = PETSC_TRUE;
-    } else {
-      t->kernel = (double *)fftw_malloc(sizeof(double) * need);
-      t->pooled = PETSC_FALSE;
+      t->M = M;
+    } else { /* shared slot: the room of the longest length */
+      t->kernel = tr->pool + (size_t)(t - tr->tab) * 2 * (size_t)(tr->Mmax + 2 * tr->N);
+      t->M      = tr->Mmax;
     }
-    PetscCheck(t->kernel, PETSC_COMM_SELF, PETSC_ERR_MEM, "fftw_malloc of a chirp table failed");
-    t->M = M;
   }
   t->kind = kind;
   t->n    = n;
   t->Mn   = M;
   t->idx  = idx;
   t->pre  = t->kernel + 2 * t->M;
-  t->post = t->pre + 2 * tr->N;
+  t->post = a2[kind] == b2[kind] ? t->pre : t->pre + 2 * n;
   ChirpRow(n, a2[kind], D, tr->cx, tr->cs, tr->cc, t->pre);
-  if (a2[kind] == b2[kind])
-    PetscCall(PetscArraycpy(t->post, t->pre, 2 * n));
-  else
-    ChirpRow(n, b2[kind], D, tr->cx, tr->cs, tr->cc, t->post);
+  if (a2[kind] != b2[kind]) ChirpRow(n, b2[kind], D, tr->cx, tr->cs, tr->cc, t->post);
   {
     fftw_plan fwd, bwd;
     double *w = tr->buf;
     PetscCall(GetPlans(tr, M, idx, &fwd, &bwd));
     for (PetscInt m = 0; m < M; m++) w[2 * m] = w[2 * m + 1] = 0;
-    for (PetscInt m = -(n - 1); m <= n - 1; m++) {
+    /* the DCT-III's kernel also holds m = -n: shifted by one, it is the DCT-II's (Apply) */
+    for (PetscInt m = kind == TR_DCT3 ? -n : -(n - 1); m <= n - 1; m++) {
       long long q = 2 * m + b2[kind] - a2[kind], aq = q < 0 ? -q : q;
       PetscReal re, im;
       /* c_q from the table entry with the same q^2: J = 2j + a2 or K = 2j + b2 equal to |q| */
@@ -231,6 +242,12 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* y_k from the post-chirp c_K (P) and the convolution's entry (W), complex values (re, im) */
+static inline PetscReal PostChirp(PetscInt kind, const double *P, const double *W)
+{
+  return kind == TR_DST1 ? -(P[0] * W[1] + P[1] * W[0]) : P[0] * W[0] - P[1] * W[1];
+}
+
 /* y_k = sum_j x_j trig(pi (j + j0)(k + k0)/D) of transform KIND (cos, or sin for the DST-I), x read and y written in
    reverse node order for a fixed-free segment (REV_IN, REV_OUT) */
 static PetscErrorCode Apply(MMMTransforms *tr, PetscInt kind, PetscInt n, PetscBool rev_in, PetscBool rev_out, const PetscReal x[],
@@ -239,17 +256,24 @@ static PetscErrorCode Apply(MMMTransforms *tr, PetscInt kind, PetscInt n, PetscB
   ChirpTable *t = NULL;
   fftw_plan fwd, bwd;
   double *w;
-  PetscInt M;
+  const double *pre, *post;
+  PetscInt M, shift;
 
   PetscFunctionBegin;
-  PetscCall(GetTable(tr, kind, n, &t));
-  M = t->Mn;
+  /* The DCT-II (J = 2j + 1, K = 2k) on the DCT-III's table (J = 2j, K = 2k + 1; the same D): its pre-chirp is the
+     DCT-III's post-chirp and the other way round, and its kernel conj(c_{2m - 1}) is the DCT-III's at m - 1, so its
+     convolution is the DCT-III's read one index earlier */
+  PetscCall(GetTable(tr, kind == TR_DCT2 ? TR_DCT3 : kind, n, &t));
+  pre   = kind == TR_DCT2 ? t->post : t->pre;
+  post  = kind == TR_DCT2 ? t->pre : t->post;
+  shift = kind == TR_DCT2 ? 1 : 0;
+  M     = t->Mn;
   PetscCall(GetPlans(tr, M, t->idx, &fwd, &bwd));
   w = tr->buf;
   for (PetscInt j = 0; j < n; j++) {
     PetscReal xj = rev_in ? x[n - 1 - j] : x[j];
-    w[2 * j]     = xj * t->pre[2 * j];
-    w[2 * j + 1] = xj * t->pre[2 * j + 1];
+    w[2 * j]     = xj * pre[2 * j];
+    w[2 * j + 1] = xj * pre[2 * j + 1];
   }
   for (PetscInt m = n; m < M; m++) w[2 * m] = w[2 * m + 1] = 0;
   fftw_execute_dft(fwd, (fftw_complex *)w, (fftw_complex *)tr->work);
@@ -260,12 +284,10 @@ static PetscErrorCode Apply(MMMTransforms *tr, PetscInt kind, PetscInt n, PetscB
     tr->work[2 * m + 1] = im;
   }
   fftw_execute_dft(bwd, (fftw_complex *)tr->work, (fftw_complex *)w);
-  for (PetscInt k = 0; k < n; k++) {
-    /* c_K times the convolution: its real part is the cosine sum, minus its imaginary part the sine sum */
-    PetscReal v                = kind == TR_DST1 ? -(t->post[2 * k] * w[2 * k + 1] + t->post[2 * k + 1] * w[2 * k])
-                                                 : t->post[2 * k] * w[2 * k] - t->post[2 * k + 1] * w[2 * k + 1];
-    y[rev_out ? n - 1 - k : k] = v;
-  }
+  /* c_K times the convolution: its real part is the cosine sum, minus its imaginary part the sine sum (k = 0 apart: the
+     DCT-II reads the convolution's last entry there) */
+  y[rev_out ? n - 1 : 0] = PostChirp(kind, post, w + 2 * (shift ? M - 1 : 0));
+  for (PetscInt k = 1; k < n; k++) y[rev_out ? n - 1 - k : k] = PostChirp(kind, post + 2 * k, w + 2 * (k - shift));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
