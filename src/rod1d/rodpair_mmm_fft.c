@@ -72,6 +72,13 @@ static PetscErrorCode PoolAlloc(size_t ndoubles, double **pool)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The room (doubles) of one slot's table at its longest, M = Mmax and n = N, rounded up to 64 bytes: a table's
+   kernel is an output array of the plans, which were made on fftw_malloc's (SIMD-aligned) buffers */
+static inline size_t SlotRoom(const MMMTransforms *tr)
+{
+  return (2 * (size_t)(tr->Mmax + 2 * tr->N) + 7) & ~(size_t)7;
+}
+
 PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, MMMTransforms *tr)
 {
   PetscInt M, idx;
@@ -93,7 +100,7 @@ PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, 
      of a 4 kB page cost about 20 us on the 2-core VM (14 % of the N = 301 solve, docs/benchmarks.md): the room is asked
      for in transparent huge pages where the system has them, one fault per 2 MB. */
   tr->pool_used = 0;
-  tr->pool_size = 2 * (size_t)tr->nslot * (size_t)(M + 2 * N);
+  tr->pool_size = (size_t)tr->nslot * SlotRoom(tr);
   PetscCall(PoolAlloc(tr->pool_size, &tr->pool));
   PetscCall(PetscMalloc3(N, &tr->cx, N, &tr->cs, N, &tr->cc));
   tr->buf  = (double *)fftw_malloc(2 * sizeof(double) * (size_t)M);
@@ -196,12 +203,13 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   if (!t->kernel) {
     if (tr->nslot / TR_TABLES >= tr->N + 1) {
       /* own slot: carved in order, as long as this length needs (DCT-I, DST-I: the post-chirp is the pre-chirp) */
-      size_t need = 2 * (size_t)(M + (a2[kind] == b2[kind] ? 1 : 2) * n);
-      t->kernel   = tr->pool + tr->pool_used;
-      tr->pool_used += (need + 7) & ~(size_t)7; /* 64-byte aligned */
+      const size_t need = (2 * (size_t)(M + (a2[kind] == b2[kind] ? 1 : 2) * n) + 7) & ~(size_t)7; /* 64-byte aligned */
+      PetscCheck(tr->pool_used + need <= tr->pool_size, PETSC_COMM_SELF, PETSC_ERR_PLIB, "chirp tables beyond their room");
+      t->kernel = tr->pool + tr->pool_used;
+      tr->pool_used += need;
       t->M = M;
     } else { /* shared slot: the room of the longest length */
-      t->kernel = tr->pool + (size_t)(t - tr->tab) * 2 * (size_t)(tr->Mmax + 2 * tr->N);
+      t->kernel = tr->pool + (size_t)(t - tr->tab) * SlotRoom(tr);
       t->M      = tr->Mmax;
     }
   }
