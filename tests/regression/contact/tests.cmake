@@ -197,11 +197,14 @@ sk_add_python_test(regression_contact_iga_block_slide ${SK_TEST_DIR}/check_conta
 # The same over its first 3 ms on 1 and 2 ranks, the slab cut by the partition under the block (rank 0: the slab's left
 # part; rank 1: the block and the slab's right part), so the reactions go to control points on the other rank, with the
 # mortar distribution (tests/regression/contact/iga_block_slide_mpi.xml: the block's bottom a slave patch face of
-# degree 1, every point's reaction applied by every rank in the face order): measured 1.6e-15 (2026-11-28), bound 1e-12
-# (the explicit solver's, regression_explicit_mpi). With distribution="point" (the control points as slave nodes, their
-# reactions summed in the slave order) the same measured 6.2e-12: the normal force of 188 N of one output row 1.4e-9 N
-# apart, multiples of one rounding of a sum whose terms cancel, which the sliding block's contact switches amplify.
-sk_contact_same_on_2_ranks(regression_contact_iga_block_slide_mpi 1e-12 ${SK_TEST_DIR}/iga_block_slide_mpi.xml)
+# degree 1, every point's reaction applied by every rank in the face order): measured 1.6e-15 (2026-11-28) in the
+# portable build, 9.9e-12 on the normal force with -march=native (make bench), where fused multiply-adds round the sums at
+# the control points the ranks share differently; the energies agree to 3.6e-15 there. The bound is the conditioning of
+# the normal force: the penalty (1.6e9 Pa/m) times gaps of about 6e-7 m (1000 Pa under the 200 N block) formed from
+# positions of 0.1 m, so one rounding of a position (2.2e-17 m) is 3.6e-11 of the force, and a few of them 1e-10 (the
+# bound of the other contact pairs on 2 ranks, above). With distribution="point" (the control points as slave nodes,
+# their reactions summed in the slave order) the same measured 6.2e-12 in the portable build.
+sk_contact_same_on_2_ranks(regression_contact_iga_block_slide_mpi 1e-10 ${SK_TEST_DIR}/iga_block_slide_mpi.xml)
 # Hertz between two NURBS bodies (tests/regression/contact/iga_hertz_coarse.xml, written by meshes/make_iga_hertz.py
 # 1.6e-3 4 24: an elastic NURBS cylinder, 10 times as stiff as the block, pressed by a degree-1 NURBS block; the
 # cylinder's outer arc is the deformable master): a and p0 within 3 % of Hertz for E* of both bodies. Mesh study
