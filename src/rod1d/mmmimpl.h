@@ -108,7 +108,9 @@ typedef struct {
   PetscReal *etddd;                  /* its third time derivative there (Nm): the rates of the sticking nodes' events */
   PetscReal *devals, *devb;          /* work: rates of the event functions (2N each) for the root finder */
   PetscReal *cw2, *sw2;              /* cos, sin (omega_n r2tau) (Nm) */
-  PetscReal *gstart, *lenS;          /* coupling (N x Nm) and clipped length of each node at the step start */
+  const PetscReal *gstart;           /* coupling (N x Nm) of each slipping node at the interval start: the slip-coupling
+                                        cache of the model (SKRodPairSlipCoupling), which nothing changes until the next
+                                        interval starts */
   PetscReal *capS;                   /* static capacity mu_s N_F (clipped length) of each node at the interval start (N) */
   PetscReal *bv, *ba;                /* per segment: bounds of |velocity| and |acceleration| of its nodes */
   PetscReal *gmax, *dgl;             /* per node: largest |g_n| of its coupling vector; for sticking i - 1, i the largest

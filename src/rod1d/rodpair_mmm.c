@@ -406,9 +406,10 @@ static PetscErrorCode StartInterval(MMM *mm, PetscReal t0, PetscReal y[], PetscR
     mm->us0[i]   = y[i];
     mm->vs[i]    = y[N + i];
     mm->alag[i]  = dy[N + i];
-    /* the coupling at the interval start serves the slipping nodes only (sticking ones keep theirs from when they stuck) */
+    /* the coupling at the interval start serves the slipping nodes only (sticking ones keep theirs from when they stuck):
+       made current in the model's cache, read there through mm->gstart */
     if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG)
-      PetscCall(PetscArraycpy(mm->gstart + i * Nm, SKRodPairSlipCoupling(rp, i, md->z[i] + y[i] - md->l1, &mm->lenS[i]), Nm));
+      (void)SKRodPairSlipCoupling(rp, i, md->z[i] + y[i] - md->l1, NULL);
     if (mm->Ffric[i] != 0) SubtractScaled(Nm, mm->Ffric[i], mm->gstart + i * Nm, mm->Qslip);
     mm->capS[i]          = rp->state[i] == SK_ROD_STICK ? SKRodPairCapacity(md, i, md->z[i] + y[i] - md->l1, PETSC_FALSE) : 0;
     mm->noise[2 * i]     = rp->state[i] == SK_ROD_STICK ? 1e-9 * mm->capS[i] : rp->atol * md->omega1_rod1;
@@ -593,7 +594,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscMalloc3(N2, &tnext, N2, &tlast, N2, &margin));
   PetscCall(PetscCalloc3(N, &mm.gF, Nm, &mm.Qslip, N, &mm.alag));
   PetscCall(PetscCalloc5(N, &mm.segof, N, &mm.segtau, N, &mm.qv, N, &mm.qdv, Nm, &mm.et));
-  PetscCall(PetscCalloc5(Nm, &mm.etd, Nm, &mm.etdd, (size_t)N * Nm, &mm.gstart, N, &mm.lenS, N, &mm.bv));
+  PetscCall(PetscCalloc3(Nm, &mm.etd, Nm, &mm.etdd, N, &mm.bv));
+  mm.gstart = rp->gslip;
   PetscCall(PetscCalloc3(N, &mm.ba, N2, &mm.rate, N2, &mm.noise));
   PetscCall(PetscCalloc5(N, &mm.cwv, N, &mm.swv, Nm, &mm.cw2, Nm, &mm.sw2, PetscMax(N, Nm), &mm.arg));
   PetscCall(PetscMalloc3((size_t)Nm * Nm, &mm.kfac, Nm, &mm.kd, Nm, &mm.kx));
@@ -830,7 +832,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscFree3(tnext, tlast, margin));
   PetscCall(PetscFree3(mm.gF, mm.Qslip, mm.alag));
   PetscCall(PetscFree5(mm.segof, mm.segtau, mm.qv, mm.qdv, mm.et));
-  PetscCall(PetscFree5(mm.etd, mm.etdd, mm.gstart, mm.lenS, mm.bv));
+  PetscCall(PetscFree3(mm.etd, mm.etdd, mm.bv));
   PetscCall(PetscFree3(mm.ba, mm.rate, mm.noise));
   PetscCall(PetscFree5(mm.cwv, mm.swv, mm.cw2, mm.sw2, mm.arg));
   PetscCall(PetscFree3(mm.kfac, mm.kd, mm.kx));
