@@ -18,9 +18,18 @@
 #include <stickslip/dynamics.h>
 #include <stickslip/iga.h>
 #include <petscblaslapack.h>
+#include <float.h>
 #include "../dynamics/test_explicit_common.h"
 
 typedef enum { BAR, PLATE, BAR3D } Problem;
+
+/* the lowest eigenpairs searched for the mode: they hold it on every mesh of this test */
+#define NLOW 40
+
+/* LAPACK's reduction of a symmetric-definite generalized eigenproblem to standard form (not in petscblaslapack.h) */
+#define LAPACKsygst_ PETSCBLAS(sygst, SYGST)
+BLAS_EXTERN void LAPACKsygst_(const PetscBLASInt *, const char *, const PetscBLASInt *, PetscScalar *, const PetscBLASInt *,
+                              const PetscScalar *, const PetscBLASInt *, PetscBLASInt *);
 
 /* The exact mode of the problem at a point X (component c). */
 typedef PetscReal (*ModeFn)(const PetscReal X[], PetscInt c);
@@ -87,16 +96,30 @@ static PetscErrorCode Spectrum(const char text[], ModeFn mode, PetscReal *lmode,
   PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the effective inverse mass is not positive definite (potrf info %d)", (int)info);
   for (PetscInt i = 0; i < nf; i++) /* column-major L: zero the strict upper part */
     for (PetscInt j = i + 1; j < nf; j++) B[j * nf + i] = 0.0;
-  {
-    const PetscScalar one = 1.0, zero = 0.0;
-    PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &bn, &bn, &bn, &one, Kd, &bn, B, &bn, &zero, T, &bn)); /* K L */
-    PetscCallBLAS("BLASgemm", BLASgemm_("T", "N", &bn, &bn, &bn, &one, B, &bn, T, &bn, &zero, C, &bn));  /* L^T K L */
+  { /* C = L^T K L (its lower triangle) by LAPACK's reduction to standard form (itype 2: A B x = lambda x) */
+    PetscBLASInt itype = 2;
+    PetscCallBLAS("LAPACKsygst", LAPACKsygst_(&itype, "L", &bn, Kd, &bn, B, &bn, &info));
+    PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "sygst info %d", (int)info);
   }
-  lwork = 4 * bn;
-  PetscCall(PetscMalloc2(nf, &eig, lwork, &work));
-  PetscCallBLAS("LAPACKsyev", LAPACKsyev_("V", "U", &bn, C, &bn, eig, work, &lwork, &info));
-  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "syev info %d", (int)info);
-  *lmax = eig[nf - 1];
+  { /* the lowest NLOW eigenpairs of C (the mode is among them) and its largest eigenvalue, by bisection and inverse
+       iteration on its tridiagonal form, to the most accurate absolute tolerance LAPACK offers (2 * underflow) */
+    PetscBLASInt il = 1, iu, m, *iwork, *ifail;
+    PetscReal vl = 0, vu = 0, abstol = 2 * DBL_MIN, *Z = C;
+    PetscCall(PetscBLASIntCast(PetscMin(nf, NLOW), &iu));
+    lwork = 8 * bn;
+    PetscCall(PetscMalloc2(2 * nf, &eig, lwork, &work)); /* the second half: the largest one's call (W has N entries) */
+    PetscCall(PetscMalloc2(5 * nf, &iwork, nf, &ifail));
+    PetscCall(PetscArraycpy(T, Kd, nf * nf)); /* syevx overwrites its matrix: the copy for the largest one */
+    PetscCallBLAS("LAPACKsyevx", LAPACKsyevx_("V", "I", "L", &bn, Kd, &bn, &vl, &vu, &il, &iu, &abstol, &m, eig, Z, &bn, work, &lwork,
+                                              iwork, ifail, &info));
+    PetscCheck(info == 0 && m == iu, PETSC_COMM_SELF, PETSC_ERR_LIB, "syevx info %d (%d of %d eigenpairs)", (int)info, (int)m, (int)iu);
+    il = iu = bn;
+    PetscCallBLAS("LAPACKsyevx", LAPACKsyevx_("N", "I", "L", &bn, T, &bn, &vl, &vu, &il, &iu, &abstol, &m, eig + nf, Z, &bn, work, &lwork,
+                                              iwork, ifail, &info));
+    PetscCheck(info == 0 && m == 1, PETSC_COMM_SELF, PETSC_ERR_LIB, "syevx info %d (largest eigenvalue)", (int)info);
+    *lmax = eig[nf];
+    PetscCall(PetscFree2(iwork, ifail));
+  }
   { /* mode k: control values x = L y_k (y_k column k of C); the cosine with the exact mode's values */
     const PetscReal *X;
     PetscInt dim, nn;
@@ -107,7 +130,7 @@ static PetscErrorCode Spectrum(const char text[], ModeFn mode, PetscReal *lmode,
     PetscCall(SKMeshGetNodes(mesh, &nn, &X));
     PetscCall(PetscMalloc1(nf, &ex_mode));
     for (PetscInt i = 0; i < nf; i++) ex_mode[i] = mode(X + (free_dof[i] / dim) * dim, free_dof[i] % dim), ne += PetscSqr(ex_mode[i]);
-    for (PetscInt k = 0; k < PetscMin(nf, 40); k++) { /* the 40 lowest hold it on every mesh of this test */
+    for (PetscInt k = 0; k < PetscMin(nf, NLOW); k++) {
       PetscReal dot = 0, nx = 0;
       for (PetscInt i = 0; i < nf; i++) {
         PetscReal xi = 0;
