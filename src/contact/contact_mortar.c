@@ -159,10 +159,14 @@ static inline PetscReal PolygonArea2(PetscInt n, const PetscReal P[][2])
 }
 
 /* The part of the convex polygon S[NS] (counter-clockwise) inside the convex polygon C[NC] (counter-clockwise) into
-   OUT (Sutherland-Hodgman); returns its vertex count (0: no overlap). */
+   OUT (Sutherland-Hodgman); returns its vertex count (0: no overlap). Each vertex's side of a clipping edge is computed
+   once and read by both edges it ends: a vertex on the edge's line (faces with a common edge, the usual case of meshes
+   whose boundaries meet) then counts as inside or outside for both, and either way the overlap keeps its area. Formed
+   twice, the two values may differ in sign where the compiler fuses one product of the difference into a multiply-add
+   and not the other (-ffp-contract=fast), and the vertex was dropped with the area next to it. */
 static PetscInt ClipPolygon(PetscInt ns, const PetscReal S[][2], PetscInt nc, const PetscReal C[][2], PetscReal out[][2])
 {
-  PetscReal buf[2][MORTAR_MAX_POLY][2];
+  PetscReal buf[2][MORTAR_MAX_POLY][2], side[MORTAR_MAX_POLY];
   PetscInt n = ns, cur = 0;
 
   for (PetscInt k = 0; k < ns; k++) buf[0][k][0] = S[k][0], buf[0][k][1] = S[k][1];
@@ -171,10 +175,10 @@ static PetscInt ClipPolygon(PetscInt ns, const PetscReal S[][2], PetscInt nc, co
     const PetscReal(*in)[2] = buf[cur];
     PetscReal(*o)[2]        = buf[1 - cur];
     PetscInt m              = 0;
+    /* side of the edge: > 0 inside (left of a counter-clockwise edge) */
+    for (PetscInt k = 0; k < n; k++) side[k] = ex * (in[k][1] - p0[1]) - ey * (in[k][0] - p0[0]);
     for (PetscInt k = 0; k < n; k++) {
-      const PetscReal *q0 = in[k], *q1 = in[(k + 1) % n];
-      /* side of the edge: > 0 inside (left of a counter-clockwise edge) */
-      const PetscReal s0 = ex * (q0[1] - p0[1]) - ey * (q0[0] - p0[0]), s1 = ex * (q1[1] - p0[1]) - ey * (q1[0] - p0[0]);
+      const PetscReal *q0 = in[k], *q1 = in[(k + 1) % n], s0 = side[k], s1 = side[(k + 1) % n];
       if (s0 >= 0 && m < MORTAR_MAX_POLY) o[m][0] = q0[0], o[m][1] = q0[1], m++;
       if (((s0 >= 0) != (s1 >= 0)) && m < MORTAR_MAX_POLY) {
         const PetscReal t = s0 / (s0 - s1);
