@@ -32,7 +32,12 @@ sk_add_validate_test(hertz TABLES hertz TIMEOUT 300)
 # The rod pair's table (12 runs, MMM and RK45: 49 s of CPU on a 2-core AMD EPYC, 2026-11-28): the solvers' results move
 # with every change of the event location or the modal sums, and this page once went stale by the numbers of such a
 # change, so ctest checks every row.
-sk_add_validate_test(rodpair TABLES rodpair-table1 TIMEOUT 400)
+# The page records the portable build (as CI builds it): a -march=native build fuses multiply-adds, and the event counts
+# of the long runs move by a few in 15 000 (3 to 24 on three of the rows, 2026-11-28), beyond the check's exact count,
+# so the tuned build does not register it.
+if(NOT STICKSLIP_NATIVE)
+  sk_add_validate_test(rodpair TABLES rodpair-table1 TIMEOUT 400)
+endif()
 # crossval: the validation case and the soft case (the one whose hand-written number went stale); the other three rows
 # (lugre, pulse, pressure: 2 more minutes) are regenerated and checked by `make validate` only.
 sk_add_validate_test(crossval TABLES crossval ROWS omega1-caseA-coulomb soft-omega1-caseA-coulomb TIMEOUT 400)

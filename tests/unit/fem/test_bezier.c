@@ -260,10 +260,20 @@ static PetscErrorCode TestSumFactorisation(PetscInt dim, PetscInt p, PetscBool r
              "%s: sum factorisation off the element loop by %g (force), %g (energy), %g (stiffness), relative",
              dim, p, reduced ? " (reduced rule)" : "", (double)(ferr / fscale),
              (double)(PetscAbsReal(energy[0] - energy[1]) / PetscAbsReal(energy[1])), (double)(kerr / kscale));
-  /* the stored geometry is the same arithmetic as the recomputed one: bit for bit */
+  /* the stored geometry is the same arithmetic as the recomputed one: bit for bit where no multiply-add is fused; with
+     -ffp-contract=fast (the tuned build, SK_FP_CONTRACT_FAST) the compiler may fuse the two instances differently, and
+     then they agree to round-off: the bounds of the sum factorisation above */
+#if defined(SK_FP_CONTRACT_FAST)
+  ferr = kerr = 0;
+  for (PetscInt k = 0; k < nn * dim; k++) ferr = PetscMax(ferr, PetscAbsReal(f[0][k] - f[2][k]));
+  for (PetscInt k = 0; k < nen * dim * nen * dim; k++) kerr = PetscMax(kerr, PetscAbsReal(K[0][k] - K[2][k]));
+  PetscCheck(ferr <= 1e-12 * fscale && PetscAbsReal(energy[0] - energy[2]) <= 1e-12 * PetscAbsReal(energy[1]) && kerr <= 1e-7 * kscale,
+             PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT "D p = %" PetscInt_FMT ": the stored geometry changes the force", dim, p);
+#else
   PetscCheck(!memcmp(f[0], f[2], nn * dim * sizeof(PetscReal)) && energy[0] == energy[2] &&
                  !memcmp(K[0], K[2], nen * dim * nen * dim * sizeof(PetscReal)),
              PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT "D p = %" PetscInt_FMT ": the stored geometry changes the force", dim, p);
+#endif
   PetscCall(PetscFree4(u, f[0], f[1], f[2]));
   PetscCall(PetscFree5(K[0], K[1], K[2], Xe, ue));
   PetscCall(SKMaterialDestroy(&mat));
