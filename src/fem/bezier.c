@@ -175,7 +175,7 @@ static PetscErrorCode SKBezierMassSetUp(SKBasis basis, PetscReal rho, PetscInt n
 {
   const SKBezierBasis *bb  = (const SKBezierBasis *)basis->ctx;
   const SKBezierRule *rule = &bb->mass;
-  const PetscInt dim = bb->dim, nen = bb->nen, nq = rule->nq, q = bb->q;
+  const PetscInt dim = bb->dim, nen = bb->nen, nq = rule->nq, q = bb->q, m = rule->m;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(nelem * nq, G));
@@ -187,7 +187,7 @@ static PetscErrorCode SKBezierMassSetUp(SKBasis basis, PetscReal rho, PetscInt n
       for (PetscInt a = 0; a < nen; a++) {
         PetscReal N   = bb->w[e * nen + a];
         PetscInt rest = g, ra = a;
-        for (PetscInt d = 0; d < dim; d++, rest /= q, ra /= q) N *= rule->N[d][(bb->span[e * dim + d] * q + rest % q) * q + ra % q];
+        for (PetscInt d = 0; d < dim; d++, rest /= m, ra /= q) N *= rule->N[d][(bb->span[e * dim + d] * m + rest % m) * q + ra % q];
         W += N;
         for (PetscInt i = 0; i < dim; i++)
           for (PetscInt k = 0; k < dim; k++) J[i * dim + k] += X[conn[e * nen + a] * dim + i] * dR[a * dim + k];

@@ -333,43 +333,30 @@ SK_HOT_INLINE PetscErrorCode BezierForce(SKBasis basis, SKMaterial mat, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#define SK_BEZIER_FORCE(dim, q, m)                                                                                                \
-  static PetscErrorCode BezierForce_##dim##_##q##_##m(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[],       \
-                                                      const PetscReal X[], const PetscReal u[], PetscReal f[], PetscReal *energy, \
-                                                      SKFEMFailure *fail)                                                         \
-  {                                                                                                                               \
-    return BezierForce(basis, mat, dim, q, m, nelem, conn, X, u, f, energy, fail);                                                \
-  }
-SK_BEZIER_FORCE(2, 2, 2)
-SK_BEZIER_FORCE(2, 3, 3)
-SK_BEZIER_FORCE(2, 4, 4)
-SK_BEZIER_FORCE(3, 2, 2)
-SK_BEZIER_FORCE(3, 3, 3)
-SK_BEZIER_FORCE(3, 4, 4)
-SK_BEZIER_FORCE(2, 3, 2)
-SK_BEZIER_FORCE(2, 4, 3)
-SK_BEZIER_FORCE(3, 3, 2)
-SK_BEZIER_FORCE(3, 4, 3)
-#undef SK_BEZIER_FORCE
-
-/* The reference-geometry pass of each instance of the kernel. */
+/* Each instance (dim, q, m) of the kernel and of its reference-geometry pass. */
 typedef PetscErrorCode (*BezierReferenceFn)(SKBezierBasis *, PetscInt, const PetscInt[], const PetscReal[]);
-#define SK_BEZIER_REFERENCE(dim, q, m)                                                                                                   \
+#define SK_BEZIER_INSTANCE(dim, q, m)                                                                                                    \
+  static PetscErrorCode BezierForce_##dim##_##q##_##m(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[],              \
+                                                      const PetscReal X[], const PetscReal u[], PetscReal f[], PetscReal *energy,        \
+                                                      SKFEMFailure *fail)                                                                \
+  {                                                                                                                                      \
+    return BezierForce(basis, mat, dim, q, m, nelem, conn, X, u, f, energy, fail);                                                       \
+  }                                                                                                                                      \
   static PetscErrorCode BezierReference_##dim##_##q##_##m(SKBezierBasis *bb, PetscInt nelem, const PetscInt conn[], const PetscReal X[]) \
   {                                                                                                                                      \
     return BezierReference(bb, dim, q, m, nelem, conn, X);                                                                               \
   }
-SK_BEZIER_REFERENCE(2, 2, 2)
-SK_BEZIER_REFERENCE(2, 3, 3)
-SK_BEZIER_REFERENCE(2, 4, 4)
-SK_BEZIER_REFERENCE(3, 2, 2)
-SK_BEZIER_REFERENCE(3, 3, 3)
-SK_BEZIER_REFERENCE(3, 4, 4)
-SK_BEZIER_REFERENCE(2, 3, 2)
-SK_BEZIER_REFERENCE(2, 4, 3)
-SK_BEZIER_REFERENCE(3, 3, 2)
-SK_BEZIER_REFERENCE(3, 4, 3)
-#undef SK_BEZIER_REFERENCE
+SK_BEZIER_INSTANCE(2, 2, 2)
+SK_BEZIER_INSTANCE(2, 3, 3)
+SK_BEZIER_INSTANCE(2, 4, 4)
+SK_BEZIER_INSTANCE(3, 2, 2)
+SK_BEZIER_INSTANCE(3, 3, 3)
+SK_BEZIER_INSTANCE(3, 4, 4)
+SK_BEZIER_INSTANCE(2, 3, 2)
+SK_BEZIER_INSTANCE(2, 4, 3)
+SK_BEZIER_INSTANCE(3, 3, 2)
+SK_BEZIER_INSTANCE(3, 4, 3)
+#undef SK_BEZIER_INSTANCE
 
 /* The instances of the kernel and of its reference pass: [dim - 2][q - 2][q - m] (m = q: the full rule, q - 1: the
    reduced one; NULL where there is none). */

@@ -44,8 +44,8 @@ PETSC_INTERN PetscErrorCode SKBezierSetReference(SKBasis basis, PetscInt nelem, 
 PETSC_INTERN PetscErrorCode SKBezierElementMass(SKBasis basis, PetscInt e, const PetscReal Xe[], PetscReal rowsum[], PetscReal diag[],
                                                 PetscBool *inverted);
 
-/* The consistent-mass product of a Bezier basis (its mass_apply, bezier_mass.c): with G[e*nen + g] = rho w_g det J / W^2
-   at the (p + 1)^dim Gauss points of the mass rule, (M x)_A = w_A sum_g N_A G_g sum_B N_B w_B x_B by sum factorisation. */
+/* The consistent-mass product of a Bezier basis (its mass_apply, bezier_mass.c): with G[e*nq + g] = rho w_g det J / W^2
+   at the nq = (p + 1)^dim Gauss points of the mass rule, (M x)_A = w_A sum_g N_A G_g sum_B N_B w_B x_B by sum factorisation. */
 PETSC_INTERN PetscErrorCode SKBezierMassApply(SKBasis basis, const PetscReal G[], PetscInt nelem, const PetscInt elems[],
                                               const PetscInt conn[], PetscInt bs, PetscInt nvec, const PetscReal *const x[],
                                               PetscReal *const y[]);

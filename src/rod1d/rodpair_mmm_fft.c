@@ -72,11 +72,17 @@ static PetscErrorCode PoolAlloc(size_t ndoubles, double **pool)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The room (doubles) of one slot's table at its longest, M = Mmax and n = N, rounded up to 64 bytes: a table's
-   kernel is an output array of the plans, which were made on fftw_malloc's (SIMD-aligned) buffers */
+/* The room (doubles) of a table of convolution size M with NC chirp values, rounded up to 64 bytes: a table's kernel
+   is an output array of the plans, which were made on fftw_malloc's (SIMD-aligned) buffers */
+static inline size_t TableRoom(PetscInt M, PetscInt nc)
+{
+  return (2 * (size_t)(M + nc) + 7) & ~(size_t)7;
+}
+
+/* The room of one shared slot: its table at its longest, M = Mmax with pre- and post-chirps of N values */
 static inline size_t SlotRoom(const MMMTransforms *tr)
 {
-  return (2 * (size_t)(tr->Mmax + 2 * tr->N) + 7) & ~(size_t)7;
+  return TableRoom(tr->Mmax, 2 * tr->N);
 }
 
 PetscErrorCode SKMMMTransformsCreate(PetscInt N, PetscInt nmin, unsigned flags, MMMTransforms *tr)
@@ -203,7 +209,7 @@ static PetscErrorCode GetTable(MMMTransforms *tr, PetscInt kind, PetscInt n, Chi
   if (!t->kernel) {
     if (tr->nslot / TR_TABLES >= tr->N + 1) {
       /* own slot: carved in order, as long as this length needs (DCT-I, DST-I: the post-chirp is the pre-chirp) */
-      const size_t need = (2 * (size_t)(M + (a2[kind] == b2[kind] ? 1 : 2) * n) + 7) & ~(size_t)7; /* 64-byte aligned */
+      const size_t need = TableRoom(M, (a2[kind] == b2[kind] ? 1 : 2) * n);
       PetscCheck(tr->pool_used + need <= tr->pool_size, PETSC_COMM_SELF, PETSC_ERR_PLIB, "chirp tables beyond their room");
       t->kernel = tr->pool + tr->pool_used;
       tr->pool_used += need;
