@@ -267,24 +267,23 @@ PETSC_EXTERN PetscErrorCode SKFEMCheckReference(SKBasis basis, PetscInt nelem, c
    node-interleaved); K: (nodes*dim)^2 row-major, N/m, overwritten. */
 PETSC_EXTERN PetscErrorCode SKFEMElementStiffness(SKBasis basis, SKMaterial mat, const PetscReal Xe[], const PetscReal ue[], PetscReal K[],
                                                   SKFEMFailure *fail);
-/* Row bound of the stiffness at the undeformed state for the critical time step: r[node*dim + i] += sum over the
-   columns of |K^e| in the row of (node, i), for every element e of the block (N/m), K^e the element stiffness of the
-   material's tangent at F = I (central differences of P, relative error ~1e-10). Summed over all elements of a mesh,
-   max_i r_i / m_i bounds the largest eigenvalue of M^-1 K from above (Gershgorin; docs/theory.md). X: reference
-   coordinates (m); r: added to, node-interleaved. Fails (in *fail) only on an inverted reference. */
-PETSC_EXTERN PetscErrorCode SKFEMStiffnessRowBound(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[],
-                                                   const PetscReal X[], PetscReal r[], SKFEMFailure *fail);
+/* Two upper bounds of omega_max^2 at the undeformed state for the critical time step, from the element stiffnesses
+   K^e of the material's tangent at F = I (central differences of P, relative error ~1e-10), one pass over the nelem
+   elements of a block:
+   - r (unless NULL), the row bound: r[node*dim + i] += sum over the columns of |K^e| in the row of (node, i) (N/m).
+     Summed over all elements of a mesh, max_i r_i / m_i bounds the largest eigenvalue of M^-1 K (Gershgorin).
+   - *omega2 (unless NULL), the element bound (rad^2/s^2): max_e lambda_max(M_e^-1 K_e), M_e the element's row-sum
+     lumped masses (density from the material). Since K = sum K_e and M = sum M_e it bounds omega_max^2 of the
+     assembled lumped system (Irons and Treharne); a dense eigen-solve per element. Needs positive element row sums
+     (NURBS and Lagrange tensor elements have them).
+   docs/theory.md, "Critical time step". X: reference coordinates (m), node-interleaved. Fails (in *fail) only on an
+   inverted reference. */
+PETSC_EXTERN PetscErrorCode SKFEMStiffnessBounds(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                                                 PetscReal r[], PetscReal *omega2, SKFEMFailure *fail);
 /* The same for element e (block-local index) of a block: what a shell basis (Bezier cells) needs to find its element's
    data; SKFEMElementStiffness() is this with e = 0. */
 PETSC_EXTERN PetscErrorCode SKFEMBlockElementStiffness(SKBasis basis, SKMaterial mat, PetscInt e, const PetscReal Xe[],
                                                        const PetscReal ue[], PetscReal K[], SKFEMFailure *fail);
-/* Largest element frequency squared (rad^2/s^2) of nelem elements of a block at the reference state:
-   max_e lambda_max(M_e^{-1} K_e), K_e the element stiffness (SKFEMBlockElementStiffness) and M_e the element's
-   row-sum lumped masses (density from the material). Since K = sum K_e and M = sum M_e, it bounds omega_max^2 of the
-   assembled lumped system from above (Irons and Treharne), so 2/sqrt of it is a safe critical time step. Needs
-   positive element row sums (NURBS and Lagrange tensor elements have them); fails (in *fail) on an inverted element. */
-PETSC_EXTERN PetscErrorCode SKFEMElementFrequencyBound(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[],
-                                                       const PetscReal X[], PetscReal *omega2, SKFEMFailure *fail);
 /* Cauchy stress (Pa, full symmetric 3x3 per point, row-major) and von Mises stress: per quadrature point into
    sigma_qp[(e*qpoints + q)*9], vm_qp[e*qpoints + q], and element averages (reference-volume weighted) into
    sigma_el[e*9], vm_el[e] (von Mises of the averaged stress). Any of the four outputs may be NULL. */

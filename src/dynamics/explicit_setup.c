@@ -93,14 +93,16 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
                          (double)ex->dt_critical, (double)ex->dt_element));
   if (has_dt) {
     PetscCall(SKInputCheckPositive(ex->input, time, "dt", dt));
-    PetscCall(SKInputCheck(
-        ex->input, time, dt <= ex->dt_critical,
-        "dt = %g s is above the critical time step %g s (2/omega_max of the mesh%s; element-size estimate %g s): use dt "
-        "<= %g s, or leave dt out to "
-        "get safety * critical",
-        (double)dt, (double)ex->dt_critical,
-        ex->critical_type == SK_EXPLICIT_CRITICAL_BOUND ? " from the stiffness bound, tighter by -explicit_critical_step power" : "",
-        (double)ex->dt_element, (double)(ex->safety * ex->dt_critical)));
+    PetscCall(SKInputCheck(ex->input, time, dt <= ex->dt_critical,
+                           "dt = %g s is above the critical time step %g s (2/omega_max of the mesh%s; element-size estimate %g s): use dt "
+                           "<= %g s, or leave dt out to "
+                           "get safety * critical",
+                           (double)dt, (double)ex->dt_critical,
+                           ex->critical_type != SK_EXPLICIT_CRITICAL_BOUND
+                               ? ""
+                               : (ex->critical_element ? " from the element bound, tighter by -explicit_critical_step power"
+                                                       : " from the stiffness bound, tighter by -explicit_critical_step power"),
+                           (double)ex->dt_element, (double)(ex->safety * ex->dt_critical)));
     ex->dt = dt;
     /* above the contact dt the one-sided penalty may gain energy: the run-time energy check watches for it */
     if (dt > ex->dt_contact)

@@ -70,7 +70,8 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
   PetscCall(SKOutputSummary(out, "steps", "%" PetscInt_FMT " of dt = %.6g s to t = %.6g s", ex->step - start_step, (double)ex->dt,
                             (double)ex->t));
   PetscCall(SKOutputSummary(out, "critical dt", "%.6g s (%s), element estimate %.6g s", (double)ex->dt_critical,
-                            ex->critical_type == SK_EXPLICIT_CRITICAL_POWER ? "power iteration" : "stiffness bound",
+                            ex->critical_type == SK_EXPLICIT_CRITICAL_POWER ? "power iteration"
+                                                                            : (ex->critical_element ? "element bound" : "stiffness bound"),
                             (double)ex->dt_element));
   PetscCall(SKExplicitGetNumContactPairs(ex, &ncontacts));
   if (ncontacts) {

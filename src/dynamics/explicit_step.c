@@ -577,10 +577,33 @@ static PetscErrorCode ExplicitOwnStep(SKExplicit ex, PetscReal *dt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether a block's cells have Lagrange nodes (on the body); Bezier cells (patches) have control points instead */
+static PetscErrorCode BlockHasNodes(const SKExplicitBlock *blk, PetscBool *has)
+{
+  const PetscReal *ref;
+
+  PetscFunctionBegin;
+  PetscCall(SKBasisGetTabulation(blk->basis, &ref, NULL, NULL, NULL, NULL));
+  *has = ref ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The element bound of a block (SKFEMStiffnessBounds) with, unless NULL, its row bound added into r; failures raised */
+static PetscErrorCode BlockStiffnessBounds(SKExplicit ex, const SKExplicitBlock *blk, PetscReal r[], PetscReal *omega2)
+{
+  SKFEMFailure fail;
+
+  PetscFunctionBegin;
+  PetscCall(SKFEMStiffnessBounds(blk->basis, blk->mat, blk->nelem, blk->conn, ex->X, r, omega2, &fail));
+  if (fail.kind != SK_FEM_OK) PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* omega_max^2 <= max over the free dofs i of sum_j |K_ij| / m_i (Gershgorin on M^-1 K), with sum_j |K_ij| <= the sum over
    the elements of node i of their |K^e| row sums (module fem), plus the springs on the diagonal. Matrix-free and O(n):
-   each element once; the sums over ranks are exact up to the summation order, so 1 and 2 ranks agree to round-off. */
-static PetscErrorCode StiffnessBound(SKExplicit ex, PetscReal *lambda)
+   each element once; the sums over ranks are exact up to the summation order, so 1 and 2 ranks agree to round-off.
+   For the blocks of Bezier cells the same pass gives their element bound (omega2[b], else left alone). */
+static PetscErrorCode StiffnessBound(SKExplicit ex, PetscReal *lambda, PetscReal omega2[])
 {
   const PetscInt dim = ex->dim;
   PetscReal *r, lam = 0.0;
@@ -588,10 +611,9 @@ static PetscErrorCode StiffnessBound(SKExplicit ex, PetscReal *lambda)
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(ex->ndof, &r));
   for (PetscInt b = 0; b < ex->nblocks; b++) {
-    const SKExplicitBlock *blk = &ex->blocks[b];
-    SKFEMFailure fail;
-    PetscCall(SKFEMStiffnessRowBound(blk->basis, blk->mat, blk->nelem, blk->conn, ex->X, r, &fail));
-    if (fail.kind != SK_FEM_OK) PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
+    PetscBool nodes = PETSC_TRUE;
+    PetscCall(BlockHasNodes(&ex->blocks[b], &nodes));
+    PetscCall(BlockStiffnessBounds(ex, &ex->blocks[b], r, nodes ? NULL : &omega2[b]));
   }
   PetscCall(SKExplicitAssembleNodal(ex, r, dim));
   for (PetscInt k = 0; k < ex->nsprings; k++) {
@@ -609,9 +631,34 @@ static PetscErrorCode StiffnessBound(SKExplicit ex, PetscReal *lambda)
 
 const char *const SKExplicitCriticalStepTypes[] = {"auto", "power", "bound", "SKExplicitCriticalStepType", "SK_EXPLICIT_CRITICAL_", NULL};
 
+/* The element bound of the whole mesh when every block is of Bezier cells (else 0): the largest element eigenvalue of
+   the blocks (omega2, -1 for a block with nodes) plus the springs' k / m on their own dofs (lambda_max(A + B) <=
+   lambda_max(A) + lambda_max(B)), times the iterated mass's factor; max over the ranks */
+static PetscErrorCode ElementBound(SKExplicit ex, const PetscReal omega2[], PetscReal *lambda)
+{
+  PetscReal v[2]    = {0, 0}; /* elements, springs */
+  PetscBool patches = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    if (omega2[b] < 0) patches = PETSC_FALSE;
+    v[0] = PetscMax(v[0], omega2[b]);
+  }
+  for (PetscInt k = 0; k < ex->nsprings; k++) {
+    const SKExplicitSpring *s = &ex->springs[k];
+    if (s->node >= ex->nowned) continue;
+    for (PetscInt d = 0; d < ex->dim; d++)
+      if ((s->mask & (1 << d)) && ex->dof_bc[s->node * ex->dim + d] < 0) v[1] = PetscMax(v[1], s->k / ex->mass[s->node]);
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &patches, 1, MPIU_BOOL, MPI_LAND, ex->comm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, v, 2, MPIU_REAL, MPIU_MAX, ex->comm));
+  *lambda = patches ? SKExplicitMassBoundFactor(ex) * (v[0] + v[1]) : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
 {
-  PetscReal lambda, rtol = ex->power_rtol, hmin = PETSC_MAX_REAL, dt_body;
+  PetscReal lambda, lambda_el = 0, rtol = ex->power_rtol, hmin = PETSC_MAX_REAL, dt_body, *omega2;
   PetscInt its = 0, gsize, ncontacts;
 
   PetscFunctionBegin;
@@ -621,6 +668,13 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
   if (ex->critical_type == SK_EXPLICIT_CRITICAL_AUTO)
     ex->critical_type = gsize * ex->dim <= SK_EXPLICIT_POWER_MAX_DOFS ? SK_EXPLICIT_CRITICAL_POWER : SK_EXPLICIT_CRITICAL_BOUND;
+  /* the element bound of each block of Bezier cells (-1: a block with nodes), from the bound's pass or on its own */
+  PetscCall(PetscMalloc1(ex->nblocks, &omega2));
+  for (PetscInt b = 0; b < ex->nblocks; b++) {
+    PetscBool nodes = PETSC_TRUE;
+    PetscCall(BlockHasNodes(&ex->blocks[b], &nodes));
+    omega2[b] = nodes ? -1 : 0;
+  }
   if (ex->critical_type == SK_EXPLICIT_CRITICAL_POWER) {
     Mat K;
     Vec mass;
@@ -633,30 +687,30 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
     PetscCall(MatDestroy(&K));
     PetscCall(VecDestroy(&mass));
     PetscCall(ISDestroy(&cons));
+    for (PetscInt b = 0; b < ex->nblocks; b++)
+      if (omega2[b] == 0) PetscCall(BlockStiffnessBounds(ex, &ex->blocks[b], NULL, &omega2[b]));
   } else
-    PetscCall(StiffnessBound(ex, &lambda));
+    PetscCall(StiffnessBound(ex, &lambda, omega2));
+  /* both bounds are proofs: on a mesh of patches alone the bound takes the tighter (the element bound, for p >= 2) */
+  PetscCall(ElementBound(ex, omega2, &lambda_el));
+  ex->critical_element = PETSC_FALSE;
+  if (ex->critical_type == SK_EXPLICIT_CRITICAL_BOUND && lambda_el > 0 && lambda_el < lambda) {
+    lambda               = lambda_el;
+    ex->critical_element = PETSC_TRUE;
+  }
   dt_body = lambda > 0 ? 2.0 / PetscSqrtReal(lambda) : PETSC_MAX_REAL;
   /* element-size estimate l_e / c_e, l_e the smallest node distance of the element */
   for (PetscInt b = 0; b < ex->nblocks; b++) {
     const SKExplicitBlock *blk = &ex->blocks[b];
     PetscReal c;
     PetscCall(SKMaterialGetWaveSpeed(blk->mat, &c));
-    {
-      const PetscReal *ref;
-      PetscCall(SKBasisGetTabulation(blk->basis, &ref, NULL, NULL, NULL, NULL));
-      if (!ref) {
-        /* no Lagrange nodes (Bezier cells): control points are not on the body, their distances say little; the
-           element eigenvalue bound (SKFEMElementFrequencyBound) is a safe lower bound of the critical step instead */
-        PetscReal omega2;
-        SKFEMFailure fail;
-        PetscCall(SKFEMElementFrequencyBound(blk->basis, blk->mat, blk->nelem, blk->conn, ex->X, &omega2, &fail));
-        if (fail.kind != SK_FEM_OK)
-          PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
-        /* the iterated mass raises the frequencies by at most this factor (docs/theory.md) */
-        omega2 *= SKExplicitMassBoundFactor(ex);
-        if (omega2 > 0) hmin = PetscMin(hmin, 2.0 / PetscSqrtReal(omega2));
-        continue;
-      }
+    if (omega2[b] >= 0) {
+      /* no Lagrange nodes (Bezier cells): control points are not on the body, their distances say little; the
+         element eigenvalue bound is a safe lower bound of the critical step instead, times the factor by which the
+         iterated mass raises the frequencies at most (docs/theory.md) */
+      const PetscReal w2 = omega2[b] * SKExplicitMassBoundFactor(ex);
+      if (w2 > 0) hmin = PetscMin(hmin, 2.0 / PetscSqrtReal(w2));
+      continue;
     }
     for (PetscInt e = 0; e < blk->nelem; e++) {
       const PetscInt *n = blk->conn + e * blk->nodes;
@@ -719,6 +773,7 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
     ex->dt_friction = PetscMin(ex->dt_critical, dt_body);
     PetscCall(ExplicitOwnStep(ex, &ex->dt_contact)); /* with the friction stiffness at the same load */
   }
+  PetscCall(PetscFree(omega2));
   PetscCall(PetscLogEventEnd(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

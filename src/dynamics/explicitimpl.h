@@ -229,6 +229,7 @@ struct _p_SKExplicit {
   PetscReal dt_friction; /* the critical step with the friction moduli at that load (s), <= dt_critical; sets the automatic step */
   PetscInt power_its;
   SKExplicitCriticalStepType critical_type; /* how dt_critical was found (never auto after SKExplicitCriticalTimeStep) */
+  PetscBool critical_element;               /* bound: the element bound of a mesh of patches was the tighter (else Gershgorin) */
   /* -explicit_setup_view: time and memory at the phase boundaries of the set-up */
   PetscBool setup_view;
   PetscLogDouble setup_t0, setup_seconds; /* start of SKExplicitCreateFromInput and its duration (s) */

@@ -9,7 +9,7 @@
    dedicated kernel exploits (the Bezier cells' sum factorisation); the clear failure is set by the caller. */
 typedef PetscErrorCode (*SKBasisInternalForceFn)(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
                                                  const PetscReal u[], PetscReal f[], PetscReal *energy, SKFEMFailure *fail);
-/* A basis' own element mass integrals (SKFEMLumpedMass(), SKFEMElementFrequencyBound()), for a cell kind whose basis
+/* A basis' own element mass integrals (SKFEMLumpedMass(), SKFEMStiffnessBounds()), for a cell kind whose basis
    the element's quadrature rule does not integrate exactly (rational Bezier cells): for element e of the block
    (block-local) with control points Xe[a*dim + d], rowsum[a] = int N_a dV and, when diag != NULL, diag[a] =
    int N_a^2 dV (m^dim, density not included). *inverted: det(dX/dxi) <= 0 was met (the integrals are then void). */

@@ -353,13 +353,94 @@ PetscErrorCode SKFEMMassOperatorDestroy(SKFEMMassOperator *op)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The stiffness row bound of a block, written once; dim and nodes are compile-time constants in the instantiations
-   below. K is symmetric: only its blocks (a, b >= a) are formed, each |entry| counted in its row and its column's row.
+/* What the element eigenvalue bound (SKFEMStiffnessBounds) needs: the density, the largest lambda_max(M_e^-1 K_e) so
+   far, and work: S and R (n x n), eig (n) and work (lwork) for LAPACK, an element's masses m (nodes), its basis N
+   (nq x nodes), gradients G (nq x n), w det J (nq) and coordinates Xe (n) */
+typedef struct {
+  PetscReal rho, omega2;
+  PetscReal *S, *R, *eig, *work, *m, *N, *G, *wdetJ, *Xe;
+  PetscBLASInt lwork;
+  PetscInt nsolve; /* elements that needed the eigen-solve (the others passed the screening) */
+} EigenBoundWork;
+
+/* Relative margin of the element bound's screening: an element whose sigma I - M^-1/2 K M^-1/2 has a Cholesky factor at
+   sigma = (1 + SK_EIG_SCREEN) times the largest eigenvalue so far cannot raise it beyond sigma. Far above the factor's
+   backward error (n eps of the matrix, 4e-14 at n = 192), far below the 1e-10 of the stiffness's differences. */
+#define SK_EIG_SCREEN 1e-10
+
+/* The row sums of element e's masses as SKFEMLumpedMass() forms them (so that M = sum M_e holds for the assembled
+   masses) into eb->m; *bad: an inverted element (its quadrature point, or -1 from the basis' own mass integrals), else -2 */
+static PetscErrorCode ElementRowMasses(SKBasis basis, PetscInt e, const PetscInt conn[], const PetscReal X[], EigenBoundWork *eb,
+                                       PetscInt *bad)
+{
+  const PetscInt dim = basis->dim, nodes = basis->nodes;
+
+  PetscFunctionBegin;
+  *bad = -2;
+  GatherElement(dim, nodes, conn, e, X, eb->Xe);
+  if (basis->element_mass) {
+    PetscBool inverted;
+    PetscCall(basis->element_mass(basis, e, eb->Xe, eb->m, NULL, &inverted));
+    if (inverted) *bad = -1;
+    for (PetscInt a = 0; a < nodes; a++) eb->m[a] *= eb->rho;
+  } else {
+    PetscInt q;
+    PetscCall(SKBasisEvaluateElement(basis, e, eb->Xe, eb->N, eb->G, eb->wdetJ, &q));
+    if (q >= 0) *bad = q;
+    for (PetscInt a = 0; a < nodes; a++) {
+      eb->m[a] = 0.0;
+      for (PetscInt k = 0; k < basis->nq; k++) eb->m[a] += eb->rho * eb->N[k * nodes + a] * eb->wdetJ[k];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* lambda_max(M_e^-1 K_e) of lane l of a batch's stiffnesses K (blocks b >= a formed, SK_L lanes) raises eb->omega2 (the
+   largest so far) where it is above it: the symmetric form S = M^-1/2 K M^-1/2 is screened first by a Cholesky
+   factorisation of sigma I - S at sigma = (1 + SK_EIG_SCREEN) omega2 (it exists if and only if every eigenvalue is
+   below sigma: O(n^3 / 3), a quarter of the eigen-solve); only an element that fails it is eigen-solved (eigenvalues
+   only). In a patch most elements are like the one that set the maximum and pass. */
+static PetscErrorCode ElementEigenBound(const PetscInt dim, const PetscInt nodes, const PetscReal *K, PetscInt l, EigenBoundWork *eb)
+{
+  const PetscInt n = nodes * dim;
+  PetscBLASInt bn, info;
+
+  PetscFunctionBegin;
+  PetscCall(PetscBLASIntCast(n, &bn));
+  for (PetscInt a = 0; a < nodes; a++)
+    for (PetscInt b = a; b < nodes; b++)
+      for (PetscInt i = 0; i < dim; i++)
+        for (PetscInt k = 0; k < dim; k++) {
+          const PetscInt pr = a * dim + i, qc = b * dim + k;
+          PetscReal v = K[(pr * n + qc) * SK_L + l];
+          /* a diagonal block holds both (i, k) and (k, i): C, from differences of P, is symmetric to round-off */
+          if (b == a) v = 0.5 * (v + K[(qc * n + pr) * SK_L + l]);
+          v /= PetscSqrtReal(eb->m[a] * eb->m[b]);
+          eb->S[pr * n + qc] = eb->S[qc * n + pr] = v;
+        }
+  if (eb->omega2 > 0) {
+    const PetscReal sigma = (1 + SK_EIG_SCREEN) * eb->omega2;
+    for (PetscInt k = 0; k < n * n; k++) eb->R[k] = -eb->S[k];
+    for (PetscInt k = 0; k < n; k++) eb->R[k * n + k] += sigma;
+    PetscCallBLAS("LAPACKpotrf", LAPACKpotrf_("U", &bn, eb->R, &bn, &info));
+    PetscCheck(info >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK potrf failed with info %d", (int)info);
+    if (info == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallBLAS("LAPACKsyev", LAPACKsyev_("N", "U", &bn, eb->S, &bn, eb->eig, eb->work, &eb->lwork, &info));
+  PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK syev failed with info %d", (int)info);
+  eb->omega2 = PetscMax(eb->omega2, eb->eig[n - 1]);
+  eb->nsolve++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The stiffness bounds of a block, written once; dim and nodes are compile-time constants in the instantiations
+   below. K is symmetric: only its blocks (a, b >= a) are formed, each |entry| counted in its row and its column's row
+   (into r, unless NULL), and with EB each element's eigenvalue bound taken from the same K.
    C: reference tangent dP_ij/dF_kl at [((i*dim + j)*dim + k)*dim + l]; T, K: work arrays of nodes*dim^3*SK_L and
    (nodes*dim)^2*SK_L. */
 static inline PetscErrorCode RowBoundBlock(SKBasis t, const PetscReal C[], const PetscInt dim, const PetscInt nodes, PetscInt nelem,
-                                           const PetscInt conn[], const PetscReal Xg[], PetscReal r[], SKFEMFailure *fail, SKBatch *w,
-                                           PetscReal *restrict T, PetscReal *restrict K)
+                                           const PetscInt conn[], const PetscReal Xg[], PetscReal r[], EigenBoundWork *eb,
+                                           SKFEMFailure *fail, SKBatch *w, PetscReal *restrict T, PetscReal *restrict K)
 {
   const PetscInt n = nodes * dim;
   SK_ALIGN PetscReal wdetJ[SK_L];
@@ -401,8 +482,17 @@ static inline PetscErrorCode RowBoundBlock(SKBasis t, const PetscReal C[], const
               }
             }
     }
-    if (b % (64 * SK_L) == 63 * SK_L) PetscCall(SKSignalCheckSerial());
-    for (PetscInt l = 0; l < nl; l++) {
+    if (b % (64 * SK_L) == 63 * SK_L || eb) PetscCall(SKSignalCheckSerial()); /* an element eigen-solve is dear */
+    for (PetscInt l = 0; l < nl && eb; l++) {
+      PetscInt bad;
+      PetscCall(ElementRowMasses(t, w->elem[l], conn, Xg, eb, &bad));
+      if (bad > -2) {
+        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, bad, bad >= 0 ? eb->wdetJ[bad] : 0.0);
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      PetscCall(ElementEigenBound(dim, nodes, K, l, eb));
+    }
+    for (PetscInt l = 0; l < nl && r; l++) {
       const PetscInt *c = conn + w->elem[l] * nodes;
       for (PetscInt a = 0; a < nodes; a++)
         for (PetscInt bn = a; bn < nodes; bn++)
@@ -417,8 +507,8 @@ static inline PetscErrorCode RowBoundBlock(SKBasis t, const PetscReal C[], const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKFEMStiffnessRowBound(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
-                                      PetscReal r[], SKFEMFailure *fail)
+PetscErrorCode SKFEMStiffnessBounds(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
+                                    PetscReal r[], PetscReal *omega2, SKFEMFailure *fail)
 {
   const PetscInt dim = basis->dim, n = basis->nodes * dim;
   /* central differences of P at F = I: exact for the quadratic-in-F laws, relative error ~1e-10 (round-off eps/h) else */
@@ -426,6 +516,7 @@ PetscErrorCode SKFEMStiffnessRowBound(SKBasis basis, SKMaterial mat, PetscInt ne
   PetscReal C[81], *T, *K;
   const SKMaterialParams *p;
   SKBatch w;
+  EigenBoundWork ebw = {0}, *eb = omega2 ? &ebw : NULL;
 
   PetscFunctionBegin;
   PetscCall(SKMaterialGetParams(mat, &p));
@@ -443,18 +534,33 @@ PetscErrorCode SKFEMStiffnessRowBound(SKBasis basis, SKMaterial mat, PetscInt ne
     for (PetscInt ij = 0; ij < dim * dim; ij++) C[ij * dim * dim + km] = (plus.P[ij] - minus.P[ij]) / (2.0 * h);
   }
   PetscCall(PetscMalloc2(basis->nodes * dim * dim * dim * SK_L, &T, n * n * SK_L, &K));
-#define SK_ROWBOUND_CASE(t, d, nn)                                                \
-  case t:                                                                         \
-    PetscCall(RowBoundBlock(basis, C, d, nn, nelem, conn, X, r, fail, &w, T, K)); \
+  if (eb) {
+    const PetscInt nq = basis->nq, nodes = basis->nodes;
+    ebw.rho = p->rho;
+    PetscCall(PetscBLASIntCast(4 * n, &ebw.lwork));
+    PetscCall(PetscMalloc6(n * n, &ebw.S, n, &ebw.eig, 4 * n, &ebw.work, nodes, &ebw.m, nq * nodes, &ebw.N, nq * n, &ebw.G));
+    PetscCall(PetscMalloc3(nq, &ebw.wdetJ, n, &ebw.Xe, n * n, &ebw.R));
+  }
+#define SK_ROWBOUND_CASE(t, d, nn)                                                    \
+  case t:                                                                             \
+    PetscCall(RowBoundBlock(basis, C, d, nn, nelem, conn, X, r, eb, fail, &w, T, K)); \
     break
   switch (basis->shell ? SK_ELEMENT_NUM_TYPES : basis->type) {
     SK_ROWBOUND_CASE(SK_ELEMENT_Q4, 2, 4);
     SK_ROWBOUND_CASE(SK_ELEMENT_H8, 3, 8);
   default:
-    PetscCall(RowBoundBlock(basis, C, dim, basis->nodes, nelem, conn, X, r, fail, &w, T, K));
+    PetscCall(RowBoundBlock(basis, C, dim, basis->nodes, nelem, conn, X, r, eb, fail, &w, T, K));
   }
 #undef SK_ROWBOUND_CASE
   PetscCall(PetscFree2(T, K));
+  if (eb) {
+    /* the screened elements are below the largest eigenvalue found by at most its margin */
+    *omega2 = (1 + SK_EIG_SCREEN) * ebw.omega2;
+    PetscCall(PetscInfo(NULL, "element bound: %" PetscInt_FMT " of %" PetscInt_FMT " elements eigen-solved, the others screened\n",
+                        ebw.nsolve, nelem));
+    PetscCall(PetscFree6(ebw.S, ebw.eig, ebw.work, ebw.m, ebw.N, ebw.G));
+    PetscCall(PetscFree3(ebw.wdetJ, ebw.Xe, ebw.R));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -580,63 +686,6 @@ PetscErrorCode SKFEMBlockElementStiffness(SKBasis basis, SKMaterial mat, PetscIn
   }
   basis->same_element = PETSC_FALSE;
   PetscCall(PetscFree3(X, u, f));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKFEMElementFrequencyBound(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
-                                          PetscReal *omega2, SKFEMFailure *fail)
-{
-  const PetscInt dim = basis->dim, nodes = basis->nodes, n = nodes * dim;
-  const SKMaterialParams *par;
-  PetscReal *K, *N, *G, *wdetJ, *eig, *work, Xe[SK_ELEMENT_MAX_NODES * 3], ue[SK_ELEMENT_MAX_NODES * 3] = {0}, m[SK_ELEMENT_MAX_NODES];
-  PetscBLASInt bn, lwork, info;
-
-  PetscFunctionBegin;
-  PetscCall(SKMaterialGetParams(mat, &par));
-  PetscCall(PetscBLASIntCast(n, &bn));
-  lwork = 4 * bn;
-  PetscCall(PetscMalloc6(n * n, &K, basis->nq * nodes, &N, basis->nq * n, &G, basis->nq, &wdetJ, n, &eig, lwork, &work));
-  *omega2 = 0.0;
-  ClearFailure(fail);
-  for (PetscInt e = 0; e < nelem; e++) {
-    PetscInt bad;
-    GatherElement(dim, nodes, conn, e, X, Xe);
-    PetscCall(SKBasisEvaluateElement(basis, e, Xe, N, G, wdetJ, &bad));
-    if (bad >= 0) {
-      SetFailure(fail, SK_FEM_INVERTED_REFERENCE, e, bad, wdetJ[bad]);
-      break;
-    }
-    /* the element's row sums as SKFEMLumpedMass() forms them, so that M = sum M_e holds for the assembled masses */
-    if (basis->element_mass) {
-      PetscBool inverted;
-      PetscCall(basis->element_mass(basis, e, Xe, m, NULL, &inverted));
-      if (inverted) {
-        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, e, -1, 0.0);
-        break;
-      }
-      for (PetscInt a = 0; a < nodes; a++) m[a] *= par->rho;
-    } else
-      for (PetscInt a = 0; a < nodes; a++) {
-        m[a] = 0.0;
-        for (PetscInt q = 0; q < basis->nq; q++) m[a] += par->rho * N[q * nodes + a] * wdetJ[q];
-      }
-    PetscCall(SKFEMBlockElementStiffness(basis, mat, e, Xe, ue, K, fail));
-    if (fail->kind != SK_FEM_OK) {
-      fail->element = e;
-      break;
-    }
-    /* symmetric form M^{-1/2} K M^{-1/2} (K from differences: symmetrise) */
-    for (PetscInt i = 0; i < n; i++)
-      for (PetscInt j = 0; j <= i; j++) {
-        const PetscReal v = 0.5 * (K[i * n + j] + K[j * n + i]) / PetscSqrtReal(m[i / dim] * m[j / dim]);
-        K[i * n + j] = K[j * n + i] = v;
-      }
-    PetscCallBLAS("LAPACKsyev", LAPACKsyev_("N", "U", &bn, K, &bn, eig, work, &lwork, &info));
-    PetscCheck(info == 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "LAPACK syev failed with info %d", (int)info);
-    *omega2 = PetscMax(*omega2, eig[n - 1]);
-    PetscCall(SKSignalCheckSerial()); /* an element costs a dense stiffness and eigen-solve */
-  }
-  PetscCall(PetscFree6(K, N, G, wdetJ, eig, work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,4 +1,4 @@
-/* Stiffness row bound for the critical time step (SKFEMStiffnessRowBound): the row sums of |K^e| equal those of the
+/* Stiffness row bound for the critical time step (SKFEMStiffnessBounds): the row sums of |K^e| equal those of the
    finite-difference element stiffness, and max_i r_i / m_i bounds the largest eigenvalue of M^-1 K of a small
    distorted mesh from above (Gershgorin), for every basis, two materials and, in 2D, both plane states. */
 #include "fem_test_mesh.h"
@@ -23,7 +23,7 @@ static PetscErrorCode TestType(const char *name, const char *mat_type, SKStressS
   const PetscInt dim = m.dim, ndof = m.nnodes * dim, n = info.nodes * dim;
   PetscCall(PetscCalloc4(ndof, &r, ndof, &rfd, m.nnodes, &mass, ndof * ndof, &K));
   PetscCall(PetscMalloc2(ndof, &x, ndof, &y));
-  PetscCall(SKFEMStiffnessRowBound(basis, mat, m.nelem, m.conn, m.X, r, &fail));
+  PetscCall(SKFEMStiffnessBounds(basis, mat, m.nelem, m.conn, m.X, r, NULL, &fail));
   PetscCheck(fail.kind == SK_FEM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: inverted element", name);
   PetscCall(SKFEMLumpedMass(basis, 800.0, SK_LUMPING_AUTO, m.nelem, m.conn, m.X, mass, &fail));
   for (PetscInt e = 0; e < m.nelem; e++) {
