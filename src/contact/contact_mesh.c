@@ -609,8 +609,11 @@ static inline void ProjectFinish(const struct _p_SKContactMeshSurface *ms, const
     /* a face whose bounding box is farther than the best face so far cannot be nearer: skip its projection */
     if (d2box[k] > bp.d2 + tol) continue;
     ProjectFace(ms, cand[k], x, &other, dim, nfn);
-    /* the nearest face; among equally near ones (a shared node) the one the point projects inside */
-    if (other.d2 < bp.d2 - tol || (other.d2 <= bp.d2 + tol && other.inside && !bp.inside)) best = cand[k], bp = other;
+    /* the nearest face; among equally near ones (a point over a shared node) the one the point projects inside, and if
+       both, the first: distances equal to 1e-12 relative tie, so that the choice, and the normal of a curved master
+       with it, does not follow the last bits of the arithmetic (the NURBS master, contact_patchmaster.c, alike) */
+    if (other.d2 < bp.d2 - (tol + 1e-12 * bp.d2) || (other.d2 <= bp.d2 + (tol + 1e-12 * bp.d2) && other.inside && !bp.inside))
+      best = cand[k], bp = other;
   }
   s->face = best;
   s->n    = nfn;

@@ -374,8 +374,9 @@ static PetscBool PMProject(void *data, const PetscReal x[], PetscReal t, PetscRe
       if ((k >= 0 && f == first) || (k >= 0 && BoxDistance2(pm, f, 1, x) > best + tol)) continue;
       d2 = ProjectOnFace(pm, f, x, xv, xi, &ok);
       (void)OnSurfaceBoundary(pm, f, xi, &inside);
-      /* the nearest face; at a shared point the face the point projects inside */
-      if (d2 < best - tol || (d2 <= best + tol && inside && !binside)) {
+      /* the nearest face; at a shared point the face the point projects inside, and if both, the first: distances
+         equal to 1e-12 relative tie (as the mesh master's, contact_mesh.c), whatever their last bits */
+      if (d2 < best - (tol + 1e-12 * best) || (d2 <= best + (tol + 1e-12 * best) && inside && !binside)) {
         best = d2, bf = f, bok = ok, binside = inside;
         for (PetscInt j = 0; j < pm->npar; j++) bxi[j] = xi[j];
       }
