@@ -272,14 +272,14 @@ PETSC_EXTERN PetscErrorCode SKFEMElementStiffness(SKBasis basis, SKMaterial mat,
    elements of a block:
    - r (unless NULL), the row bound: r[node*dim + i] += sum over the columns of |K^e| in the row of (node, i) (N/m).
      Summed over all elements of a mesh, max_i r_i / m_i bounds the largest eigenvalue of M^-1 K (Gershgorin).
-   - *omega2 (unless NULL), the element bound (rad^2/s^2): max_e lambda_max(M_e^-1 K_e), M_e the element's row-sum
-     lumped masses (density from the material). Since K = sum K_e and M = sum M_e it bounds omega_max^2 of the
-     assembled lumped system (Irons and Treharne); a dense eigen-solve per element. Needs positive element row sums
-     (NURBS and Lagrange tensor elements have them).
+   - *omega2 (unless NULL), the element bound (rad^2/s^2): max_e lambda_max(M_e^-1 K_e), M_e the element's lumped
+     masses as SKFEMLumpedMass() forms them with LUMPING (density from the material). Since K = sum K_e and M = sum M_e
+     it bounds omega_max^2 of the assembled lumped system (Irons and Treharne); each element screened by a Cholesky
+     factorisation, eigen-solved where that fails, the result (1 + 1e-10) times the largest eigenvalue found.
    docs/theory.md, "Critical time step". X: reference coordinates (m), node-interleaved. Fails (in *fail) only on an
    inverted reference. */
-PETSC_EXTERN PetscErrorCode SKFEMStiffnessBounds(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
-                                                 PetscReal r[], PetscReal *omega2, SKFEMFailure *fail);
+PETSC_EXTERN PetscErrorCode SKFEMStiffnessBounds(SKBasis basis, SKMaterial mat, SKLumping lumping, PetscInt nelem, const PetscInt conn[],
+                                                 const PetscReal X[], PetscReal r[], PetscReal *omega2, SKFEMFailure *fail);
 /* The same for element e (block-local index) of a block: what a shell basis (Bezier cells) needs to find its element's
    data; SKFEMElementStiffness() is this with e = 0. */
 PETSC_EXTERN PetscErrorCode SKFEMBlockElementStiffness(SKBasis basis, SKMaterial mat, PetscInt e, const PetscReal Xe[],

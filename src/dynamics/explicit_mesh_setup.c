@@ -246,6 +246,7 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
     PetscCall(SKMeshGetBlock(ex->mesh, b, NULL, &blk->id, &et, &blk->nelem, &blk->first, &blk->conn));
     PetscCall(SKElementTypeGetInfo(et, &info));
     blk->nodes = info->num_nodes;
+    blk->order = info->order;
     PetscCall(SKBasisCreateForBlock(ex->mesh, b, &blk->basis));
     PetscCall(SKInputGetString(ex->input, items[i], "quadrature", quadrature, sizeof(quadrature), NULL));
     PetscCall(SKInputCheck(ex->input, items[i], !strcmp(quadrature, "full") || !strcmp(quadrature, "reduced"),
@@ -263,7 +264,8 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
                               name));
     }
     PetscCall(SKBasisSetReference(blk->basis, blk->nelem, blk->conn, ex->X)); /* before any force: the critical step's too */
-    lump = !strcmp(lumping, "rowsum") ? SK_LUMPING_ROWSUM : !strcmp(lumping, "hrz") ? SK_LUMPING_HRZ : SK_LUMPING_AUTO;
+    lump         = !strcmp(lumping, "rowsum") ? SK_LUMPING_ROWSUM : !strcmp(lumping, "hrz") ? SK_LUMPING_HRZ : SK_LUMPING_AUTO;
+    blk->lumping = lump;
     PetscCall(SKFEMLumpedMass(blk->basis, rho, lump, blk->nelem, blk->conn, ex->X, ex->mass, &fail));
     if (fail.kind != SK_FEM_OK) PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
     PetscCall(SKInputGetString(ex->input, items[i], "mass", mass, sizeof(mass), NULL));

@@ -34,11 +34,12 @@ PETSC_INTERN const char *const SKExplicitEnergyBookings[];
 typedef struct {
   SKBasis basis;
   SKMaterial mat;
-  PetscInt nelem, first, nodes;
-  const PetscInt *conn;         /* local node numbers, owned by the mesh */
-  PetscInt id;                  /* user block id (VTK cell data) */
-  SKFEMMassOperator mop;        /* mass="iterated": the block's consistent mass (NULL: its lumped mass enters ex->mass_other) */
-  PetscInt nreact, *react_elem; /* with mop: its elements that touch a prescribed dof (ascending), all the reactions need */
+  PetscInt nelem, first, nodes, order; /* order: of its cells' basis (Lagrange 1 or 2, Bezier the degree) */
+  const PetscInt *conn;                /* local node numbers, owned by the mesh */
+  PetscInt id;                         /* user block id (VTK cell data) */
+  SKFEMMassOperator mop;               /* mass="iterated": the block's consistent mass (NULL: its lumped mass enters ex->mass_other) */
+  SKLumping lumping;                   /* of its lumped masses (the element bound of the critical step forms them alike) */
+  PetscInt nreact, *react_elem;        /* with mop: its elements that touch a prescribed dof (ascending), all the reactions need */
 } SKExplicitBlock;
 
 /* Prescribed motion of some dofs. Displacement-like kinds give u(t); the velocity kind gives v(t). */

@@ -353,10 +353,11 @@ PetscErrorCode SKFEMMassOperatorDestroy(SKFEMMassOperator *op)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* What the element eigenvalue bound (SKFEMStiffnessBounds) needs: the density, the largest lambda_max(M_e^-1 K_e) so
+/* What the element eigenvalue bound (SKFEMStiffnessBounds) needs: the lumping, the density, the largest lambda_max(M_e^-1 K_e) so
    far, and work: S and R (n x n), eig (n) and work (lwork) for LAPACK, an element's masses m (nodes), its basis N
    (nq x nodes), gradients G (nq x n), w det J (nq) and coordinates Xe (n) */
 typedef struct {
+  SKLumping lumping;
   PetscReal rho, omega2;
   PetscReal *S, *R, *eig, *work, *m, *N, *G, *wdetJ, *Xe;
   PetscBLASInt lwork;
@@ -368,30 +369,48 @@ typedef struct {
    backward error (n eps of the matrix, 4e-14 at n = 192), far below the 1e-10 of the stiffness's differences. */
 #define SK_EIG_SCREEN 1e-10
 
-/* The row sums of element e's masses as SKFEMLumpedMass() forms them (so that M = sum M_e holds for the assembled
+/* Element e's lumped masses as SKFEMLumpedMass() forms them with LUMPING (so that M = sum M_e holds for the assembled
    masses) into eb->m; *bad: an inverted element (its quadrature point, or -1 from the basis' own mass integrals), else -2 */
-static PetscErrorCode ElementRowMasses(SKBasis basis, PetscInt e, const PetscInt conn[], const PetscReal X[], EigenBoundWork *eb,
-                                       PetscInt *bad)
+static PetscErrorCode ElementMasses(SKBasis basis, SKLumping lumping, PetscInt e, const PetscInt conn[], const PetscReal X[],
+                                    EigenBoundWork *eb, PetscInt *bad)
 {
   const PetscInt dim = basis->dim, nodes = basis->nodes;
+  PetscReal rowsum[SK_ELEMENT_MAX_NODES], diag[SK_ELEMENT_MAX_NODES];
+  PetscInt local[SK_ELEMENT_MAX_NODES];
 
   PetscFunctionBegin;
   *bad = -2;
   GatherElement(dim, nodes, conn, e, X, eb->Xe);
-  if (basis->element_mass) {
+  if (basis->element_mass) { /* as LumpedMassByElement: the squares only where the lumping needs them */
     PetscBool inverted;
-    PetscCall(basis->element_mass(basis, e, eb->Xe, eb->m, NULL, &inverted));
-    if (inverted) *bad = -1;
-    for (PetscInt a = 0; a < nodes; a++) eb->m[a] *= eb->rho;
+    PetscCall(basis->element_mass(basis, e, eb->Xe, rowsum, lumping == SK_LUMPING_HRZ ? diag : NULL, &inverted));
+    if (!inverted && lumping == SK_LUMPING_AUTO) {
+      PetscReal total = 0.0, rmin = PETSC_MAX_REAL;
+      for (PetscInt a = 0; a < nodes; a++) total += rowsum[a], rmin = PetscMin(rmin, rowsum[a]);
+      if (!(rmin > 1e-10 * total)) PetscCall(basis->element_mass(basis, e, eb->Xe, rowsum, diag, &inverted));
+    }
+    if (inverted) {
+      *bad = -1;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
   } else {
     PetscInt q;
     PetscCall(SKBasisEvaluateElement(basis, e, eb->Xe, eb->N, eb->G, eb->wdetJ, &q));
-    if (q >= 0) *bad = q;
+    if (q >= 0) {
+      *bad = q;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     for (PetscInt a = 0; a < nodes; a++) {
-      eb->m[a] = 0.0;
-      for (PetscInt k = 0; k < basis->nq; k++) eb->m[a] += eb->rho * eb->N[k * nodes + a] * eb->wdetJ[k];
+      rowsum[a] = diag[a] = 0.0;
+      for (PetscInt k = 0; k < basis->nq; k++) {
+        const PetscReal Na = eb->N[k * nodes + a];
+        rowsum[a] += Na * eb->wdetJ[k];
+        diag[a] += Na * Na * eb->wdetJ[k];
+      }
     }
   }
+  for (PetscInt a = 0; a < nodes; a++) local[a] = a, eb->m[a] = 0.0;
+  SKFEMLumpElement(lumping, eb->rho, nodes, rowsum, diag, 1, local, eb->m);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -485,7 +504,7 @@ static inline PetscErrorCode RowBoundBlock(SKBasis t, const PetscReal C[], const
     if (b % (64 * SK_L) == 63 * SK_L || eb) PetscCall(SKSignalCheckSerial()); /* an element eigen-solve is dear */
     for (PetscInt l = 0; l < nl && eb; l++) {
       PetscInt bad;
-      PetscCall(ElementRowMasses(t, w->elem[l], conn, Xg, eb, &bad));
+      PetscCall(ElementMasses(t, eb->lumping, w->elem[l], conn, Xg, eb, &bad));
       if (bad > -2) {
         SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, bad, bad >= 0 ? eb->wdetJ[bad] : 0.0);
         PetscFunctionReturn(PETSC_SUCCESS);
@@ -507,8 +526,8 @@ static inline PetscErrorCode RowBoundBlock(SKBasis t, const PetscReal C[], const
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKFEMStiffnessBounds(SKBasis basis, SKMaterial mat, PetscInt nelem, const PetscInt conn[], const PetscReal X[],
-                                    PetscReal r[], PetscReal *omega2, SKFEMFailure *fail)
+PetscErrorCode SKFEMStiffnessBounds(SKBasis basis, SKMaterial mat, SKLumping lumping, PetscInt nelem, const PetscInt conn[],
+                                    const PetscReal X[], PetscReal r[], PetscReal *omega2, SKFEMFailure *fail)
 {
   const PetscInt dim = basis->dim, n = basis->nodes * dim;
   /* central differences of P at F = I: exact for the quadratic-in-F laws, relative error ~1e-10 (round-off eps/h) else */
@@ -536,7 +555,8 @@ PetscErrorCode SKFEMStiffnessBounds(SKBasis basis, SKMaterial mat, PetscInt nele
   PetscCall(PetscMalloc2(basis->nodes * dim * dim * dim * SK_L, &T, n * n * SK_L, &K));
   if (eb) {
     const PetscInt nq = basis->nq, nodes = basis->nodes;
-    ebw.rho = p->rho;
+    ebw.lumping = lumping;
+    ebw.rho     = p->rho;
     PetscCall(PetscBLASIntCast(4 * n, &ebw.lwork));
     PetscCall(PetscMalloc6(n * n, &ebw.S, n, &ebw.eig, 4 * n, &ebw.work, nodes, &ebw.m, nq * nodes, &ebw.N, nq * n, &ebw.G));
     PetscCall(PetscMalloc3(nq, &ebw.wdetJ, n, &ebw.Xe, n * n, &ebw.R));

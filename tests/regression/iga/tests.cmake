@@ -31,12 +31,6 @@ sk_add_python_test(regression_iga_stability ${SK_TEST_DIR}/check_stability.py
 sk_add_python_test(regression_iga_stability_iterated ${SK_TEST_DIR}/check_stability.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_plate_stability_iterated.xml LABELS regression)
 
-# The bound of the critical step on a mesh of patches (-explicit_critical_step bound): the element eigenvalue bound,
-# not above the power iteration's step (it is a proof) and at least 0.9 of it (measured 0.932; Gershgorin's row bound
-# alone 0.710), stable at 0.99 of it.
-sk_add_python_test(regression_iga_element_bound ${SK_TEST_DIR}/check_element_bound.py
-  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_plate_stability.xml LABELS regression)
-
 # Restart with the iterated mass, through contact on a patch face: killed after step 2500 (checkpoints every 1000),
 # restarted bitwise identical (final state, energy rows, contact histories); exact equality, no tolerance.
 sk_add_python_test(regression_iga_restart_iterated ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_restart.py

@@ -23,7 +23,7 @@ static PetscErrorCode TestType(const char *name, const char *mat_type, SKStressS
   const PetscInt dim = m.dim, ndof = m.nnodes * dim, n = info.nodes * dim;
   PetscCall(PetscCalloc4(ndof, &r, ndof, &rfd, m.nnodes, &mass, ndof * ndof, &K));
   PetscCall(PetscMalloc2(ndof, &x, ndof, &y));
-  PetscCall(SKFEMStiffnessBounds(basis, mat, m.nelem, m.conn, m.X, r, NULL, &fail));
+  PetscCall(SKFEMStiffnessBounds(basis, mat, SK_LUMPING_AUTO, m.nelem, m.conn, m.X, r, NULL, &fail));
   PetscCheck(fail.kind == SK_FEM_OK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: inverted element", name);
   PetscCall(SKFEMLumpedMass(basis, 800.0, SK_LUMPING_AUTO, m.nelem, m.conn, m.X, mass, &fail));
   for (PetscInt e = 0; e < m.nelem; e++) {
