@@ -374,8 +374,8 @@ typedef struct {
 static PetscErrorCode ElementMasses(SKBasis basis, SKLumping lumping, PetscInt e, const PetscInt conn[], const PetscReal X[],
                                     EigenBoundWork *eb, PetscInt *bad)
 {
-  const PetscInt dim = basis->dim, nodes = basis->nodes;
-  PetscReal rowsum[SK_ELEMENT_MAX_NODES], diag[SK_ELEMENT_MAX_NODES];
+  const PetscInt dim = basis->dim, nodes                             = basis->nodes;
+  PetscReal rowsum[SK_ELEMENT_MAX_NODES], diag[SK_ELEMENT_MAX_NODES] = {0}; /* diag: read only where the lumping needs it */
   PetscInt local[SK_ELEMENT_MAX_NODES];
 
   PetscFunctionBegin;
