@@ -253,8 +253,22 @@ static void GatherElement(PetscInt dim, PetscInt nodes, const PetscInt conn[], P
     for (PetscInt d = 0; d < dim; d++) Xe[a * dim + d] = X[conn[e * nodes + a] * dim + d];
 }
 
-/* The lumped masses through the basis' own element integrals (element_mass): the squares only where the lumping needs
-   them. */
+/* The basis' own mass integrals of element e (element_mass) for LUMPING: the row sums, and the squares only where the
+   lumping needs them (HRZ, or AUTO on an element whose row sums are not all positive) */
+static PetscErrorCode ElementMassIntegrals(SKBasis t, SKLumping lumping, PetscInt e, const PetscReal Xe[], PetscReal rowsum[],
+                                           PetscReal diag[], PetscBool *inverted)
+{
+  PetscFunctionBegin;
+  PetscCall(t->element_mass(t, e, Xe, rowsum, lumping == SK_LUMPING_HRZ ? diag : NULL, inverted));
+  if (!*inverted && lumping == SK_LUMPING_AUTO) {
+    PetscReal total = 0.0, rmin = PETSC_MAX_REAL;
+    for (PetscInt a = 0; a < t->nodes; a++) total += rowsum[a], rmin = PetscMin(rmin, rowsum[a]);
+    if (!(rmin > 1e-10 * total)) PetscCall(t->element_mass(t, e, Xe, rowsum, diag, inverted));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The lumped masses through the basis' own element integrals (element_mass). */
 static PetscErrorCode LumpedMassByElement(SKBasis t, PetscReal rho, SKLumping lumping, PetscInt nelem, const PetscInt conn[],
                                           const PetscReal X[], PetscReal m[], SKFEMFailure *fail)
 {
@@ -266,12 +280,7 @@ static PetscErrorCode LumpedMassByElement(SKBasis t, PetscReal rho, SKLumping lu
   for (PetscInt e = 0; e < nelem; e++) {
     PetscBool inverted;
     GatherElement(dim, nodes, conn, e, X, Xe);
-    PetscCall(t->element_mass(t, e, Xe, rowsum, lumping == SK_LUMPING_HRZ ? diag : NULL, &inverted));
-    if (!inverted && lumping == SK_LUMPING_AUTO) { /* the squares only for an element whose row sums are not positive */
-      PetscReal total = 0.0, rmin = PETSC_MAX_REAL;
-      for (PetscInt a = 0; a < nodes; a++) total += rowsum[a], rmin = PetscMin(rmin, rowsum[a]);
-      if (!(rmin > 1e-10 * total)) PetscCall(t->element_mass(t, e, Xe, rowsum, diag, &inverted));
-    }
+    PetscCall(ElementMassIntegrals(t, lumping, e, Xe, rowsum, diag, &inverted));
     if (inverted) {
       SetFailure(fail, SK_FEM_INVERTED_REFERENCE, e, -1, 0.0);
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -374,21 +383,17 @@ typedef struct {
 static PetscErrorCode ElementMasses(SKBasis basis, SKLumping lumping, PetscInt e, const PetscInt conn[], const PetscReal X[],
                                     EigenBoundWork *eb, PetscInt *bad)
 {
-  const PetscInt dim = basis->dim, nodes                             = basis->nodes;
-  PetscReal rowsum[SK_ELEMENT_MAX_NODES], diag[SK_ELEMENT_MAX_NODES] = {0}; /* diag: read only where the lumping needs it */
+  const PetscInt dim = basis->dim, nodes = basis->nodes;
+  PetscReal rowsum[SK_ELEMENT_MAX_NODES];
+  PetscReal diag[SK_ELEMENT_MAX_NODES] = {0}; /* read only where the lumping needs it */
   PetscInt local[SK_ELEMENT_MAX_NODES];
 
   PetscFunctionBegin;
   *bad = -2;
   GatherElement(dim, nodes, conn, e, X, eb->Xe);
-  if (basis->element_mass) { /* as LumpedMassByElement: the squares only where the lumping needs them */
+  if (basis->element_mass) { /* as LumpedMassByElement */
     PetscBool inverted;
-    PetscCall(basis->element_mass(basis, e, eb->Xe, rowsum, lumping == SK_LUMPING_HRZ ? diag : NULL, &inverted));
-    if (!inverted && lumping == SK_LUMPING_AUTO) {
-      PetscReal total = 0.0, rmin = PETSC_MAX_REAL;
-      for (PetscInt a = 0; a < nodes; a++) total += rowsum[a], rmin = PetscMin(rmin, rowsum[a]);
-      if (!(rmin > 1e-10 * total)) PetscCall(basis->element_mass(basis, e, eb->Xe, rowsum, diag, &inverted));
-    }
+    PetscCall(ElementMassIntegrals(basis, lumping, e, eb->Xe, rowsum, diag, &inverted));
     if (inverted) {
       *bad = -1;
       PetscFunctionReturn(PETSC_SUCCESS);
