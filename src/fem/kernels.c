@@ -363,12 +363,13 @@ PetscErrorCode SKFEMMassOperatorDestroy(SKFEMMassOperator *op)
 }
 
 /* What the element eigenvalue bound (SKFEMStiffnessBounds) needs: the lumping, the density, the largest lambda_max(M_e^-1 K_e) so
-   far, and work: S and R (n x n), eig (n) and work (lwork) for LAPACK, an element's masses m (nodes), its basis N
-   (nq x nodes), gradients G (nq x n), w det J (nq) and coordinates Xe (n) */
+   far, and work: S and R (n x n), eig (n) and work (lwork) for LAPACK, an element's masses m (nodes) and coordinates
+   Xe (n), and for a basis without its own mass integrals the batch's int N_a and int N_a^2 (2 nodes SK_L, from the
+   stiffness pass's quadrature points) */
 typedef struct {
   SKLumping lumping;
   PetscReal rho, omega2;
-  PetscReal *S, *R, *eig, *work, *m, *N, *G, *wdetJ, *Xe;
+  PetscReal *S, *R, *eig, *work, *m, *Xe, *rs;
   PetscBLASInt lwork;
   PetscInt nsolve; /* elements that needed the eigen-solve (the others passed the screening) */
 } EigenBoundWork;
@@ -378,44 +379,27 @@ typedef struct {
    backward error (n eps of the matrix, 4e-14 at n = 192), far below the 1e-10 of the stiffness's differences. */
 #define SK_EIG_SCREEN 1e-10
 
-/* Element e's lumped masses as SKFEMLumpedMass() forms them with LUMPING (so that M = sum M_e holds for the assembled
-   masses) into eb->m; *bad: an inverted element (its quadrature point, or -1 from the basis' own mass integrals), else -2 */
-static PetscErrorCode ElementMasses(SKBasis basis, SKLumping lumping, PetscInt e, const PetscInt conn[], const PetscReal X[],
-                                    EigenBoundWork *eb, PetscInt *bad)
+/* The lumped masses of element e, lane l of the batch, as SKFEMLumpedMass() forms them with the lumping (so that
+   M = sum M_e holds for the assembled masses) into eb->m: through the basis' own mass integrals, or from the integrals
+   the stiffness pass gathered in eb->rs. *inverted: the basis' own integrals found the element inverted. */
+static PetscErrorCode ElementMasses(SKBasis basis, PetscInt e, PetscInt l, const PetscInt conn[], const PetscReal X[], EigenBoundWork *eb,
+                                    PetscBool *inverted)
 {
-  const PetscInt dim = basis->dim, nodes = basis->nodes;
+  const PetscInt nodes = basis->nodes;
   PetscReal rowsum[SK_ELEMENT_MAX_NODES];
   PetscReal diag[SK_ELEMENT_MAX_NODES] = {0}; /* read only where the lumping needs it */
   PetscInt local[SK_ELEMENT_MAX_NODES];
 
   PetscFunctionBegin;
-  *bad = -2;
-  GatherElement(dim, nodes, conn, e, X, eb->Xe);
+  *inverted = PETSC_FALSE;
   if (basis->element_mass) { /* as LumpedMassByElement */
-    PetscBool inverted;
-    PetscCall(ElementMassIntegrals(basis, lumping, e, eb->Xe, rowsum, diag, &inverted));
-    if (inverted) {
-      *bad = -1;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  } else {
-    PetscInt q;
-    PetscCall(SKBasisEvaluateElement(basis, e, eb->Xe, eb->N, eb->G, eb->wdetJ, &q));
-    if (q >= 0) {
-      *bad = q;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    for (PetscInt a = 0; a < nodes; a++) {
-      rowsum[a] = diag[a] = 0.0;
-      for (PetscInt k = 0; k < basis->nq; k++) {
-        const PetscReal Na = eb->N[k * nodes + a];
-        rowsum[a] += Na * eb->wdetJ[k];
-        diag[a] += Na * Na * eb->wdetJ[k];
-      }
-    }
-  }
+    GatherElement(basis->dim, nodes, conn, e, X, eb->Xe);
+    PetscCall(ElementMassIntegrals(basis, eb->lumping, e, eb->Xe, rowsum, diag, inverted));
+    if (*inverted) PetscFunctionReturn(PETSC_SUCCESS);
+  } else
+    for (PetscInt a = 0; a < nodes; a++) rowsum[a] = eb->rs[a * SK_L + l], diag[a] = eb->rs[(nodes + a) * SK_L + l];
   for (PetscInt a = 0; a < nodes; a++) local[a] = a, eb->m[a] = 0.0;
-  SKFEMLumpElement(lumping, eb->rho, nodes, rowsum, diag, 1, local, eb->m);
+  SKFEMLumpElement(eb->lumping, eb->rho, nodes, rowsum, diag, 1, local, eb->m);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -474,14 +458,22 @@ static inline PetscErrorCode RowBoundBlock(SKBasis t, const PetscReal C[], const
     PetscInt nl;
     BatchSetup(b, nelem, w, &nl);
     Gather(dim, nodes, conn, w->elem, Xg, w->X);
+    const PetscBool sums = (PetscBool)(eb && !t->element_mass); /* the masses from these quadrature points */
     for (PetscInt k = 0; k < n * n * SK_L; k++) K[k] = 0.0;
+    for (PetscInt k = 0; k < 2 * nodes * SK_L && sums; k++) eb->rs[k] = 0.0;
     for (PetscInt q = 0; q < t->nq; q++) {
-      const unsigned bad = SKBasisGeometry(t, dim, nodes, q, w->elem, w->X, NULL, w->G, wdetJ) & LaneMask(nl);
+      const unsigned bad = SKBasisGeometry(t, dim, nodes, q, w->elem, w->X, sums ? w->N : NULL, w->G, wdetJ) & LaneMask(nl);
       if (bad) {
         const PetscInt l = FirstLane(bad);
         SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, q, t->wq ? wdetJ[l] / t->wq[q] : wdetJ[l]);
         PetscFunctionReturn(PETSC_SUCCESS);
       }
+      for (PetscInt a = 0; a < nodes && sums; a++) /* int N_a and int N_a^2, as SKFEMLumpedMass()'s pass */
+        for (PetscInt l = 0; l < SK_L; l++) {
+          const PetscReal Na = w->N[a * SK_L + l];
+          eb->rs[a * SK_L + l] += wdetJ[l] * Na;
+          eb->rs[(nodes + a) * SK_L + l] += wdetJ[l] * Na * Na;
+        }
       /* T_aikm = w det J sum_j dN_a/dX_j C_ijkm */
       for (PetscInt a = 0; a < nodes; a++)
         for (PetscInt i = 0; i < dim; i++)
@@ -508,10 +500,10 @@ static inline PetscErrorCode RowBoundBlock(SKBasis t, const PetscReal C[], const
     }
     if (b % (64 * SK_L) == 63 * SK_L || eb) PetscCall(SKSignalCheckSerial()); /* an element eigen-solve is dear */
     for (PetscInt l = 0; l < nl && eb; l++) {
-      PetscInt bad;
-      PetscCall(ElementMasses(t, eb->lumping, w->elem[l], conn, Xg, eb, &bad));
-      if (bad > -2) {
-        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, bad, bad >= 0 ? eb->wdetJ[bad] : 0.0);
+      PetscBool inverted;
+      PetscCall(ElementMasses(t, w->elem[l], l, conn, Xg, eb, &inverted));
+      if (inverted) {
+        SetFailure(fail, SK_FEM_INVERTED_REFERENCE, b + l, -1, 0.0);
         PetscFunctionReturn(PETSC_SUCCESS);
       }
       PetscCall(ElementEigenBound(dim, nodes, K, l, eb));
@@ -559,12 +551,11 @@ PetscErrorCode SKFEMStiffnessBounds(SKBasis basis, SKMaterial mat, SKLumping lum
   }
   PetscCall(PetscMalloc2(basis->nodes * dim * dim * dim * SK_L, &T, n * n * SK_L, &K));
   if (eb) {
-    const PetscInt nq = basis->nq, nodes = basis->nodes;
     ebw.lumping = lumping;
     ebw.rho     = p->rho;
     PetscCall(PetscBLASIntCast(4 * n, &ebw.lwork));
-    PetscCall(PetscMalloc6(n * n, &ebw.S, n, &ebw.eig, 4 * n, &ebw.work, nodes, &ebw.m, nq * nodes, &ebw.N, nq * n, &ebw.G));
-    PetscCall(PetscMalloc3(nq, &ebw.wdetJ, n, &ebw.Xe, n * n, &ebw.R));
+    PetscCall(PetscMalloc6(n * n, &ebw.S, n * n, &ebw.R, n, &ebw.eig, 4 * n, &ebw.work, basis->nodes, &ebw.m, n, &ebw.Xe));
+    PetscCall(PetscMalloc1(2 * basis->nodes * SK_L, &ebw.rs));
   }
 #define SK_ROWBOUND_CASE(t, d, nn)                                                    \
   case t:                                                                             \
@@ -583,8 +574,8 @@ PetscErrorCode SKFEMStiffnessBounds(SKBasis basis, SKMaterial mat, SKLumping lum
     *omega2 = (1 + SK_EIG_SCREEN) * ebw.omega2;
     PetscCall(PetscInfo(NULL, "element bound: %" PetscInt_FMT " of %" PetscInt_FMT " elements eigen-solved, the others screened\n",
                         ebw.nsolve, nelem));
-    PetscCall(PetscFree6(ebw.S, ebw.eig, ebw.work, ebw.m, ebw.N, ebw.G));
-    PetscCall(PetscFree3(ebw.wdetJ, ebw.Xe, ebw.R));
+    PetscCall(PetscFree6(ebw.S, ebw.R, ebw.eig, ebw.work, ebw.m, ebw.Xe));
+    PetscCall(PetscFree(ebw.rs));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
