@@ -49,6 +49,14 @@ struct _p_SKContactPatchFace {
   PetscReal *xwq, *xnv;     /* nx: wdA; nx * 2 dim: normal and velocity at its projection (as wq, nv) */
   SKContactSupport *xsup;   /* nx: the master nodes and shares at its projection */
   PetscBool *xfar;          /* nx: no master face near */
+  /* against a plane (the master's flat frame) the weighted quantities are linear in the control points: the weighting
+     P = D^-1 M, P_AB = int R_A R_B dgamma / A_A (control points A, B of a common face element), in compressed rows,
+     made on the first such update (PlaneWeighting()); the forces are P^T applied to the loads */
+  PetscBool flat;                  /* the last update was against a plane by P */
+  PetscInt *prow;                  /* nnodes + 1 row starts */
+  PetscInt *pcol;                  /* the columns B of each row, ascending */
+  PetscReal *pval;                 /* P_AB */
+  PetscReal pn[3], pvs[3], ppt[3]; /* the plane's normal, velocity and point of the last update */
 };
 
 PetscErrorCode SKContactPatchFaceFlags(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[], const PetscInt faces[],
@@ -221,6 +229,8 @@ PetscErrorCode SKContactPatchFaceDestroy(SKContactPatchFace *pfp)
   PetscCall(PetscFree3(pf->nv, pf->load, pf->lbuf));
   PetscCall(PetscFree2(pf->RA, pf->wq));
   PetscCall(PetscFree3(pf->sup, pf->far, pf->vm));
+  PetscCall(PetscFree(pf->prow));
+  PetscCall(PetscFree2(pf->pcol, pf->pval));
   PetscCall(PetscFree(pf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -442,6 +452,86 @@ static PetscErrorCode SplitFace(SKContactPatchFace pf, PetscInt f, const PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The weighting P = D^-1 M of the face in compressed rows (prow, pcol, pval): P_AB = sum over the face elements holding
+   A and B of sum_q R_A R_B wdA_q / A_A, the columns of each row ascending. Every rank forms the same rows from the
+   replicated face, in the same order. */
+static PetscErrorCode PlaneWeighting(SKContactPatchFace pf)
+{
+  const PetscInt nn = pf->nnodes, nfn = pf->nfn, nq = pf->nq;
+  PetscInt *nface, *fstart, *flist, *mark, nnz = 0;
+  PetscReal *acc;
+
+  PetscFunctionBegin;
+  /* the face elements of each control point */
+  PetscCall(PetscCalloc3(nn, &nface, nn + 1, &fstart, pf->nfaces * nfn, &flist));
+  for (PetscInt k = 0; k < pf->nfaces * nfn; k++) nface[pf->faces[k]]++;
+  for (PetscInt m = 0; m < nn; m++) fstart[m + 1] = fstart[m] + nface[m], nface[m] = 0;
+  for (PetscInt k = 0; k < pf->nfaces * nfn; k++) {
+    const PetscInt m              = pf->faces[k];
+    flist[fstart[m] + nface[m]++] = k / nfn;
+  }
+  /* the columns of each row: the control points of its face elements (a count, then the sorted lists) */
+  PetscCall(PetscMalloc2(nn, &mark, nn, &acc));
+  for (PetscInt m = 0; m < nn; m++) mark[m] = -1;
+  PetscCall(PetscMalloc1(nn + 1, &pf->prow));
+  pf->prow[0] = 0;
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    for (PetscInt a = 0; a < nn; a++) {
+      PetscInt n = 0, *cols = pass ? pf->pcol + pf->prow[a] : NULL;
+      for (PetscInt l = fstart[a]; l < fstart[a + 1]; l++) {
+        const PetscInt f = flist[l], *fn = pf->faces + f * nfn;
+        PetscInt ia = 0;
+        while (fn[ia] != a) ia++;
+        for (PetscInt b = 0; b < nfn; b++) {
+          PetscReal s = 0;
+          if (mark[fn[b]] != a) {
+            mark[fn[b]] = a, acc[fn[b]] = 0;
+            if (pass) cols[n] = fn[b];
+            n++;
+          }
+          if (!pass) continue;
+          for (PetscInt q = 0; q < nq; q++) s += pf->W[(f * nq + q) * nfn + ia] * pf->R[(f * nq + q) * nfn + b];
+          acc[fn[b]] += s;
+        }
+      }
+      if (!pass) {
+        pf->prow[a + 1] = pf->prow[a] + n;
+        continue;
+      }
+      PetscCall(PetscSortInt(n, cols));
+      for (PetscInt k = 0; k < n; k++) pf->pval[pf->prow[a] + k] = acc[cols[k]] / pf->A[a];
+    }
+    if (!pass) {
+      nnz = pf->prow[nn];
+      PetscCall(PetscMalloc2(nnz, &pf->pcol, nnz, &pf->pval));
+      for (PetscInt m = 0; m < nn; m++) mark[m] = -1;
+    }
+  }
+  PetscCall(PetscFree2(mark, acc));
+  PetscCall(PetscFree3(nface, fstart, flist));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The weighted quantities against the plane of SURFACE at time T by P: position x_A = sum_B P_AB x_B, velocity
+   likewise, gap g_A = (x_A - point - velocity t) . n, the signed distance being affine in the position (as the
+   projections of the Gauss points give it, to round-off, since the rows of P sum to 1). */
+static void PlaneUpdate(SKContactPatchFace pf, SKContactSurface surface, PetscReal t)
+{
+  const PetscInt dim = pf->dim, w = 1 + 2 * dim;
+
+  for (PetscInt d = 0; d < 3; d++) pf->pn[d] = surface->normal[d], pf->pvs[d] = surface->velocity[d], pf->ppt[d] = surface->point[d];
+  for (PetscInt a = 0; a < pf->nnodes; a++) {
+    PetscReal x[3] = {0, 0, 0}, vv[3] = {0, 0, 0}, g = 0, *avg = pf->avg + a * w;
+    for (PetscInt k = pf->prow[a]; k < pf->prow[a + 1]; k++) {
+      const PetscReal p = pf->pval[k], *xb = pf->xv + pf->pcol[k] * 2 * dim;
+      for (PetscInt d = 0; d < dim; d++) x[d] += p * xb[d], vv[d] += p * xb[dim + d];
+    }
+    for (PetscInt d = 0; d < dim; d++) g += (x[d] - pf->ppt[d] - pf->pvs[d] * t) * pf->pn[d];
+    avg[0] = g;
+    for (PetscInt d = 0; d < dim; d++) avg[1 + d] = x[d], avg[1 + dim + d] = vv[d];
+  }
+}
+
 PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X[], const PetscReal u[], const PetscReal v[],
                                         SKContactSurface surface, PetscReal t)
 {
@@ -471,6 +561,13 @@ PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X
   if (pf->reacts && !pf->sup)
     PetscCall(PetscMalloc3(pf->nfaces * pf->nq, &pf->sup, pf->nfaces * pf->nq, &pf->far, pf->nnodes * dim, &pf->vm));
   if (pf->reacts) PetscCall(PetscArrayzero(pf->vm, pf->nnodes * dim));
+  pf->flat = (PetscBool)(surface->flat && !pf->reacts && !pf->mortar);
+  if (pf->flat) {
+    if (!pf->prow) PetscCall(PlaneWeighting(pf));
+    PlaneUpdate(pf, surface, t);
+    PetscCall(PetscArrayzero(pf->load, pf->nnodes * (1 + dim)));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   pf->nx = 0;
   for (PetscInt f = 0; f < pf->nfaces; f++) {
     const PetscInt *fn = pf->faces + f * nfn, k0 = f * pf->nq;
@@ -565,6 +662,28 @@ PetscErrorCode SKContactPatchFaceDistribute(SKContactPatchFace pf, PetscReal f[]
      master nodes it owns, the same sums whatever the partition; the master's motion is then no supply of energy (no
      power), and a Gauss point with no master face near carries no force. The mortar rule's split face elements take
      their points instead of their Gauss points. */
+  if (pf->flat) {
+    /* against a plane the same integrals by the weighting: f_B = sum_A P_AB (N_A n + F_A), and the power of the plane's
+       motion through the pressure on the owned points, sum_B sum_A P_AB N_A (n . v_s) */
+    PetscReal nvs = 0;
+    for (PetscInt d = 0; d < dim; d++) nvs += pf->pn[d] * pf->pvs[d];
+    for (PetscInt a = 0; a < pf->nnodes; a++) {
+      const PetscReal *la = load + a * w;
+      PetscReal trac[3];
+      PetscBool open = PETSC_TRUE;
+      for (PetscInt k = 0; k < w; k++) open = (PetscBool)(open && la[k] == 0);
+      if (open) continue; /* no force */
+      for (PetscInt d = 0; d < dim; d++) trac[d] = la[0] * pf->pn[d] + la[1 + d];
+      for (PetscInt k = pf->prow[a]; k < pf->prow[a + 1]; k++) {
+        const PetscInt node = pf->local[pf->pcol[k]];
+        if (node < 0) continue;
+        for (PetscInt d = 0; d < dim; d++) f[node * dim + d] += pf->pval[k] * trac[d];
+        pw += pf->pval[k] * la[0] * nvs;
+      }
+    }
+    *power = pw;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt f0 = 0; f0 < pf->nfaces; f0++) {
     const PetscInt *fn = pf->faces + f0 * nfn;
     if (pf->mortar && pf->split[f0] >= 0)

@@ -6,18 +6,21 @@
    2. a cubic rectangle patch whose flat bottom face penetrates the plane y = 0 by d: every control point's weighted
       gap is -d, so N_A = eps_N A_A d at each of them;
    3. the arc of 1 deformed by a non-uniform displacement: the forces on the control points are minus the derivative of
-      the stored energy sum_A N_A^2 / (2 eps_N A_A) (eq. 34 of the paper), by central differences along a direction. */
+      the stored energy sum_A N_A^2 / (2 eps_N A_A) (eq. 34 of the paper), by central differences along a direction;
+   4. the deformed and moving arc of 3 against the plane (whose weighted quantities the face forms by its weighting
+      matrix, linear in the control points) and against a sine surface of amplitude 0 on the same line (the same plane,
+      but reached by a closest-point projection at every Gauss point): the same normal and friction forces. */
 #include <stickslip/contact.h>
 #include <stickslip/fem.h>
 
-/* The pair of side set NAME of the (distributed) MESH against the plane through POINT with normal +y, its weights
-   assembled onto the owners. */
-static PetscErrorCode MakePair(SKMesh mesh, const char name[], PetscReal y0, PetscReal eps, SKContactPair *cp)
+/* The pair of side set NAME of the (distributed) MESH against the plane y = Y0 with normal +y (with SINE: as a sine
+   surface of amplitude 0 there), its weights assembled onto the owners. */
+static PetscErrorCode MakePair(SKMesh mesh, const char name[], PetscReal y0, PetscReal eps, PetscBool sine, SKContactPair *cp)
 {
   PetscInt i, ns, nn, nowned;
   const PetscInt *elements, *faces;
   const PetscReal *X;
-  const PetscReal point[2] = {0, y0}, normal[2] = {0, 1};
+  const PetscReal point[2] = {0, y0}, normal[2] = {0, 1}, wavelength[1] = {0.7};
   PetscReal *w;
   PetscSF sf;
   SKFrictionParams fp;
@@ -45,7 +48,10 @@ static PetscErrorCode MakePair(SKMesh mesh, const char name[], PetscReal y0, Pet
   PetscCall(SKFrictionParamsSetDefaults(&fp));
   fp.mu_s = fp.mu_k = 0.3;
   PetscCall(SKFrictionLawCreate(PETSC_COMM_WORLD, "coulomb", &fp, &law));
-  PetscCall(SKRigidSurfaceCreatePlane(PETSC_COMM_WORLD, 2, point, normal, &plane));
+  if (sine)
+    PetscCall(SKRigidSurfaceCreateSine(PETSC_COMM_WORLD, 2, point, 0.0, wavelength, PETSC_FALSE, &plane));
+  else
+    PetscCall(SKRigidSurfaceCreatePlane(PETSC_COMM_WORLD, 2, point, normal, &plane));
   PetscCall(SKContactPairCreateWithSurface(PETSC_COMM_WORLD, 2, nn, nowned, w, plane, eps, law, cp));
   PetscCall(SKContactPatchFaceCreate(PETSC_COMM_WORLD, mesh, ns, elements, faces, &pf));
   PetscCall(SKContactPairSetPatchFace(*cp, pf));
@@ -124,6 +130,66 @@ static PetscErrorCode ForcesAreEnergyGradient(SKMesh mesh, SKContactPair cp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* 4. The arc of 1 at the displacement of 3 and the velocity v = (0.3 + 0.1 sin 4Y, 0.05 cos 2X), against the plane of CP
+   and against the sine surface of amplitude 0 on the same line: the forces on the owned control points and the
+   control points' normal and friction forces agree to round-off. */
+static PetscErrorCode PlaneAgainstProjections(SKMesh mesh, SKContactPair cp, PetscReal eps)
+{
+  SKContactPair cs;
+  PetscInt nn, nowned, n[2];
+  const PetscReal *X, *fn[2], *ft[2];
+  PetscReal *u, *v, *f[2], dev[2] = {0, 0}, scale[2] = {0, 0};
+
+  PetscFunctionBeginUser;
+  PetscCall(MakePair(mesh, "right", 2.5, eps, PETSC_TRUE, &cs));
+  PetscCall(SKMeshGetNodes(mesh, &nn, &X));
+  PetscCall(SKMeshGetNodeOwnership(mesh, &nowned, NULL, NULL));
+  PetscCall(PetscCalloc4(2 * nn, &u, 2 * nn, &v, 2 * nn, &f[0], 2 * nn, &f[1]));
+  for (PetscInt a = 0; a < nn; a++) {
+    u[2 * a]     = 0.02 * PetscCosReal(2 * X[2 * a + 1]);
+    u[2 * a + 1] = -0.05 * PetscSinReal(3 * X[2 * a]);
+    v[2 * a]     = 0.3 + 0.1 * PetscSinReal(4 * X[2 * a + 1]);
+    v[2 * a + 1] = 0.05 * PetscCosReal(2 * X[2 * a]);
+  }
+  /* a step of 1e-4 s after an evaluation at t = 0 (the pair's first one starts its clock): the friction states advance,
+     the velocity slipping along the plane */
+  PetscCall(SKContactPairForce(cs, 0.0, nn, X, u, v, f[1]));
+  PetscCall(PetscArrayzero(f[1], 2 * nn));
+  PetscCall(SKContactPairForce(cp, 1e-4, nn, X, u, v, f[0]));
+  PetscCall(SKContactPairForce(cs, 1e-4, nn, X, u, v, f[1]));
+  PetscCall(SKContactPairGetNodal(cp, &n[0], NULL, NULL, &fn[0], &ft[0]));
+  PetscCall(SKContactPairGetNodal(cs, &n[1], NULL, NULL, &fn[1], &ft[1]));
+  PetscCheck(n[0] == n[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "the pairs have %" PetscInt_FMT " and %" PetscInt_FMT " points", n[0], n[1]);
+  for (PetscInt i = 0; i < n[0]; i++) scale[0] = PetscMax(scale[0], PetscAbsReal(ft[0][2 * i]));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, scale, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "largest friction force %g N\n", (double)scale[0]));
+  scale[0] = 0;
+  for (PetscInt i = 0; i < 2 * nowned; i++) {
+    dev[0]   = PetscMax(dev[0], PetscAbsReal(f[0][i] - f[1][i]));
+    scale[0] = PetscMax(scale[0], PetscAbsReal(f[0][i]));
+  }
+  for (PetscInt i = 0; i < n[0]; i++) {
+    dev[1]   = PetscMax(dev[1], PetscAbsReal(fn[0][i] - fn[1][i]));
+    scale[1] = PetscMax(scale[1], PetscAbsReal(fn[0][i]));
+    for (PetscInt d = 0; d < 2; d++) dev[1] = PetscMax(dev[1], PetscAbsReal(ft[0][2 * i + d] - ft[1][2 * i + d]));
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, dev, 2, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, scale, 2, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                        "deformed, moving arc: plane by the weighting against Gauss-point projections, forces on the body off by "
+                        "%.2e, control points' forces by %.2e (relative to the largest)\n",
+                        (double)(dev[0] / scale[0]), (double)(dev[1] / scale[1])));
+  /* the same integrals summed in another order (the weighting's rows against the Gauss points of 8 face elements, about
+     100 terms of values up to the largest force each): round-off, 1e-13 leaves room for it; a wrong row or transpose
+     moves them by 1e-2 or more */
+  PetscCheck(scale[0] > 0 && scale[1] > 0 && dev[0] < 1e-13 * scale[0] && dev[1] < 1e-13 * scale[1], PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "the plane's weighting and the projections differ: forces by %g, control points' forces by %g (largest %g, %g)",
+             (double)dev[0], (double)dev[1], (double)scale[0], (double)scale[1]);
+  PetscCall(PetscFree4(u, v, f[0], f[1]));
+  PetscCall(SKContactPairDestroy(&cs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* PATCH elevated by ELEV[d] and split into PARTS[d] spans per direction, as a replicated and a distributed mesh. */
 static PetscErrorCode MakeMesh(SKNURBSPatch patch, const PetscInt elev[], const PetscInt parts[], SKMesh *rep, SKMesh *mesh)
 {
@@ -154,7 +220,7 @@ int main(int argc, char **argv)
     const PetscInt elev[2] = {1, 0}, parts[2] = {3, 8};
     PetscCall(MakeMesh(patch, elev, parts, &rep, &mesh));
   }
-  PetscCall(MakePair(mesh, "right", 2.5, eps, &cp));
+  PetscCall(MakePair(mesh, "right", 2.5, eps, PETSC_FALSE, &cp));
   PetscCall(Evaluate(mesh, cp, 0.0, &st));
   {
     const PetscReal exact = eps * (2.5 * PETSC_PI - 4.0), err = PetscAbsReal(st.normal_force - exact) / exact;
@@ -211,6 +277,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFree3(Xc, Iw, Yw));
   }
   PetscCall(ForcesAreEnergyGradient(mesh, cp));
+  PetscCall(PlaneAgainstProjections(mesh, cp, eps));
   PetscCall(SKContactPairDestroy(&cp));
   PetscCall(SKMeshDestroy(&mesh));
   PetscCall(SKMeshDestroy(&rep));
@@ -225,7 +292,7 @@ int main(int argc, char **argv)
     const PetscInt elev[2] = {2, 2}, parts[2] = {6, 2};
     PetscCall(SKNURBSPatchCreateBox(2, lo, hi, &patch));
     PetscCall(MakeMesh(patch, elev, parts, &rep, &mesh));
-    PetscCall(MakePair(mesh, "bottom", 0.0, eps, &cp));
+    PetscCall(MakePair(mesh, "bottom", 0.0, eps, PETSC_FALSE, &cp));
     PetscCall(Evaluate(mesh, cp, -d, &st));
     PetscCall(SKContactPairGetNodal(cp, &n, NULL, &w, &fn, NULL));
     for (PetscInt i = 0; i < n; i++) dev = PetscMax(dev, PetscAbsReal(fn[i] / (eps * w[i]) - d));
