@@ -22,6 +22,9 @@ vg run "$(short "$root/inputs/bowedstring/section5.xml" 0.2)" -o "$out/bowedstri
 # NURBS patches in contact: the block's slave patch face on the NURBS slab with the mortar rule (split face elements,
 # the master's bucket grid), in contact and sliding from the first step
 vg run "$(short "$root/tests/regression/contact/iga_block_slide_mpi.xml" 0.0003)" -o "$out/contact-nurbs-mortar"
+# a patch face against a plane (the weighted gaps and velocities by the face's weighting, the forces by its transpose),
+# the LuGre damping implicit at the control points
+vg run "$(short "$root/inputs/explicit/contact_damping_iga.xml" 0.01)" -o "$out/contact-patch-plane"
 # the reduced quadrature of a 3D p = 3 patch (the force kernel with 3 of its 4 points per direction, its stored geometry)
 cat >"$out/iga-reduced.xml" <<EOF
 <explicit><mesh><patch name="body" degree="3" refine="3 2 2"><box lower="0 0 0" upper="1 0.5 0.5"/></patch></mesh>
