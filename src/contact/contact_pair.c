@@ -377,7 +377,7 @@ static inline PetscErrorCode ContactPairNodes(SKContactPair cp, PetscReal t, Pet
       SKFrictionInfo info = {PETSC_FALSE, 0, 0};
 
       if (flat) {
-        for (PetscInt d = 0; d < dim; d++) dist += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->normal[d];
+        dist = SKContactSurfaceFlatGap(sf, dim, x, t);
       } else {
         dist = proj[b].distance, normal = proj[b].normal, velocity = own_vm ? vmblk[b] : proj[b].velocity, tangent = proj[b].tangent;
         for (PetscInt d = 0; d < dim; d++) {

@@ -49,14 +49,12 @@ struct _p_SKContactPatchFace {
   PetscReal *xwq, *xnv;     /* nx: wdA; nx * 2 dim: normal and velocity at its projection (as wq, nv) */
   SKContactSupport *xsup;   /* nx: the master nodes and shares at its projection */
   PetscBool *xfar;          /* nx: no master face near */
-  /* against a plane (the master's flat frame) the weighted quantities are linear in the control points: the weighting
-     P = D^-1 M, P_AB = int R_A R_B dgamma / A_A (control points A, B of a common face element), in compressed rows,
-     made on the first such update (PlaneWeighting()); the forces are P^T applied to the loads */
-  PetscBool flat;                  /* the last update was against a plane by P */
-  PetscInt *prow;                  /* nnodes + 1 row starts */
-  PetscInt *pcol;                  /* the columns B of each row, ascending */
-  PetscReal *pval;                 /* P_AB */
-  PetscReal pn[3], pvs[3], ppt[3]; /* the plane's normal, velocity and point of the last update */
+  /* against a plane (the master's flat frame, ByWeighting()) the weighted quantities are linear in the control points:
+     the weighting P = D^-1 M, P_AB = int R_A R_B dgamma / A_A (control points A, B of a common face element), in
+     compressed rows, made on the first such update (PlaneWeighting()); the forces are P^T applied to the loads */
+  PetscInt *prow;  /* nnodes + 1 row starts */
+  PetscInt *pcol;  /* the columns B of each row, ascending */
+  PetscReal *pval; /* P_AB */
 };
 
 PetscErrorCode SKContactPatchFaceFlags(MPI_Comm comm, SKMesh mesh, PetscInt nsides, const PetscInt elements[], const PetscInt faces[],
@@ -512,22 +510,27 @@ static PetscErrorCode PlaneWeighting(SKContactPatchFace pf)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The weighted quantities against the plane of SURFACE at time T by P: position x_A = sum_B P_AB x_B, velocity
-   likewise, gap g_A = (x_A - point - velocity t) . n, the signed distance being affine in the position (as the
-   projections of the Gauss points give it, to round-off, since the rows of P sum to 1). */
-static void PlaneUpdate(SKContactPatchFace pf, SKContactSurface surface, PetscReal t)
+/* Whether the weighted quantities of the last update (against the master pf->master) were formed by the weighting: a
+   plane that takes no reactions, and the point rule */
+static inline PetscBool ByWeighting(SKContactPatchFace pf)
+{
+  return (PetscBool)(pf->master->flat && !pf->reacts && !pf->mortar);
+}
+
+/* The weighted quantities against the plane pf->master at time T by P: position x_A = sum_B P_AB x_B, velocity
+   likewise, gap g_A = g(x_A), the signed distance being affine in the position (as the projections of the Gauss points
+   give it, to round-off, since the rows of P sum to 1). */
+static void PlaneUpdate(SKContactPatchFace pf, PetscReal t)
 {
   const PetscInt dim = pf->dim, w = 1 + 2 * dim;
 
-  for (PetscInt d = 0; d < 3; d++) pf->pn[d] = surface->normal[d], pf->pvs[d] = surface->velocity[d], pf->ppt[d] = surface->point[d];
   for (PetscInt a = 0; a < pf->nnodes; a++) {
-    PetscReal x[3] = {0, 0, 0}, vv[3] = {0, 0, 0}, g = 0, *avg = pf->avg + a * w;
+    PetscReal x[3] = {0, 0, 0}, vv[3] = {0, 0, 0}, *avg = pf->avg + a * w;
     for (PetscInt k = pf->prow[a]; k < pf->prow[a + 1]; k++) {
       const PetscReal p = pf->pval[k], *xb = pf->xv + pf->pcol[k] * 2 * dim;
       for (PetscInt d = 0; d < dim; d++) x[d] += p * xb[d], vv[d] += p * xb[dim + d];
     }
-    for (PetscInt d = 0; d < dim; d++) g += (x[d] - pf->ppt[d] - pf->pvs[d] * t) * pf->pn[d];
-    avg[0] = g;
+    avg[0] = SKContactSurfaceFlatGap(pf->master, dim, x, t);
     for (PetscInt d = 0; d < dim; d++) avg[1 + d] = x[d], avg[1 + dim + d] = vv[d];
   }
 }
@@ -561,10 +564,9 @@ PetscErrorCode SKContactPatchFaceUpdate(SKContactPatchFace pf, const PetscReal X
   if (pf->reacts && !pf->sup)
     PetscCall(PetscMalloc3(pf->nfaces * pf->nq, &pf->sup, pf->nfaces * pf->nq, &pf->far, pf->nnodes * dim, &pf->vm));
   if (pf->reacts) PetscCall(PetscArrayzero(pf->vm, pf->nnodes * dim));
-  pf->flat = (PetscBool)(surface->flat && !pf->reacts && !pf->mortar);
-  if (pf->flat) {
+  if (ByWeighting(pf)) {
     if (!pf->prow) PetscCall(PlaneWeighting(pf));
-    PlaneUpdate(pf, surface, t);
+    PlaneUpdate(pf, t);
     PetscCall(PetscArrayzero(pf->load, pf->nnodes * (1 + dim)));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -662,18 +664,19 @@ PetscErrorCode SKContactPatchFaceDistribute(SKContactPatchFace pf, PetscReal f[]
      master nodes it owns, the same sums whatever the partition; the master's motion is then no supply of energy (no
      power), and a Gauss point with no master face near carries no force. The mortar rule's split face elements take
      their points instead of their Gauss points. */
-  if (pf->flat) {
+  if (ByWeighting(pf)) {
     /* against a plane the same integrals by the weighting: f_B = sum_A P_AB (N_A n + F_A), and the power of the plane's
        motion through the pressure on the owned points, sum_B sum_A P_AB N_A (n . v_s) */
-    PetscReal nvs = 0;
-    for (PetscInt d = 0; d < dim; d++) nvs += pf->pn[d] * pf->pvs[d];
+    const PetscReal *n = pf->master->normal;
+    PetscReal nvs      = 0;
+    for (PetscInt d = 0; d < dim; d++) nvs += n[d] * pf->master->velocity[d];
     for (PetscInt a = 0; a < pf->nnodes; a++) {
       const PetscReal *la = load + a * w;
       PetscReal trac[3];
       PetscBool open = PETSC_TRUE;
       for (PetscInt k = 0; k < w; k++) open = (PetscBool)(open && la[k] == 0);
       if (open) continue; /* no force */
-      for (PetscInt d = 0; d < dim; d++) trac[d] = la[0] * pf->pn[d] + la[1 + d];
+      for (PetscInt d = 0; d < dim; d++) trac[d] = la[0] * n[d] + la[1 + d];
       for (PetscInt k = pf->prow[a]; k < pf->prow[a + 1]; k++) {
         const PetscInt node = pf->local[pf->pcol[k]];
         if (node < 0) continue;

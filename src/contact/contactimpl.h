@@ -222,6 +222,15 @@ struct _p_SKContactSurface {
   PetscReal point[3], normal[3], velocity[3], tangent[2][3];
 };
 
+/* The signed distance of X from a flat surface (SF->flat) at time T: (x - point - velocity t) . normal. */
+static inline PetscReal SKContactSurfaceFlatGap(const struct _p_SKContactSurface *sf, PetscInt dim, const PetscReal x[], PetscReal t)
+{
+  PetscReal g = 0;
+
+  for (PetscInt d = 0; d < dim; d++) g += (x[d] - sf->point[d] - sf->velocity[d] * t) * sf->normal[d];
+  return g;
+}
+
 /* A surface of DIM with OPS and DATA (owned). */
 PETSC_INTERN PetscErrorCode SKContactSurfaceCreate(MPI_Comm, PetscInt dim, const SKContactSurfaceOps *ops, void *data, SKContactSurface *);
 /* The built-in surfaces, taking ownership of the rigid surface / a reference to the mesh surface. */

@@ -450,7 +450,8 @@ static inline PetscErrorCode RowBoundBlock(SKBasis t, const PetscReal C[], const
                                            const PetscInt conn[], const PetscReal Xg[], PetscReal r[], EigenBoundWork *eb,
                                            SKFEMFailure *fail, SKBatch *w, PetscReal *restrict T, PetscReal *restrict K)
 {
-  const PetscInt n = nodes * dim;
+  const PetscInt n     = nodes * dim;
+  const PetscBool sums = (PetscBool)(eb && !t->element_mass); /* the element bound's masses from these quadrature points */
   SK_ALIGN PetscReal wdetJ[SK_L];
 
   PetscFunctionBegin;
@@ -458,7 +459,6 @@ static inline PetscErrorCode RowBoundBlock(SKBasis t, const PetscReal C[], const
     PetscInt nl;
     BatchSetup(b, nelem, w, &nl);
     Gather(dim, nodes, conn, w->elem, Xg, w->X);
-    const PetscBool sums = (PetscBool)(eb && !t->element_mass); /* the masses from these quadrature points */
     for (PetscInt k = 0; k < n * n * SK_L; k++) K[k] = 0.0;
     for (PetscInt k = 0; k < 2 * nodes * SK_L && sums; k++) eb->rs[k] = 0.0;
     for (PetscInt q = 0; q < t->nq; q++) {
