@@ -169,11 +169,71 @@ static PetscErrorCode EnergyDriftCause(SKExplicit ex, const SKExplicitEnergy *en
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The run-time energy check on the energies EN of the current step, at every history sample (or, with no histories, at
+   the samples of ex->energy_check_interval). */
+static PetscErrorCode CheckEnergy(SKExplicit ex, const SKExplicitEnergy *en)
+{
+  PetscReal scale;
+
+  PetscFunctionBegin;
+  /* Energy blow-up (docs/theory.md, "Run-time energy check"): the drift of the balance relative to the largest energy
+     in play so far (kinetic, internal, spring, |work| of the loads and of every force term) must stay below the
+     tolerance. A run stops when it exceeds it at two samples in a row without receding, or at once when it
+     is not finite. A drift that exceeds it only while the energies are still tiny (the first steps of a run that
+     starts at rest, where one step's accounting of a penalty or a prescribed motion is a large part of the energy)
+     recedes as the energy grows and is not a blow-up; a blow-up's drift grows with the energy it creates. */
+  if (!ex->have_energy0) ex->energy0 = en->balance, ex->have_energy0 = PETSC_TRUE;
+  scale = PetscMax(PetscMax(en->kinetic, en->internal), PetscMax(PetscAbsReal(en->external_work), en->spring));
+  for (PetscInt k = 0; k < ex->nterms; k++) {
+    if (en->booked[k])
+      scale = PetscMax(scale, PetscMax(PetscAbsReal(en->stored_terms[k]),
+                                       PetscMax(PetscAbsReal(en->dissipated_terms[k]), PetscAbsReal(en->supplied_terms[k]))));
+    else
+      scale = PetscMax(scale, PetscAbsReal(en->work_terms[k]));
+  }
+  ex->energy_scale = PetscMax(ex->energy_scale, scale);
+  {
+    const PetscReal rel    = ex->energy_scale > 0 ? PetscAbsReal(en->balance - ex->energy0) / ex->energy_scale : 0;
+    const PetscBool finite = PetscIsInfOrNanReal(rel) ? PETSC_FALSE : PETSC_TRUE;
+    /* a drift within the internal energy's round-off (a run whose energies are still of that order) is no blow-up */
+    const PetscReal allowed = PetscMax(ex->energy_tolerance * ex->energy_scale, ex->energy_roundoff);
+    const PetscBool over    = finite && PetscAbsReal(en->balance - ex->energy0) > allowed ? PETSC_TRUE : PETSC_FALSE;
+    const PetscBool stop    = !finite || (over && ex->energy_over && rel >= ex->energy_rel_prev) ? PETSC_TRUE : PETSC_FALSE;
+    ex->energy_over         = over;
+    ex->energy_rel_prev     = rel;
+    /* a passive term (friction, damping) cannot give energy back: its dissipation may wobble by the integration error,
+       but a fall beyond the tolerance means it fed the motion (an unstable friction law or step) */
+    for (PetscInt k = 0; k < ex->nterms && finite; k++) {
+      SKExplicitTerm *term = &ex->terms[k];
+      if (!en->booked[k]) continue;
+      term->dissipated_max = PetscMax(term->dissipated_max, en->dissipated_terms[k]);
+      PetscCheck(
+          term->dissipated_max - en->dissipated_terms[k] <= allowed, ex->comm, PETSC_ERR_NOT_CONVERGED,
+          "Energy from friction at t = %g s (step %" PetscInt_FMT "): the energy dissipated by %s %s fell by %g J from its largest "
+          "value %g J, more than %g of the largest energy in play (%g J): its friction or damping gave energy back to the bodies. "
+          "Lower the time step (now %g s) or the friction's stiffness or damping; -explicit_energy_tolerance sets the allowed fraction",
+          (double)ex->t, ex->step, term->ops->type, term->name, (double)(term->dissipated_max - en->dissipated_terms[k]),
+          (double)term->dissipated_max, (double)ex->energy_tolerance, (double)ex->energy_scale, (double)ex->dt);
+    }
+    if (stop) {
+      char cause[512] = "";
+      PetscCall(EnergyDriftCause(ex, en, en->balance - ex->energy0, cause, sizeof(cause)));
+      SETERRQ(ex->comm, PETSC_ERR_NOT_CONVERGED,
+              "Energy blow-up at t = %g s (step %" PetscInt_FMT
+              "): the energy balance drifted by %g J, %g of the largest energy in play (%g J; allowed %g) and not receding. %s"
+              "-explicit_energy_tolerance sets the allowed fraction",
+              (double)ex->t, ex->step, (double)(en->balance - ex->energy0), (double)rel, (double)ex->energy_scale,
+              (double)ex->energy_tolerance, cause);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode WriteHistories(SKExplicit ex)
 {
   const PetscInt dim = ex->dim;
   SKExplicitEnergy en;
-  PetscReal row[SK_EXPLICIT_ENERGY_MAXCOL], scale;
+  PetscReal row[SK_EXPLICIT_ENERGY_MAXCOL];
   PetscInt nc = 0;
 
   PetscFunctionBegin;
@@ -189,56 +249,7 @@ static PetscErrorCode WriteHistories(SKExplicit ex)
   }
   row[nc++] = en.balance;
   if (ex->energy_hist) PetscCall(SKHistoryAppend(ex->energy_hist, row));
-  /* Energy blow-up (docs/theory.md, "Run-time energy check"): the drift of the balance relative to the largest energy
-     in play so far (kinetic, internal, spring, |work| of the loads and of every force term) must stay below the
-     tolerance. A run stops when it exceeds it at two history samples in a row without receding, or at once when it
-     is not finite. A drift that exceeds it only while the energies are still tiny (the first steps of a run that
-     starts at rest, where one step's accounting of a penalty or a prescribed motion is a large part of the energy)
-     recedes as the energy grows and is not a blow-up; a blow-up's drift grows with the energy it creates. */
-  if (!ex->have_energy0) ex->energy0 = en.balance, ex->have_energy0 = PETSC_TRUE;
-  scale = PetscMax(PetscMax(en.kinetic, en.internal), PetscMax(PetscAbsReal(en.external_work), en.spring));
-  for (PetscInt k = 0; k < ex->nterms; k++) {
-    if (en.booked[k])
-      scale = PetscMax(scale, PetscMax(PetscAbsReal(en.stored_terms[k]),
-                                       PetscMax(PetscAbsReal(en.dissipated_terms[k]), PetscAbsReal(en.supplied_terms[k]))));
-    else
-      scale = PetscMax(scale, PetscAbsReal(en.work_terms[k]));
-  }
-  ex->energy_scale = PetscMax(ex->energy_scale, scale);
-  {
-    const PetscReal rel    = ex->energy_scale > 0 ? PetscAbsReal(en.balance - ex->energy0) / ex->energy_scale : 0;
-    const PetscBool finite = PetscIsInfOrNanReal(rel) ? PETSC_FALSE : PETSC_TRUE;
-    /* a drift within the internal energy's round-off (a run whose energies are still of that order) is no blow-up */
-    const PetscReal allowed = PetscMax(ex->energy_tolerance * ex->energy_scale, ex->energy_roundoff);
-    const PetscBool over    = finite && PetscAbsReal(en.balance - ex->energy0) > allowed ? PETSC_TRUE : PETSC_FALSE;
-    const PetscBool stop    = !finite || (over && ex->energy_over && rel >= ex->energy_rel_prev) ? PETSC_TRUE : PETSC_FALSE;
-    ex->energy_over         = over;
-    ex->energy_rel_prev     = rel;
-    /* a passive term (friction, damping) cannot give energy back: its dissipation may wobble by the integration error,
-       but a fall beyond the tolerance means it fed the motion (an unstable friction law or step) */
-    for (PetscInt k = 0; k < ex->nterms && finite; k++) {
-      SKExplicitTerm *term = &ex->terms[k];
-      if (!en.booked[k]) continue;
-      term->dissipated_max = PetscMax(term->dissipated_max, en.dissipated_terms[k]);
-      PetscCheck(
-          term->dissipated_max - en.dissipated_terms[k] <= allowed, ex->comm, PETSC_ERR_NOT_CONVERGED,
-          "Energy from friction at t = %g s (step %" PetscInt_FMT "): the energy dissipated by %s %s fell by %g J from its largest "
-          "value %g J, more than %g of the largest energy in play (%g J): its friction or damping gave energy back to the bodies. "
-          "Lower the time step (now %g s) or the friction's stiffness or damping; -explicit_energy_tolerance sets the allowed fraction",
-          (double)ex->t, ex->step, term->ops->type, term->name, (double)(term->dissipated_max - en.dissipated_terms[k]),
-          (double)term->dissipated_max, (double)ex->energy_tolerance, (double)ex->energy_scale, (double)ex->dt);
-    }
-    if (stop) {
-      char cause[512] = "";
-      PetscCall(EnergyDriftCause(ex, &en, en.balance - ex->energy0, cause, sizeof(cause)));
-      SETERRQ(ex->comm, PETSC_ERR_NOT_CONVERGED,
-              "Energy blow-up at t = %g s (step %" PetscInt_FMT
-              "): the energy balance drifted by %g J, %g of the largest energy in play (%g J; allowed %g) and not receding. %s"
-              "-explicit_energy_tolerance sets the allowed fraction",
-              (double)ex->t, ex->step, (double)(en.balance - ex->energy0), (double)rel, (double)ex->energy_scale,
-              (double)ex->energy_tolerance, cause);
-    }
-  }
+  PetscCall(CheckEnergy(ex, &en)); /* after the row is written: a run it stops has its last balance in results.h5 */
   for (PetscInt i = 0; i < ex->nwatch; i++) {
     const PetscInt node = ex->watch[i].node;
     nc                  = 0;
@@ -491,7 +502,13 @@ PetscErrorCode SKExplicitOutputStep(SKExplicit ex, SKOutput out, PetscBool final
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_EXPLICIT_Output, 0, 0, 0, 0));
   /* at the final step, what its interval did not already write at this step */
-  if (ex->history_interval > 0 && (ex->step % ex->history_interval == 0) != final) PetscCall(WriteHistories(ex));
+  if (ex->history_interval > 0 && (ex->step % ex->history_interval == 0) != final)
+    PetscCall(WriteHistories(ex));
+  else if (ex->history_interval == 0 && (ex->step % ex->energy_check_interval == 0) != final) {
+    SKExplicitEnergy en; /* no histories: the energy check at its own samples */
+    PetscCall(SKExplicitGetEnergy(ex, &en));
+    PetscCall(CheckEnergy(ex, &en));
+  }
   if (out && ex->pvd && (ex->step % ex->field_interval == 0) != final) PetscCall(WriteFields(ex));
   PetscCall(PetscLogEventEnd(SK_EXPLICIT_Output, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

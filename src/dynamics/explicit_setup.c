@@ -130,13 +130,23 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
     PetscCall(SKInputGetInt(ex->input, node, "fields", &ex->field_interval, NULL));
     PetscCall(SKInputGetInt(ex->input, node, "histories", &ex->history_interval, NULL));
   }
-  { /* the field frames of any input from the command line, e.g. ParaView frames of an input that sets fields="0" */
+  { /* the field frames and histories of any input from the command line, e.g. ParaView frames of an input that sets
+       fields="0", the energy history of a campaign's realisation input that sets histories="0" */
     PetscBool set;
     PetscCall(SKOptionsInt(ex->comm, "-explicit_field_interval", "VTK fields every this many steps (0: none); replaces <output fields>",
                            &ex->field_interval, &set));
     PetscCheck(!set || ex->field_interval >= 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "-explicit_field_interval %" PetscInt_FMT ": need a number of steps >= 0 (0: no fields)", ex->field_interval);
+    PetscCall(SKOptionsInt(ex->comm, "-explicit_history_interval", "histories every this many steps (0: none); replaces <output histories>",
+                           &ex->history_interval, &set));
+    PetscCheck(!set || ex->history_interval >= 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE,
+               "-explicit_history_interval %" PetscInt_FMT ": need a number of steps >= 0 (0: no histories)", ex->history_interval);
   }
+  /* the energy check runs at the history samples; a run without histories still gets it, about
+     SK_EXPLICIT_ENERGY_CHECKS times and at its last step (a blow-up must not end with exit 0 because nothing was written) */
+  ex->energy_check_interval =
+      ex->history_interval > 0 ? ex->history_interval
+                               : (PetscInt)PetscMax(1, PetscCeilReal(PetscFloorReal(ex->t_end / ex->dt + 0.5) / SK_EXPLICIT_ENERGY_CHECKS));
   PetscCall(SKNodeGetChild(root, "checkpoint", &node));
   ex->checkpoint_keep = 2;
   if (node) {

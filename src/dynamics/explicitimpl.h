@@ -13,6 +13,7 @@
 /* columns of /explicit/energy: time, kinetic, internal, spring, external work, balance and up to 4 per term */
 #define SK_EXPLICIT_ENERGY_MAXCOL (6 + 4 * SK_EXPLICIT_MAX_TERMS)
 #define SK_EXPLICIT_DEFAULT_FRAMES 50 /* field frames over a run when <output fields> is not given */
+#define SK_EXPLICIT_ENERGY_CHECKS 100 /* samples of the run-time energy check over a run that writes no histories */
 /* How the critical time step is found (-explicit_critical_step; docs/theory.md, "Critical time step"): the power
    iteration on the assembled stiffness (tight, from below), the Gershgorin bound of the element stiffnesses (safe,
    matrix-free), or auto: the power iteration up to SK_EXPLICIT_POWER_MAX_DOFS global dofs, the bound above. */
@@ -250,6 +251,7 @@ struct _p_SKExplicit {
 
   /* output settings */
   PetscInt field_interval, history_interval, checkpoint_interval, checkpoint_keep;
+  PetscInt energy_check_interval; /* steps between the energy check's samples: the histories', or with none its own */
   PetscInt nwatch, nsethist;
   SKExplicitWatch *watch;
   SKExplicitSetHistory *sethist;

@@ -5,7 +5,8 @@ takes the contact dt). Every run must either close its energy balance to 1 % of 
 acceptance bound of a contact run) or stop with the message that names a contact pair and its penalty. Then the
 mutations that show what the energy check relies on:
 - the Hertz case at 100 times its penalty at the step that ignores the contact dt (0.9 of the closed-spring critical
-  step, which gains energy at every opening and closing): stopped by the check with the pair's name; with
+  step, which gains energy at every opening and closing): stopped by the check with the pair's name, also when the run
+  writes no histories (the check then samples the balance on its own); with
   -explicit_energy_booking work (the pair booked by its forces' work, as before the booking) it runs to the end with a
   blown-up kinetic energy (more than 20 times that of the stable run at 8 ms) and exit 0: the check cannot see it;
 - the patch test at its own penalty (stable, the block resting on the plane): with -explicit_energy_booking nostored
@@ -32,9 +33,9 @@ FACTORS = (1, 10, 100)
 BOUND = 0.01  # the acceptance bound of a contact run's balance (docs/validation/contact.md)
 
 
-def variant(src, factor, end=None, dt=None, automatic=False):
-    """The input SRC with its penalties times FACTOR (and END, DT if given; with AUTOMATIC its dt removed for the automatic
-    step), its file references made absolute; the path of the copy."""
+def variant(src, factor, end=None, dt=None, automatic=False, histories=None):
+    """The input SRC with its penalties times FACTOR (and END, DT, HISTORIES (of <output>) if given; with AUTOMATIC its dt
+    removed for the automatic step), its file references made absolute; the path of the copy."""
     tree = ET.parse(src)
     root = tree.getroot()
     base = os.path.dirname(os.path.abspath(src))
@@ -51,6 +52,11 @@ def variant(src, factor, end=None, dt=None, automatic=False):
         t.attrib.pop("safety", None)
     if automatic:
         t.attrib.pop("dt", None)
+    if histories is not None:
+        out = root.find("output")
+        if out is None:
+            out = ET.SubElement(root, "output")
+        out.set("histories", str(histories))
     fd, path = tempfile.mkstemp(suffix=".xml", dir=TMP)
     os.close(fd)
     tree.write(path)
@@ -99,6 +105,13 @@ def main():
     lines.append(f"hertz x100 at 0.9 of the closed-spring step: rc {rc}: {err.strip()[:200]}")
     if rc == 0 or "Contact pair cylinder" not in err:
         fails.append(f"hertz x100 at 0.9 of the closed-spring step was not stopped by the energy check naming the pair (rc {rc})")
+    # the same with no histories written (histories="0", as a campaign's realisation inputs set): the check runs at its own
+    # samples, so the blow-up still does not end with exit 0
+    rc, err, _ = run_results(prog, variant(os.path.join(idir, "contact_hertz.xml"), 100, end=0.008, dt=0.9 * 2.32745e-7,
+                                           histories=0))
+    lines.append(f"hertz x100 at 0.9 of the closed-spring step, no histories: rc {rc}: {err.strip()[:200]}")
+    if rc == 0 or "Contact pair cylinder" not in err:
+        fails.append(f"hertz x100 at 0.9 of the closed-spring step without histories was not stopped by the energy check (rc {rc})")
     rc, err, res = run_results(prog, hertz, ["-explicit_energy_booking", "work"])
     _, _, stable = run_results(prog, variant(os.path.join(idir, "contact_hertz.xml"), 100, end=0.008))
     if rc != 0 or stable is None:

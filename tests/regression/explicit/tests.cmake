@@ -27,6 +27,10 @@ sk_add_python_test(regression_explicit_restart ${SK_TEST_DIR}/check_restart.py
 sk_add_python_test(regression_explicit_restart_mpi2 ${SK_TEST_DIR}/check_restart.py
   ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/neohookean_block.xml 550 ${SK_MPIEXEC} -n 2 --oversubscribe LABELS regression)
 set_tests_properties(regression_explicit_restart_mpi2 PROPERTIES PROCESSORS 2)
+# -explicit_history_interval: the histories of an input that sets histories="0" (the small block of the rough-surface
+# tests), at the right steps; -explicit_field_interval is the same check on an IGA input (tests/regression/iga).
+sk_add_python_test(regression_explicit_history_interval ${SK_TEST_DIR}/check_output_interval.py
+  ARGS ${SK_PROGRAM} histories ${CMAKE_SOURCE_DIR}/tests/regression/rough3d/kappa_plate_tiny.xml LABELS regression)
 # A restart continues only the run that wrote the checkpoint (digests of input, options, mesh; dt), and -force removes
 # the checkpoints and step files of the earlier run but nothing of the user's. Exact checks, no tolerance.
 sk_add_python_test(regression_explicit_restart_identity ${SK_TEST_DIR}/check_restart_identity.py

@@ -10,8 +10,8 @@ sk_add_python_test(regression_iga_sigterm_setup ${SK_TEST_DIR}/check_sigterm_set
 # Kinetic energy of free rational plates and blocks (W = 2, 10, 100, 2D and 3D) in uniform motion: 5 J to 1e-12.
 sk_add_python_test(regression_iga_rational_mass ${SK_TEST_DIR}/check_rational_mass.py ARGS ${SK_PROGRAM} LABELS regression)
 # -explicit_field_interval: field frames of an input that sets fields="0", at the right steps.
-sk_add_python_test(regression_iga_field_interval ${SK_TEST_DIR}/check_field_interval.py
-  ARGS ${SK_PROGRAM} ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_block_slide.xml LABELS regression)
+sk_add_python_test(regression_iga_field_interval ${CMAKE_SOURCE_DIR}/tests/regression/explicit/check_output_interval.py
+  ARGS ${SK_PROGRAM} fields ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_block_slide.xml LABELS regression)
 
 # Several patches are separate bodies: bitwise the single-body run, the other body exactly at rest.
 sk_add_python_test(regression_iga_two_bodies ${SK_TEST_DIR}/check_two_bodies.py
