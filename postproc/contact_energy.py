@@ -3,6 +3,8 @@ of every contact input"): runs each with the given program and prints a markdown
 energy in play, the balance drift at the end and its largest value once the energy in play has reached a tenth of its
 final value (both relative to the largest energy in play so far, the run-time check's measure) and the contact pairs'
 discontinuity work (signed, relative to the largest energy in play, to compare with the signed drift at the end).
+The page's table is generated from `summary` by `python3 -m postproc.validate contact-energy` (postproc/studies.py);
+this command prints the same row for any input.
 
 usage: python3 -m postproc.contact_energy PROGRAM [INPUT ...]   (default: every input with a <contact> in inputs/)"""
 import glob
@@ -41,28 +43,47 @@ def balance(res):
     return rel[-1], rel[grown].max(), scale[-1], e["balance"][-1] - e["balance"][0]
 
 
+def inputs(root="."):
+    """Every explicit input of inputs/ under ROOT with a contact pair, as paths from ROOT, sorted."""
+    out = []
+    for f in sorted(glob.glob(os.path.join(root, "inputs", "*", "*.xml"))):
+        text = open(f).read()
+        if "<contact" in text and "<explicit" in text:
+            out.append(os.path.relpath(f, root))
+    return out
+
+
+def options(inp, root="."):
+    """The options a run of the input INP (a path from ROOT) needs for the table: the energy history of an input that
+    writes none (histories="0", the rough-surface studies' realisation inputs), every step as by default."""
+    return ["-explicit_history_interval", "1"] if 'histories="0"' in open(os.path.join(root, inp)).read() else []
+
+
+def summary(res):
+    """The row of the table for the Results RES of a run: step, contact dt (s), largest energy in play (J), drift at the
+    end, largest drift (relative), signed drift at the end and the pairs' discontinuity work (relative, signed)."""
+    a = res.attrs("/explicit")
+    end, worst, scale, drift = balance(res)
+    disc = sum(res.history(n)["discontinuity_work"][-1] for n in res.names()
+               if n.startswith("explicit/contact/") and n.count("/") == 2)
+    return a["dt"], a.get("dt_contact", float("nan")), scale, end, worst, drift / scale, disc / scale
+
+
 def main():
     prog = sys.argv[1]
-    inputs = sys.argv[2:] or sorted(f for f in glob.glob("inputs/*/*.xml") if "<contact" in open(f).read() and "<explicit" in open(f).read())
     print("| input | dt (s) | contact dt (s) | largest energy (J) | drift at the end | largest drift | signed drift at the end | discontinuity work | wall (s) |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for inp in inputs:
+    for inp in sys.argv[2:] or inputs():
         with tempfile.TemporaryDirectory() as tmp:
             t0 = time.time()
-            p = subprocess.run([prog, "run", inp, "-o", tmp, "-force", "-quiet"], capture_output=True, text=True)
+            p = subprocess.run([prog, "run", inp, "-o", tmp, "-force", "-quiet", *options(inp)], capture_output=True, text=True)
             wall = time.time() - t0
             if p.returncode:
                 print(f"| `{inp}` | failed: {p.stderr.strip().splitlines()[0][:120]} | | | | | | | {wall:.0f} |", flush=True)
                 continue
-            res = Results(tmp)
-            a = res.attrs("/explicit")
-            end, worst, scale, drift = balance(res)
-            disc = 0.0
-            for n in res.names():
-                if n.startswith("explicit/contact/") and n.count("/") == 2:
-                    disc += res.history(n)["discontinuity_work"][-1]
-            print(f"| `{inp}` | {a['dt']:.3g} | {a.get('dt_contact', float('nan')):.3g} | {scale:.3g} | {end:.2g} | {worst:.2g} | "
-                  f"{drift / scale:+.2g} | {disc / scale:+.2g} | {wall:.0f} |", flush=True)
+            dt, dtc, scale, end, worst, drift, disc = summary(Results(tmp))
+            print(f"| `{inp}` | {dt:.3g} | {dtc:.3g} | {scale:.3g} | {end:.2g} | {worst:.2g} | {drift:+.2g} | {disc:+.2g} | "
+                  f"{wall:.0f} |", flush=True)
 
 
 if __name__ == "__main__":
