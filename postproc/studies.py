@@ -311,16 +311,23 @@ SLIDER2D_IGA = _slider_table("slider2d-iga", [
 RODPAIR_CASES = ["omega1-caseA", "omega1-caseB", "omega2-caseA", "omega2-caseB", "pulse-caseA", "pulse-caseB"]
 
 
+def _mmm_rk45(dirs, case):
+    """The MMM and RK45 runs of CASE ({case}-mmm, {case}-rk45): their results (postproc.rodpair.load), their summaries
+    and the relative L2 difference of MMM from RK45 per section column."""
+    from postproc.rodpair import load, summary
+
+    paths = [os.path.join(dirs[f"{case}-{s}"], "results.h5") for s in ("mmm", "rk45")]
+    (a, b), (sa, sb) = [load(p) for p in paths], [summary(p) for p in paths]
+    return sa, sb, lambda c: float(np.linalg.norm(a["sections"][c] - b["sections"][c]) / np.linalg.norm(b["sections"][c]))
+
+
 def _rodpair_row(case):
     def values(dirs):
-        from postproc.rodpair import SECTIONS, load, summary
+        from postproc.rodpair import SECTIONS
 
-        mmm, rk45 = (os.path.join(dirs[f"{case}-{s}"], "results.h5") for s in ("mmm", "rk45"))
-        a, b = load(mmm), load(rk45)
-        l2 = tuple(float(np.linalg.norm(a["sections"][c] - b["sections"][c]) / np.linalg.norm(b["sections"][c]))
-                   for c, _ in SECTIONS)
-        sa, sb = summary(mmm), summary(rk45)
-        return [(sa["events"], sb["events"]), l2, (sa["energy balance / work"], sb["energy balance / work"]),
+        sa, sb, l2 = _mmm_rk45(dirs, case)
+        return [(sa["events"], sb["events"]), tuple(l2(c) for c, _ in SECTIONS),
+                (sa["energy balance / work"], sb["energy balance / work"]),
                 (sa["stick fraction at z1 = 2L1/3"], sa["stick fraction at z1 = L1"])]
     return values
 
@@ -348,13 +355,8 @@ SOFT_CASES = ["soft-omega1-caseA", "soft-omega1-caseB"]
 
 def _rodpair_soft_row(case):
     def values(dirs):
-        from postproc.rodpair import load, summary
-
-        mmm, rk45 = (os.path.join(dirs[f"{case}-{s}"], "results.h5") for s in ("mmm", "rk45"))
-        a, b = (load(f)["sections"]["u1_L"] for f in (mmm, rk45))
-        sa, sb = summary(mmm), summary(rk45)
-        return [float(np.linalg.norm(a - b) / np.linalg.norm(b)), (sa["events"], sb["events"]),
-                (sa["energy balance / work"], sb["energy balance / work"])]
+        sa, sb, l2 = _mmm_rk45(dirs, case)
+        return [l2("u1_L"), (sa["events"], sb["events"]), (sa["energy balance / work"], sb["energy balance / work"])]
     return values
 
 
