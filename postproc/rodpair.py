@@ -133,6 +133,14 @@ def _l2(t, u):
     return float(np.sqrt(np.trapz(u**2, t)))
 
 
+def convergence_stats(run, final):
+    """(R, relative L2 difference) of the tip history RUN = (t, u) against the FINAL one: R = L2 / L2_final (the paper's
+    ratio, L2 the time integral of u^2) and |u - u_final| / |u_final| over the output times (a stricter measure)."""
+    (t, u), (tf, uf) = run, final
+    diff = float(np.linalg.norm(u - uf) / np.linalg.norm(uf)) if len(u) == len(uf) else float("nan")
+    return _l2(t, u) / _l2(tf, uf), diff
+
+
 def convergence(outdir, cases):
     """cases: list of (label, dir with N<n>_M<m> runs). R = L2_i / L2_final of the tip history (the paper's ratio) and the
     relative L2 difference of the tip history to the final run (a stricter measure); final = largest N and N_m"""
@@ -150,13 +158,9 @@ def convergence(outdir, cases):
         nmax, mmax = max(k[0] for k in runs), max(k[1] for k in runs)
         if (nmax, mmax) not in runs:
             continue
-        tf, uf = runs[(nmax, mmax)]
-        ref = _l2(tf, uf)
 
         def stats(key):
-            t, u = runs[key]
-            diff = float(np.linalg.norm(u - uf) / np.linalg.norm(uf)) if len(u) == len(uf) else float("nan")
-            return _l2(t, u) / ref, diff
+            return convergence_stats(runs[key], runs[(nmax, mmax)])
 
         ns = sorted(k[0] for k in runs if k[1] == mmax)
         ms = sorted(k[1] for k in runs if k[0] == nmax)

@@ -4,8 +4,9 @@ R = L2_i / L2_final versus the nodes N of rod 1 (at the largest N_m) and the mod
     python3 -m postproc.rodpair_convergence STICKSLIP OUTDIR [--solver mmm] [--end 1.0] [--cases omega1-caseA,...]
         [--nodes 51,101,201,301,401] [--modes 10,25,50,100]
 
-Runs go to OUTDIR/runs/<case>/N<n>_M<m>/ (kept, reused when present); the figure and table go to OUTDIR
-(docs/validation/rodpair/ for the docs page)."""
+Runs go to OUTDIR/runs/<case>/N<n>_M<m>/ (kept, reused when present); the figure and table go to OUTDIR (the figure of
+docs/validation/rodpair.md is copied from there; its table is generated from the same runs by
+`python3 -m postproc.validate rodpair-convergence`)."""
 import argparse
 import os
 import subprocess
