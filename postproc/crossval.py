@@ -4,6 +4,9 @@
     python3 -m postproc.crossval compare FEM.h5 ROD.h5 OUTDIR NAME [SETS]    section histories: relative L2, figure
     python3 -m postproc.crossval study PROGRAM INPUT ROD.h5 OUTDIR NAME [KEY=VALUE ...]
                                         one variant of a crossval input: run it, compare it (a model-difference study)
+    python3 -m postproc.crossval run PROGRAM INPUT OUTDIR [KEY=VALUE ...]
+                                        one variant of a crossval input written into OUTDIR and run there (the runs of
+                                        the model-difference table of docs/validation/crossval.md)
 
 The rods of inputs/rodpair/ (L1 = L2 = 50 m, l1 = 25 m) become two strips of thickness H (m, out-of-plane thickness
 1 m, so A = H): rod 1 on x in [0, 50], y in [H, 2 H], rod 2 on x in [25, 75], y in [0, H], each CELLS (default 300,
@@ -241,20 +244,25 @@ def variant(base, outdir, name, H=None, layers=None, penalty=None, eps_t=None, s
     return path
 
 
-def study(program, base, rod, outdir, name, *changes):
-    """Runs one variant of BASE (changes KEY=VALUE as for variant()) and compares it with the rod-pair run ROD."""
+def run_variant(program, base, out, *changes):
+    """Writes the variant of BASE with CHANGES (KEY=VALUE as the keywords of variant()) into OUT and runs it there
+    (OUT/results.h5); returns OUT."""
     import subprocess
 
     kw = {}
     for c in changes:
         k, v = c.split("=")
         kw[k] = int(v) if k == "layers" else float(v)
-    inp = variant(base, outdir, name, **kw)
-    out = os.path.join(outdir, name)
-    subprocess.run([program, "run", inp, "-o", out, "-force"], check=True, stdout=subprocess.DEVNULL)
-    cpu = Results(os.path.join(out, "results.h5")).attrs("explicit")
+    inp = variant(base, out, "variant", **kw)
+    subprocess.run([program, "run", inp, "-o", out, "-force", "-quiet"], check=True, stdout=subprocess.DEVNULL)
+    return out
+
+
+def study(program, base, rod, outdir, name, *changes):
+    """Runs one variant of BASE (changes KEY=VALUE as for variant()) and compares it with the rod-pair run ROD."""
+    out = run_variant(program, base, os.path.join(outdir, name), *changes)
     l2 = compare(os.path.join(out, "results.h5"), rod, outdir, name)
-    return l2, cpu
+    return l2, Results(os.path.join(out, "results.h5")).attrs("explicit")
 
 
 def main(argv):
@@ -264,6 +272,8 @@ def main(argv):
         compare(*argv[1:5], *(argv[5:6]))
     elif len(argv) >= 6 and argv[0] == "study":
         study(*argv[1:])
+    elif len(argv) >= 4 and argv[0] == "run":
+        run_variant(*argv[1:])
     else:
         raise SystemExit(__doc__)
 

@@ -92,6 +92,69 @@ CROSSVAL = Table(
 )
 
 
+# The model differences of crossval.md: one thing of a case's input changed per row (postproc.crossval variant()), each
+# run against the rod-pair run of its case. (row id, first cell, FEM input, rod-pair run, changes); no change: the input.
+CROSSVAL_VARIANTS = [
+    ("coulomb-eps_t-5e9", "`omega1-caseA-coulomb`, eps_t 5e9 N/m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["eps_t=5e9"]),
+    ("coulomb", "`omega1-caseA-coulomb` as it is (eps_t 1e10, H 0.05 m)", "omega1-caseA-coulomb", "rp-omega1-caseA", []),
+    ("coulomb-eps_t-2e10", "`omega1-caseA-coulomb`, eps_t 2e10 N/m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["eps_t=2e10"]),
+    ("coulomb-safety-0.45", "`omega1-caseA-coulomb`, safety 0.45", "omega1-caseA-coulomb", "rp-omega1-caseA", ["safety=0.45"]),
+    ("coulomb-H-0.1", "`omega1-caseA-coulomb`, H 0.1 m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["H=0.1"]),
+    ("coulomb-H-0.025", "`omega1-caseA-coulomb`, H 0.025 m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["H=0.025"]),
+    ("lugre-sigma0-1e6", "`omega1-caseA-lugre`, sigma0 1e6 1/m", "omega1-caseA-lugre", "rp-omega1-caseA", ["sigma0=1e6"]),
+    ("lugre", "`omega1-caseA-lugre` as it is (sigma0 1e7 1/m)", "omega1-caseA-lugre", "rp-omega1-caseA", []),
+    ("lugre-sigma0-1e8", "`omega1-caseA-lugre`, sigma0 1e8 1/m", "omega1-caseA-lugre", "rp-omega1-caseA", ["sigma0=1e8"]),
+    ("pulse", "`pulse-caseA-coulomb` as it is", "pulse-caseA-coulomb", "rp-pulse-caseA", []),
+    ("pulse-safety-0.45", "`pulse-caseA-coulomb`, safety 0.45", "pulse-caseA-coulomb", "rp-pulse-caseA", ["safety=0.45"]),
+    ("pulse-safety-0.225", "`pulse-caseA-coulomb`, safety 0.225", "pulse-caseA-coulomb", "rp-pulse-caseA", ["safety=0.225"]),
+    ("pulse-eps_t-2e10", "`pulse-caseA-coulomb`, eps_t 2e10 N/m", "pulse-caseA-coulomb", "rp-pulse-caseA", ["eps_t=2e10"]),
+    ("pulse-H-0.025", "`pulse-caseA-coulomb`, H 0.025 m", "pulse-caseA-coulomb", "rp-pulse-caseA", ["H=0.025"]),
+    ("pulse-rk45", "`pulse-caseA-coulomb` against RK45 instead of MMM", "pulse-caseA-coulomb", "rp-pulse-caseA-rk45", []),
+    ("pressure-H-0.1", "`omega1-caseA-pressure`, H 0.1 m", "omega1-caseA-pressure", "rp-omega1-caseA", ["H=0.1"]),
+    ("pressure-H-0.05", "`omega1-caseA-pressure`, H 0.05 m", "omega1-caseA-pressure", "rp-omega1-caseA", ["H=0.05"]),
+    ("pressure-H-0.05-safety-0.45", "`omega1-caseA-pressure`, H 0.05 m, safety 0.45", "omega1-caseA-pressure",
+     "rp-omega1-caseA", ["H=0.05", "safety=0.45"]),
+    ("pressure", "`omega1-caseA-pressure` as it is (H 0.025 m)", "omega1-caseA-pressure", "rp-omega1-caseA", []),
+]
+
+
+def _variant_run(fem, changes):
+    """The run of the FEM input with CHANGES: the input itself (the crossval table's run) or a variant of it."""
+    return fem if not changes else fem + "-" + "-".join(c.replace("=", "-") for c in changes)
+
+
+def _variant_row(fem, rod):
+    def values(dirs):
+        from postproc.crossval import normal_spread, relative_l2, sections
+
+        fem_h5, rod_h5 = (os.path.join(dirs[r], "results.h5") for r in (fem, rod))
+        t, u_rod, u_fem = sections(fem_h5, rod_h5)
+        half = t <= 0.5 * t[-1]
+        return [relative_l2(u_fem, u_rod).max(), relative_l2(u_fem[half], u_rod[half]).max(), normal_spread(fem_h5)]
+    return values
+
+
+CROSSVAL_MODEL = Table(
+    name="crossval-model",
+    page="docs/validation/crossval.md",
+    intro="One thing of a case's input changed per row (`python3 -m postproc.crossval run`, keys as under Commands), "
+          "each run against the mode-matching run of its rod-pair case (RK45 where the row says so): relative L2 "
+          "difference of u1, the worst of the four sections over the run and over its first half, and the normal "
+          "spread max |N(t) / N_F L - 1|.",
+    runs={**{"rp-" + rod: _run(f"inputs/rodpair/{rod}.xml", "-rodpair_solver", "mmm") for rod in ("omega1-caseA", "pulse-caseA")},
+          "rp-pulse-caseA-rk45": _run("inputs/rodpair/pulse-caseA.xml", "-rodpair_solver", "rk45"),
+          **{_variant_run(fem, ch): (_run(f"inputs/crossval/{fem}.xml") if not ch else
+                                     ["{python}", "-m", "postproc.crossval", "run", "{program}", f"inputs/crossval/{fem}.xml",
+                                      "{out}", *ch])
+             for _, _, fem, _, ch in CROSSVAL_VARIANTS}},
+    columns=[Column("input and change"), Column("worst section", fmt_e(2), CROSSVAL_L2),
+             Column("worst section, first half", fmt_e(2), CROSSVAL_L2), Column("normal spread", fmt_e(2), CROSSVAL_L2)],
+    rows=[Row(label, [_variant_run(fem, ch), rod], _variant_row(_variant_run(fem, ch), rod), id=rid)
+          for rid, label, fem, rod, ch in CROSSVAL_VARIANTS],
+    run_note="14 variant runs of the FEM inputs, the 4 inputs and 3 rod-pair runs: about 3 minutes",
+)
+
+
 # ---------------------------------------------------------------- bk (docs/validation/bk.md)
 
 def _springslider_row(run):
@@ -503,5 +566,5 @@ CONTACT_ENERGY = Table(
 )
 
 
-REGISTRY = {t.name: t for t in (CROSSVAL, SPRINGSLIDER, BK, BARS2020, BOWEDSTRING, SLIDER2D_Q4, SLIDER2D_IGA, RODPAIR,
-                                RODPAIR_SOFT, RODPAIR_CONVERGENCE, HERTZ, CONTACT_ENERGY)}
+REGISTRY = {t.name: t for t in (CROSSVAL, CROSSVAL_MODEL, SPRINGSLIDER, BK, BARS2020, BOWEDSTRING, SLIDER2D_Q4, SLIDER2D_IGA,
+                                RODPAIR, RODPAIR_SOFT, RODPAIR_CONVERGENCE, HERTZ, CONTACT_ENERGY)}

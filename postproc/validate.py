@@ -12,8 +12,9 @@ build/validate), --reuse (take a run whose results.h5 is already in DIR instead 
 the rows of these ids, by default their first cells; --check then compares only those), --page FILE (check this file instead of the
 table's page: the self-test checks an altered copy), -j N (runs at once).
 
-A table lives in its page between `<!-- validate:NAME begin -->` and `<!-- validate:NAME end -->`. The block is
-written whole: a line saying that it is generated, at which commit and on which date its numbers were made, the
+A run is the program's arguments, or a post-processing command that runs the program ('{python}', e.g. to write a
+variant of an input first), run in the repository with it on PYTHONPATH. A table lives in its page between
+`<!-- validate:NAME begin -->` and `<!-- validate:NAME end -->`. The block is written whole: a line saying that it is generated, at which commit and on which date its numbers were made, the
 commands, the table, and the tolerance of every checked column with its origin. The registry (postproc/studies.py)
 says per table: the page, the runs (program arguments), the function that turns the runs into a row, and per column
 the tolerance. A documented number agrees with the recomputed value v when |doc - v| <= max(rel |v|, abs, half a unit
@@ -93,9 +94,11 @@ class Table:
         """The page's file name without .md: runs of one page share OUT/<stem>/."""
         return os.path.splitext(os.path.basename(self.page))[0]
 
-    def command(self, run, program="build/bin/stickslip", out=None):
+    def command(self, run, program="build/bin/stickslip", out=None, python="python3"):
+        """The run's arguments with '{program}', '{out}' and '{python}' (the interpreter of a post-processing step that
+        runs the program itself, e.g. on an input it writes) substituted; the defaults are what the page shows."""
         out = out or f"out/{self.stem}/{run}"
-        return [a.format(program=program, out=out) for a in self.runs[run]]
+        return [a.format(program=program, out=out, python=python) for a in self.runs[run]]
 
 
 def _git(*args):
@@ -171,9 +174,10 @@ def execute(table, needed, program, outroot, reuse, jobs):
         if d in _done or (reuse and os.path.exists(os.path.join(d, "results.h5"))):
             return
         os.makedirs(os.path.dirname(d), exist_ok=True)
-        cmd = table.command(run, program, d)
+        cmd = table.command(run, program, d, sys.executable)
         print("  " + " ".join(cmd), flush=True)
-        p = subprocess.run(cmd, cwd=SRC, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        p = subprocess.run(cmd, cwd=SRC, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")]))})
         if p.returncode:
             raise SystemExit(f"{table.name}: run {run} failed (exit {p.returncode}): {' '.join(cmd)}\n{p.stderr[-2000:]}")
         _done.add(d)
