@@ -38,16 +38,18 @@ sk_add_validate_test(hertz TABLES hertz TIMEOUT 300)
 # so the tuned build does not register it.
 if(NOT STICKSLIP_NATIVE)
   sk_add_validate_test(rodpair TABLES rodpair-table1 rodpair-soft TIMEOUT 500)
+  # The energy balance of every contact input (contact.md): the 15 rows of about a second each (impacts, restarts, mortar
+  # between deformable bodies, patch tests, curved rigid surfaces, the IGA block); the other 37 (the sliders, the crossval
+  # bars, the rough plates, the 3D Hertz: 13 minutes of runs one at a time, 2026-11-28) by `make validate`. Typed by
+  # hand, the table had missed every contact input added after it (the rough IGA plate, the kappa plates, the IGA
+  # damping block). The page records the portable build: in a -march=native build the fused multiply-adds move the steps
+  # at which the bars' contact nodes open and close, and their drift and discontinuity work by a third (3.2e-4 -> 2.1e-4,
+  # 2026-11-28; the other 14 rows within their tolerances), so the tuned build does not register it either.
+  sk_add_validate_test(contact_energy TABLES contact-energy ROWS explicit/contact_bars explicit/contact_bounce
+    explicit/contact_damping explicit/contact_damping_restart explicit/contact_free_bodies explicit/contact_free_bodies3d
+    explicit/contact_patch explicit/contact_patch2 explicit/contact_patch3d explicit/contact_restart explicit/contact_ring
+    explicit/contact_ring3d explicit/contact_sine_pendulum explicit/contact_slide explicit/iga_block_slide TIMEOUT 300)
 endif()
-# The energy balance of every contact input (contact.md): the 15 rows of about a second each (impacts, restarts, mortar
-# between deformable bodies, patch tests, curved rigid surfaces, the IGA block); the other 37 (the sliders, the crossval
-# bars, the rough plates, the 3D Hertz: 13 minutes of runs one at a time, 2026-11-28) by `make validate`. Typed by
-# hand, the table had missed every contact input added after it (the rough IGA plate, the kappa plates, the IGA
-# damping block).
-sk_add_validate_test(contact_energy TABLES contact-energy ROWS explicit/contact_bars explicit/contact_bounce
-  explicit/contact_damping explicit/contact_damping_restart explicit/contact_free_bodies explicit/contact_free_bodies3d
-  explicit/contact_patch explicit/contact_patch2 explicit/contact_patch3d explicit/contact_restart explicit/contact_ring
-  explicit/contact_ring3d explicit/contact_sine_pendulum explicit/contact_slide explicit/iga_block_slide TIMEOUT 300)
 # crossval: the validation case and the soft case (the one whose hand-written number went stale); the other three rows
 # (lugre, pulse, pressure: 2 more minutes) are regenerated and checked by `make validate` only.
 sk_add_validate_test(crossval TABLES crossval ROWS omega1-caseA-coulomb soft-omega1-caseA-coulomb TIMEOUT 400)
