@@ -25,6 +25,8 @@ vg run "$(short "$root/tests/regression/contact/iga_block_slide_mpi.xml" 0.0003)
 # a patch face against a plane (the weighted gaps and velocities by the face's weighting, the forces by its transpose),
 # the LuGre damping implicit at the control points
 vg run "$(short "$root/inputs/explicit/contact_damping_iga.xml" 0.01)" -o "$out/contact-patch-plane"
+# a run that writes no histories (histories="0"): the energy check at its own samples and at the last step
+vg run "$(short "$root/tests/regression/rough3d/kappa_plate_tiny.xml" 0.002)" -o "$out/no-histories"
 # the reduced quadrature of a 3D p = 3 patch (the force kernel with 3 of its 4 points per direction, its stored geometry)
 cat >"$out/iga-reduced.xml" <<EOF
 <explicit><mesh><patch name="body" degree="3" refine="3 2 2"><box lower="0 0 0" upper="1 0.5 0.5"/></patch></mesh>
