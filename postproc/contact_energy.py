@@ -43,20 +43,20 @@ def balance(res):
     return rel[-1], rel[grown].max(), scale[-1], e["balance"][-1] - e["balance"][0]
 
 
+def options(text):
+    """The options a run of an input with the text TEXT needs for the table: the energy history of an input that writes
+    none (histories="0", the rough-surface studies' realisation inputs), every step as by default."""
+    return ["-explicit_history_interval", "1"] if 'histories="0"' in text else []
+
+
 def inputs(root="."):
-    """Every explicit input of inputs/ under ROOT with a contact pair, as paths from ROOT, sorted."""
-    out = []
+    """{path from ROOT: its options} of every explicit input of inputs/ under ROOT with a contact pair, sorted."""
+    out = {}
     for f in sorted(glob.glob(os.path.join(root, "inputs", "*", "*.xml"))):
         text = open(f).read()
         if "<contact" in text and "<explicit" in text:
-            out.append(os.path.relpath(f, root))
+            out[os.path.relpath(f, root)] = options(text)
     return out
-
-
-def options(inp, root="."):
-    """The options a run of the input INP (a path from ROOT) needs for the table: the energy history of an input that
-    writes none (histories="0", the rough-surface studies' realisation inputs), every step as by default."""
-    return ["-explicit_history_interval", "1"] if 'histories="0"' in open(os.path.join(root, inp)).read() else []
 
 
 def summary(res):
@@ -73,10 +73,10 @@ def main():
     prog = sys.argv[1]
     print("| input | dt (s) | contact dt (s) | largest energy (J) | drift at the end | largest drift | signed drift at the end | discontinuity work | wall (s) |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for inp in sys.argv[2:] or inputs():
+    for inp, opts in ({i: options(open(i).read()) for i in sys.argv[2:]} or inputs()).items():
         with tempfile.TemporaryDirectory() as tmp:
             t0 = time.time()
-            p = subprocess.run([prog, "run", inp, "-o", tmp, "-force", "-quiet", *options(inp)], capture_output=True, text=True)
+            p = subprocess.run([prog, "run", inp, "-o", tmp, "-force", "-quiet", *opts], capture_output=True, text=True)
             wall = time.time() - t0
             if p.returncode:
                 print(f"| `{inp}` | failed: {p.stderr.strip().splitlines()[0][:120]} | | | | | | | {wall:.0f} |", flush=True)

@@ -13,7 +13,6 @@ import os
 import numpy as np
 
 from postproc.contact_energy import inputs as contact_energy_inputs
-from postproc.contact_energy import options as contact_energy_options
 from postproc.validate import SRC, Column, Row, Table, Tol, fmt_e, fmt_f, fmt_g
 
 
@@ -93,28 +92,28 @@ CROSSVAL = Table(
 
 
 # The model differences of crossval.md: one thing of a case's input changed per row (postproc.crossval variant()), each
-# run against the rod-pair run of its case. (row id, first cell, FEM input, rod-pair run, changes); no change: the input.
+# run against the rod-pair run of its case. (first cell, FEM input, rod-pair run, changes); no change: the input.
 CROSSVAL_VARIANTS = [
-    ("coulomb-eps_t-5e9", "`omega1-caseA-coulomb`, eps_t 5e9 N/m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["eps_t=5e9"]),
-    ("coulomb", "`omega1-caseA-coulomb` as it is (eps_t 1e10, H 0.05 m)", "omega1-caseA-coulomb", "rp-omega1-caseA", []),
-    ("coulomb-eps_t-2e10", "`omega1-caseA-coulomb`, eps_t 2e10 N/m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["eps_t=2e10"]),
-    ("coulomb-safety-0.45", "`omega1-caseA-coulomb`, safety 0.45", "omega1-caseA-coulomb", "rp-omega1-caseA", ["safety=0.45"]),
-    ("coulomb-H-0.1", "`omega1-caseA-coulomb`, H 0.1 m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["H=0.1"]),
-    ("coulomb-H-0.025", "`omega1-caseA-coulomb`, H 0.025 m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["H=0.025"]),
-    ("lugre-sigma0-1e6", "`omega1-caseA-lugre`, sigma0 1e6 1/m", "omega1-caseA-lugre", "rp-omega1-caseA", ["sigma0=1e6"]),
-    ("lugre", "`omega1-caseA-lugre` as it is (sigma0 1e7 1/m)", "omega1-caseA-lugre", "rp-omega1-caseA", []),
-    ("lugre-sigma0-1e8", "`omega1-caseA-lugre`, sigma0 1e8 1/m", "omega1-caseA-lugre", "rp-omega1-caseA", ["sigma0=1e8"]),
-    ("pulse", "`pulse-caseA-coulomb` as it is", "pulse-caseA-coulomb", "rp-pulse-caseA", []),
-    ("pulse-safety-0.45", "`pulse-caseA-coulomb`, safety 0.45", "pulse-caseA-coulomb", "rp-pulse-caseA", ["safety=0.45"]),
-    ("pulse-safety-0.225", "`pulse-caseA-coulomb`, safety 0.225", "pulse-caseA-coulomb", "rp-pulse-caseA", ["safety=0.225"]),
-    ("pulse-eps_t-2e10", "`pulse-caseA-coulomb`, eps_t 2e10 N/m", "pulse-caseA-coulomb", "rp-pulse-caseA", ["eps_t=2e10"]),
-    ("pulse-H-0.025", "`pulse-caseA-coulomb`, H 0.025 m", "pulse-caseA-coulomb", "rp-pulse-caseA", ["H=0.025"]),
-    ("pulse-rk45", "`pulse-caseA-coulomb` against RK45 instead of MMM", "pulse-caseA-coulomb", "rp-pulse-caseA-rk45", []),
-    ("pressure-H-0.1", "`omega1-caseA-pressure`, H 0.1 m", "omega1-caseA-pressure", "rp-omega1-caseA", ["H=0.1"]),
-    ("pressure-H-0.05", "`omega1-caseA-pressure`, H 0.05 m", "omega1-caseA-pressure", "rp-omega1-caseA", ["H=0.05"]),
-    ("pressure-H-0.05-safety-0.45", "`omega1-caseA-pressure`, H 0.05 m, safety 0.45", "omega1-caseA-pressure",
+    ("`omega1-caseA-coulomb`, eps_t 5e9 N/m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["eps_t=5e9"]),
+    ("`omega1-caseA-coulomb` as it is (eps_t 1e10, H 0.05 m)", "omega1-caseA-coulomb", "rp-omega1-caseA", []),
+    ("`omega1-caseA-coulomb`, eps_t 2e10 N/m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["eps_t=2e10"]),
+    ("`omega1-caseA-coulomb`, safety 0.45", "omega1-caseA-coulomb", "rp-omega1-caseA", ["safety=0.45"]),
+    ("`omega1-caseA-coulomb`, H 0.1 m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["H=0.1"]),
+    ("`omega1-caseA-coulomb`, H 0.025 m", "omega1-caseA-coulomb", "rp-omega1-caseA", ["H=0.025"]),
+    ("`omega1-caseA-lugre`, sigma0 1e6 1/m", "omega1-caseA-lugre", "rp-omega1-caseA", ["sigma0=1e6"]),
+    ("`omega1-caseA-lugre` as it is (sigma0 1e7 1/m)", "omega1-caseA-lugre", "rp-omega1-caseA", []),
+    ("`omega1-caseA-lugre`, sigma0 1e8 1/m", "omega1-caseA-lugre", "rp-omega1-caseA", ["sigma0=1e8"]),
+    ("`pulse-caseA-coulomb` as it is", "pulse-caseA-coulomb", "rp-pulse-caseA", []),
+    ("`pulse-caseA-coulomb`, safety 0.45", "pulse-caseA-coulomb", "rp-pulse-caseA", ["safety=0.45"]),
+    ("`pulse-caseA-coulomb`, safety 0.225", "pulse-caseA-coulomb", "rp-pulse-caseA", ["safety=0.225"]),
+    ("`pulse-caseA-coulomb`, eps_t 2e10 N/m", "pulse-caseA-coulomb", "rp-pulse-caseA", ["eps_t=2e10"]),
+    ("`pulse-caseA-coulomb`, H 0.025 m", "pulse-caseA-coulomb", "rp-pulse-caseA", ["H=0.025"]),
+    ("`pulse-caseA-coulomb` against RK45 instead of MMM", "pulse-caseA-coulomb", "rp-pulse-caseA-rk45", []),
+    ("`omega1-caseA-pressure`, H 0.1 m", "omega1-caseA-pressure", "rp-omega1-caseA", ["H=0.1"]),
+    ("`omega1-caseA-pressure`, H 0.05 m", "omega1-caseA-pressure", "rp-omega1-caseA", ["H=0.05"]),
+    ("`omega1-caseA-pressure`, H 0.05 m, safety 0.45", "omega1-caseA-pressure",
      "rp-omega1-caseA", ["H=0.05", "safety=0.45"]),
-    ("pressure", "`omega1-caseA-pressure` as it is (H 0.025 m)", "omega1-caseA-pressure", "rp-omega1-caseA", []),
+    ("`omega1-caseA-pressure` as it is (H 0.025 m)", "omega1-caseA-pressure", "rp-omega1-caseA", []),
 ]
 
 
@@ -146,11 +145,11 @@ CROSSVAL_MODEL = Table(
           **{_variant_run(fem, ch): (_run(f"inputs/crossval/{fem}.xml") if not ch else
                                      ["{python}", "-m", "postproc.crossval", "run", "{program}", f"inputs/crossval/{fem}.xml",
                                       "{out}", *ch])
-             for _, _, fem, _, ch in CROSSVAL_VARIANTS}},
+             for _, fem, _, ch in CROSSVAL_VARIANTS}},
     columns=[Column("input and change"), Column("worst section", fmt_e(2), CROSSVAL_L2),
              Column("worst section, first half", fmt_e(2), CROSSVAL_L2), Column("normal spread", fmt_e(2), CROSSVAL_L2)],
-    rows=[Row(label, [_variant_run(fem, ch), rod], _variant_row(_variant_run(fem, ch), rod), id=rid)
-          for rid, label, fem, rod, ch in CROSSVAL_VARIANTS],
+    rows=[Row(label, [_variant_run(fem, ch), rod], _variant_row(_variant_run(fem, ch), rod), id=_variant_run(fem, ch))
+          for label, fem, rod, ch in CROSSVAL_VARIANTS],
     run_note="14 variant runs of the FEM inputs, the 4 inputs and 3 rod-pair runs: about 3 minutes",
 )
 
@@ -539,7 +538,12 @@ def _signed(digits):
     return lambda v: "+0" if v == 0 else ("+" if v > 0 else "") + plain(v)
 
 
-CONTACT_INPUTS = {inp[len("inputs/"):-len(".xml")]: inp for inp in contact_energy_inputs(SRC)}  # row id: input
+CONTACT_INPUTS = contact_energy_inputs(SRC)  # {input: the options its run needs}
+
+
+def _contact_id(inp):
+    """Row id of the input INP: its path under inputs/ without .xml (its run's name: the same with '-' for '/')."""
+    return inp[len("inputs/"):-len(".xml")]
 CONTACT_ENERGY = Table(
     name="contact-energy",
     page="docs/validation/contact.md",
@@ -548,7 +552,7 @@ CONTACT_ENERGY = Table(
           "end of the run, and the largest once that energy has reached a tenth of its final value; the discontinuity "
           "work is the energy the one-sided penalty gave the bodies at the steps where its nodes opened or closed, "
           "relative to the same energy.",
-    runs={rid.replace("/", "-"): _run(inp, *contact_energy_options(inp, SRC)) for rid, inp in CONTACT_INPUTS.items()},
+    runs={_contact_id(inp).replace("/", "-"): _run(inp, *opts) for inp, opts in CONTACT_INPUTS.items()},
     columns=[Column("input"), Column("dt (s)", fmt_e(3), Tol(rel=1e-3, origin="the input's step or the critical step's "
                                                                             "estimate: reruns agree to the bit")),
              Column("contact dt (s)", fmt_e(3), Tol(rel=1e-3, origin="the penalty's step: reruns agree to the bit")),
@@ -557,8 +561,8 @@ CONTACT_ENERGY = Table(
              Column("signed drift at the end", _signed(2), DRIFT),
              Column("discontinuity work", _signed(2), DRIFT),
              Column("wall (s)", fmt_f(0), why="machine time")],
-    rows=[Row(f"`{inp}`", [rid.replace("/", "-")], _contact_energy_row(rid.replace("/", "-")), id=rid)
-          for rid, inp in CONTACT_INPUTS.items()],
+    rows=[Row(f"`{inp}`", [_contact_id(inp).replace("/", "-")], _contact_energy_row(_contact_id(inp).replace("/", "-")),
+              id=_contact_id(inp)) for inp in CONTACT_INPUTS],
     ctest="the 15 rows of about a second each: impacts, restarts, mortar between deformable bodies, patch tests, curved "
           "rigid surfaces, the IGA block (tests/regression/docs/tests.cmake); the others by `make validate`",
     run_note=f"{len(CONTACT_INPUTS)} explicit runs of 1 s to 8 minutes (the kappa plates, the 3D Hertz); ctest: 15 of "

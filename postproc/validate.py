@@ -14,8 +14,8 @@ table's page: the self-test checks an altered copy), -j N (runs at once).
 
 A run is the program's arguments, or a post-processing command that runs the program ('{python}', e.g. to write a
 variant of an input first), run in the repository with it on PYTHONPATH. A table lives in its page between
-`<!-- validate:NAME begin -->` and `<!-- validate:NAME end -->`. The block is written whole: a line saying that it is generated, at which commit and on which date its numbers were made, the
-commands, the table, and the tolerance of every checked column with its origin. The registry (postproc/studies.py)
+`<!-- validate:NAME begin -->` and `<!-- validate:NAME end -->`. The block is written whole: a line saying that it is
+generated, at which commit and on which date its numbers were made, the commands, the table, and the tolerance of every checked column with its origin. The registry (postproc/studies.py)
 says per table: the page, the runs (program arguments), the function that turns the runs into a row, and per column
 the tolerance. A documented number agrees with the recomputed value v when |doc - v| <= max(rel |v|, abs, half a unit
 of the last digit printed in the page); a column without a tolerance (wall and CPU times) is not compared. A row of
