@@ -119,8 +119,9 @@ PETSC_EXTERN PetscErrorCode SKRodPairSetMMMSteps(SKRodPair rp, PetscReal sample,
    over the step, an error that grows with the stiffness rod 1 adds to rod 2: 0.5 for the paper's rod 2 (EA2 = 1e4 EA1),
    0.25 when rod 2 is as stiff as rod 1 (docs/validation/rodpair.md, soft rod 2). */
 PETSC_EXTERN PetscReal SKRodPairDefaultMMMCoupling(const SKRodPairParams *p);
-/* Mode matching: ALWAYS = PETSC_TRUE takes the eigenpairs of every rod-1 segment from the tridiagonal eigen-solve that
-   non-uniform segments need, also where the closed form exists (a check of either; default PETSC_FALSE). */
+/* Mode matching: ALWAYS = PETSC_TRUE takes the eigenpairs of every rod-1 segment from LAPACK's tridiagonal eigen-solve
+   that general non-uniform segments need, also where a closed form exists (uniform segments, two uniform pieces joined
+   at a node): a check of either (default PETSC_FALSE). */
 PETSC_EXTERN PetscErrorCode SKRodPairSetMMMEigenSolve(SKRodPair rp, PetscBool always);
 /* Mode matching: uniform rod-1 segments of at least SEG_MIN nodes are projected onto their modes and reconstructed
    from them by fast discrete cosine and sine transforms (O(n log n), FFTW underneath), shorter ones by their dense mode
@@ -138,9 +139,10 @@ PETSC_EXTERN PetscErrorCode SKRodPairGetMMMTransformCounts(SKRodPair rp, PetscIn
    at the root), the searches of a just-switched node going the wrong way. */
 #define SK_RODPAIR_MMM_EVAL_KINDS 4
 PETSC_EXTERN PetscErrorCode SKRodPairGetMMMEventEvaluations(SKRodPair rp, PetscInt counts[SK_RODPAIR_MMM_EVAL_KINDS]);
-/* Mode matching, after a solve: tridiagonal eigen-solves of segments without closed form (SOLVES) and segment
-   eigenpairs found in the cache instead (HITS). Either pointer may be NULL. */
-PETSC_EXTERN PetscErrorCode SKRodPairGetMMMEigenCounts(SKRodPair rp, PetscInt *solves, PetscInt *hits);
+/* Mode matching, after a solve: eigen-solves of non-uniform segments (SOLVES), those of them made in closed form as two
+   uniform pieces joined at a node instead of by LAPACK (CLOSED), and segment eigenpairs found in the cache instead of
+   solved (HITS). Any pointer may be NULL. */
+PETSC_EXTERN PetscErrorCode SKRodPairGetMMMEigenCounts(SKRodPair rp, PetscInt *solves, PetscInt *hits, PetscInt *closed);
 /* Calls MONITOR every dt_out seconds (and at t = 0 and at the final time). */
 PETSC_EXTERN PetscErrorCode SKRodPairSetMonitor(SKRodPair rp, PetscReal dt_out, SKRodPairMonitorFn monitor, void *ctx);
 /* Integrates from the current time to t_end (s) with METHOD. */

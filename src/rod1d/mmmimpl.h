@@ -189,6 +189,15 @@ PETSC_INTERN PetscErrorCode SKMMMSegProject(MMM *mm, const Seg *sg, PetscInt nv,
 /* Nodal values U[v][j] = sum_p phi_p(j) Q[v][p], j = 0..n-1, of NV modal vectors of segment SG */
 PETSC_INTERN PetscErrorCode SKMMMSegSynthesize(MMM *mm, const Seg *sg, PetscInt nv, const PetscReal *Q[], PetscReal *U[]);
 
+/* rodpair_mmm_twopiece.c */
+/* Mass-normalised eigenpairs of a segment of N nodes made of two uniform chains joined at one node, in closed form
+   (secular equation of the joint): springs KL to a held left neighbour (0: a free rod end), SP[j] between nodes j and
+   j + 1 (n - 1 of them), KR to a held right neighbour (0: free), node masses MASS (n). Writes PHI (n x n, row j =
+   phi_p(j)) and W (n, rad/s, ascending) and sets *DONE; *DONE is false, and nothing is written, when the segment is
+   not of that form or two poles of its pieces nearly coincide (then the general eigen-solve). WORK: 3 n values. */
+PETSC_INTERN PetscErrorCode SKMMMTwoPieceEigen(PetscInt n, PetscReal kl, const PetscReal sp[], PetscReal kr, const PetscReal mass[],
+                                               PetscReal work[], PetscReal phi[], PetscReal w[], PetscBool *done);
+
 /* rodpair_mmm_closed.c */
 /* Closed-form coefficients of every mode for a coupling step from t0, given q0, qd0: constant friction and Pc, the
    ramps k (us0 + vs tau) of the sticking end neighbours, and P0 sin(W t + phase) at node 0 */

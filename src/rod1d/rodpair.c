@@ -719,11 +719,12 @@ PetscErrorCode SKRodPairGetMMMEventEvaluations(SKRodPair rp, PetscInt counts[SK_
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKRodPairGetMMMEigenCounts(SKRodPair rp, PetscInt *solves, PetscInt *hits)
+PetscErrorCode SKRodPairGetMMMEigenCounts(SKRodPair rp, PetscInt *solves, PetscInt *hits, PetscInt *closed)
 {
   PetscFunctionBegin;
   if (solves) *solves = rp->mmm_eig_solves;
   if (hits) *hits = rp->mmm_eig_hits;
+  if (closed) *closed = rp->mmm_eig_closed;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -581,7 +581,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
   PetscCall(PetscMalloc4(N, &mm.prev_a, N, &mm.prev_n, N, &mm.prev_kind, N, &mm.Fprev));
   PetscCall(SKMMMRegisterLogEvents());
   PetscCall(SKMMMTransformsCreate(N, rp->mmm_transform_min, rp->mmm_fft_measure ? FFTW_MEASURE : FFTW_ESTIMATE, &mm.tr));
-  rp->mmm_eig_solves = rp->mmm_eig_hits = 0;
+  rp->mmm_eig_solves = rp->mmm_eig_hits = rp->mmm_eig_closed = 0;
   for (PetscInt k = 0; k < SK_RODPAIR_MMM_EVAL_KINDS; k++) rp->mmm_evals[k] = 0;
   PetscCall(PetscCalloc5(N, &mm.w, N, &mm.c0, N, &mm.c1, N, &mm.pa, N, &mm.A));
   PetscCall(PetscCalloc5(N, &mm.B, N, &mm.q0, N, &mm.qd0, N, &mm.g0, N, &mm.g1));

@@ -20,10 +20,9 @@ static void SegPhi(const Seg *s, PetscInt j, PetscReal phi[])
 
 /* Mass-normalised eigenpairs of the non-uniform segment SG (springs to sticking neighbours included, their ends held):
    K phi = w^2 M phi as the symmetric tridiagonal M^-1/2 K M^-1/2 solved by LAPACK's stegr (through PETSc; relatively
-   robust representations, O(n^2) for all pairs where the QL of steqr costs O(n^3)). Writes the
-   mode matrix, row j = phi_p(j), to PHI (n x n) and the frequencies (rad/s, ascending) to W. A free-free segment's
-   first mode is set to the exact rigid-body mode (w = 0, phi = 1 / sqrt(total mass)). */
-static PetscErrorCode SegEigenSolve(MMM *mm, const Seg *sg, PetscReal phi[], PetscReal w[])
+   robust representations, O(n^2) for all pairs where the QL of steqr costs O(n^3)). Writes the mode matrix, row j =
+   phi_p(j), to PHI (n x n) and the frequencies (rad/s, ascending) to W. */
+static PetscErrorCode SegEigenLAPACK(MMM *mm, const Seg *sg, PetscReal phi[], PetscReal w[])
 {
   const SKRodPairModel *md = &mm->rp->model;
   PetscInt n = sg->n, a = sg->a;
@@ -48,6 +47,26 @@ static PetscErrorCode SegEigenSolve(MMM *mm, const Seg *sg, PetscReal phi[], Pet
     w[p] = PetscSqrtReal(PetscMax(mm->eigw[p], 0));
     for (PetscInt j = 0; j < n; j++) phi[j * n + p] = mm->eigz[j + p * n] / PetscSqrtReal(md->mass[a + j]);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Eigenpairs of the non-uniform segment SG into PHI and W as above: in closed form when it is two uniform pieces joined
+   at a node (rodpair_mmm_twopiece.c), else by LAPACK (always, with SKRodPairSetMMMEigenSolve). A free-free segment's
+   first mode is set to the exact rigid-body mode (w = 0, phi = 1 / sqrt(total mass)). */
+static PetscErrorCode SegEigenSolve(MMM *mm, const Seg *sg, PetscReal phi[], PetscReal w[])
+{
+  const SKRodPairModel *md = &mm->rp->model;
+  PetscInt n = sg->n, a = sg->a;
+  PetscBool done = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (!mm->rp->mmm_eigen_always)
+    PetscCall(SKMMMTwoPieceEigen(n, sg->left >= 0 ? md->spring[a - 1] : 0, md->spring + a, sg->right >= 0 ? md->spring[a + n - 1] : 0,
+                                 md->mass + a, mm->eigwork, phi, w, &done));
+  if (done)
+    mm->rp->mmm_eig_closed++;
+  else
+    PetscCall(SegEigenLAPACK(mm, sg, phi, w));
   if (sg->kind == SEG_FREE_FREE) {
     PetscReal M = 0;
     for (PetscInt j = 0; j < n; j++) M += md->mass[a + j];

@@ -16,6 +16,21 @@ static PetscReal SegmentIntegral(const SKRodPairParams *p, PetscReal a, PetscRea
   return sum;
 }
 
+/* The segment of rod 1 that holds the element [a, b] of nominal length H whole, or -1 when a segment boundary lies
+   inside it. A boundary within 1e-12 H of a node counts as at the node: the piece of the other material it would cut
+   off changes the element's spring and mass by at most that relative amount, below the round-off of the node positions
+   i H that the element's ends carry anyway. */
+static PetscInt SegmentOf(const SKRodPairParams *p, PetscReal a, PetscReal b, PetscReal h)
+{
+  PetscReal z0 = 0, tol = 1e-12 * h;
+  for (PetscInt s = 0; s < p->nseg1; s++) {
+    PetscReal z1 = s == p->nseg1 - 1 ? PetscMax(p->L1, b) : z0 + p->seg1_length[s];
+    if (a >= z0 - tol && b <= z1 + tol) return s;
+    z0 = z1;
+  }
+  return -1;
+}
+
 /* Segments of a rod (WHAT, e.g. "Segment", of ROD, e.g. "rod 1"): positive properties, lengths summing to L (1e-9 relative) */
 static PetscErrorCode CheckSegments(const char what[], const char rod[], PetscInt n, const PetscReal length[], const PetscReal EA[],
                                     const PetscReal rhoA[], PetscReal L)
@@ -91,8 +106,15 @@ PetscErrorCode SKRodPairModelCreate(const SKRodPairParams *p, SKRodPairModel *m)
       m->hr[i] = i == N - 1 ? 0 : h / 2;
     }
     for (PetscInt i = 0; i < N - 1; i++) {
-      PetscReal a = i * h, b = i == N - 2 ? p->L1 : (i + 1) * h, me = SegmentIntegral(p, a, b, PETSC_FALSE);
-      m->spring[i] = 1 / SegmentIntegral(p, a, b, PETSC_TRUE);
+      PetscReal a = i * h, b = i == N - 2 ? p->L1 : (i + 1) * h, me;
+      PetscInt s = SegmentOf(p, a, b, h);
+      if (s >= 0) { /* within one segment: EA / h and rho A h exactly, so that its runs of elements are bitwise uniform */
+        m->spring[i] = p->seg1_EA[s] / h;
+        me           = p->seg1_rhoA[s] * h;
+      } else {
+        m->spring[i] = 1 / SegmentIntegral(p, a, b, PETSC_TRUE);
+        me           = SegmentIntegral(p, a, b, PETSC_FALSE);
+      }
       m->mass[i] += me / 2;
       m->mass[i + 1] += me / 2;
     }

@@ -789,12 +789,15 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
                                 ctx->modes_default ? "; the default for these rods and N" : "", (double)omega[nm - 1]));
   }
   if (method == SK_RODPAIR_MMM && p.nseg1 > 0) {
-    PetscInt solves, hits;
-    PetscCall(SKRodPairGetMMMEigenCounts(rp, &solves, &hits));
+    PetscInt solves, hits, closed;
+    PetscCall(SKRodPairGetMMMEigenCounts(rp, &solves, &hits, &closed));
     PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "eigen_solves", solves));
+    PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "eigen_closed_form", closed));
     PetscCall(SKOutputWriteAttributeInt(out, "/rodpair", "eigen_cache_hits", hits));
-    PetscCall(SKOutputSummary(out, "segment eigen-solves", "%" PetscInt_FMT " (eigenpairs found in the cache %" PetscInt_FMT " times)",
-                              solves, hits));
+    PetscCall(SKOutputSummary(out, "segment eigen-solves",
+                              "%" PetscInt_FMT " (%" PetscInt_FMT
+                              " in closed form as two uniform pieces; eigenpairs found in the cache %" PetscInt_FMT " times)",
+                              solves, closed, hits));
   }
   if (method == SK_RODPAIR_MMM) {
     PetscInt plans, tables;

@@ -133,9 +133,9 @@ struct _p_SKRodPair {
   PetscBool load_form_set;
   PetscReal load_P0, load_W, load_phase;
   PetscReal mmm_sample, mmm_coupling;
-  PetscBool mmm_eigen_always;                /* SKRodPairSetMMMEigenSolve() */
-  PetscInt mmm_eig_solves, mmm_eig_hits;     /* SKRodPairGetMMMEigenCounts() */
-  PetscInt mmm_transform_min, mmm_nodes_min; /* SKRodPairSetMMMTransforms() */
+  PetscBool mmm_eigen_always;                            /* SKRodPairSetMMMEigenSolve() */
+  PetscInt mmm_eig_solves, mmm_eig_hits, mmm_eig_closed; /* SKRodPairGetMMMEigenCounts() */
+  PetscInt mmm_transform_min, mmm_nodes_min;             /* SKRodPairSetMMMTransforms() */
   PetscBool mmm_fft_measure;
   PetscInt mmm_plans, mmm_tables;                /* FFTW plans and chirp tables made by the last solve */
   PetscInt mmm_evals[SK_RODPAIR_MMM_EVAL_KINDS]; /* event evaluations of the last solve by purpose (SKRodPairGetMMMEventEvaluations) */

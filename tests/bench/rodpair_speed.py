@@ -12,10 +12,11 @@ slips: bonded rods; the MMM's coupling steps do not depend on N while RK45's ste
 skips it); the paper's comparison (a fixed-step Runge-Kutta at dt = 0.02 h/c against the MMM, N = 301, N_m = 50;
 SK_BENCH_PAPER=0 skips it); the soft-rod-2 input soft-omega1-caseA at N = 301, N_m = 50 against its own reference
 (SK_BENCH_SOFT=0 skips it); the layered pile inputs/rodpair/pile-two-layers.xml (a rod 1 in two segments, friction of two
-soil layers; MMM takes segment eigenpairs from the eigen-solve) at N = 101, N_m = 20 over 0.1 s against RK45 at rtol
+soil layers; MMM takes the eigenpairs of the segments across the boundary in closed form as two uniform pieces) at N = 101, N_m = 20 over 0.1 s against RK45 at rtol
 1e-9 at the same N (time-integration accuracy only), and the same for the layered rod 2 of
-inputs/rodpair/layered-soil-omega1-caseB.xml (its modes from the layers' transfer matrices; line LAYERED2);
-SK_BENCH_LAYERED=0 skips both. SK_BENCH_RESULT=0 skips the RESULT
+inputs/rodpair/layered-soil-omega1-caseB.xml (its modes from the layers' transfer matrices; line LAYERED2), and the
+two-material rod 1 of inputs/rodpair/two-material-omega1.xml at its own N = 301, N_m = 50 over 0.25 s against RK45 at
+rtol 1e-9 at that N (line NONUNIFORM); SK_BENCH_LAYERED=0 skips the three. SK_BENCH_RESULT=0 skips the RESULT
 lines. SK_BENCH_CROSSOVER=1 (off by default) scans the MMM's transform settings on omega1-caseA (N = 101, 301, 1001):
 the shortest segment on the fast transforms (-rodpair_mmm_transform_min), the node count from which an event
 evaluation reconstructs a whole segment (-rodpair_mmm_transform_nodes) and FFTW_MEASURE against FFTW_ESTIMATE plans;
@@ -28,6 +29,7 @@ PAPER rodpair rk_fixed_s=... mmm_s=... speedup=...
 SOFT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=301
 LAYERED rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=101
 LAYERED2 rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=101
+NONUNIFORM rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=301
 RESULT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=51
 RESULT rodpair mmm_s=... rk45_s=... cvode_s=... speedup_rk45=... speedup_cvode=... tip_l2=... n=301
 RESULT rodpair mmm_s=... rk45_s=... cvode_s=nan speedup_rk45=... speedup_cvode=nan tip_l2=... n=1001
@@ -49,6 +51,8 @@ SOFT = os.path.join(ROOT, "inputs", "rodpair", "soft-omega1-caseA.xml")
 LAYERED = os.path.join(ROOT, "inputs", "rodpair", "pile-two-layers.xml")
 LAYERED_OPTS = ["-rodpair_end", "0.1"]
 SOIL = os.path.join(ROOT, "inputs", "rodpair", "layered-soil-omega1-caseB.xml")
+TWOMAT = os.path.join(ROOT, "inputs", "rodpair", "two-material-omega1.xml")
+TWOMAT_OPTS = ["-rodpair_end", "0.25"]
 REPEAT = int(os.environ.get("SK_BENCH_REPEAT", "2"))
 TOL = 0.01
 
@@ -205,6 +209,8 @@ def main():
             lines.append("LAYERED rodpair " + compare_at(prog, prog_cv, tmp, 101, ref_lay, LAYERED, 20, LAYERED_OPTS))
             ref_soil = reference(prog, tmp, SOIL, "layered-soil-omega1-caseB", 101, 20, LAYERED_OPTS)
             lines.append("LAYERED2 rodpair " + compare_at(prog, prog_cv, tmp, 101, ref_soil, SOIL, 20, LAYERED_OPTS))
+            ref_two = reference(prog, tmp, TWOMAT, "two-material-omega1", 301, 50, TWOMAT_OPTS)
+            lines.append("NONUNIFORM rodpair " + compare_at(prog, prog_cv, tmp, 301, ref_two, TWOMAT, 50, TWOMAT_OPTS))
         if os.environ.get("SK_BENCH_RESULT", "1") != "0":
             for n in (51, 301):
                 lines.append("RESULT rodpair " + compare_at(prog, prog_cv, tmp, n, ref, INPUT, 10))
