@@ -239,6 +239,26 @@ def cyclic(figdir, run):
     plt.close(fig)
 
 
+def fig6_values(rigid, elastic=None):
+    """Fig. 6 comparison over the whole run of the rigid spring-slider results RIGID (springslider solver) and the elastic
+    slider results ELASTIC (explicit solver; None: the rigid one's own values): first slip onset (s; mass-centre speed
+    above 5 mm/s, slip_onsets), mass-centre displacement error (the largest difference over the rigid one's largest
+    displacement), friction error (L1 norm over time of the difference of the global friction forces over that of the
+    rigid one; the elastic force raw, as the solver wrote it) and the sticking-time ratio. Errors None for the rigid."""
+    from postproc.bk import load as load_rigid
+
+    rg = load_rigid(rigid)
+    tr, xr, fr = rg["t"], rg["x"][:, 0], rg["friction"][:, 0]
+    if elastic is None:
+        return slip_onsets(tr, xr, fr)[0][0], None, None, float(rg["sticking_time_ratio"][0])
+    r = load(elastic)
+    fmean = running_mean(r["t"], -r["fx"], 0.02)
+    onset = slip_onsets(r["ts"], r["x"], np.interp(r["ts"], r["t"], fmean))[0][0]
+    disp = np.max(np.abs(np.interp(tr, r["ts"], r["x"]) - xr)) / np.max(np.abs(xr))
+    fric = np.trapz(np.abs(np.interp(tr, r["t"], -r["fx"]) - fr), tr) / np.trapz(np.abs(fr), tr)
+    return onset, float(disp), float(fric), float(r["sticking"])
+
+
 def table_values(r):
     """The measured quantities of a run loaded by load(): h, sticking-time ratio, mean COF after 1 s, (min, max) of the
     COF and of the normal force after 1 s, frictional dissipation, energy-balance drift."""
