@@ -259,6 +259,24 @@ def fig6_values(rigid, elastic=None):
     return onset, float(disp), float(fric), float(r["sticking"])
 
 
+def damping_values(run, ref=None, v_s=1e-3):
+    """The damping and time-step study of a velocity slider RUN (results directory) against REF (the same input at
+    the smallest step; None: RUN is it): the midpoint's (watch point `mid`) u_x at the end (mm), the sticking-time ratio,
+    mean COF and COF range after 1 s, the midpoint's slips (upward crossings of V_S by its velocity), the largest
+    difference of its displacement from REF's (mm; "" for REF itself) and the energy drift."""
+    r = load(run)
+    _, sticking, cof, cof_range, _, _, drift = table_values(r)
+    w = r["watch"]["mid"]
+    t, u, v = (np.asarray(w[k]) for k in ("time", "u_x", "v_x"))
+    slips = np.count_nonzero((v[1:] > v_s) & (v[:-1] <= v_s))
+    diff = ""
+    if ref is not None:
+        wr = load(ref)["watch"]["mid"]
+        tr = np.asarray(wr["time"])
+        diff = 1e3 * float(np.max(np.abs(np.interp(tr, t, u) - np.asarray(wr["u_x"]))))
+    return 1e3 * float(u[-1]), sticking, cof, cof_range, slips, diff, drift
+
+
 def table_values(r):
     """The measured quantities of a run loaded by load(): h, sticking-time ratio, mean COF after 1 s, (min, max) of the
     COF and of the normal force after 1 s, frictional dissipation, energy-balance drift."""

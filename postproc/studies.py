@@ -406,6 +406,43 @@ SLIDER2D_FIG6 = Table(
               _fig6_row("springslider-elastic-coulomb"), id="coulomb")],
     run_note="the rigid spring-slider (1 s) and 4 explicit runs of about 5 s",
 )
+
+
+DAMPING_BASE = "inputs/slider2d/slider-velocity-h0.25.xml"
+DAMPING_RUNS = [  # (first cell, run, changes of the input; none: the input as it is)
+    ("explicit, 1e-6", "h0.25-explicit-dt1e-6", ["contact@damping=explicit", "time@dt=1e-6"]),
+    ("explicit, 1e-5 (the documented run)", "slider-velocity-h0.25", []),
+    *[(f"implicit, {dt}", f"h0.25-implicit-dt{dt}", ["contact@damping=implicit", f"time@dt={dt}"])
+      for dt in ("1e-5", "1e-4", "2e-4", "5e-4", "6e-4")]]
+DAMPING_REF = DAMPING_RUNS[0][1]
+
+
+def _damping_row(run):
+    def values(dirs):
+        from postproc.slider2d import damping_values
+
+        return list(damping_values(dirs[run], None if run == DAMPING_REF else dirs[DAMPING_REF]))
+    return values
+
+
+SLIPS = Tol(abs=2, origin="a slip near the end of the run or two that merge: the counts of the time-converged runs "
+                          "differ by 2")
+SLIDER2D_DAMPING = Table(
+    name="slider2d-damping",
+    page="docs/validation/slider2d.md",
+    intro="`slider-velocity-h0.25.xml` with the contact damping and dt set (`postproc.variant`); midpoint: the watch "
+          "point at x = 0.5 m of the contact layer, its slips the upward crossings of `v_s` by its velocity; COF "
+          "statistics after 1 s; path difference: the largest difference of the midpoint's displacement from the "
+          "explicit 1e-6 s run (`postproc.slider2d` `damping_values`).",
+    runs={run: (["{python}", "-m", "postproc.variant", "{program}", DAMPING_BASE, "{out}", *changes] if changes
+                else _run(DAMPING_BASE)) for _, run, changes in DAMPING_RUNS},
+    columns=[Column("damping, dt (s)"), Column("midpoint u_x at 5 s (mm)", fmt_f(2), SLIDER),
+             Column("sticking-time ratio", fmt_f(3), SLIDER), Column("mean COF", fmt_f(4), SLIDER),
+             Column("COF range", fmt_f(3, " .. "), SLIDER), Column("midpoint slips", fmt_f(0), SLIPS),
+             Column("path difference (mm)", fmt_f(2), SLIDER), Column("energy drift", fmt_e(2), DRIFT)],
+    rows=[Row(label, [run, DAMPING_REF], _damping_row(run), id=run) for label, run, _ in DAMPING_RUNS],
+    run_note="7 explicit runs of the velocity slider, 1 to 20 s each",
+)
 # ---------------------------------------------------------------- rodpair (docs/validation/rodpair.md)
 
 RODPAIR_CASES = ["omega1-caseA", "omega1-caseB", "omega2-caseA", "omega2-caseB", "pulse-caseA", "pulse-caseB"]
@@ -609,5 +646,5 @@ CONTACT_ENERGY = Table(
 
 
 REGISTRY = {t.name: t for t in (CROSSVAL, CROSSVAL_MODEL, SPRINGSLIDER, BK, BARS2020, BOWEDSTRING, SLIDER2D_Q4, SLIDER2D_IGA,
-                                SLIDER2D_FIG6,
+                                SLIDER2D_FIG6, SLIDER2D_DAMPING,
                                 RODPAIR, RODPAIR_SOFT, RODPAIR_CONVERGENCE, HERTZ, CONTACT_ENERGY)}

@@ -8,6 +8,9 @@ sk_add_python_test(docs_defaults ${SK_TEST_DIR}/check_defaults.py ARGS ${SK_PROG
 # No "issue N" citations or paths outside the repository in tracked text, no PetscFunctionBeginUser in the library,
 # no module including another module's private header (check_self_contained.py).
 sk_add_python_test(docs_self_contained ${SK_TEST_DIR}/check_self_contained.py LABELS regression)
+# postproc.variant (the inputs' variants that generated tables run): changes land, file paths resolve, misspelt
+# changes are refused.
+sk_add_python_test(docs_variant ${SK_TEST_DIR}/check_variant.py LABELS regression)
 
 # The generated tables of docs/validation/ (postproc/validate.py, registry postproc/studies.py) against a rerun, label
 # "docs": each reruns the runs of its rows into validate-check/ of the build dir and fails when a number of the page differs
