@@ -1,11 +1,11 @@
 """A variant of an input with some attributes changed, written and run: for studies of one input under other settings
 (the generated tables of postproc/studies.py run it as `{python} -m postproc.variant ...`).
 
-    python3 -m postproc.variant PROGRAM INPUT OUTDIR PATH@ATTR=VALUE ...
+    python3 -m postproc.variant PROGRAM INPUT OUTDIR PATH@ATTR=VALUE ... [-- PROGRAM OPTIONS]
 
 writes OUTDIR/variant.xml, INPUT with attribute ATTR of the first element at PATH (an ElementTree path below the root
 element, e.g. `contact`, `contact/friction`, `time`) set to VALUE, and runs `PROGRAM run OUTDIR/variant.xml -o OUTDIR
--force -quiet`. An element or attribute that is not there is an error (a misspelt change must not run the input as it
+-force -quiet` with the options after `--`, if any. An element or attribute that is not there is an error (a misspelt change must not run the input as it
 is). Files the input names by relative paths (meshes) are resolved against the input's own folder."""
 import os
 import subprocess
@@ -45,9 +45,10 @@ def write(base, out, changes):
 def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
-    program, base, out, changes = argv[0], argv[1], argv[2], argv[3:]
+    program, base, out, rest = argv[0], argv[1], argv[2], argv[3:]
+    changes, options = (rest[:rest.index("--")], rest[rest.index("--") + 1:]) if "--" in rest else (rest, [])
     inp = write(base, out, changes)
-    subprocess.run([program, "run", inp, "-o", out, "-force", "-quiet"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([program, "run", inp, "-o", out, "-force", "-quiet", *options], check=True, stdout=subprocess.DEVNULL)
 
 
 if __name__ == "__main__":
