@@ -130,7 +130,7 @@ static PetscBool SegUniform(const MMM *mm, Seg *sg)
   PetscInt k0 = sg->left >= 0 ? sg->a - 1 : sg->a, k1 = sg->right >= 0 ? sg->a + sg->n - 1 : sg->a + sg->n - 2;
 
   if (mm->rp->mmm_eigen_always) return PETSC_FALSE;
-  if (md->uniform1) {
+  if (md->uniform1 && mm->rp->params.helmet_mass == 0) { /* a helmet makes the head node heavier: tested below */
     sg->ks = md->spring[0];
     sg->ms = md->mass[1];
     return PETSC_TRUE;
