@@ -12,7 +12,10 @@ bodies and the block's points only (the cylinder's Bezier points on its tangent 
 measure(out, es=ES_IGA, block=1).
 
     python3 -m postproc.contact_hertz OUTDIR [iga|iga2]      prints the numbers of a run (iga2: the block of degree 2)
-    python3 -m postproc.contact_hertz OUTDIR cylinders R2    two cylinders (meshes/make_iga_hertz_cylinders.py)"""
+    python3 -m postproc.contact_hertz OUTDIR cylinders R2    two cylinders (meshes/make_iga_hertz_cylinders.py)
+    python3 -m postproc.contact_hertz refine PROGRAM OUTDIR HF
+        runs inputs/explicit/contact_hertz.xml on the mesh of meshes/hertz_block.geo with the fine size hf = HF
+        (meshed by gmsh into OUTDIR)"""
 import glob
 import os
 import sys
@@ -130,7 +133,31 @@ def measure(out, es=E / (1 - NU**2), block=None, degree=1, r2=None):
     return m
 
 
+def refine(program, out, hf):
+    """Runs the Hertz input into OUT on meshes/hertz_block.geo meshed by gmsh with its fine size hf = HF (m)."""
+    import re
+    import subprocess
+
+    from postproc.variant import write
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "meshes", "hertz_block.geo")) as f:
+        geo, n = re.subn(r"^hf = [^;]*;", f"hf = {hf};", f.read(), flags=re.M)
+    if n != 1:
+        sys.exit("postproc.contact_hertz: no 'hf = ...;' in meshes/hertz_block.geo")
+    os.makedirs(out, exist_ok=True)
+    geo_path, msh = os.path.join(out, "block.geo"), os.path.join(out, "block.msh")
+    with open(geo_path, "w") as f:
+        f.write(geo)
+    subprocess.run(["gmsh", "-2", geo_path, "-format", "msh41", "-o", msh], check=True, stdout=subprocess.DEVNULL)
+    inp = write(os.path.join(root, "inputs", "explicit", "contact_hertz.xml"), out, [f"mesh@file={msh}"])
+    subprocess.run([program, "run", inp, "-o", out, "-force", "-quiet"], check=True, stdout=subprocess.DEVNULL)
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "refine":
+        refine(*sys.argv[2:4], sys.argv[4])
+        sys.exit(0)
     if len(sys.argv) not in (2, 3, 4):
         sys.exit(__doc__)
     kw = dict(es=ES_IGA, block=1, degree=2 if sys.argv[2] == "iga2" else 1) if len(sys.argv) == 3 else {}

@@ -577,6 +577,42 @@ def _hertz(quantity):
     return values
 
 
+def _hertz_change(run, reference=False):
+    def values(dirs):
+        from postproc.contact_hertz import measure
+
+        m = measure(dirs[run])
+        if reference:
+            return [f"{100 * (m['a_reference'] / m['a_hertz'] - 1):+.2f} %", "", ""]
+        return [f"{100 * (m['a'] / m['a_hertz'] - 1):+.2f} %", f"{100 * (m['p0'] / m['p0_hertz'] - 1):+.2f} %", m["across"]]
+    return values
+
+
+HERTZ_INPUT = "inputs/explicit/contact_hertz.xml"
+HERTZ_SENSITIVITY = Table(
+    name="hertz-sensitivity",
+    page="docs/validation/contact.md",
+    intro="The same input with one change (`postproc.variant`; the finer mesh: `meshes/hertz_block.geo` with hf = 2e-4 m, "
+          "meshed by gmsh, `postproc.contact_hertz refine`); errors against Hertz for each run's own load.",
+    runs={"hertz": _run(HERTZ_INPUT),
+          "hertz-fine": ["{python}", "-m", "postproc.contact_hertz", "refine", "{program}", "{out}", "2e-4"],
+          "hertz-penalty7e11": ["{python}", "-m", "postproc.variant", "{program}", HERTZ_INPUT, "{out}", "contact@penalty=7e11"],
+          "hertz-ramp2": ["{python}", "-m", "postproc.variant", "{program}", HERTZ_INPUT, "{out}",
+                          'displacement[@component="y"]/function@t1=0.052', "time@end=0.052"]},
+    columns=[Column("change"), Column("a error", tol=Tol(abs=0.01, origin="percentage points, as the table above")),
+             Column("p0 error", tol=Tol(abs=0.01, origin="percentage points, as the table above")),
+             Column("contact nodes across 2a", tol=Tol(origin="a count"))],
+    rows=[Row("none", ["hertz"], _hertz_change("hertz"), id="none"),
+          Row("mesh twice as fine (0.2 mm)", ["hertz-fine"], _hertz_change("hertz-fine"), id="fine"),
+          Row("penalty 7e11 Pa/m (the automatic step, below the contact dt; see below)", ["hertz-penalty7e11"],
+              _hertz_change("hertz-penalty7e11"), id="penalty"),
+          Row("ramp twice as long (0.052 s)", ["hertz-ramp2"], _hertz_change("hertz-ramp2"), id="ramp"),
+          Row("a on the reference instead of the current positions", ["hertz"], _hertz_change("hertz", True),
+              id="reference")],
+    run_note="4 explicit runs of 5 to 30 s (one on a mesh made by gmsh)",
+)
+
+
 HERTZ = Table(
     name="hertz",
     page="docs/validation/contact.md",
@@ -647,4 +683,4 @@ CONTACT_ENERGY = Table(
 
 REGISTRY = {t.name: t for t in (CROSSVAL, CROSSVAL_MODEL, SPRINGSLIDER, BK, BARS2020, BOWEDSTRING, SLIDER2D_Q4, SLIDER2D_IGA,
                                 SLIDER2D_FIG6, SLIDER2D_DAMPING,
-                                RODPAIR, RODPAIR_SOFT, RODPAIR_CONVERGENCE, HERTZ, CONTACT_ENERGY)}
+                                RODPAIR, RODPAIR_SOFT, RODPAIR_CONVERGENCE, HERTZ, HERTZ_SENSITIVITY, CONTACT_ENERGY)}

@@ -24,6 +24,7 @@ import argparse
 import datetime
 import os
 import re
+import shlex
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -175,7 +176,7 @@ def execute(table, needed, program, outroot, reuse, jobs):
             return
         os.makedirs(os.path.dirname(d), exist_ok=True)
         cmd = table.command(run, program, d, sys.executable)
-        print("  " + " ".join(cmd), flush=True)
+        print("  " + shlex.join(cmd), flush=True)
         p = subprocess.run(cmd, cwd=SRC, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                            env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")]))})
         if p.returncode:
@@ -207,7 +208,7 @@ def render(table, values, prov):
     if table.intro:
         lines += [table.intro.strip(), ""]
     lines += [f"Numbers made at {prov} by:", ""]
-    lines += ["    " + " ".join(table.command(r)) for r in table.runs]
+    lines += ["    " + shlex.join(table.command(r)) for r in table.runs]  # quoted where a shell needs it
     lines += ["", "| " + " | ".join(c.header for c in table.columns) + " |", "|" + "---|" * len(table.columns)]
     for row in table.rows:
         cells = [row.key] + [c.fmt(v) for c, v in zip(table.columns[1:], values[row.key])]

@@ -4,10 +4,12 @@
     python3 -m postproc.variant PROGRAM INPUT OUTDIR PATH@ATTR=VALUE ... [-- PROGRAM OPTIONS]
 
 writes OUTDIR/variant.xml, INPUT with attribute ATTR of the first element at PATH (an ElementTree path below the root
-element, e.g. `contact`, `contact/friction`, `time`) set to VALUE, and runs `PROGRAM run OUTDIR/variant.xml -o OUTDIR
+element, e.g. `contact`, `contact/friction`, `time`,
+`displacement[@component="y"]/function`) set to VALUE, and runs `PROGRAM run OUTDIR/variant.xml -o OUTDIR
 -force -quiet` with the options after `--`, if any. An element or attribute that is not there is an error (a misspelt change must not run the input as it
 is). Files the input names by relative paths (meshes) are resolved against the input's own folder."""
 import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -20,10 +22,10 @@ def write(base, out, changes):
     tree = ET.parse(base)
     root = tree.getroot()
     for c in changes:
-        target, sep, value = c.partition("=")
-        path, at, attr = target.rpartition("@")
-        if not sep or not at or not attr:
+        m = re.match(r"^(.*)@([A-Za-z_][\w.:-]*)=(.*)$", c)  # the last @ATTR= (PATH may hold predicates [@a='v'])
+        if not m:
             sys.exit(f"postproc.variant: change '{c}' is not PATH@ATTR=VALUE")
+        path, attr, value = m.groups()
         el = root.find(path) if path else root
         if el is None:
             sys.exit(f"postproc.variant: {base} has no element <{path}>")
