@@ -29,13 +29,15 @@ typedef struct {
   PetscReal lmax;  /* top of its band, 4 k / m_s */
 } Piece;
 
-#define TP_CLUSTER 1e-3 /* relative gap below which a mode is re-orthogonalised against an earlier one */
-#define TP_WINDOW 8     /* against at most so many earlier modes */
+/* TP_CLUSTER: relative gap below which a mode is re-orthogonalised against an earlier one, at most TP_WINDOW of them;
+   TP_EDGE: theta within this of pi, or psi below it, takes the band-edge limits of R; TP_RESYNC: steps of the rotation
+   between restarts from libm's sine and cosine; TP_POLE_GAP: poles of the two pieces closer than this (relative) count
+   as shared */
+#define TP_CLUSTER 1e-3
+#define TP_WINDOW 8
 #define TP_EDGE 1e-7
 #define TP_RESYNC 16
-#define TP_POLE_GAP                                                                                                                \
-  1e-12 /* poles of the two pieces closer than this (relative) count as shared */ /* theta within this of pi, or psi below it: the \
-                                                                                     band-edge limits of R */
+#define TP_POLE_GAP 1e-12
 
 /* theta of c = cos theta = 1 - 2 S2 (S2 = lambda / lmax in [0, 1]) from its sine and cosine, which keep their relative
    accuracy at both band edges where acos(c) or 2 asin(sqrt(S2)) would amplify the round-off of S2 */
