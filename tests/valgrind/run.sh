@@ -12,6 +12,8 @@ vg() { valgrind --error-exitcode=9 --leak-check=no -q "$exe" "$@" -quiet >"$out/
 short() { sed 's/<time end="[^"]*"/<time end="'"$2"'"/' "$1" >"$out/short-$(basename "$1")" && echo "$out/short-$(basename "$1")"; }
 vg run "$root/inputs/rodpair/omega1-caseA.xml" -o "$out/rodpair-mmm" -rodpair_solver mmm -rodpair_end 0.02
 vg run "$root/inputs/rodpair/omega1-caseA.xml" -o "$out/rodpair-rk45" -rodpair_solver rk45 -rodpair_end 0.02
+# a two-material rod 1 (the boundary on node 30 of 61): 31 segments across it in closed form as two uniform pieces
+vg run "$root/inputs/rodpair/two-material-omega1.xml" -o "$out/rodpair-two-material" -rodpair_nodes 61 -rodpair_modes 20 -rodpair_end 0.1
 vg run "$root/inputs/explicit/neohookean_block.xml" -o "$out/explicit"
 vg run "$root/inputs/slider2d/springslider-rigid.xml" -o "$out/slider"
 vg run "$(short "$root/inputs/explicit/contact_ring.xml" 0.01)" -o "$out/contact-circle"
