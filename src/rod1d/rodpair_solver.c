@@ -798,6 +798,24 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
                               "%" PetscInt_FMT " (%" PetscInt_FMT
                               " in closed form as two uniform pieces; eigenpairs found in the cache %" PetscInt_FMT " times)",
                               solves, closed, hits));
+    if (solves > closed) { /* say why the others took LAPACK: a boundary inside an element, or several within a segment */
+      PetscReal h = p.L1 / (p.N - 1), z = 0, off = -1;
+      for (PetscInt k = 0; k < p.nseg1 - 1 && off < 0; k++) {
+        z += p.seg1_length[k];
+        if (PetscAbsReal(z / h - PetscFloorReal(z / h + 0.5)) > 1e-9) off = z;
+      }
+      if (off >= 0)
+        PetscCall(SKOutputSummary(out, "segment boundaries",
+                                  "z1 = %.6f m falls inside an element (nodes every %.6f m): the segments across it take "
+                                  "LAPACK's eigen-solve; with every boundary on a node (each segment's length a multiple of "
+                                  "L1 / (N - 1)) they are in closed form",
+                                  (double)off, (double)h));
+      else
+        PetscCall(SKOutputSummary(out, "segment boundaries",
+                                  "on nodes; %" PetscInt_FMT " segments across more than one boundary (or whose two pieces share "
+                                  "a frequency) took LAPACK's eigen-solve",
+                                  solves - closed));
+    }
   }
   if (method == SK_RODPAIR_MMM) {
     PetscInt plans, tables;

@@ -112,6 +112,16 @@ sk_rp_run(tm_mmm ${SK_RP_IN}/two-material-omega1.xml 0.25 mmm)
 sk_rp_check(two_material_mmm_vs_rk45 ARGS agree rodpair/tm_mmm/results.h5 rodpair/tm_rk45/results.h5 1e-3 FIXTURES rodpair_tm_rk45 rodpair_tm_mmm)
 sk_rp_check(two_material_oracle ARGS oracle ${SK_RP_IN}/two-material-omega1.xml rodpair/tm_mmm/results.h5 2e-3 FIXTURES rodpair_tm_mmm)
 sk_rp_check(two_material_energy_mmm ARGS energy rodpair/tm_mmm/results.h5 1e-3 FIXTURES rodpair_tm_mmm)
+# The run says why segments took LAPACK's eigen-solve: at N = 300 the boundary (25 m) falls inside an element
+# (h = 50/299 m); at the input's N = 301 it is on node 150 and nothing is said (every segment in closed form).
+add_test(NAME rodpair_two_material_offnode_hint COMMAND ${SK_PROGRAM} run ${SK_RP_IN}/two-material-omega1.xml -o rodpair/tm_offnode
+         -force -rodpair_nodes 300 -rodpair_end 0.1 WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+set_tests_properties(rodpair_two_material_offnode_hint PROPERTIES ENVIRONMENT "${SK_TEST_ENV}" LABELS regression
+                     PASS_REGULAR_EXPRESSION "segment boundaries +z1 = 25.000000 m falls inside an element")
+add_test(NAME rodpair_two_material_onnode_quiet COMMAND ${SK_PROGRAM} run ${SK_RP_IN}/two-material-omega1.xml -o rodpair/tm_onnode
+         -force -rodpair_end 0.1 WORKING_DIRECTORY ${CMAKE_BINARY_DIR})
+set_tests_properties(rodpair_two_material_onnode_quiet PROPERTIES ENVIRONMENT "${SK_TEST_ENV}" LABELS regression
+                     FAIL_REGULAR_EXPRESSION "segment boundaries|LAPACK")
 
 # Layered rod 2 (layered-soil-omega1-caseB: the soft rod 2 of soft-omega1-caseB as a soft 20 m layer over a stiffer,
 # heavier 30 m one; modes from the layers' transfer matrices, src/rod1d/rodpair_rod2.c). Over 0.25 s at N = 301:
