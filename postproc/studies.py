@@ -562,6 +562,11 @@ def _hertz_rows(dirs):
     return measure(dirs["hertz"]), R
 
 
+def _error(m, quantity, reference=""):
+    """The error of the measured QUANTITY (or REFERENCE, its fit on another set of points) against Hertz's, in %."""
+    return f"{100 * (m[reference or quantity] / m[quantity + '_hertz'] - 1):+.2f} %"
+
+
 def _hertz(quantity):
     def values(dirs):
         m, R = _hertz_rows(dirs)
@@ -573,7 +578,7 @@ def _hertz(quantity):
             return [f"{m['across']}", "", ""]
         scale, unit = (1e3, "mm") if quantity == "a" else (1e-3, "kPa")
         v, h = m[quantity], m[quantity + "_hertz"]
-        return [f"{v * scale:.5g} {unit}", f"{h * scale:.5g} {unit}", f"{100 * (v / h - 1):+.2f} %"]
+        return [f"{v * scale:.5g} {unit}", f"{h * scale:.5g} {unit}", _error(m, quantity)]
     return values
 
 
@@ -583,8 +588,8 @@ def _hertz_change(run, reference=False):
 
         m = measure(dirs[run])
         if reference:
-            return [f"{100 * (m['a_reference'] / m['a_hertz'] - 1):+.2f} %", "", ""]
-        return [f"{100 * (m['a'] / m['a_hertz'] - 1):+.2f} %", f"{100 * (m['p0'] / m['p0_hertz'] - 1):+.2f} %", m["across"]]
+            return [_error(m, "a", "a_reference"), "", ""]
+        return [_error(m, "a"), _error(m, "p0"), m["across"]]
     return values
 
 

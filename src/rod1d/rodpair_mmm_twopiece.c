@@ -156,11 +156,10 @@ static void TwoPieceVector(const Piece *A, const Piece *B, PetscReal Mi, PetscIn
 {
   PetscReal DA = vA[A->m], DB = vB[B->m], big = 0, norm = 0, d = A->k + B->k - lambda * Mi;
   PetscInt k = i;
-  for (PetscInt j = 0; j < A->m; j++) x[j] = vA[j] * DB;
-  x[i] = DA * DB;
-  for (PetscInt j = 0; j < B->m; j++) x[n - 1 - j] = vB[j] * DA;
-  for (PetscInt j = 0; j < n; j++)
-    if (mass[j] * x[j] * x[j] > big) big = mass[j] * x[j] * x[j], k = j;
+  for (PetscInt j = 0; j < n; j++) { /* the largest value of the cross-multiplied form, node by node */
+    PetscReal t = j < i ? vA[j] * DB : (j == i ? DA * DB : vB[n - 1 - j] * DA);
+    if (mass[j] * t * t > big) big = mass[j] * t * t, k = j;
+  }
   if (k < i && lambda <= A->lmax) { /* B's shape through the joint, down piece A to node k; A's own shape below it */
     PetscReal c2 = 2 - lambda * A->ms / A->k, sc;
     x[i]         = DB;
@@ -177,6 +176,10 @@ static void TwoPieceVector(const Piece *A, const Piece *B, PetscReal Mi, PetscIn
     for (PetscInt j = i + 1; j < k; j++) x[j + 1] = c2 * x[j] - x[j - 1];
     sc = x[k] / vB[n - 1 - k];
     for (PetscInt j = k + 1; j < n; j++) x[j] = sc * vB[n - 1 - j];
+  } else { /* meeting at the joint: u_A = P_A,j P_B,m, u_B = P_B,j P_A,m */
+    for (PetscInt j = 0; j < A->m; j++) x[j] = vA[j] * DB;
+    x[i] = DA * DB;
+    for (PetscInt j = 0; j < B->m; j++) x[n - 1 - j] = vB[j] * DA;
   }
   for (PetscInt j = 0; j < n; j++) norm += mass[j] * x[j] * x[j];
   norm = 1 / PetscSqrtReal(norm);
@@ -188,7 +191,7 @@ PetscErrorCode SKMMMTwoPieceEigen(PetscInt n, PetscReal kl, const PetscReal sp[]
 {
   Piece A = {0}, B = {0};
   PetscInt i = -1, na, nb;
-  PetscReal Mi, me0, *pole = work, *pa, *pb, *vA = work + n, *vB = work + 2 * n, ub;
+  PetscReal Mi, me0, *pole = work, *pa, *pb, *vA = work + n, *vB = work + 2 * n, ub, f0, fub;
 
   PetscFunctionBegin;
   *done = PETSC_FALSE;
@@ -229,15 +232,15 @@ PetscErrorCode SKMMMTwoPieceEigen(PetscInt n, PetscReal kl, const PetscReal sp[]
   for (PetscInt r = 1; r < n - 1; r++)
     if (pole[r] - pole[r - 1] < TP_POLE_GAP * pole[r]) PetscFunctionReturn(PETSC_SUCCESS);
   /* Gershgorin: every eigenvalue at most the largest row sum of M^-1 |K| */
-  ub = PetscMax(PetscMax(A.lmax, B.lmax), 2 * (A.k + B.k) / Mi) * (1 + 1e-6);
+  ub  = PetscMax(PetscMax(A.lmax, B.lmax), 2 * (A.k + B.k) / Mi) * (1 + 1e-6);
+  f0  = Secular(&A, &B, Mi, 0); /* the finite ends of the first and the last interval */
+  fub = Secular(&A, &B, Mi, ub);
   for (PetscInt r = 0; r < n; r++) {
     PetscReal lo = r == 0 ? 0 : pole[r - 1], hi = r == n - 1 ? ub : pole[r], lambda;
     if (r == 0 && A.free && B.free)
       lambda = 0; /* the rigid-body mode (the caller sets it exactly) */
-    else {
-      PetscReal f0 = Secular(&A, &B, Mi, 0), fub = Secular(&A, &B, Mi, ub);
+    else
       lambda = SecularRoot(&A, &B, Mi, lo, hi, r == 0 ? &f0 : NULL, r == n - 1 ? &fub : NULL);
-    }
     w[r] = PetscSqrtReal(lambda);
     PieceShape(&A, lambda, vA);
     PieceShape(&B, lambda, vB);
