@@ -149,6 +149,44 @@ typedef struct {
   PetscReal s, c, s0, c0;
 } LoadPhase;
 
+/* acc + a b in one rounding where the target has fused multiply-adds (as the compiler contracts the scalar form in the
+   tuned build), else two: kernels that interleave chains fix it so that each chain rounds as its scalar loop does */
+#if defined(__FMA__)
+#define SK_MMM_MADD(acc, a, b) __builtin_fma((a), (b), (acc))
+#else
+#define SK_MMM_MADD(acc, a, b) ((acc) + (a) * (b))
+#endif
+
+/* Rows of a mode matrix PHI (n x n, row j = node j) dotted with two modal vectors: Y0[r] = sum_p phi_p(j) X0[p] and
+   Y1[r] likewise for the NR rows j = ROWS[r] (ROWS NULL: j = r). One row's sum is a chain of dependent multiply-adds in
+   the order p = 0 .. n - 1, bound by their latency; four rows' eight chains share a pass so that they fill the
+   arithmetic units, each in the same order as alone (the results are those of a row at a time, bit for bit). */
+static inline void SKMMMRowDots(const PetscReal *phi, PetscInt n, PetscInt nr, const PetscInt rows[], const PetscReal *x0,
+                                const PetscReal *x1, PetscReal y0[], PetscReal y1[])
+{
+  PetscInt r = 0;
+
+  for (; r + 4 <= nr; r += 4) {
+    const PetscReal *a = phi + (size_t)(rows ? rows[r] : r) * n, *b = phi + (size_t)(rows ? rows[r + 1] : r + 1) * n;
+    const PetscReal *c = phi + (size_t)(rows ? rows[r + 2] : r + 2) * n, *d = phi + (size_t)(rows ? rows[r + 3] : r + 3) * n;
+    PetscReal a0 = 0, a1 = 0, b0 = 0, b1 = 0, c0 = 0, c1 = 0, d0 = 0, d1 = 0;
+    for (PetscInt p = 0; p < n; p++) {
+      a0 = SK_MMM_MADD(a0, a[p], x0[p]), a1 = SK_MMM_MADD(a1, a[p], x1[p]);
+      b0 = SK_MMM_MADD(b0, b[p], x0[p]), b1 = SK_MMM_MADD(b1, b[p], x1[p]);
+      c0 = SK_MMM_MADD(c0, c[p], x0[p]), c1 = SK_MMM_MADD(c1, c[p], x1[p]);
+      d0 = SK_MMM_MADD(d0, d[p], x0[p]), d1 = SK_MMM_MADD(d1, d[p], x1[p]);
+    }
+    y0[r] = a0, y0[r + 1] = b0, y0[r + 2] = c0, y0[r + 3] = d0;
+    y1[r] = a1, y1[r + 1] = b1, y1[r + 2] = c1, y1[r + 3] = d1;
+  }
+  for (; r < nr; r++) {
+    const PetscReal *a = phi + (size_t)(rows ? rows[r] : r) * n;
+    PetscReal a0 = 0, a1 = 0;
+    for (PetscInt p = 0; p < n; p++) a0 = SK_MMM_MADD(a0, a[p], x0[p]), a1 = SK_MMM_MADD(a1, a[p], x1[p]);
+    y0[r] = a0, y1[r] = a1;
+  }
+}
+
 /* rodpair_mmm_segments.c */
 /* row j of the mode matrix (phi_p(j), p = 0..n-1); valid until the next call */
 PETSC_INTERN const PetscReal *SKMMMSegRow(MMM *mm, const Seg *sg, PetscInt j);

@@ -338,6 +338,34 @@ static PetscErrorCode SegPass(MMM *mm, const Seg *sg, PetscBool project, PetscIn
   PetscCall(PetscLogEventBegin(event, 0, 0, 0, 0));
   if (sg->fast) {
     for (PetscInt v = 0; v < nv; v++) PetscCall(SegTransform(&mm->tr, sg, project, X[v], Y[v]));
+  } else if (!project && nv == 2 && sg->phi) {
+    SKMMMRowDots(sg->phi, n, n, NULL, X[0], X[1], Y[0], Y[1]);
+  } else if (project && sg->phi) {
+    /* four rows scattered per pass over the modal sums, each sum taking them in the order of the rows as one at a time
+       does (bit for bit), with a quarter of the loads and stores of the sums */
+    PetscInt j = 0;
+    for (PetscInt v = 0; v < nv; v++)
+      for (PetscInt p = 0; p < n; p++) Y[v][p] = 0;
+    for (; j + 4 <= n; j += 4) {
+      const PetscReal *r0 = sg->phi + (size_t)j * n, *r1 = r0 + n, *r2 = r1 + n, *r3 = r2 + n;
+      for (PetscInt v = 0; v < nv; v++) {
+        const PetscReal x0 = X[v][j], x1 = X[v][j + 1], x2 = X[v][j + 2], x3 = X[v][j + 3];
+        PetscReal *y = Y[v];
+        for (PetscInt p = 0; p < n; p++) {
+          PetscReal t = y[p];
+          t           = SK_MMM_MADD(t, r0[p], x0);
+          t           = SK_MMM_MADD(t, r1[p], x1);
+          t           = SK_MMM_MADD(t, r2[p], x2);
+          t           = SK_MMM_MADD(t, r3[p], x3);
+          y[p]        = t;
+        }
+      }
+    }
+    for (; j < n; j++) {
+      const PetscReal *row = sg->phi + (size_t)j * n;
+      for (PetscInt v = 0; v < nv; v++)
+        for (PetscInt p = 0; p < n; p++) Y[v][p] += row[p] * X[v][j];
+    }
   } else {
     if (project)
       for (PetscInt v = 0; v < nv; v++)

@@ -241,16 +241,7 @@ void SKMMMSegNodesUV(MMM *mm, const Seg *sg, PetscInt k, const PetscInt idx[], P
   PetscInt b       = 0;
 
   if (sg->phi) {
-    for (; b < k; b++) {
-      const PetscReal *row = sg->phi + (size_t)idx[b] * n;
-      PetscReal uu = 0, vv = 0;
-      for (PetscInt p = 0; p < n; p++) {
-        uu += row[p] * qv[p];
-        vv += row[p] * qdv[p];
-      }
-      U[b] = uu;
-      V[b] = vv;
-    }
+    SKMMMRowDots(sg->phi, n, k, idx, qv, qdv, U, V);
     return;
   }
   for (; b + SEG_NB <= k; b += SEG_NB) NodesUVLanes(sg, qv, qdv, SEG_NB, idx + b, U + b, V + b);
