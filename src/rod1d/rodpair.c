@@ -166,12 +166,77 @@ static void StickSolve(SKRodPair rp, PetscReal x[], PetscReal w[])
   }
 }
 
+/* The friction forces F[IDX[a]] of K nodes with coupling vectors G[a] load rod 2's modes, B -= F_i g_i, and each
+   node's relative velocity is VREL[i] = v_i - g_i . etad. A node's product g_i . etad is a chain of dependent additions
+   over the modes, bound by their latency: four nodes share a pass, each sum (and each entry of B over the nodes) in the
+   order of one node at a time, so that the results are those of a node at a time, bit for bit. */
+static void LoadRod2(PetscInt Nm, PetscInt k, const PetscInt idx[], const PetscReal *const G[], const PetscReal F[], const PetscReal v[],
+                     const PetscReal etad[], PetscReal b[], PetscReal vrel[])
+{
+  PetscInt a = 0;
+
+  for (; a + 4 <= k; a += 4) {
+    const PetscReal *g0 = G[a], *g1 = G[a + 1], *g2 = G[a + 2], *g3 = G[a + 3];
+    const PetscReal F0 = F[idx[a]], F1 = F[idx[a + 1]], F2 = F[idx[a + 2]], F3 = F[idx[a + 3]];
+    PetscReal w0 = 0, w1 = 0, w2 = 0, w3 = 0;
+    for (PetscInt n = 0; n < Nm; n++) {
+      PetscReal bn = b[n];
+      bn -= F0 * g0[n];
+      bn -= F1 * g1[n];
+      bn -= F2 * g2[n];
+      bn -= F3 * g3[n];
+      b[n] = bn;
+      w0 += g0[n] * etad[n];
+      w1 += g1[n] * etad[n];
+      w2 += g2[n] * etad[n];
+      w3 += g3[n] * etad[n];
+    }
+    vrel[idx[a]]     = v[idx[a]] - w0;
+    vrel[idx[a + 1]] = v[idx[a + 1]] - w1;
+    vrel[idx[a + 2]] = v[idx[a + 2]] - w2;
+    vrel[idx[a + 3]] = v[idx[a + 3]] - w3;
+  }
+  for (; a < k; a++) {
+    const PetscReal *gi = G[a], Fi = F[idx[a]];
+    PetscReal w = 0;
+    for (PetscInt n = 0; n < Nm; n++) {
+      b[n] -= Fi * gi[n];
+      w += gi[n] * etad[n];
+    }
+    vrel[idx[a]] = v[idx[a]] - w;
+  }
+}
+
+/* S[a] = G[a] . B for K coupling vectors: four dependent chains side by side, each in the order of one alone */
+static void StickProjections(PetscInt Nm, PetscInt k, const PetscReal *const G[], const PetscReal B[], PetscReal S[])
+{
+  PetscInt a = 0;
+
+  for (; a + 4 <= k; a += 4) {
+    const PetscReal *g0 = G[a], *g1 = G[a + 1], *g2 = G[a + 2], *g3 = G[a + 3];
+    PetscReal s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (PetscInt n = 0; n < Nm; n++) {
+      s0 += g0[n] * B[n];
+      s1 += g1[n] * B[n];
+      s2 += g2[n] * B[n];
+      s3 += g3[n] * B[n];
+    }
+    S[a] = s0, S[a + 1] = s1, S[a + 2] = s2, S[a + 3] = s3;
+  }
+  for (; a < k; a++) {
+    PetscReal s = 0;
+    for (PetscInt n = 0; n < Nm; n++) s += G[a][n] * B[n];
+    S[a] = s;
+  }
+}
+
 PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], PetscReal dy[])
 {
   const SKRodPairModel *m = &rp->model;
   PetscInt N = m->N, Nm = m->Nm;
   const PetscReal *u = U(y), *v = V(y), *eta = ETA(y), *etad = ETAD(y);
   PetscReal *b = rp->b, *g = rp->g, *F = rp->force, *fint = rp->fint, P = rp->load(rp->load_ctx, t), diss = 0, Fc = 0;
+  PetscInt nslip = 0;
 
   PetscFunctionBegin;
   if (!rp->factored) PetscCall(FactorStick(rp));
@@ -183,41 +248,27 @@ PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], Pets
     fint[0] += Fc;
   }
   for (PetscInt n = 0; n < Nm; n++) b[n] = -m->omega[n] * m->omega[n] * eta[n];
-  /* slipping nodes: kinetic friction on their clipped tributary length; the reaction loads rod 2 where they are now */
+  /* slipping nodes: kinetic friction on their clipped tributary length; the reaction loads rod 2 where they are now
+     (the couplings of the nodes that moved, four at a time) */
+  PetscCall(SKRodPairSlipCouplingsAt(rp, y, NULL));
   for (PetscInt i = 0; i < N; i++) {
     F[i] = 0;
     if (rp->state[i] == SK_ROD_SLIP_POS || rp->state[i] == SK_ROD_SLIP_NEG) {
-      PetscReal zbar = m->z[i] + u[i] - m->l1, w = 0;
-      const PetscReal *gi = SKRodPairSlipCoupling(rp, i, zbar, NULL);
+      PetscReal zbar      = m->z[i] + u[i] - m->l1;
+      rp->cw_g[nslip]     = rp->gslip + i * Nm;
+      rp->cw_idx[nslip++] = i;
       F[i]                = (rp->state[i] == SK_ROD_SLIP_POS ? -1 : 1) * SKRodPairCapacity(m, i, zbar, PETSC_TRUE);
-      for (PetscInt n = 0; n < Nm; n++) {
-        b[n] -= F[i] * gi[n];
-        w += gi[n] * etad[n];
-      }
-      rp->vrel[i] = v[i] - w;
     }
   }
+  LoadRod2(Nm, nslip, rp->cw_idx, (const PetscReal *const *)rp->cw_g, F, v, etad, b, rp->vrel);
   /* sticking nodes: holding forces from the constraints, with the coupling frozen at the moment they stuck */
   if (rp->nstick) {
-    for (PetscInt a = 0; a < rp->nstick; a++) {
-      PetscInt i          = rp->stick_idx[a];
-      const PetscReal *gi = rp->gstick + i * Nm;
-      PetscReal s         = 0;
-      for (PetscInt k = 0; k < Nm; k++) s += gi[k] * b[k];
-      rp->rhs[a] = s - fint[i] / m->mass[i];
-    }
+    for (PetscInt a = 0; a < rp->nstick; a++) rp->cw_g[a] = rp->gstick + rp->stick_idx[a] * Nm;
+    StickProjections(Nm, rp->nstick, (const PetscReal *const *)rp->cw_g, b, rp->rhs);
+    for (PetscInt a = 0; a < rp->nstick; a++) rp->rhs[a] -= fint[rp->stick_idx[a]] / m->mass[rp->stick_idx[a]];
     StickSolve(rp, rp->rhs, g);
-    for (PetscInt a = 0; a < rp->nstick; a++) {
-      PetscInt i          = rp->stick_idx[a];
-      const PetscReal *gi = rp->gstick + i * Nm;
-      PetscReal w         = 0;
-      F[i]                = rp->rhs[a];
-      for (PetscInt k = 0; k < Nm; k++) {
-        b[k] -= F[i] * gi[k];
-        w += gi[k] * etad[k];
-      }
-      rp->vrel[i] = v[i] - w;
-    }
+    for (PetscInt a = 0; a < rp->nstick; a++) F[rp->stick_idx[a]] = rp->rhs[a];
+    LoadRod2(Nm, rp->nstick, rp->stick_idx, (const PetscReal *const *)rp->cw_g, F, v, etad, b, rp->vrel);
   }
   for (PetscInt i = 0; i < N; i++) {
     dy[i]     = v[i];
@@ -312,11 +363,10 @@ const PetscReal *SKRodPairSlipCoupling(SKRodPair rp, PetscInt i, PetscReal zbar,
 PetscErrorCode SKRodPairSlipCouplingsAt(SKRodPair rp, const PetscReal y[], PetscReal gout[])
 {
   const SKRodPairModel *m = &rp->model;
-  PetscInt k              = 0, done, *idx;
-  PetscReal *zb, *len, **g;
+  PetscInt k = 0, done, *idx = rp->cw_idx;
+  PetscReal *zb = rp->cw_zbar, *len = rp->cw_len, **g = rp->cw_g;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc4(m->N, &idx, m->N, &zb, m->N, &len, m->N, &g));
   for (PetscInt i = 0; i < m->N; i++) {
     PetscReal zbar = m->z[i] + y[i] - m->l1;
     if ((rp->state[i] != SK_ROD_SLIP_POS && rp->state[i] != SK_ROD_SLIP_NEG) || (!gout && rp->zslip[i] == zbar)) continue;
@@ -332,7 +382,6 @@ PetscErrorCode SKRodPairSlipCouplingsAt(SKRodPair rp, const PetscReal y[], Petsc
     rp->lslip[idx[b]] = len[b];
     rp->zslip[idx[b]] = zb[b];
   }
-  PetscCall(PetscFree4(idx, zb, len, g));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -542,6 +591,7 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   PetscCall(PetscCalloc1(Nm, &rp->b));
   PetscCall(PetscCalloc1(Nm, &rp->g));
   PetscCall(PetscMalloc3((size_t)N * Nm, &rp->gslip, N, &rp->zslip, N, &rp->lslip));
+  PetscCall(PetscMalloc4(N, &rp->cw_idx, N, &rp->cw_zbar, N, &rp->cw_len, N, &rp->cw_g));
   for (PetscInt i = 0; i < N; i++) rp->zslip[i] = PETSC_MAX_REAL;
   PetscCall(PetscCalloc1(n, &rp->atolv));
   for (PetscInt s = 0; s < 7; s++) PetscCall(PetscCalloc1(n, &rp->k[s]));
@@ -598,6 +648,7 @@ PetscErrorCode SKRodPairDestroy(SKRodPair *rp_in)
   PetscCall(PetscFree(rp->b));
   PetscCall(PetscFree(rp->g));
   PetscCall(PetscFree3(rp->gslip, rp->zslip, rp->lslip));
+  PetscCall(PetscFree4(rp->cw_idx, rp->cw_zbar, rp->cw_len, rp->cw_g));
   PetscCall(PetscFree(rp->atolv));
   for (PetscInt s = 0; s < 7; s++) PetscCall(PetscFree(rp->k[s]));
   for (PetscInt s = 0; s < 5; s++) PetscCall(PetscFree(rp->rcont[s]));

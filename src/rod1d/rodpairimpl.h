@@ -111,6 +111,9 @@ struct _p_SKRodPair {
   PetscReal *capm;             /* the same matrix I + G^T diag(m) G unfactored: rod 2's modal mass with the sticking nodes */
   PetscReal *mg;               /* work (Nm): m_i g_i of one node while C is formed */
   PetscReal *gout;             /* work (N x Nm): the slipping nodes' coupling vectors at an output (SKRodPairOutput) */
+  PetscInt *cw_idx;            /* work (N each): the nodes of a batch of couplings (SKRodPairSlipCouplingsAt), and the */
+  PetscReal *cw_zbar, *cw_len; /* slipping nodes of a right-hand side in their order */
+  PetscReal **cw_g;
 
   /* results of the last right-hand-side evaluation */
   PetscReal *force; /* friction force on each node of rod 1 (N) */
