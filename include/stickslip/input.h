@@ -81,13 +81,6 @@ PETSC_EXTERN PetscErrorCode SKInputCheckNonNegative(SKInput input, SKNode node, 
    given on the command line (command line wins). Format: <options>-rodpair_solver rk45 -quiet</options>. */
 PETSC_EXTERN PetscErrorCode SKInputInsertOptions(SKInput input);
 
-/* One option read the PETSc way (PetscOptionsBegin/End around PetscOptionsReal/Int/String), so that -help lists it
-   with HELP and its current value: for the scattered overrides of a solver's set-up. *value keeps its value when the
-   option is absent; set (may be NULL) says whether it was given. */
-PETSC_EXTERN PetscErrorCode SKOptionsReal(MPI_Comm comm, const char name[], const char help[], PetscReal *value, PetscBool *set);
-PETSC_EXTERN PetscErrorCode SKOptionsInt(MPI_Comm comm, const char name[], const char help[], PetscInt *value, PetscBool *set);
-PETSC_EXTERN PetscErrorCode SKOptionsString(MPI_Comm comm, const char name[], const char help[], char value[], size_t len, PetscBool *set);
-
 /* Identity of a run, for checkpoints (a restart must continue the same study). SKInputGetDigest(): FNV-1a hash of the
    input's canonical XML (W3C Canonical XML 1.0 without comments: attribute order, quoting and comments do not count).
    SKOptionsGetRunDigest(): the options that can change results, as a canonical string ("-name value" pairs sorted by

@@ -90,6 +90,10 @@ typedef PetscErrorCode (*SKRodPairMonitorFn)(void *ctx, PetscReal t, const Petsc
    when built with STICKSLIP_WITH_CVODE), or the mode-matching method. */
 typedef enum { SK_RODPAIR_RK45, SK_RODPAIR_CVODE, SK_RODPAIR_MMM } SKRodPairMethod;
 PETSC_EXTERN const char *const SKRodPairMethods[];
+/* Why a build without CVODE refuses SK_RODPAIR_CVODE: the rodpair solver's set-up (so that validate refuses it too)
+   and SKRodPairSolve() say the same. */
+#define SK_RODPAIR_NO_CVODE_MESSAGE \
+  "stickslip was built without CVODE; reconfigure with -DSTICKSLIP_WITH_CVODE=ON or use -rodpair_solver rk45"
 
 /* Creates a rod pair from PARAMS (copied) and the load LOAD(LOAD_CTX, t) (the context is borrowed: it must outlive
    the rod pair). Checks the parameters with PetscCheck (PETSC_ERR_ARG_OUTOFRANGE); user input is checked earlier by the

@@ -76,14 +76,7 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
   ex->safety = 0.9;
   PetscCall(SKInputGetReal(ex->input, time, "safety", &ex->safety, NULL));
   PetscCall(SKInputCheck(ex->input, time, ex->safety > 0 && ex->safety <= 1, "safety = %g must be in (0, 1]", (double)ex->safety));
-  {
-    /* stability studies only: a safety factor above 1 on purpose (the energy check must then stop the run) */
-    PetscBool unsafe;
-    PetscReal factor;
-    PetscCall(PetscOptionsGetReal(NULL, NULL, "-explicit_unsafe_safety", &factor, &unsafe));
-    PetscCheck(!unsafe || factor > 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE, "-explicit_unsafe_safety %g must be positive", (double)factor);
-    if (unsafe) ex->safety = factor;
-  }
+  if (ex->unsafe_safety > 0) ex->safety = ex->unsafe_safety; /* -explicit_unsafe_safety, read with the solver's options */
   PetscCall(SKInputGetReal(ex->input, time, "dt", &dt, &has_dt));
   PetscCall(SKExplicitCriticalTimeStep(ex));
   /* a zero or non-finite step would run no steps (or forever) and report success */
@@ -131,15 +124,19 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
     PetscCall(SKInputGetInt(ex->input, node, "histories", &ex->history_interval, NULL));
   }
   { /* the field frames and histories of any input from the command line, e.g. ParaView frames of an input that sets
-       fields="0", the energy history of a campaign's realisation input that sets histories="0" */
-    PetscBool set;
-    PetscCall(SKOptionsInt(ex->comm, "-explicit_field_interval", "VTK fields every this many steps (0: none); replaces <output fields>",
-                           &ex->field_interval, &set));
-    PetscCheck(!set || ex->field_interval >= 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE,
+       fields="0", the energy history of a campaign's realisation input that sets histories="0"; a block of their own
+       (title distinct from the solver's block, which -help would otherwise list only once) because their defaults
+       depend on the time step */
+    PetscBool field_set, history_set;
+    PetscOptionsBegin(ex->comm, NULL, "explicit solver output (the command line and <options> override <output>)", NULL);
+    PetscCall(PetscOptionsInt("-explicit_field_interval", "VTK fields every this many steps (0: none); replaces <output fields>", "",
+                              ex->field_interval, &ex->field_interval, &field_set));
+    PetscCall(PetscOptionsInt("-explicit_history_interval", "histories every this many steps (0: none); replaces <output histories>", "",
+                              ex->history_interval, &ex->history_interval, &history_set));
+    PetscOptionsEnd();
+    PetscCheck(!field_set || ex->field_interval >= 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "-explicit_field_interval %" PetscInt_FMT ": need a number of steps >= 0 (0: no fields)", ex->field_interval);
-    PetscCall(SKOptionsInt(ex->comm, "-explicit_history_interval", "histories every this many steps (0: none); replaces <output histories>",
-                           &ex->history_interval, &set));
-    PetscCheck(!set || ex->history_interval >= 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE,
+    PetscCheck(!history_set || ex->history_interval >= 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE,
                "-explicit_history_interval %" PetscInt_FMT ": need a number of steps >= 0 (0: no histories)", ex->history_interval);
   }
   /* the energy check runs at the history samples; a run without histories still gets it, about
@@ -166,6 +163,44 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
       PetscCall(SKInputCheck(ex->input, items[i], strcmp(h->name, ex->sethist[j].name), "history '%s' is defined twice", h->name));
   }
   PetscCall(PetscFree(items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The solver's options whose defaults do not depend on the input, in one block (blocks with the same title would be
+   listed by -help only once), read before the set-up's first phase that -explicit_setup_view reports on. The output
+   intervals, whose defaults depend on the time step, are read in ReadTimeAndOutput(). */
+static PetscErrorCode ReadOptions(SKExplicit ex)
+{
+  PetscBool unsafe;
+
+  PetscFunctionBegin;
+  ex->energy_tolerance = 0.05;
+  ex->power_its        = 2000;
+  ex->power_rtol       = 1e-6;
+  ex->kill_step        = -1;
+  ex->critical_type    = SK_EXPLICIT_CRITICAL_AUTO;
+  ex->unsafe_safety    = 0;
+  PetscOptionsBegin(ex->comm, NULL, "explicit solver", NULL);
+  PetscCall(PetscOptionsBool("-explicit_setup_view", "print time and memory after each phase of the set-up and after the time loop", "",
+                             ex->setup_view, &ex->setup_view, NULL));
+  PetscCall(PetscOptionsReal("-explicit_energy_tolerance", "allowed energy-balance drift, fraction of the energy in play", "",
+                             ex->energy_tolerance, &ex->energy_tolerance, NULL));
+  PetscCall(PetscOptionsEnum("-explicit_critical_step",
+                             "how the critical time step is found (auto: power on small meshes, bound on large ones)", "",
+                             SKExplicitCriticalStepTypes, (PetscEnum)ex->critical_type, (PetscEnum *)&ex->critical_type, NULL));
+  PetscCall(
+      PetscOptionsInt("-explicit_power_maxit", "power iterations for the critical time step", "", ex->power_its, &ex->power_its, NULL));
+  PetscCall(
+      PetscOptionsReal("-explicit_power_rtol", "relative change that ends the power iteration", "", ex->power_rtol, &ex->power_rtol, NULL));
+  /* stability studies only: a safety factor above 1 on purpose (the energy check must then stop the run) */
+  PetscCall(PetscOptionsReal("-explicit_unsafe_safety", "stability studies: replaces <time safety> and may exceed 1 (0: not given)", "",
+                             ex->unsafe_safety, &ex->unsafe_safety, &unsafe));
+  PetscCall(PetscOptionsInt("-explicit_kill_at_step", "test hook: SIGKILL after this step", "", ex->kill_step, &ex->kill_step, NULL));
+  PetscCall(PetscOptionsEnum("-explicit_energy_booking", "test hook: how terms that book their own energy enter the balance", "",
+                             SKExplicitEnergyBookings, (PetscEnum)ex->booking, (PetscEnum *)&ex->booking, NULL));
+  PetscOptionsEnd();
+  PetscCheck(!unsafe || ex->unsafe_safety > 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE, "-explicit_unsafe_safety %g must be positive",
+             (double)ex->unsafe_safety);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -232,8 +267,8 @@ PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapF
   *exp      = ex;
   ex->input = input;
   PetscCall(PetscTime(&ex->setup_t0));
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-explicit_setup_view", &ex->setup_view, NULL));
   PetscCall(SKInputGetComm(input, &ex->comm));
+  PetscCall(ReadOptions(ex));
   PetscCallMPI(MPI_Comm_rank(ex->comm, &ex->rank));
   PetscCallMPI(MPI_Comm_size(ex->comm, &ex->size));
   PetscCall(SKInputGetRoot(input, &root));
@@ -305,21 +340,6 @@ PetscErrorCode SKExplicitCreateFromInputMapped(SKInput input, SKExplicitNodeMapF
   PetscCall(SKExplicitSetupView(ex, "loads, conditions"));
   PetscCall(SKExplicitMassSetUp(ex)); /* its weights need the prescribed dofs */
 
-  ex->energy_tolerance = 0.05;
-  ex->power_its        = 2000;
-  ex->power_rtol       = 1e-6;
-  ex->kill_step        = -1;
-  PetscOptionsBegin(ex->comm, NULL, "explicit solver", NULL);
-  PetscCall(PetscOptionsReal("-explicit_energy_tolerance", "allowed energy-balance drift, fraction of the energy in play", "",
-                             ex->energy_tolerance, &ex->energy_tolerance, NULL));
-  PetscCall(
-      PetscOptionsInt("-explicit_power_maxit", "power iterations for the critical time step", "", ex->power_its, &ex->power_its, NULL));
-  PetscCall(
-      PetscOptionsReal("-explicit_power_rtol", "relative change that ends the power iteration", "", ex->power_rtol, &ex->power_rtol, NULL));
-  PetscCall(PetscOptionsInt("-explicit_kill_at_step", "test hook: SIGKILL after this step", "", ex->kill_step, &ex->kill_step, NULL));
-  PetscCall(PetscOptionsEnum("-explicit_energy_booking", "test hook: how terms that book their own energy enter the balance", "",
-                             SKExplicitEnergyBookings, (PetscEnum)ex->booking, (PetscEnum *)&ex->booking, NULL));
-  PetscOptionsEnd();
   PetscCall(SKExplicitReadContacts(ex, root)); /* registered as force terms before the time step: the pairs bound it */
   PetscCall(ReadTimeAndOutput(ex, root));
   PetscCall(SKExplicitSetupView(ex, "critical step, output"));

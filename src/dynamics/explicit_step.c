@@ -655,8 +655,6 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
-  ex->critical_type = SK_EXPLICIT_CRITICAL_AUTO;
-  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-explicit_critical_step", SKExplicitCriticalStepTypes, (PetscEnum *)&ex->critical_type, NULL));
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, NULL, &gsize));
   if (ex->critical_type == SK_EXPLICIT_CRITICAL_AUTO)
     ex->critical_type = gsize * ex->dim <= SK_EXPLICIT_POWER_MAX_DOFS ? SK_EXPLICIT_CRITICAL_POWER : SK_EXPLICIT_CRITICAL_BOUND;

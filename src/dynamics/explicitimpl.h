@@ -230,7 +230,9 @@ struct _p_SKExplicit {
   PetscReal normal_load;                     /* estimated normal load on each contact pair (N): twice the peak applied load */
   PetscReal dt_friction; /* the critical step with the friction moduli at that load (s), <= dt_critical; sets the automatic step */
   PetscInt power_its;
-  SKExplicitCriticalStepType critical_type; /* how dt_critical was found (never auto after SKExplicitCriticalTimeStep) */
+  SKExplicitCriticalStepType critical_type; /* -explicit_critical_step; how dt_critical was found (never auto after
+                                               SKExplicitCriticalTimeStep) */
+  PetscReal unsafe_safety;                  /* -explicit_unsafe_safety: replaces <time safety> (0: not given) */
   PetscBool critical_element;               /* bound: the element bound of a mesh of patches was the tighter (else Gershgorin) */
   /* -explicit_setup_view: time and memory at the phase boundaries of the set-up */
   PetscBool setup_view;

@@ -759,39 +759,3 @@ PetscErrorCode SKOptionsGetRunDigest(char **canonical, unsigned long long *diges
   PetscCall(PetscFree(all));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/* One option of KIND in its own PetscOptionsBegin/End block (what -help prints). */
-typedef enum { SK_OPTION_REAL, SK_OPTION_INT, SK_OPTION_STRING } SKOptionKind;
-
-static PetscErrorCode SKOptionsOne(MPI_Comm comm, SKOptionKind kind, const char name[], const char help[], void *value, size_t len,
-                                   PetscBool *set)
-{
-  PetscFunctionBegin;
-  PetscOptionsBegin(comm, NULL, "stickslip solver option", NULL);
-  if (kind == SK_OPTION_REAL) PetscCall(PetscOptionsReal(name, help, "", *(PetscReal *)value, (PetscReal *)value, set));
-  if (kind == SK_OPTION_INT) PetscCall(PetscOptionsInt(name, help, "", *(PetscInt *)value, (PetscInt *)value, set));
-  if (kind == SK_OPTION_STRING) PetscCall(PetscOptionsString(name, help, "", (char *)value, (char *)value, len, set));
-  PetscOptionsEnd();
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKOptionsReal(MPI_Comm comm, const char name[], const char help[], PetscReal *value, PetscBool *set)
-{
-  PetscFunctionBegin;
-  PetscCall(SKOptionsOne(comm, SK_OPTION_REAL, name, help, value, 0, set));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKOptionsInt(MPI_Comm comm, const char name[], const char help[], PetscInt *value, PetscBool *set)
-{
-  PetscFunctionBegin;
-  PetscCall(SKOptionsOne(comm, SK_OPTION_INT, name, help, value, 0, set));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKOptionsString(MPI_Comm comm, const char name[], const char help[], char value[], size_t len, PetscBool *set)
-{
-  PetscFunctionBegin;
-  PetscCall(SKOptionsOne(comm, SK_OPTION_STRING, name, help, value, len, set));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}

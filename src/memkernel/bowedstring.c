@@ -22,8 +22,8 @@ typedef struct {
 static PetscErrorCode BowSetup(SKInput input, void **vctx)
 {
   BowCtx *ctx;
-  SKNode root, node;
-  PetscBool found, flg;
+  SKNode root, node, structure, time;
+  PetscBool found, rtol_set;
   char model[32] = "reduced";
 
   PetscFunctionBegin;
@@ -31,29 +31,23 @@ static PetscErrorCode BowSetup(SKInput input, void **vctx)
   *vctx = ctx;
   PetscCall(SKInputGetRoot(input, &root));
 
-  PetscCall(SKInputRequireChild(input, root, "structure", &node));
-  PetscCall(SKInputRequireString(input, node, "type", ctx->structure, sizeof(ctx->structure)));
-  PetscCall(SKInputRequireReal(input, node, "damping", &ctx->damping));
-  PetscCall(SKOptionsReal(PETSC_COMM_WORLD, "-bowedstring_damping", "modal damping ratio (overrides the input)", &ctx->damping, NULL));
-  PetscCall(SKInputCheck(input, node, ctx->damping >= 0 && ctx->damping < 1,
-                         "damping ratio D = %g must lie in [0, 1) (an underdamped structure)", (double)ctx->damping));
-  PetscCall(SKInputRequireInt(input, node, "modes", &ctx->modes));
-  PetscCall(SKOptionsInt(PETSC_COMM_WORLD, "-bowedstring_modes", "modes of the structure (overrides the input)", &ctx->modes, NULL));
-  PetscCall(SKInputCheck(input, node, ctx->modes >= 1, "no modes: modes = %" PetscInt_FMT " must be at least 1", ctx->modes));
-  PetscCall(SKInputCheck(input, node, ctx->modes <= 10000000, "modes = %" PetscInt_FMT " is unreasonably large (at most 1e7)", ctx->modes));
+  PetscCall(SKInputRequireChild(input, root, "structure", &structure));
+  PetscCall(SKInputRequireString(input, structure, "type", ctx->structure, sizeof(ctx->structure)));
+  PetscCall(SKInputRequireReal(input, structure, "damping", &ctx->damping));
+  PetscCall(SKInputRequireInt(input, structure, "modes", &ctx->modes)); /* both checked after the options below */
   ctx->wave_speed = 1;
   ctx->contact    = 1;
   if (!strcmp(ctx->structure, "string")) {
-    PetscCall(SKInputGetReal(input, node, "wave_speed", &ctx->wave_speed, &found));
-    PetscCall(SKInputCheck(input, node, found, "the string needs its wave speed (attribute wave_speed, 1/s)"));
-    PetscCall(SKInputCheckPositive(input, node, "wave_speed", ctx->wave_speed));
-    PetscCall(SKInputGetReal(input, node, "contact", &ctx->contact, &found));
-    PetscCall(SKInputCheck(input, node, found, "the string needs its contact point (attribute contact, in (0, 1))"));
-    PetscCall(SKInputCheck(input, node, ctx->contact > 0 && ctx->contact < 1, "contact point xi* = %g lies outside the string (0, 1)",
+    PetscCall(SKInputGetReal(input, structure, "wave_speed", &ctx->wave_speed, &found));
+    PetscCall(SKInputCheck(input, structure, found, "the string needs its wave speed (attribute wave_speed, 1/s)"));
+    PetscCall(SKInputCheckPositive(input, structure, "wave_speed", ctx->wave_speed));
+    PetscCall(SKInputGetReal(input, structure, "contact", &ctx->contact, &found));
+    PetscCall(SKInputCheck(input, structure, found, "the string needs its contact point (attribute contact, in (0, 1))"));
+    PetscCall(SKInputCheck(input, structure, ctx->contact > 0 && ctx->contact < 1, "contact point xi* = %g lies outside the string (0, 1)",
                            (double)ctx->contact));
   } else {
-    PetscCall(SKInputGetReal(input, node, "contact", &ctx->contact, &found));
-    PetscCall(SKInputCheck(input, node, !found || ctx->contact == 1,
+    PetscCall(SKInputGetReal(input, structure, "contact", &ctx->contact, &found));
+    PetscCall(SKInputCheck(input, structure, !found || ctx->contact == 1,
                            "the cantilever's contact point is its free end: contact = %g must be 1 or absent", (double)ctx->contact));
   }
 
@@ -72,15 +66,10 @@ static PetscErrorCode BowSetup(SKInput input, void **vctx)
   PetscCall(SKInputRequireReal(input, node, "y1", &ctx->y_start[0]));
   PetscCall(SKInputRequireReal(input, node, "y2", &ctx->y_start[1]));
 
-  PetscCall(SKInputRequireChild(input, root, "time", &node));
-  PetscCall(SKInputRequireReal(input, node, "end", &ctx->t_end));
-  PetscCall(SKInputCheckPositive(input, node, "end", ctx->t_end));
-  PetscCall(SKInputRequireReal(input, node, "dt", &ctx->dt));
-  PetscCall(SKOptionsReal(PETSC_COMM_WORLD, "-bowedstring_dt", "time step (s; overrides the input)", &ctx->dt, NULL));
-  PetscCall(SKInputCheckPositive(input, node, "dt", ctx->dt));
-  PetscCall(
-      SKInputCheck(input, node, ctx->dt <= ctx->t_end, "dt = %g s exceeds the horizon end = %g s", (double)ctx->dt, (double)ctx->t_end));
-  PetscCall(SKInputCheck(input, node, ctx->t_end / ctx->dt <= 1e9, "end / dt = %g steps is too many", (double)(ctx->t_end / ctx->dt)));
+  PetscCall(SKInputRequireChild(input, root, "time", &time));
+  PetscCall(SKInputRequireReal(input, time, "end", &ctx->t_end));
+  PetscCall(SKInputCheckPositive(input, time, "end", ctx->t_end));
+  PetscCall(SKInputRequireReal(input, time, "dt", &ctx->dt)); /* checked after the options below */
 
   ctx->tol    = 1e-10;
   ctx->window = 0;
@@ -100,12 +89,6 @@ static PetscErrorCode BowSetup(SKInput input, void **vctx)
     PetscCall(SKInputGetReal(input, node, "atol", &ctx->atol, NULL));
     PetscCall(SKInputCheckPositive(input, node, "atol", ctx->atol));
   }
-  PetscCall(SKOptionsReal(PETSC_COMM_WORLD, "-bowedstring_full_rtol", "relative tolerance of the full model (atol = 1e-2 rtol)", &ctx->rtol,
-                          &flg));
-  if (flg) {
-    PetscCall(SKInputCheck(input, root, ctx->rtol > 0, "option -bowedstring_full_rtol %g must be positive", (double)ctx->rtol));
-    ctx->atol = 1e-2 * ctx->rtol; /* the input's ratio */
-  }
   ctx->every         = 10;
   ctx->kernel_end    = 4;
   ctx->kernel_points = 2001;
@@ -120,8 +103,30 @@ static PetscErrorCode BowSetup(SKInput input, void **vctx)
                            "kernel_points = %" PetscInt_FMT " must lie in [2, 1e6]", ctx->kernel_points));
   }
 
-  PetscCall(SKOptionsString(PETSC_COMM_WORLD, "-bowedstring_model", "reduced, full, both or kernel (overrides the input)", model,
-                            sizeof(model), &flg));
+  /* the command-line overrides, in one options block (blocks with the same title would be listed by -help only once),
+     read after the input values they override so that -help shows those as the current ones */
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "bowedstring solver (the command line and <options> override the input)", NULL);
+  PetscCall(PetscOptionsReal("-bowedstring_damping", "modal damping ratio (overrides <structure damping>)", "", ctx->damping, &ctx->damping,
+                             NULL));
+  PetscCall(
+      PetscOptionsInt("-bowedstring_modes", "modes of the structure (overrides <structure modes>)", "", ctx->modes, &ctx->modes, NULL));
+  PetscCall(PetscOptionsReal("-bowedstring_dt", "time step (s; overrides <time dt>)", "", ctx->dt, &ctx->dt, NULL));
+  PetscCall(PetscOptionsReal("-bowedstring_full_rtol", "relative tolerance of the full model (overrides <full rtol>; atol = 1e-2 rtol)", "",
+                             ctx->rtol, &ctx->rtol, &rtol_set));
+  if (rtol_set) ctx->atol = 1e-2 * ctx->rtol; /* the input's ratio */
+  PetscCall(PetscOptionsString("-bowedstring_model", "model to run: reduced, full, both or kernel", "", model, model, sizeof(model), NULL));
+  PetscOptionsEnd();
+
+  PetscCall(SKInputCheck(input, structure, ctx->damping >= 0 && ctx->damping < 1,
+                         "damping ratio D = %g must lie in [0, 1) (an underdamped structure)", (double)ctx->damping));
+  PetscCall(SKInputCheck(input, structure, ctx->modes >= 1, "no modes: modes = %" PetscInt_FMT " must be at least 1", ctx->modes));
+  PetscCall(
+      SKInputCheck(input, structure, ctx->modes <= 10000000, "modes = %" PetscInt_FMT " is unreasonably large (at most 1e7)", ctx->modes));
+  PetscCall(SKInputCheckPositive(input, time, "dt", ctx->dt));
+  PetscCall(
+      SKInputCheck(input, time, ctx->dt <= ctx->t_end, "dt = %g s exceeds the horizon end = %g s", (double)ctx->dt, (double)ctx->t_end));
+  PetscCall(SKInputCheck(input, time, ctx->t_end / ctx->dt <= 1e9, "end / dt = %g steps is too many", (double)(ctx->t_end / ctx->dt)));
+  PetscCall(SKInputCheck(input, root, !rtol_set || ctx->rtol > 0, "option -bowedstring_full_rtol %g must be positive", (double)ctx->rtol));
   {
     PetscBool known = PETSC_FALSE;
 

@@ -129,20 +129,13 @@ static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
   SKNode root, node, fn;
   char model[32] = "threlfall", update[32] = "implicit";
   PetscReal dt = 0, dt_max, interval = 0, ppw = 16, lambda_min;
-  PetscBool has_dt, has_v95, has_int, flg;
+  PetscBool has_dt, has_v95, has_int, flg, modes_set, dt_set;
   PetscInt modes_opt;
 
   PetscFunctionBegin;
   PetscCall(SKInputGetRoot(input, &root));
   PetscCall(ReadBar(input, root, "bar1", 0.0, ctx, 0));
   PetscCall(ReadBar(input, root, "bar2", 0.5, ctx, 1));
-  /* mode-truncation studies (eq. 29) rerun an input with fewer modes in both bars */
-  modes_opt = ctx->fam[0].n;
-  PetscCall(SKOptionsInt(PETSC_COMM_WORLD, "-bars2020_modes", "modes in both bars (overrides the input)", &modes_opt, &flg));
-  if (flg) {
-    PetscCheck(modes_opt >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-bars2020_modes %" PetscInt_FMT ": need at least 2", modes_opt);
-    ctx->fam[0].n = ctx->fam[1].n = modes_opt;
-  }
 
   PetscCall(SKInputRequireChild(input, root, "friction", &node));
   PetscCall(SKInputRequireReal(input, node, "muN", &ctx->muN));
@@ -169,6 +162,21 @@ static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
   PetscCall(SKInputRequireReal(input, node, "end", &ctx->t_end));
   PetscCall(SKInputCheckPositive(input, node, "end", ctx->t_end));
   PetscCall(SKInputGetReal(input, node, "dt", &dt, &has_dt));
+  /* the command-line overrides, in one options block (blocks with the same title would be listed by -help only once)
+     after the input values they override, so that -help shows those as the current ones; mode-truncation studies
+     (eq. 29) rerun an input with fewer modes in both bars */
+  modes_opt = ctx->fam[0].n;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "bars2020 solver (the command line and <options> override the input)", NULL);
+  PetscCall(PetscOptionsInt("-bars2020_modes", "modes in both bars (overrides <bar1 modes> and <bar2 modes>)", "", modes_opt, &modes_opt,
+                            &modes_set));
+  PetscCall(PetscOptionsReal("-bars2020_dt", "time step (s; overrides <time dt>; 0: none given, then a tenth of the shortest modal period)",
+                             "", dt, &dt, &dt_set));
+  PetscOptionsEnd();
+  if (modes_set) {
+    PetscCheck(modes_opt >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-bars2020_modes %" PetscInt_FMT ": need at least 2", modes_opt);
+    ctx->fam[0].n = ctx->fam[1].n = modes_opt;
+  }
+  if (dt_set) has_dt = PETSC_TRUE;
   {
     PetscReal w1   = (ctx->fam[0].n - 1 + ctx->fam[0].offset) * PETSC_PI * ctx->fam[0].c / ctx->fam[0].length;
     PetscReal w2   = (ctx->fam[1].n - 1 + ctx->fam[1].offset) * PETSC_PI * ctx->fam[1].c / ctx->fam[1].length;
@@ -176,8 +184,6 @@ static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
   }
   /* section 2.2: the step must stay below a tenth of the shortest period of the modes included */
   dt_max = 2 * PETSC_PI / ctx->omega_max / 10;
-  PetscCall(SKOptionsReal(PETSC_COMM_WORLD, "-bars2020_dt", "time step (s; overrides the input)", &dt, &flg));
-  if (flg) has_dt = PETSC_TRUE;
   if (has_dt) {
     PetscCall(SKInputCheckPositive(input, node, "dt", dt));
     PetscCall(

@@ -8,8 +8,7 @@ PetscErrorCode SKRodPairSolveCVODE(SKRodPair rp, PetscReal t_end)
 {
   PetscFunctionBegin;
   (void)t_end;
-  SETERRQ(rp->comm, PETSC_ERR_SUP,
-          "stickslip was built without CVODE; reconfigure with -DSTICKSLIP_WITH_CVODE=ON or use -rodpair_solver rk45");
+  SETERRQ(rp->comm, PETSC_ERR_SUP, SK_RODPAIR_NO_CVODE_MESSAGE);
 }
 #else
 #include <cvode/cvode.h>

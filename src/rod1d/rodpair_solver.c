@@ -6,6 +6,18 @@
 /* standard gravity (m/s^2): a drop hammer's impact velocity sqrt(2 eta g h) */
 #define SK_STANDARD_GRAVITY 9.80665
 
+/* What --help says of the solver and -help of -rodpair_solver (whose list of methods PETSc prints in full): the
+   CVODE peer only in a build with it */
+#if defined(SK_HAVE_CVODE)
+static const char SolverDescription[] = "two elastic rods in Coulomb stick-slip contact (Tsetas et al. 2022): RK45 reference, CVODE peer, "
+                                        "mode matching";
+static const char SolverHelp[]        = "integrator";
+#else
+static const char SolverDescription[] = "two elastic rods in Coulomb stick-slip contact (Tsetas et al. 2022): RK45 reference, mode "
+                                        "matching (no CVODE peer in this build)";
+static const char SolverHelp[]        = "integrator (cvode is not in this build)";
+#endif
+
 typedef struct {
   SKRodPairParams p;
   SKTimeFunction load;
@@ -472,8 +484,7 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   ctx->mmm_nodes_min     = SK_RODPAIR_MMM_NODES_MIN;
   ctx->mmm_fft_measure   = PETSC_FALSE;
   PetscOptionsBegin(ctx->comm, NULL, "rodpair solver (the command line and <options> override the input)", NULL);
-  PetscCall(
-      PetscOptionsEnum("-rodpair_solver", "integrator", "", SKRodPairMethods, (PetscEnum)ctx->method, (PetscEnum *)&ctx->method, NULL));
+  PetscCall(PetscOptionsEnum("-rodpair_solver", SolverHelp, "", SKRodPairMethods, (PetscEnum)ctx->method, (PetscEnum *)&ctx->method, NULL));
   PetscCall(PetscOptionsInt("-rodpair_nodes", "nodes of rod 1", "", ctx->p.N, &ctx->p.N, NULL));
   /* without modes in the input: enough for the frequencies rod 1's N nodes represent (SKRodPairDefaultModes) */
   if (!modes_set && ctx->p.N >= 3) ctx->p.Nm = SKRodPairDefaultModes(&ctx->p);
@@ -502,6 +513,10 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
                          (double)ctx->t_end, (double)ctx->dt_out));
   PetscCall(
       SKInputCheck(input, disc ? disc : root, ctx->p.N >= 3 && ctx->p.Nm >= 1, "-rodpair_nodes must be >= 3 and -rodpair_modes >= 1"));
+#if !defined(SK_HAVE_CVODE)
+  /* refused here, not only when the run starts, so that an input that validates does not fail before its first step */
+  PetscCall(SKInputCheck(input, disc ? disc : root, ctx->method != SK_RODPAIR_CVODE, "solver cvode: " SK_RODPAIR_NO_CVODE_MESSAGE));
+#endif
   /* a hammer adds the ram's two unknowns and the cushion's events, which only the RK45 reference integrates */
   if (ham)
     PetscCall(SKInputCheck(input, ham, ctx->method == SK_RODPAIR_RK45,
@@ -873,7 +888,7 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
 const SKSolverType SKSolverRodPair = {
     .name        = "rodpair",
     .schema      = "rodpair.xsd",
-    .description = "two elastic rods in Coulomb stick-slip contact (Tsetas et al. 2022): RK45 reference, CVODE peer, mode matching",
+    .description = SolverDescription,
     .setup       = RodPairSetup,
     .run         = RodPairRun,
     .destroy     = RodPairDestroy,

@@ -8,3 +8,6 @@ sk_add_python_test(cli_run_status ${SK_TEST_DIR}/check_run_status.py LABELS regr
 # Unused (misspelled) options are errors, -help lists the options with their defaults, validate refuses what run
 # refuses (mmm with a table load) and reads a Gmsh .msh.
 sk_add_python_test(cli_options ${SK_TEST_DIR}/check_options.py LABELS regression)
+# run X -help lists every option of the bowedstring, bars2020, explicit, rodpair and campaign solvers with its values
+# (options read in repeated-title blocks or outside any block were missing).
+sk_add_python_test(cli_help ${SK_TEST_DIR}/check_help.py LABELS regression)
