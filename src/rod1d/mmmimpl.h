@@ -149,8 +149,8 @@ typedef struct {
   PetscReal s, c, s0, c0;
 } LoadPhase;
 
-/* acc + a b in one rounding where the target has fused multiply-adds (as the compiler contracts the scalar form in the
-   tuned build), else two: kernels that interleave chains fix it so that each chain rounds as its scalar loop does */
+/* acc + a b in one rounding where the target has fused multiply-adds, else two (the portable build's scalar loops):
+   the interleaved chains of the dense passes round the same way whatever the compiler's vectoriser makes of them */
 #if defined(__FMA__)
 #define SK_MMM_MADD(acc, a, b) __builtin_fma((a), (b), (acc))
 #else

@@ -364,7 +364,7 @@ static PetscErrorCode SegPass(MMM *mm, const Seg *sg, PetscBool project, PetscIn
     for (; j < n; j++) {
       const PetscReal *row = sg->phi + (size_t)j * n;
       for (PetscInt v = 0; v < nv; v++)
-        for (PetscInt p = 0; p < n; p++) Y[v][p] += row[p] * X[v][j];
+        for (PetscInt p = 0; p < n; p++) Y[v][p] = SK_MMM_MADD(Y[v][p], row[p], X[v][j]);
     }
   } else {
     if (project)
