@@ -143,27 +143,44 @@ PetscErrorCode SKRodPairStickCapacitance(SKRodPair rp, const PetscReal **C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = A^-1 x for the factored stick set (FactorStick); w: Nm work values */
-static void StickSolve(SKRodPair rp, PetscReal x[], PetscReal w[])
+/* S[a] = G[a] . B for K coupling vectors: four dependent chains side by side, each in the order of one alone */
+static void StickProjections(PetscInt Nm, PetscInt k, const PetscReal *const G[], const PetscReal B[], PetscReal S[])
+{
+  PetscInt a = 0;
+
+  for (; a + 4 <= k; a += 4) {
+    const PetscReal *g0 = G[a], *g1 = G[a + 1], *g2 = G[a + 2], *g3 = G[a + 3];
+    PetscReal s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (PetscInt n = 0; n < Nm; n++) {
+      s0 += g0[n] * B[n];
+      s1 += g1[n] * B[n];
+      s2 += g2[n] * B[n];
+      s3 += g3[n] * B[n];
+    }
+    S[a] = s0, S[a + 1] = s1, S[a + 2] = s2, S[a + 3] = s3;
+  }
+  for (; a < k; a++) {
+    PetscReal s = 0;
+    for (PetscInt n = 0; n < Nm; n++) s += G[a][n] * B[n];
+    S[a] = s;
+  }
+}
+
+/* x = A^-1 x for the factored stick set (FactorStick), G[a] the coupling vector of its a-th node; w: Nm work values,
+   s: one per sticking node */
+static void StickSolve(SKRodPair rp, const PetscReal *const G[], PetscReal x[], PetscReal w[], PetscReal s[])
 {
   const SKRodPairModel *m = &rp->model;
   PetscInt ns = rp->nstick, Nm = m->Nm;
 
   for (PetscInt k = 0; k < Nm; k++) w[k] = 0;
   for (PetscInt a = 0; a < ns; a++) {
-    PetscInt i         = rp->stick_idx[a];
-    const PetscReal *g = rp->gstick + i * Nm;
-    x[a] *= m->mass[i];
-    for (PetscInt k = 0; k < Nm; k++) w[k] += g[k] * x[a];
+    x[a] *= m->mass[rp->stick_idx[a]];
+    for (PetscInt k = 0; k < Nm; k++) w[k] += G[a][k] * x[a];
   }
   SKRodPairCholeskySolve(Nm, rp->chol, w);
-  for (PetscInt a = 0; a < ns; a++) {
-    PetscInt i         = rp->stick_idx[a];
-    const PetscReal *g = rp->gstick + i * Nm;
-    PetscReal s        = 0;
-    for (PetscInt k = 0; k < Nm; k++) s += g[k] * w[k];
-    x[a] -= m->mass[i] * s;
-  }
+  StickProjections(Nm, ns, G, w, s);
+  for (PetscInt a = 0; a < ns; a++) x[a] -= m->mass[rp->stick_idx[a]] * s[a];
 }
 
 /* The friction forces F[IDX[a]] of K nodes with coupling vectors G[a] load rod 2's modes, B -= F_i g_i, and each
@@ -207,29 +224,6 @@ static void LoadRod2(PetscInt Nm, PetscInt k, const PetscInt idx[], const PetscR
   }
 }
 
-/* S[a] = G[a] . B for K coupling vectors: four dependent chains side by side, each in the order of one alone */
-static void StickProjections(PetscInt Nm, PetscInt k, const PetscReal *const G[], const PetscReal B[], PetscReal S[])
-{
-  PetscInt a = 0;
-
-  for (; a + 4 <= k; a += 4) {
-    const PetscReal *g0 = G[a], *g1 = G[a + 1], *g2 = G[a + 2], *g3 = G[a + 3];
-    PetscReal s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (PetscInt n = 0; n < Nm; n++) {
-      s0 += g0[n] * B[n];
-      s1 += g1[n] * B[n];
-      s2 += g2[n] * B[n];
-      s3 += g3[n] * B[n];
-    }
-    S[a] = s0, S[a + 1] = s1, S[a + 2] = s2, S[a + 3] = s3;
-  }
-  for (; a < k; a++) {
-    PetscReal s = 0;
-    for (PetscInt n = 0; n < Nm; n++) s += G[a][n] * B[n];
-    S[a] = s;
-  }
-}
-
 PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], PetscReal dy[])
 {
   const SKRodPairModel *m = &rp->model;
@@ -266,7 +260,7 @@ PetscErrorCode SKRodPairRHS(SKRodPair rp, PetscReal t, const PetscReal y[], Pets
     for (PetscInt a = 0; a < rp->nstick; a++) rp->cw_g[a] = rp->gstick + rp->stick_idx[a] * Nm;
     StickProjections(Nm, rp->nstick, (const PetscReal *const *)rp->cw_g, b, rp->rhs);
     for (PetscInt a = 0; a < rp->nstick; a++) rp->rhs[a] -= fint[rp->stick_idx[a]] / m->mass[rp->stick_idx[a]];
-    StickSolve(rp, rp->rhs, g);
+    StickSolve(rp, (const PetscReal *const *)rp->cw_g, rp->rhs, g, rp->cw_len);
     for (PetscInt a = 0; a < rp->nstick; a++) F[rp->stick_idx[a]] = rp->rhs[a];
     LoadRod2(Nm, rp->nstick, rp->stick_idx, (const PetscReal *const *)rp->cw_g, F, v, etad, b, rp->vrel);
   }

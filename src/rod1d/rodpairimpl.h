@@ -111,9 +111,9 @@ struct _p_SKRodPair {
   PetscReal *capm;             /* the same matrix I + G^T diag(m) G unfactored: rod 2's modal mass with the sticking nodes */
   PetscReal *mg;               /* work (Nm): m_i g_i of one node while C is formed */
   PetscReal *gout;             /* work (N x Nm): the slipping nodes' coupling vectors at an output (SKRodPairOutput) */
-  PetscInt *cw_idx;            /* work (N each): the nodes of a batch of couplings (SKRodPairSlipCouplingsAt), and the */
-  PetscReal *cw_zbar, *cw_len; /* slipping nodes of a right-hand side in their order */
-  PetscReal **cw_g;
+  PetscInt *cw_idx;            /* work (N each): the nodes of a batch of couplings (SKRodPairSlipCouplingsAt), their */
+  PetscReal *cw_zbar, *cw_len; /* positions, lengths and coupling vectors; in a right-hand side the slipping nodes in */
+  PetscReal **cw_g;            /* their order with their couplings, then the sticking nodes' couplings and projections */
 
   /* results of the last right-hand-side evaluation */
   PetscReal *force; /* friction force on each node of rod 1 (N) */
