@@ -43,7 +43,7 @@ validate: build
 asan-check: deps
 	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Asan >/dev/null
 	@cmake --build $(ASAN) -j $(JOBS) | grep -v -E '^\[ *[0-9]+%\] (Building|Linking|Built)' || true
-	cd $(ASAN) && OMPI_MCA_mca_base_component_disable_dlclose=1 \
+	cd $(ASAN) && \
 	  ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizer/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS) -L unit
