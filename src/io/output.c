@@ -36,21 +36,26 @@ struct _p_SKOutput {
 };
 
 /* mkdir -p: creates DIR and its missing parents. */
-static PetscErrorCode SKMakeDirectories(const char dir[])
+/* Creates DIR and its parents. A directory that cannot be made is not an error here but a reason in WHY (empty when all
+   went well): the caller is rank 0 alone, and the ranks learn of it together (SKOutputCreate()). */
+static PetscErrorCode SKMakeDirectories(const char dir[], char why[], size_t len)
 {
   char path[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
+  why[0] = 0;
   PetscCall(PetscStrncpy(path, dir, sizeof(path)));
   for (char *p = path + 1; *p; p++) {
     if (*p != '/') continue;
     *p = 0;
-    PetscCheck(mkdir(path, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, SK_ERR_INPUT, "cannot create directory %s: %s", path,
-               strerror(errno));
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+      PetscCall(PetscSNPrintf(why, len, "cannot create directory %s: %s", path, strerror(errno)));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     *p = '/';
   }
-  PetscCheck(mkdir(path, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, SK_ERR_INPUT, "cannot create output directory %s: %s", path,
-             strerror(errno));
+  if (mkdir(path, 0777) != 0 && errno != EEXIST)
+    PetscCall(PetscSNPrintf(why, len, "cannot create output directory %s: %s", path, strerror(errno)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -247,15 +252,16 @@ static PetscBool SKOutputIsOwnFile(const char name[])
 /* Removes what an earlier run wrote into DIR (the names of SKOutputIsOwnFile(); in checkpoints/ only checkpoint
    files), so that nothing of it is read later: a -restart must not find the checkpoints of another study, ParaView must
    not list its step files. Nothing else in DIR is touched. */
-static PetscErrorCode SKOutputRemovePrevious(const char dir[])
+static PetscErrorCode SKOutputRemovePrevious(const char dir[], char why[], size_t len)
 {
   DIR *d = opendir(dir);
   struct dirent *de;
   char path[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
+  why[0] = 0;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
-  while ((de = readdir(d))) {
+  while (!why[0] && (de = readdir(d))) {
     if (!SKOutputIsOwnFile(de->d_name)) continue;
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", dir, de->d_name));
     if (!strcmp(de->d_name, "checkpoints")) {
@@ -264,16 +270,15 @@ static PetscErrorCode SKOutputRemovePrevious(const char dir[])
       char file[PETSC_MAX_PATH_LEN];
 
       if (!c) continue;
-      while ((ce = readdir(c))) {
+      while (!why[0] && (ce = readdir(c))) {
         if (strncmp(ce->d_name, "checkpoint_", 11) && strcmp(ce->d_name, ".checkpoint.tmp")) continue;
         PetscCall(PetscSNPrintf(file, sizeof(file), "%s/%s", path, ce->d_name));
-        PetscCheck(unlink(file) == 0, PETSC_COMM_SELF, SK_ERR_INPUT, "cannot remove %s of the earlier run: %s", file, strerror(errno));
+        if (unlink(file) != 0) PetscCall(PetscSNPrintf(why, len, "cannot remove %s of the earlier run: %s", file, strerror(errno)));
       }
       closedir(c);
       (void)rmdir(path); /* kept if it holds files of the user */
-    } else if (strcmp(de->d_name, "results.h5")) {
-      PetscCheck(unlink(path) == 0, PETSC_COMM_SELF, SK_ERR_INPUT, "cannot remove %s of the earlier run: %s", path, strerror(errno));
-    }
+    } else if (strcmp(de->d_name, "results.h5") && unlink(path) != 0)
+      PetscCall(PetscSNPrintf(why, len, "cannot remove %s of the earlier run: %s", path, strerror(errno)));
   }
   closedir(d);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -305,7 +310,7 @@ PetscErrorCode SKOutputSetStatus(SKOutput out, SKOutputStatus status, const char
 PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, SKInput input, SKOutput *out)
 {
   SKOutput o;
-  int status = 0; /* 0 ok, 1 exists without -force, 2 cannot create/open */
+  int status = 0; /* 0 ok, 1 exists without -force, 2 cannot create/open results.h5, 3 cannot make or clear the directory */
   char path[PETSC_MAX_PATH_LEN], refusal[PETSC_MAX_PATH_LEN + 256] = "";
 
   PetscFunctionBegin;
@@ -319,14 +324,19 @@ PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, 
   PetscCall(PetscStrallocpy(dir, &o->dir));
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/results.h5", dir));
   if (o->rank == 0) {
-    PetscCall(SKMakeDirectories(dir));
+    PetscCall(SKMakeDirectories(dir, refusal, sizeof(refusal)));
     /* Keep HDF5's own error stack quiet: failures are reported through PETSc. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    if (access(path, F_OK) == 0 && !force) {
+    if (refusal[0])
+      status = 3;
+    else if (access(path, F_OK) == 0 && !force) {
       status = 1;
       PetscCall(SKOutputDescribeExisting(path, refusal, sizeof(refusal)));
     } else {
-      PetscCall(SKOutputRemovePrevious(dir));
+      PetscCall(SKOutputRemovePrevious(dir, refusal, sizeof(refusal)));
+      if (refusal[0]) status = 3;
+    }
+    if (!status) {
       errno   = 0;
       o->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
       if (o->file < 0) {
@@ -344,6 +354,7 @@ PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, 
   PetscCheck(status != 1, comm, SK_ERR_INPUT, "%s %s", dir, refusal);
   /* an output path that cannot be written is a refused output directory, like the one above (exit status 1) */
   PetscCheck(status != 2, comm, SK_ERR_INPUT, "cannot create %s: %s", path, refusal);
+  PetscCheck(status != 3, comm, SK_ERR_INPUT, "%s", refusal);
   if (o->rank == 0) PetscCall(SKOutputWriteMetadata(o, input));
   PetscCall(SKOutputSetStatus(o, SK_OUTPUT_RUNNING, NULL));
   *out = o;

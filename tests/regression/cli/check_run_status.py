@@ -88,5 +88,14 @@ blocker = os.path.join(work, "a-file")
 open(blocker, "w").write("x")
 p = subprocess.run([exe, "run", inp, "-o", os.path.join(blocker, "out")], capture_output=True, text=True, timeout=60)
 check(p.returncode == 1 and len(p.stderr.strip().splitlines()) == 1, f"unwritable output path: exit 1, one line ({p.returncode}: {p.stderr.strip()[:200]})")
+# the same on 2 ranks: rank 0 makes the directory and every rank stops with its refusal (the other ranks once waited
+# for rank 0 forever)
+try:
+    p = subprocess.run(["mpiexec", "-n", "2", exe, "run", inp, "-o", os.path.join(blocker, "out"), "-quiet"], capture_output=True,
+                       text=True, timeout=120)
+    check(p.returncode == 1 and (p.stdout + p.stderr).count("cannot create output directory") == 1,
+          f"unwritable output path on 2 ranks: exit 1, the refusal once ({p.returncode}: {p.stderr.strip()[:200]})")
+except subprocess.TimeoutExpired:
+    check(False, "unwritable output path on 2 ranks: the run still hangs after 120 s")
 
 finish("check_run_status")
