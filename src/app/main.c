@@ -208,7 +208,7 @@ static PetscErrorCode SKCommandValidate(const char filename[], SKRun *r)
 
 /* Open MPI's settings for a program started without a launcher (an MPI singleton), where the environment does not set
    them: no daemon forked for the singleton (it could not spawn processes, which stickslip never does) and the ob1
-   messaging layer (no probing of the network layers for one process). A serial start then takes 0.15 s instead of
+   messaging layer (no probing of the network layers for one process). A serial start then takes 0.13 s instead of
    0.6 s (docs/input.md, "Options"). Under mpiexec, srun or another launcher nothing is set. */
 static void SingletonDefaults(void)
 {
