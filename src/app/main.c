@@ -206,17 +206,17 @@ static PetscErrorCode SKCommandValidate(const char filename[], SKRun *r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Open MPI's settings for a program started without a launcher (an MPI singleton), where the environment does not set
-   them: no daemon forked for the singleton (it could not spawn processes, which stickslip never does) and the ob1
-   messaging layer (no probing of the network layers for one process). A serial start then takes 0.13 s instead of
-   0.6 s (docs/input.md, "Options"). Under mpiexec, srun or another launcher nothing is set. */
+/* Open MPI's messaging layer for a program started without a launcher (an MPI singleton), where the environment does
+   not choose one: ob1, which needs no probing of the network layers for one process. A serial start then takes 0.4 s
+   instead of 0.6 s (docs/input.md, "Options"). Under mpiexec, srun or another launcher nothing is set. A singleton that
+   forks no Open MPI daemon (ess_singleton_isolated) would start faster still, but such singletons share one session
+   directory and one that ends can remove it under one that starts (1 start in 120 failed, six at a time). */
 static void SingletonDefaults(void)
 {
   static const char *const launched[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_FD"};
 
   for (size_t i = 0; i < sizeof(launched) / sizeof(launched[0]); i++)
     if (getenv(launched[i])) return;
-  (void)setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
   (void)setenv("OMPI_MCA_pml", "ob1", 0);
 }
 
