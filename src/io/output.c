@@ -35,9 +35,8 @@ struct _p_SKOutput {
   SKHistory hist[SK_MAX_HISTORIES];
 };
 
-/* mkdir -p: creates DIR and its missing parents. */
-/* Creates DIR and its parents. A directory that cannot be made is not an error here but a reason in WHY (empty when all
-   went well): the caller is rank 0 alone, and the ranks learn of it together (SKOutputCreate()). */
+/* mkdir -p: creates DIR and its missing parents. A directory that cannot be made is not an error here but a reason in
+   WHY (empty when all went well): the caller is rank 0 alone, and the ranks learn of it together (SKOutputCreate()). */
 static PetscErrorCode SKMakeDirectories(const char dir[], char why[], size_t len)
 {
   char path[PETSC_MAX_PATH_LEN];
@@ -310,7 +309,7 @@ PetscErrorCode SKOutputSetStatus(SKOutput out, SKOutputStatus status, const char
 PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, SKInput input, SKOutput *out)
 {
   SKOutput o;
-  int status = 0; /* 0 ok, 1 exists without -force, 2 cannot create/open results.h5, 3 cannot make or clear the directory */
+  int status = 0; /* 0 ok, 1 exists without -force, 2 cannot make or clear the directory or create results.h5 */
   char path[PETSC_MAX_PATH_LEN], refusal[PETSC_MAX_PATH_LEN + 256] = "";
 
   PetscFunctionBegin;
@@ -328,21 +327,16 @@ PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, 
     /* Keep HDF5's own error stack quiet: failures are reported through PETSc. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     if (refusal[0])
-      status = 3;
+      status = 2;
     else if (access(path, F_OK) == 0 && !force) {
       status = 1;
       PetscCall(SKOutputDescribeExisting(path, refusal, sizeof(refusal)));
     } else {
       PetscCall(SKOutputRemovePrevious(dir, refusal, sizeof(refusal)));
-      if (refusal[0]) status = 3;
-    }
-    if (!status) {
-      errno   = 0;
-      o->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-      if (o->file < 0) {
-        status = 2;
-        PetscCall(PetscSNPrintf(refusal, sizeof(refusal), "%s", errno ? strerror(errno) : "HDF5 error"));
-      }
+      errno = 0;
+      if (!refusal[0] && (o->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0)
+        PetscCall(PetscSNPrintf(refusal, sizeof(refusal), "cannot create %s: %s", path, errno ? strerror(errno) : "HDF5 error"));
+      if (refusal[0]) status = 2;
     }
   }
   PetscCallMPI(MPI_Bcast(&status, 1, MPI_INT, 0, comm));
@@ -353,8 +347,7 @@ PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, 
   }
   PetscCheck(status != 1, comm, SK_ERR_INPUT, "%s %s", dir, refusal);
   /* an output path that cannot be written is a refused output directory, like the one above (exit status 1) */
-  PetscCheck(status != 2, comm, SK_ERR_INPUT, "cannot create %s: %s", path, refusal);
-  PetscCheck(status != 3, comm, SK_ERR_INPUT, "%s", refusal);
+  PetscCheck(status != 2, comm, SK_ERR_INPUT, "%s", refusal);
   if (o->rank == 0) PetscCall(SKOutputWriteMetadata(o, input));
   PetscCall(SKOutputSetStatus(o, SK_OUTPUT_RUNNING, NULL));
   *out = o;

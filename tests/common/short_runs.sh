@@ -1,9 +1,20 @@
+#!/bin/sh
 # The short runs of the program that tests/valgrind/run.sh (memcheck) and tests/sanitizer/program_runs.sh (the
 # sanitizer build: AddressSanitizer, UndefinedBehaviorSanitizer, LeakSanitizer) make: the main paths of every solver,
-# which the unit tests do not take. Sourced by those scripts, which define
-#   check ARGS...        the program with ARGS (and -quiet), its failure ends the script
-#   check_test NAME      the test program NAME of the build
-# and the variables root (the repository) and out (a scratch directory).
+# which the unit tests do not take. Each run, and the one unit test below, is started by WRAPPER (none: directly); a
+# failure prints its output and ends the script with exit status 1.
+# Usage: tests/common/short_runs.sh BUILD_DIR [WRAPPER...]
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$1
+shift
+wrap="$*" # words without spaces (a command and its options)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# the program with ARGS (and -quiet)
+check() { $wrap "$build/bin/stickslip" "$@" -quiet >"$out/log" 2>&1 || { cat "$out/log"; echo "FAILED: ${wrap:+$wrap }stickslip $*"; exit 1; }; }
+# the test program NAME of the build
+check_test() { SK_SOURCE_DIR="$root" $wrap "$build/tests/$1" >"$out/log" 2>&1 || { cat "$out/log"; echo "FAILED: ${wrap:+$wrap }$1"; exit 1; }; }
 
 # a copy of input $1 with <time end="$2">, for a short run (its relative file="..." references made absolute)
 short() {
@@ -52,3 +63,4 @@ check run "$(short "$root/inputs/explicit/iga_two_bodies.xml" 0.002)" -o "$out/c
 check run "$root/tests/regression/rough3d/campaign_tiny.xml" -o "$out/campaign"
 check validate "$root/inputs/bowedstring/section5.xml"
 check validate "$root/inputs/bars2020/block-muN10.xml"
+echo "short runs of $(basename "$build")${wrap:+ under ${wrap%% *}}: clean"

@@ -4,12 +4,5 @@
 # fails the script. The unit tests cover the modules one by one; these are the solvers' own paths from the input to
 # results.h5 (set-up, time loop, output, clean-up). Run with the environment of make asan-check.
 # Usage: tests/sanitizer/program_runs.sh [BUILD_DIR]   (default build-asan)
-set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$root/build-asan}
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-check() { "$build/bin/stickslip" "$@" -quiet >"$out/log" 2>&1 || { cat "$out/log"; echo "FAILED: stickslip $*"; exit 1; }; }
-check_test() { SK_SOURCE_DIR="$root" "$build/tests/$1" >"$out/log" 2>&1 || { cat "$out/log"; echo "FAILED: $1"; exit 1; }; }
-. "$root/tests/common/short_runs.sh"
-echo "sanitizer program runs: clean"
+exec "$root/tests/common/short_runs.sh" "${1:-$root/build-asan}"
