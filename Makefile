@@ -39,15 +39,15 @@ STUDY ?=
 validate: build
 	PYTHONPATH=$(CURDIR) /usr/bin/python3 -m postproc.validate --program $(BUILD)/bin/stickslip --out $(BUILD)/validate -j $(JOBS) $(STUDY)
 
-# AddressSanitizer + UndefinedBehaviorSanitizer build running the unit tests and the short runs of the program (the CI
-# sanitizer job; LeakSanitizer checks every process at its exit).
+# AddressSanitizer + UndefinedBehaviorSanitizer build running the unit tests, the bad-input tests and the short runs of
+# the program (the CI sanitizer job; LeakSanitizer checks every process at its exit, refusals included).
 SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:abort_on_error=1 \
   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizer/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 asan-check: deps
 	@cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Asan >/dev/null
 	@cmake --build $(ASAN) -j $(JOBS) | grep -v -E '^\[ *[0-9]+%\] (Building|Linking|Built)' || true
-	cd $(ASAN) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) -L unit
+	cd $(ASAN) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) -L 'unit|refusal'
 	$(SANITIZER_ENV) tests/sanitizer/program_runs.sh $(ASAN)
 
 # Benchmarks are built for this machine (-march=native) in their own tree; see docs/benchmarks.md.

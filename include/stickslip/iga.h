@@ -84,7 +84,8 @@ PETSC_EXTERN PetscErrorCode SKNURBSPatchCreate(PetscInt pdim, PetscInt sdim, con
 /* The patch of an input element <patch> (schema/mesh.xsd) in a DIM-dimensional mesh: a generator child (<rectangle>,
    <box>, <annulus>, <cylinder>) or explicit <knots>/<controlpoints>, then elevated to the attribute degree in every
    direction and every span split into refine[d] parts (k-refinement). Every problem is an input error at its line:
-   invalid knots, a wrong number of control point values, a non-positive weight, a dimension other than DIM. */
+   invalid knots, a wrong number of control point values, a non-positive weight, a dimension other than DIM. After an
+   error *patch is NULL or the patch read so far, which the caller destroys (SKNURBSPatchDestroy() takes both). */
 PETSC_EXTERN PetscErrorCode SKNURBSPatchCreateFromInput(SKInput input, SKNode node, PetscInt dim, SKNURBSPatch *patch);
 /* A deep copy. */
 PETSC_EXTERN PetscErrorCode SKNURBSPatchDuplicate(SKNURBSPatch patch, SKNURBSPatch *copy);

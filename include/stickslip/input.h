@@ -42,9 +42,14 @@ PETSC_EXTERN int SKNodeLine(SKNode node);
 PETSC_EXTERN PetscErrorCode SKNodeGetChild(SKNode parent, const char name[], SKNode *child);
 /* Like SKNodeGetChild() but a missing child is an input error at the parent's line. */
 PETSC_EXTERN PetscErrorCode SKInputRequireChild(SKInput input, SKNode parent, const char name[], SKNode *child);
-/* All child elements named NAME (NAME == NULL: all child elements), in document order. *children is
-   allocated with PetscMalloc1 and must be freed with PetscFree by the caller (NULL when n == 0). */
-PETSC_EXTERN PetscErrorCode SKNodeGetChildren(SKNode parent, const char name[], PetscInt *n, SKNode *children[]);
+/* The child elements named NAME (NAME == NULL: all child elements) in document order, one at a time and without
+   allocating anything (an input error in the loop's body leaves nothing to free):
+     for (SKNode c = SKNodeFirstChild(parent, name); c; c = SKNodeNextSibling(c, name)) ...
+   SKNodeFirstChild() is NULL when there is none (or PARENT is NULL), SKNodeNextSibling() after the last one. */
+PETSC_EXTERN SKNode SKNodeFirstChild(SKNode parent, const char name[]);
+PETSC_EXTERN SKNode SKNodeNextSibling(SKNode node, const char name[]);
+/* How many child elements named NAME (NAME == NULL: all) PARENT has. */
+PETSC_EXTERN PetscInt SKNodeCountChildren(SKNode parent, const char name[]);
 /* Text content of an element, whitespace-trimmed, copied into buf (truncation is an input error). */
 PETSC_EXTERN PetscErrorCode SKInputGetText_Node(SKInput input, SKNode node, char buf[], size_t len);
 

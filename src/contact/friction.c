@@ -194,7 +194,11 @@ PetscErrorCode SKFrictionLawCreateFromXML(SKInput input, SKNode node, SKFriction
   PetscCall(FrictionParamsCheck(l, &fail));
   if (!fail.ok) PetscCall(SKFrictionLawDestroy(&l));
   PetscCall(SKInputCheck(input, node, fail.ok, "%s", fail.msg));
-  if (l->ops.setfromxml) PetscCall(l->ops.setfromxml(l, input, node));
+  if (l->ops.setfromxml) { /* a law's own attributes: refused, the law is freed here */
+    PetscErrorCode ierr = l->ops.setfromxml(l, input, node);
+    if (ierr) PetscCall(SKFrictionLawDestroy(&l));
+    PetscCall(ierr);
+  }
   PetscCall(l->ops.setup(l));
   *law = l;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -4,6 +4,33 @@
 #include "explicitimpl.h"
 #include <string.h>
 
+/* What the reading of one <contact> has made and no pair owns yet, freed by ContactPartsDestroy() after the element
+   whether it was read or refused (an input error anywhere leaves nothing behind). A pair takes the law, the rigid
+   surface and the patch face (the field is then NULL) and a reference of each mesh surface (the creation's references
+   stay here); the weights are copied. */
+typedef struct {
+  PetscReal *w[2];            /* nodal weights of the two sides (slave first) */
+  SKContactMeshSurface ms[2]; /* the creation's references of the deformable sides (slave first) */
+  SKFrictionLaw law;
+  SKRigidSurface surface;
+  SKContactPatchFace pf;
+  PetscInt *bodies[2]; /* the bodies of the two sides */
+} ContactParts;
+
+static PetscErrorCode ContactPartsDestroy(ContactParts *c)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < 2; k++) {
+    PetscCall(PetscFree(c->w[k]));
+    PetscCall(SKContactMeshSurfaceDestroy(&c->ms[k]));
+    PetscCall(PetscFree(c->bodies[k]));
+  }
+  PetscCall(SKFrictionLawDestroy(&c->law));
+  PetscCall(SKRigidSurfaceDestroy(&c->surface));
+  PetscCall(SKContactPatchFaceDestroy(&c->pf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Checks that every face of a contact side set lies on the boundary of the mesh. */
 static PetscErrorCode CheckContactSides(SKExplicit ex, SKNode node, PetscInt ns, const PetscInt elements[], const PetscInt faces[])
 {
@@ -27,37 +54,46 @@ static PetscErrorCode CheckContactSides(SKExplicit ex, SKNode node, PetscInt ns,
 }
 
 /* The nodal weights of a contact side set named by ATTR (summed over ranks, complete on every copy) into *w (allocated)
-   and, when MS is not NULL, the side set as a deformable contact surface. */
+   and, when MS is not NULL, the side set as a deformable contact surface. The pointers are the caller's ContactParts, so
+   that an input error after the allocation leaves nothing behind. */
 static PetscErrorCode ContactSide(SKExplicit ex, SKNode node, const char attr[], PetscReal **w, SKContactMeshSurface *ms)
 {
   const PetscInt *elements, *faces;
-  PetscInt ns;
+  PetscInt ns, nfn = 0;
 
   PetscFunctionBegin;
   PetscCall(SKExplicitSideSetFromInput(ex, node, attr, &ns, &elements, &faces));
   PetscCall(CheckContactSides(ex, node, ns, elements, faces));
+  if (ms) { /* the faces first: one kind, linear */
+    for (PetscInt s = 0; s < ns; s++) {
+      PetscInt fn[SK_ELEMENT_MAX_NODES], nf;
+      PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fn));
+      PetscCall(SKInputCheck(ex->input, node, nfn == 0 || nf == nfn,
+                             "side set '%s' mixes faces of %" PetscInt_FMT " and %" PetscInt_FMT " nodes", attr, nfn, nf));
+      nfn = nf;
+    }
+    { /* and over the ranks: minus the fewest nodes of a face (of the ranks that have faces), the most */
+      PetscInt lim[2] = {ns ? -nfn : -PETSC_MAX_INT, nfn};
+      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, lim, 2, MPIU_INT, MPI_MAX, ex->comm));
+      nfn = lim[1];
+      PetscCall(SKInputCheck(ex->input, node, nfn == 0 || -lim[0] == nfn,
+                             "side set '%s' mixes faces of %" PetscInt_FMT " and %" PetscInt_FMT " nodes", attr, -lim[0], nfn));
+    }
+    PetscCall(SKInputCheck(ex->input, node, (ex->dim == 2 && nfn == 2) || (ex->dim == 3 && (nfn == 3 || nfn == 4)),
+                           "contact between deformable bodies takes linear faces (L2 in 2D; T3 or Q4 in 3D), the side set of '%s' has "
+                           "%" PetscInt_FMT "-node faces",
+                           attr, nfn));
+  }
   PetscCall(PetscCalloc1(ex->nlocal, w));
   PetscCall(SKExplicitFaceWeights(ex, ns, elements, faces, *w, NULL));
   PetscCall(SKExplicitAssembleNodal(ex, *w, 1));
   if (ms) {
-    PetscInt *key, *fnodes, nf = 0, nfn = 0;
+    PetscInt *key, *fnodes, nf;
 
-    PetscCall(PetscMalloc2(ns, &key, ns * 9, &fnodes));
+    PetscCall(PetscMalloc2(ns, &key, ns * nfn, &fnodes));
     for (PetscInt s = 0; s < ns; s++) {
-      PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fnodes + s * nf));
-      PetscCall(SKInputCheck(ex->input, node, nfn == 0 || nf == nfn,
-                             "side set '%s' mixes faces of %" PetscInt_FMT " and %" PetscInt_FMT " nodes", attr, nfn, nf));
-      nfn    = nf;
+      PetscCall(SKMeshGetFaceNodes(ex->mesh, elements[s], faces[s], &nf, fnodes + s * nfn));
       key[s] = ex->natural_elements[elements[s]] * 8 + faces[s];
-    }
-    {
-      PetscInt nmax = nfn;
-      PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nmax, 1, MPIU_INT, MPI_MAX, ex->comm));
-      PetscCall(SKInputCheck(ex->input, node, (ex->dim == 2 && nmax == 2) || (ex->dim == 3 && (nmax == 3 || nmax == 4)),
-                             "contact between deformable bodies takes linear faces (L2 in 2D; T3 or Q4 in 3D), the side set of '%s' has "
-                             "%" PetscInt_FMT "-node faces",
-                             attr, nmax));
-      nfn = nmax;
     }
     PetscCall(SKContactMeshSurfaceCreate(ex->comm, ex->dim, nfn, ns, key, fnodes, ex->nlocal, ex->nowned, ex->natural_nodes, ex->X,
                                          ex->mass, ms));
@@ -79,8 +115,8 @@ static PetscErrorCode SurfaceBodies(SKExplicit ex, SKContactMeshSurface ms, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ReadPatchContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, PetscBool, PetscInt, SKContactPair[],
-                                       PetscInt *);
+static PetscErrorCode ReadPatchContact(SKExplicit, SKNode, const char[], PetscReal, PetscInt, PetscBool, PetscInt, ContactParts *,
+                                       SKContactPair[], PetscInt *);
 static PetscErrorCode SlavePatchFace(SKExplicit, SKNode, const char[], PetscBool, PetscBool, SKContactPatchFace *);
 static PetscErrorCode SideSetMaxFaceNodes(SKExplicit, PetscInt, const PetscInt[], const PetscInt[], PetscInt *);
 static PetscInt LinearFaceNodes(PetscInt);
@@ -124,7 +160,7 @@ static PetscErrorCode AddPassPair(SKExplicit ex, const char pname[], SKContactPa
 }
 
 /* The sorted body lists BODIES[0] (NB[0] entries) of side set 'sideset' and BODIES[1] of 'master' of contact NAME must
-   not share a body (self-contact is not implemented); frees both lists. */
+   not share a body (self-contact is not implemented). */
 static PetscErrorCode CheckDifferentBodies(SKExplicit ex, SKNode item, const char name[], const PetscInt nb[], PetscInt *bodies[])
 {
   PetscFunctionBegin;
@@ -138,15 +174,13 @@ static PetscErrorCode CheckDifferentBodies(SKExplicit ex, SKNode item, const cha
     else
       j++;
   }
-  PetscCall(PetscFree(bodies[0]));
-  PetscCall(PetscFree(bodies[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A <contact sideset master> pair between deformable bodies: checks (different bodies, initial penetration within
    what the search finds) and the pair(s): one pass, or two with the sides swapped and the penalty halved, registered
-   as force terms of GROUP into PAIRS[*NPAIRS]. */
-static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt group,
+   as force terms of GROUP into PAIRS[*NPAIRS], with the parts C. */
+static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt group, ContactParts *c,
                                             SKContactPair pairs[], PetscInt *npairs)
 {
   SKContactMeshSurface slave_ms, master_ms;
@@ -155,7 +189,6 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
   PetscReal *ws, *wm, depth[2], mortar_tol = ex->dim == 3 ? 1e-3 : 0;
   PetscInt passes = 1, nb[2], npatch, ntotal;
   PetscBool mortar;
-  PetscInt *bodies[2];
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < 10; k++) { /* the rigid surface's attributes mean nothing here */
@@ -182,19 +215,20 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
     if (nfn_max <= LinearFaceNodes(ex->dim)) npatch = 0;
   }
   if (npatch) { /* the master, or a slave of degree >= 2, on NURBS patch faces */
-    PetscCall(ReadPatchContact(ex, item, name, eps_n, passes, mortar, group, pairs, npairs));
+    PetscCall(ReadPatchContact(ex, item, name, eps_n, passes, mortar, group, c, pairs, npairs));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(SKInputGetReal(ex->input, item, "mortar_tolerance", &mortar_tol, NULL));
   PetscCall(
       SKInputCheck(ex->input, item, mortar_tol >= 0 && mortar_tol < 1, "mortar_tolerance = %g must be in [0, 1)", (double)mortar_tol));
-  PetscCall(ContactSide(ex, item, "sideset", &ws, &slave_ms));
-  PetscCall(ContactSide(ex, item, "master", &wm, &master_ms));
+  PetscCall(ContactSide(ex, item, "sideset", &c->w[0], &c->ms[0]));
+  PetscCall(ContactSide(ex, item, "master", &c->w[1], &c->ms[1]));
+  ws = c->w[0], wm = c->w[1], slave_ms = c->ms[0], master_ms = c->ms[1];
   PetscCall(SKContactMeshSurfaceSetMortarTolerance(slave_ms, mortar_tol));
   PetscCall(SKContactMeshSurfaceSetMortarTolerance(master_ms, mortar_tol));
-  PetscCall(SurfaceBodies(ex, slave_ms, &nb[0], &bodies[0]));
-  PetscCall(SurfaceBodies(ex, master_ms, &nb[1], &bodies[1]));
-  PetscCall(CheckDifferentBodies(ex, item, name, nb, bodies));
+  PetscCall(SurfaceBodies(ex, slave_ms, &nb[0], &c->bodies[0]));
+  PetscCall(SurfaceBodies(ex, master_ms, &nb[1], &c->bodies[1]));
+  PetscCall(CheckDifferentBodies(ex, item, name, nb, c->bodies));
   /* sides that look away from each other never touch (a block on the bottom face of a slab passes through it): over
      the nodes of each side whose nearest point on the other side lies inside one of its faces, the outward normals of
      the two sides must oppose at most of them; a pair apart at the start (no such node facing) still runs */
@@ -254,24 +288,18 @@ static PetscErrorCode ReadDeformableContact(SKExplicit ex, SKNode item, const ch
                            name, pass == 0 ? "sideset" : "master", (double)-worst, (double)(0.5 * depth[pass])));
   }
   for (PetscInt pass = 0; pass < passes; pass++) {
-    SKFrictionLaw law;
+    SKContactMeshSurface master = pass == 0 ? master_ms : slave_ms, slave = !mortar ? NULL : pass == 0 ? slave_ms : master_ms;
     SKContactPair pair;
     char pname[SK_MESH_NAME_LEN];
-    PetscCall(PassLaw(ex, item, name, pass, &law, pname));
-    /* each pair holds a reference to the surfaces it uses: the first pass takes the creation's, the second its own */
-    if (pass == 1) PetscCall(SKContactMeshSurfaceReference(slave_ms));
-    if (pass == 1 && mortar) PetscCall(SKContactMeshSurfaceReference(master_ms));
-    PetscCall(SKContactPairCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, pass == 0 ? ws : wm,
-                                          pass == 0 ? master_ms : slave_ms,
-                                          !mortar     ? NULL
-                                          : pass == 0 ? slave_ms
-                                                      : master_ms,
-                                          PassPenalty(eps_n, passes), law, &pair));
+    PetscCall(PassLaw(ex, item, name, pass, &c->law, pname));
+    /* each pair holds a reference to the surfaces it uses (the creation's stay with C) and owns its law */
+    PetscCall(SKContactMeshSurfaceReference(master));
+    if (slave) PetscCall(SKContactMeshSurfaceReference(slave));
+    PetscCall(SKContactPairCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, pass == 0 ? ws : wm, master, slave,
+                                          PassPenalty(eps_n, passes), c->law, &pair));
+    c->law = NULL;
     PetscCall(AddPassPair(ex, pname, pair, passes, group, pairs, npairs));
   }
-  if (!mortar) PetscCall(SKContactMeshSurfaceDestroy(&slave_ms)); /* the creation's reference, unused */
-  PetscCall(PetscFree(ws));
-  PetscCall(PetscFree(wm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -397,11 +425,12 @@ static PetscErrorCode SlavePatchFace(SKExplicit ex, SKNode item, const char slav
    face of degree >= 2 with the Lagrange surface as the master. The mortar distribution (the default) is the mortar rule
    of a slave patch face. What is not implemented is refused: slave nodes with the mortar distribution onto a NURBS
    master, Lagrange faces of more nodes than LinearFaceNodes() as a slave, and a pass with Lagrange faces or patch faces
-   of degree 1 as the slave on Lagrange faces (a pair of two Lagrange sides, not mixed with a NURBS pass here). */
+   of degree 1 as the slave on Lagrange faces (a pair of two Lagrange sides, not mixed with a NURBS pass here). C holds
+   what is not yet a pair's. */
 static PetscErrorCode ReadPatchContact(SKExplicit ex, SKNode item, const char name[], PetscReal eps_n, PetscInt passes, PetscBool mortar,
-                                       PetscInt group, SKContactPair pairs[], PetscInt *npairs)
+                                       PetscInt group, ContactParts *c, SKContactPair pairs[], PetscInt *npairs)
 {
-  PetscInt nb[2], *bodies[2];
+  PetscInt nb[2];
 
   PetscFunctionBegin;
   {
@@ -413,17 +442,14 @@ static PetscErrorCode ReadPatchContact(SKExplicit ex, SKNode item, const char na
                            "patch faces the mortar rule is exact and has no tolerance",
                            name));
   }
-  PetscCall(SideSetBodies(ex, item, "sideset", &nb[0], &bodies[0]));
-  PetscCall(SideSetBodies(ex, item, "master", &nb[1], &bodies[1]));
-  PetscCall(CheckDifferentBodies(ex, item, name, nb, bodies));
+  PetscCall(SideSetBodies(ex, item, "sideset", &nb[0], &c->bodies[0]));
+  PetscCall(SideSetBodies(ex, item, "master", &nb[1], &c->bodies[1]));
+  PetscCall(CheckDifferentBodies(ex, item, name, nb, c->bodies));
   for (PetscInt pass = 0; pass < passes; pass++) {
     const char *slave_attr = pass == 0 ? "sideset" : "master", *master_attr = pass == 0 ? "master" : "sideset";
     const PetscInt *elements, *faces;
     PetscInt ns, npatch, ntotal, nfn_max;
-    PetscReal *w;
-    SKFrictionLaw law;
     SKContactPair pair;
-    SKContactPatchFace pf;
     char pname[SK_MESH_NAME_LEN];
 
     PetscCall(SideSetPatchFaces(ex, item, master_attr, &npatch, &ntotal, NULL, NULL, NULL));
@@ -433,24 +459,22 @@ static PetscErrorCode ReadPatchContact(SKExplicit ex, SKNode item, const char na
                            name, master_attr, npatch, ntotal - npatch));
     /* the slave side's nodes are its contact points: on Lagrange faces they must be linear; a patch face of degree >= 2
        (any degree with the mortar rule onto a NURBS master) is a slave patch face PF */
-    PetscCall(SlavePatchFace(ex, item, slave_attr, (PetscBool)(npatch > 0), mortar, &pf));
+    PetscCall(SlavePatchFace(ex, item, slave_attr, (PetscBool)(npatch > 0), mortar, &c->pf));
     if (!npatch) { /* a slave patch face on Lagrange faces */
-      SKContactMeshSurface master_ms;
-      PetscReal *wm;
       PetscCall(
-          SKInputCheck(ex->input, item, pf != NULL,
+          SKInputCheck(ex->input, item, c->pf != NULL,
                        "contact '%s': with passes=\"2\" the side set '%s' on Lagrange faces or NURBS patch faces of degree 1 would be "
                        "the slave on the Lagrange faces of '%s'; two passes between NURBS patch faces and Lagrange faces take "
                        "patch faces of degree >= 2",
                        name, slave_attr, master_attr));
-      PetscCall(ContactSide(ex, item, slave_attr, &w, NULL));
-      PetscCall(ContactSide(ex, item, master_attr, &wm, &master_ms));
-      PetscCall(PetscFree(wm));
-      PetscCall(PassLaw(ex, item, name, pass, &law, pname));
-      PetscCall(SKContactPairCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, w, master_ms, NULL,
-                                            PassPenalty(eps_n, passes), law, &pair));
-    } else { /* slave nodes or a slave patch face on the NURBS master */
-      PetscCall(SKInputCheck(ex->input, item, pf || !mortar,
+      PetscCall(ContactSide(ex, item, slave_attr, &c->w[0], NULL));
+      PetscCall(ContactSide(ex, item, master_attr, &c->w[1], &c->ms[1]));
+      PetscCall(PassLaw(ex, item, name, pass, &c->law, pname));
+      PetscCall(SKContactPairCreateWithMesh(ex->comm, ex->dim, ex->nlocal, ex->nowned, ex->natural_nodes, c->w[0], c->ms[1], NULL,
+                                            PassPenalty(eps_n, passes), c->law, &pair));
+      c->ms[1] = NULL; /* the pair took the creation's reference */
+    } else {           /* slave nodes or a slave patch face on the NURBS master */
+      PetscCall(SKInputCheck(ex->input, item, c->pf || !mortar,
                              "contact '%s': the slave side (attribute '%s') against a NURBS master is on Lagrange faces: the mortar "
                              "distribution (the default) onto a NURBS master integrates over slave patch faces; take "
                              "distribution=\"point\" (node-to-segment), or swap sideset and master (a slave patch face takes the "
@@ -458,21 +482,87 @@ static PetscErrorCode ReadPatchContact(SKExplicit ex, SKNode item, const char na
                              name, slave_attr));
       PetscCall(SKExplicitSideSetFromInput(ex, item, slave_attr, &ns, &elements, &faces));
       PetscCall(SideSetMaxFaceNodes(ex, ns, elements, faces, &nfn_max));
-      PetscCall(SKInputCheck(ex->input, item, nfn_max <= LinearFaceNodes(ex->dim) || pf,
+      PetscCall(SKInputCheck(ex->input, item, nfn_max <= LinearFaceNodes(ex->dim) || c->pf,
                              "contact '%s': the slave side (attribute '%s') against a NURBS master has faces of %" PetscInt_FMT
                              " nodes: a slave side against a deformable master takes linear Lagrange faces (L2 in 2D, T3 or Q4 in 3D) "
                              "or NURBS patch faces",
                              name, slave_attr, nfn_max));
       PetscCall(SideSetPatchFaces(ex, item, master_attr, &npatch, &ntotal, &ns, &elements, &faces));
-      PetscCall(ContactSide(ex, item, slave_attr, &w, NULL));
-      PetscCall(PassLaw(ex, item, name, pass, &law, pname));
+      PetscCall(ContactSide(ex, item, slave_attr, &c->w[0], NULL));
+      PetscCall(PassLaw(ex, item, name, pass, &c->law, pname));
       PetscCall(SKContactPairCreateWithPatchMaster(ex->comm, ex->mesh, ns, elements, faces, ex->nlocal, ex->nowned, ex->natural_nodes,
-                                                   ex->X, ex->mass, w, PassPenalty(eps_n, passes), law, &pair));
+                                                   ex->X, ex->mass, c->w[0], PassPenalty(eps_n, passes), c->law, &pair));
     }
-    PetscCall(PetscFree(w));
-    if (pf) PetscCall(SKContactPairSetPatchFace(pair, pf)); /* the pair owns it */
+    c->law = NULL; /* the pair's */
+    PetscCall(PetscFree(c->w[0]));
+    PetscCall(PetscFree(c->w[1]));
+    if (c->pf) PetscCall(SKContactPairSetPatchFace(pair, c->pf)); /* the pair owns it */
+    c->pf = NULL;
     PetscCall(AddPassPair(ex, pname, pair, passes, group, pairs, npairs));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One <contact> ITEM, the GROUP-th, with the parts C (freed by the caller whatever happens). */
+static PetscErrorCode ReadContact(SKExplicit ex, SKNode item, PetscInt group, ContactParts *c)
+{
+  PetscReal eps_n;
+  SKNode fnode;
+  char name[SK_MESH_NAME_LEN] = "contact", damping[16] = "implicit"; /* the schema allows implicit and explicit */
+  PetscBool explicit_damping, deformable, has_damping;
+  SKContactPair pairs[2]; /* the pairs of this <contact>: a two-pass pair is two pairs */
+  PetscInt npairs = 0;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputGetString(ex->input, item, "name", name, sizeof(name), NULL));
+  PetscCall(SKInputRequireReal(ex->input, item, "penalty", &eps_n));
+  PetscCall(SKInputCheckPositive(ex->input, item, "penalty", eps_n));
+  {
+    char master[SK_MESH_NAME_LEN];
+    PetscCall(SKInputGetString(ex->input, item, "master", master, sizeof(master), &deformable));
+  }
+  PetscCall(SKInputGetString(ex->input, item, "damping", damping, sizeof(damping), &has_damping));
+  PetscCall(PetscStrcmp(damping, "explicit", &explicit_damping));
+  if (deformable) {
+    /* the implicit damping acts on the slave side only: a pair between deformable bodies takes the explicit
+       treatment, also by default */
+    PetscCall(SKInputCheck(ex->input, item, explicit_damping || !has_damping,
+                           "damping=\"implicit\" acts on one side only: contact between deformable bodies takes damping=\"explicit\""));
+    explicit_damping = PETSC_TRUE;
+    PetscCall(ReadDeformableContact(ex, item, name, eps_n, group, c, pairs, &npairs));
+  } else {
+    PetscReal kt, ct;
+
+    for (PetscInt k = 0; k < 3; k++) { /* the attributes of a pair between deformable bodies mean nothing here */
+      static const char *const deformable_only[] = {"passes", "distribution", "mortar_tolerance"};
+      char buf[64];
+      PetscBool found;
+      PetscCall(SKInputGetString(ex->input, item, deformable_only[k], buf, sizeof(buf), &found));
+      PetscCall(SKInputCheck(ex->input, item, !found,
+                             "attribute '%s' applies to contact between deformable bodies (master=); a pair with a rigid surface has none",
+                             deformable_only[k]));
+    }
+    PetscCall(ContactSide(ex, item, "sideset", &c->w[0], NULL));
+    PetscCall(ContactPatchFace(ex, item, "sideset", &c->pf));
+    PetscCall(SKInputRequireChild(ex->input, item, "friction", &fnode));
+    PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &c->law));
+    PetscCall(SKRigidSurfaceCreateFromXML(ex->input, item, ex->dim, &c->surface));
+    /* the friction damping is implicit unless asked otherwise: stable for any damping, so that the default LuGre values
+       run at the step the stiffness allows (docs/theory.md, "Critical time step"); a law without damping (Coulomb) takes
+       the explicit path, which is then the same scheme without the per-node damping solve */
+    PetscCall(SKFrictionLawGetTangentModuli(c->law, 1.0, &kt, &ct));
+    if (!has_damping && ct == 0) explicit_damping = PETSC_TRUE;
+    PetscCall(
+        SKContactPairCreateWithSurface(ex->comm, ex->dim, ex->nlocal, ex->nowned, c->w[0], c->surface, eps_n, c->law, &pairs[npairs]));
+    c->law = NULL, c->surface = NULL;                                    /* the pair's */
+    PetscCall(SKExplicitAddContactTerm(ex, name, pairs[npairs], group)); /* the term owns the pair */
+    if (c->pf) PetscCall(SKContactPairSetPatchFace(pairs[npairs], c->pf));
+    c->pf = NULL;
+    npairs++;
+  }
+  /* the passes of one <contact> act together: one group of terms (ExplicitContactStep) */
+  for (PetscInt k = 0; k < npairs; k++)
+    PetscCall(SKContactPairSetDamping(pairs[k], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -481,72 +571,16 @@ static PetscErrorCode ReadPatchContact(SKExplicit ex, SKNode item, const char na
    the weights are those of a unit traction on it. */
 PetscErrorCode SKExplicitReadContacts(SKExplicit ex, SKNode root)
 {
-  SKNode *items;
-  PetscInt n;
-  const PetscInt dim = ex->dim;
+  PetscInt group = 0;
 
   PetscFunctionBegin;
-  PetscCall(SKNodeGetChildren(root, "contact", &n, &items));
-  for (PetscInt i = 0; i < n; i++) {
-    PetscReal *w, eps_n;
-    SKNode fnode;
-    SKFrictionLaw law;
-    SKRigidSurface surface;
-    char name[SK_MESH_NAME_LEN] = "contact", damping[16] = "implicit"; /* the schema allows implicit and explicit */
-    PetscBool explicit_damping, deformable, has_damping;
-    SKContactPair pairs[2]; /* the pairs of this <contact>: a two-pass pair is two pairs */
-    PetscInt npairs = 0;
+  for (SKNode item = SKNodeFirstChild(root, "contact"); item; item = SKNodeNextSibling(item, "contact"), group++) {
+    ContactParts c = {{NULL, NULL}, {NULL, NULL}, NULL, NULL, NULL, {NULL, NULL}};
+    PetscErrorCode ierr;
 
-    PetscCall(SKInputGetString(ex->input, items[i], "name", name, sizeof(name), NULL));
-    PetscCall(SKInputRequireReal(ex->input, items[i], "penalty", &eps_n));
-    PetscCall(SKInputCheckPositive(ex->input, items[i], "penalty", eps_n));
-    {
-      char master[SK_MESH_NAME_LEN];
-      PetscCall(SKInputGetString(ex->input, items[i], "master", master, sizeof(master), &deformable));
-    }
-    PetscCall(SKInputGetString(ex->input, items[i], "damping", damping, sizeof(damping), &has_damping));
-    PetscCall(PetscStrcmp(damping, "explicit", &explicit_damping));
-    if (deformable) {
-      /* the implicit damping acts on the slave side only: a pair between deformable bodies takes the explicit
-         treatment, also by default */
-      PetscCall(SKInputCheck(ex->input, items[i], explicit_damping || !has_damping,
-                             "damping=\"implicit\" acts on one side only: contact between deformable bodies takes damping=\"explicit\""));
-      explicit_damping = PETSC_TRUE;
-      PetscCall(ReadDeformableContact(ex, items[i], name, eps_n, i, pairs, &npairs));
-    } else {
-      PetscReal kt, ct;
-      SKContactPatchFace pf;
-
-      for (PetscInt k = 0; k < 3; k++) { /* the attributes of a pair between deformable bodies mean nothing here */
-        static const char *const deformable_only[] = {"passes", "distribution", "mortar_tolerance"};
-        char buf[64];
-        PetscBool found;
-        PetscCall(SKInputGetString(ex->input, items[i], deformable_only[k], buf, sizeof(buf), &found));
-        PetscCall(
-            SKInputCheck(ex->input, items[i], !found,
-                         "attribute '%s' applies to contact between deformable bodies (master=); a pair with a rigid surface has none",
-                         deformable_only[k]));
-      }
-      PetscCall(ContactSide(ex, items[i], "sideset", &w, NULL));
-      PetscCall(ContactPatchFace(ex, items[i], "sideset", &pf));
-      PetscCall(SKInputRequireChild(ex->input, items[i], "friction", &fnode));
-      PetscCall(SKFrictionLawCreateFromXML(ex->input, fnode, &law));
-      PetscCall(SKRigidSurfaceCreateFromXML(ex->input, items[i], dim, &surface));
-      /* the friction damping is implicit unless asked otherwise: stable for any damping, so that the default LuGre values
-         run at the step the stiffness allows (docs/theory.md, "Critical time step"); a law without damping (Coulomb) takes
-         the explicit path, which is then the same scheme without the per-node damping solve */
-      PetscCall(SKFrictionLawGetTangentModuli(law, 1.0, &kt, &ct));
-      if (!has_damping && ct == 0) explicit_damping = PETSC_TRUE;
-      PetscCall(SKContactPairCreateWithSurface(ex->comm, dim, ex->nlocal, ex->nowned, w, surface, eps_n, law, &pairs[npairs]));
-      PetscCall(PetscFree(w));
-      PetscCall(SKExplicitAddContactTerm(ex, name, pairs[npairs], i)); /* the term owns the pair */
-      if (pf) PetscCall(SKContactPairSetPatchFace(pairs[npairs], pf));
-      npairs++;
-    }
-    /* the passes of one <contact> act together: one group of terms (ExplicitContactStep) */
-    for (PetscInt k = 0; k < npairs; k++)
-      PetscCall(SKContactPairSetDamping(pairs[k], explicit_damping ? SK_CONTACT_DAMPING_EXPLICIT : SK_CONTACT_DAMPING_IMPLICIT));
+    ierr = ReadContact(ex, item, group, &c);
+    PetscCall(ContactPartsDestroy(&c));
+    PetscCall(ierr);
   }
-  PetscCall(PetscFree(items));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -71,14 +71,20 @@ PetscErrorCode SKExplicitCompressLoads(SKExplicit ex)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode AddSprings(SKExplicit ex, SKNode node, PetscInt n, const PetscInt nodes[], const PetscReal k[])
+/* The components a spring acts on and the velocity of its far end (read before any work array of the caller exists, so
+   that a refused input leaves nothing to free). */
+static PetscErrorCode ReadSpring(SKExplicit ex, SKNode node, PetscInt *mask, PetscReal vel[3])
 {
-  PetscInt mask;
-  PetscReal vel[3] = {0, 0, 0};
-
   PetscFunctionBegin;
-  PetscCall(SKExplicitReadComponents(ex, node, "components", &mask));
+  PetscCall(SKExplicitReadComponents(ex, node, "components", mask));
   PetscCall(SKExplicitReadVector(ex, node, "velocity", 0, vel, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AddSprings(SKExplicit ex, PetscInt mask, const PetscReal vel[3], PetscInt n, const PetscInt nodes[],
+                                 const PetscReal k[])
+{
+  PetscFunctionBegin;
   PetscCall(PetscRealloc(sizeof(SKExplicitSpring) * (ex->nsprings + n), &ex->springs));
   for (PetscInt i = 0; i < n; i++) {
     SKExplicitSpring *s = &ex->springs[ex->nsprings++];
@@ -94,89 +100,92 @@ static PetscErrorCode AddSprings(SKExplicit ex, SKNode node, PetscInt n, const P
 /* Loads, boundary conditions, springs, initial velocity. */
 PetscErrorCode SKExplicitReadLoadsAndConditions(SKExplicit ex, SKNode root)
 {
-  SKNode *items;
-  PetscInt n;
   const PetscInt dim = ex->dim;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(ex->ndof, &ex->dof_bc));
   for (PetscInt i = 0; i < ex->ndof; i++) ex->dof_bc[i] = -1;
-  PetscCall(SKNodeGetChildren(root, NULL, &n, &items));
-  for (PetscInt i = 0; i < n; i++) {
-    const char *tag = SKNodeName(items[i]);
+  for (SKNode item = SKNodeFirstChild(root, NULL); item; item = SKNodeNextSibling(item, NULL)) {
+    const char *tag = SKNodeName(item);
     PetscInt ns, gs;
     const PetscInt *nodes;
 
     if (!strcmp(tag, "displacement"))
-      PetscCall(AddBC(ex, items[i], SK_EXPLICIT_BC_DISPLACEMENT));
+      PetscCall(AddBC(ex, item, SK_EXPLICIT_BC_DISPLACEMENT));
     else if (!strcmp(tag, "velocity"))
-      PetscCall(AddBC(ex, items[i], SK_EXPLICIT_BC_VELOCITY));
+      PetscCall(AddBC(ex, item, SK_EXPLICIT_BC_VELOCITY));
     else if (!strcmp(tag, "rotation"))
-      PetscCall(AddBC(ex, items[i], SK_EXPLICIT_BC_ROTATION));
+      PetscCall(AddBC(ex, item, SK_EXPLICIT_BC_ROTATION));
     else if (!strcmp(tag, "point_load") || !strcmp(tag, "gravity")) {
       PetscReal val[3]     = {0, 0, 0}, *p;
       const PetscBool grav = (PetscBool)!strcmp(tag, "gravity");
-      PetscCall(SKExplicitReadVector(ex, items[i], grav ? "acceleration" : "force", 0, val, NULL));
+      PetscCall(SKExplicitReadVector(ex, item, grav ? "acceleration" : "force", 0, val, NULL));
       if (grav) {
         nodes = NULL;
         ns    = ex->nlocal;
       } else
-        PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &ns, &nodes, &gs));
-      PetscCall(AddLoad(ex, items[i], &p));
+        PetscCall(SKExplicitNodeSetFromInput(ex, item, "nodeset", &ns, &nodes, &gs));
+      PetscCall(AddLoad(ex, item, &p));
       for (PetscInt j = 0; j < ns; j++) {
         const PetscInt node = nodes ? nodes[j] : j;
         for (PetscInt d = 0; d < dim; d++) p[node * dim + d] += grav ? ex->mass[node] * val[d] : val[d];
       }
     } else if (!strcmp(tag, "traction") || !strcmp(tag, "distributed_spring") || !strcmp(tag, "pressure")) {
       const PetscInt *elements, *faces;
-      const PetscBool pressure = (PetscBool)!strcmp(tag, "pressure");
-      PetscReal *w, *an = NULL, *p, val[3] = {0, 0, 0}, k;
-      PetscInt *list, nl = 0;
-      PetscCall(SKExplicitSideSetFromInput(ex, items[i], "sideset", &ns, &elements, &faces));
+      const PetscBool pressure = (PetscBool)!strcmp(tag, "pressure"), traction = (PetscBool)!strcmp(tag, "traction");
+      PetscReal *w, *an = NULL, *p = NULL, val[3] = {0, 0, 0}, vel[3] = {0, 0, 0}, k = 0;
+      PetscInt *list, nl = 0, mask = 0;
+      /* the input first, then the work arrays: a refused input leaves nothing to free */
+      PetscCall(SKExplicitSideSetFromInput(ex, item, "sideset", &ns, &elements, &faces));
+      if (pressure) PetscCall(SKInputRequireReal(ex->input, item, "value", &val[0]));
+      if (traction) PetscCall(SKExplicitReadVector(ex, item, "value", 0, val, NULL));
+      if (pressure || traction)
+        PetscCall(AddLoad(ex, item, &p));
+      else {
+        PetscCall(SKInputRequireReal(ex->input, item, "stiffness", &k));
+        PetscCall(SKInputCheckPositive(ex->input, item, "stiffness", k));
+        PetscCall(ReadSpring(ex, item, &mask, vel));
+      }
       PetscCall(PetscCalloc1(ex->nlocal, &w));
       if (pressure) PetscCall(PetscCalloc1(ex->nlocal * dim, &an));
       PetscCall(SKExplicitFaceWeights(ex, ns, elements, faces, w, an));
       PetscCall(SKExplicitAssembleNodal(ex, w, 1));
       if (pressure) { /* a dead pressure pushes into the body: minus the outward area vectors of the reference faces */
-        PetscCall(SKInputRequireReal(ex->input, items[i], "value", &val[0]));
         PetscCall(SKExplicitAssembleNodal(ex, an, dim));
-        PetscCall(AddLoad(ex, items[i], &p));
         for (PetscInt j = 0; j < ex->nlocal * dim; j++) p[j] = -val[0] * an[j];
         PetscCall(PetscFree(an));
-      } else if (!strcmp(tag, "traction")) {
-        PetscCall(SKExplicitReadVector(ex, items[i], "value", 0, val, NULL));
-        PetscCall(AddLoad(ex, items[i], &p));
+      } else if (traction) {
         for (PetscInt j = 0; j < ex->nlocal; j++)
           for (PetscInt d = 0; d < dim; d++) p[j * dim + d] = w[j] * val[d];
       } else {
-        PetscCall(SKInputRequireReal(ex->input, items[i], "stiffness", &k));
-        PetscCall(SKInputCheckPositive(ex->input, items[i], "stiffness", k));
         PetscCall(PetscMalloc1(ex->nlocal, &list));
         for (PetscInt j = 0; j < ex->nlocal; j++)
           if (w[j] != 0.0) list[nl] = j, w[nl++] = k * w[j];
-        PetscCall(AddSprings(ex, items[i], nl, list, w));
+        PetscCall(AddSprings(ex, mask, vel, nl, list, w));
         PetscCall(PetscFree(list));
       }
       PetscCall(PetscFree(w));
     } else if (!strcmp(tag, "spring")) {
-      PetscReal k, *kk;
-      PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &ns, &nodes, &gs));
-      PetscCall(SKInputRequireReal(ex->input, items[i], "stiffness", &k));
-      PetscCall(SKInputCheckPositive(ex->input, items[i], "stiffness", k));
+      PetscReal k, *kk, vel[3] = {0, 0, 0};
+      PetscInt mask;
+      PetscCall(SKExplicitNodeSetFromInput(ex, item, "nodeset", &ns, &nodes, &gs));
+      PetscCall(SKInputRequireReal(ex->input, item, "stiffness", &k));
+      PetscCall(SKInputCheckPositive(ex->input, item, "stiffness", k));
+      PetscCall(ReadSpring(ex, item, &mask, vel));
       PetscCall(PetscMalloc1(ns, &kk));
       for (PetscInt j = 0; j < ns; j++) kk[j] = k;
-      PetscCall(AddSprings(ex, items[i], ns, nodes, kk));
+      PetscCall(AddSprings(ex, mask, vel, ns, nodes, kk));
       PetscCall(PetscFree(kk));
     } else if (!strcmp(tag, "initial_velocity")) {
       PetscReal val[3] = {0, 0, 0}, omega[3] = {0, 0, 0}, c[3] = {0, 0, 0}, L[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
       PetscInt nL = 9;
       PetscBool has;
-      PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &ns, &nodes, &gs));
-      PetscCall(SKExplicitReadVector(ex, items[i], "value", 0, val, NULL));
-      PetscCall(SKExplicitReadVector(ex, items[i], "angular_velocity", dim == 2 ? 1 : 3, dim == 2 ? omega + 2 : omega, NULL));
-      PetscCall(SKExplicitReadVector(ex, items[i], "center", 0, c, NULL));
-      PetscCall(SKInputGetRealList(ex->input, items[i], "gradient", &nL, L, &has));
-      PetscCall(SKInputCheck(ex->input, items[i], !has || nL == dim * dim,
+      PetscCall(SKExplicitNodeSetFromInput(ex, item, "nodeset", &ns, &nodes, &gs));
+      PetscCall(SKExplicitReadVector(ex, item, "value", 0, val, NULL));
+      PetscCall(SKExplicitReadVector(ex, item, "angular_velocity", dim == 2 ? 1 : 3, dim == 2 ? omega + 2 : omega, NULL));
+      PetscCall(SKExplicitReadVector(ex, item, "center", 0, c, NULL));
+      PetscCall(SKInputGetRealList(ex->input, item, "gradient", &nL, L, &has));
+      PetscCall(SKInputCheck(ex->input, item, !has || nL == dim * dim,
                              "attribute 'gradient' needs %" PetscInt_FMT " values (the velocity gradient, row by row), got %" PetscInt_FMT,
                              dim * dim, nL));
       for (PetscInt j = 0; j < ns; j++) {
@@ -194,6 +203,5 @@ PetscErrorCode SKExplicitReadLoadsAndConditions(SKExplicit ex, SKNode root)
       }
     }
   }
-  PetscCall(PetscFree(items));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -7,23 +7,21 @@
    added to the replicated mesh before it is distributed; plus the implicit node set "all". */
 PetscErrorCode SKExplicitAddInputSets(SKExplicit ex, SKNode root, SKMesh mesh)
 {
-  SKNode *items;
-  PetscInt n, nn, idx;
+  PetscInt nn, idx;
   const PetscReal *X;
 
   PetscFunctionBegin;
   PetscCall(SKMeshGetNodes(mesh, &nn, &X));
-  PetscCall(SKNodeGetChildren(root, "nodeset", &n, &items));
-  for (PetscInt i = 0; i < n; i++) {
+  for (SKNode item = SKNodeFirstChild(root, "nodeset"); item; item = SKNodeNextSibling(item, "nodeset")) {
     char name[SK_MESH_NAME_LEN];
     PetscReal lo[3], hi[3];
     PetscInt *sel, ns = 0;
 
-    PetscCall(SKInputRequireString(ex->input, items[i], "name", name, sizeof(name)));
-    PetscCall(SKExplicitReadVector(ex, items[i], "lower", 0, lo, NULL));
-    PetscCall(SKExplicitReadVector(ex, items[i], "upper", 0, hi, NULL));
+    PetscCall(SKInputRequireString(ex->input, item, "name", name, sizeof(name)));
+    PetscCall(SKExplicitReadVector(ex, item, "lower", 0, lo, NULL));
+    PetscCall(SKExplicitReadVector(ex, item, "upper", 0, hi, NULL));
     PetscCall(SKMeshFindNodeSet(mesh, name, &idx));
-    PetscCall(SKInputCheck(ex->input, items[i], idx < 0, "node set '%s' is already defined", name));
+    PetscCall(SKInputCheck(ex->input, item, idx < 0, "node set '%s' is already defined", name));
     PetscCall(PetscMalloc1(nn, &sel));
     for (PetscInt p = 0; p < nn; p++) {
       PetscBool in = PETSC_TRUE;
@@ -34,30 +32,27 @@ PetscErrorCode SKExplicitAddInputSets(SKExplicit ex, SKNode root, SKMesh mesh)
     PetscCall(SKMeshAddNodeSet(mesh, name, ns, sel));
     PetscCall(PetscFree(sel));
   }
-  PetscCall(PetscFree(items));
-  PetscCall(SKNodeGetChildren(root, "sideset", &n, &items));
-  for (PetscInt i = 0; i < n; i++) {
+  for (SKNode item = SKNodeFirstChild(root, "sideset"); item; item = SKNodeNextSibling(item, "sideset")) {
     char name[SK_MESH_NAME_LEN], axis[4];
     PetscReal value;
 
-    PetscCall(SKInputRequireString(ex->input, items[i], "name", name, sizeof(name)));
-    PetscCall(SKInputRequireString(ex->input, items[i], "axis", axis, sizeof(axis)));
-    PetscCall(SKInputRequireReal(ex->input, items[i], "value", &value));
-    PetscCall(SKInputCheck(ex->input, items[i], axis[0] >= 'x' && axis[0] < 'x' + ex->dim && !axis[1], "axis = '%s' is not x, y%s", axis,
+    PetscCall(SKInputRequireString(ex->input, item, "name", name, sizeof(name)));
+    PetscCall(SKInputRequireString(ex->input, item, "axis", axis, sizeof(axis)));
+    PetscCall(SKInputRequireReal(ex->input, item, "value", &value));
+    PetscCall(SKInputCheck(ex->input, item, axis[0] >= 'x' && axis[0] < 'x' + ex->dim && !axis[1], "axis = '%s' is not x, y%s", axis,
                            ex->dim == 3 ? " or z" : ""));
     PetscCall(SKMeshFindSideSet(mesh, name, &idx));
-    PetscCall(SKInputCheck(ex->input, items[i], idx < 0, "side set '%s' is already defined", name));
+    PetscCall(SKInputCheck(ex->input, item, idx < 0, "side set '%s' is already defined", name));
     { /* the mesh refuses an empty set without knowing the input: say where it was asked for */
       PetscErrorCode ierr;
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
       ierr = SKMeshAddPlaneSets(mesh, name, axis[0] - 'x', value);
       PetscCall(PetscPopErrorHandler());
-      PetscCall(SKInputCheck(ex->input, items[i], ierr != SK_ERR_INPUT,
-                             "side set '%s' is empty: no boundary face lies on the plane %c = %g", name, axis[0], (double)value));
+      PetscCall(SKInputCheck(ex->input, item, ierr != SK_ERR_INPUT, "side set '%s' is empty: no boundary face lies on the plane %c = %g",
+                             name, axis[0], (double)value));
       PetscCall(ierr);
     }
   }
-  PetscCall(PetscFree(items));
   PetscCall(SKMeshFindNodeSet(mesh, "all", &idx));
   if (idx < 0) {
     PetscInt *all;
@@ -142,21 +137,20 @@ PetscErrorCode SKExplicitCheckReference(SKExplicit ex, SKNode mesh_node, SKMesh 
    until the mesh is distributed. */
 PetscErrorCode SKExplicitReadWatchPoints(SKExplicit ex, SKNode root, SKMesh mesh)
 {
-  SKNode *items;
-  PetscInt nn;
+  PetscInt nn, i = 0;
   const PetscReal *X;
 
   PetscFunctionBegin;
   PetscCall(SKMeshGetNodes(mesh, &nn, &X));
-  PetscCall(SKNodeGetChildren(root, "watch", &ex->nwatch, &items));
+  ex->nwatch = SKNodeCountChildren(root, "watch");
   PetscCall(PetscCalloc1(ex->nwatch, &ex->watch));
-  for (PetscInt i = 0; i < ex->nwatch; i++) {
+  for (SKNode item = SKNodeFirstChild(root, "watch"); item; item = SKNodeNextSibling(item, "watch"), i++) {
     PetscReal p[3], best = PETSC_MAX_REAL;
-    PetscCall(SKInputRequireString(ex->input, items[i], "name", ex->watch[i].name, sizeof(ex->watch[i].name)));
+    PetscCall(SKInputRequireString(ex->input, item, "name", ex->watch[i].name, sizeof(ex->watch[i].name)));
     for (PetscInt j = 0; j < i; j++)
-      PetscCall(SKInputCheck(ex->input, items[i], strcmp(ex->watch[i].name, ex->watch[j].name), "watch point '%s' is defined twice",
+      PetscCall(SKInputCheck(ex->input, item, strcmp(ex->watch[i].name, ex->watch[j].name), "watch point '%s' is defined twice",
                              ex->watch[i].name));
-    PetscCall(SKExplicitReadVector(ex, items[i], "point", 0, p, NULL));
+    PetscCall(SKExplicitReadVector(ex, item, "point", 0, p, NULL));
     ex->watch[i].node = -1;
     PetscCall(SKMeshLocatePatchPoint(mesh, p, &ex->watch[i].n, ex->watch[i].nodes, ex->watch[i].R, &best));
     if (ex->watch[i].n) continue; /* meshes of NURBS patches: the patch point nearest to the given one */
@@ -167,23 +161,19 @@ PetscErrorCode SKExplicitReadWatchPoints(SKExplicit ex, SKNode root, SKMesh mesh
       if (d2 < best) best = d2, ex->watch[i].node = q;
     }
   }
-  PetscCall(PetscFree(items));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
 {
-  SKNode *items;
-  PetscInt n;
-
   PetscFunctionBegin;
   PetscCall(SKMeshGetNumBlocks(ex->mesh, &ex->nblocks));
   PetscCall(PetscCalloc1(ex->nblocks, &ex->blocks));
-  PetscCall(SKNodeGetChildren(root, "block", &n, &items));
-  for (PetscInt i = 0; i < n; i++) { /* any iterated mass: the lumped masses of the other blocks are kept apart */
+  for (SKNode item = SKNodeFirstChild(root, "block"); item;
+       item        = SKNodeNextSibling(item, "block")) { /* any iterated mass: the lumped masses of the other blocks are kept apart */
     char mass[16] = "lumped";
-    PetscCall(SKInputGetString(ex->input, items[i], "mass", mass, sizeof(mass), NULL));
-    PetscCall(SKInputCheck(ex->input, items[i], !strcmp(mass, "lumped") || !strcmp(mass, "iterated"),
+    PetscCall(SKInputGetString(ex->input, item, "mass", mass, sizeof(mass), NULL));
+    PetscCall(SKInputCheck(ex->input, item, !strcmp(mass, "lumped") || !strcmp(mass, "iterated"),
                            "mass = '%s' is not a mass of this solver (known: lumped, iterated)", mass));
     if (!strcmp(mass, "iterated")) ex->mass_iterated = PETSC_TRUE;
   }
@@ -191,7 +181,7 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
     PetscCall(PetscCalloc1(ex->nlocal, &ex->mass_other));
     PetscCall(PetscMalloc3(ex->ndof, &ex->mass_work[0], ex->ndof, &ex->mass_work[1], ex->ndof, &ex->mass_work[2]));
   }
-  for (PetscInt i = 0; i < n; i++) {
+  for (SKNode item = SKNodeFirstChild(root, "block"); item; item = SKNodeNextSibling(item, "block")) {
     char name[SK_MESH_NAME_LEN], type[64], state[32] = "", lumping[16] = "auto", mass[16] = "lumped", quadrature[16] = "full", list[1024];
     PetscReal E, nu, rho;
     PetscInt b;
@@ -203,7 +193,7 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
     SKExplicitBlock *blk;
     SKFEMFailure fail;
 
-    PetscCall(SKInputRequireString(ex->input, items[i], "name", name, sizeof(name)));
+    PetscCall(SKInputRequireString(ex->input, item, "name", name, sizeof(name)));
     PetscCall(SKMeshFindBlock(ex->mesh, name, &b));
     if (b < 0) {
       list[0] = 0;
@@ -213,49 +203,49 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
         if (k) PetscCall(PetscStrlcat(list, ", ", sizeof(list)));
         PetscCall(PetscStrlcat(list, bn, sizeof(list)));
       }
-      PetscCall(SKInputError(ex->input, items[i], "unknown element block '%s' (the mesh has: %s)", name, list));
+      PetscCall(SKInputError(ex->input, item, "unknown element block '%s' (the mesh has: %s)", name, list));
     }
     blk = &ex->blocks[b];
-    PetscCall(SKInputCheck(ex->input, items[i], !blk->basis, "block '%s' has two materials", name));
-    PetscCall(SKInputRequireString(ex->input, items[i], "material", type, sizeof(type)));
+    PetscCall(SKInputCheck(ex->input, item, !blk->basis, "block '%s' has two materials", name));
+    PetscCall(SKInputRequireString(ex->input, item, "material", type, sizeof(type)));
     PetscCall(SKMaterialTypeExists(type, &exists));
     if (!exists) {
       PetscCall(SKMaterialTypeList(list, sizeof(list)));
-      PetscCall(SKInputError(ex->input, items[i], "unknown material '%s'; known: %s", type, list));
+      PetscCall(SKInputError(ex->input, item, "unknown material '%s'; known: %s", type, list));
     }
-    PetscCall(SKInputRequireReal(ex->input, items[i], "E", &E));
-    PetscCall(SKInputCheckPositive(ex->input, items[i], "E", E));
-    PetscCall(SKInputRequireReal(ex->input, items[i], "nu", &nu));
-    PetscCall(SKInputCheck(ex->input, items[i], nu > -1.0 && nu < 0.5, "Poisson's ratio nu = %g is outside (-1, 0.5)", (double)nu));
-    PetscCall(SKInputRequireReal(ex->input, items[i], "rho", &rho));
-    PetscCall(SKInputCheckPositive(ex->input, items[i], "rho", rho));
-    PetscCall(SKInputGetString(ex->input, items[i], "stress_state", state, sizeof(state), &found));
+    PetscCall(SKInputRequireReal(ex->input, item, "E", &E));
+    PetscCall(SKInputCheckPositive(ex->input, item, "E", E));
+    PetscCall(SKInputRequireReal(ex->input, item, "nu", &nu));
+    PetscCall(SKInputCheck(ex->input, item, nu > -1.0 && nu < 0.5, "Poisson's ratio nu = %g is outside (-1, 0.5)", (double)nu));
+    PetscCall(SKInputRequireReal(ex->input, item, "rho", &rho));
+    PetscCall(SKInputCheckPositive(ex->input, item, "rho", rho));
+    PetscCall(SKInputGetString(ex->input, item, "stress_state", state, sizeof(state), &found));
     if (found) {
       PetscInt k;
       for (k = 0; SKStressStateNames[k]; k++)
         if (!strcmp(state, SKStressStateNames[k])) break;
-      PetscCall(SKInputCheck(ex->input, items[i], SKStressStateNames[k] != NULL,
-                             "unknown stress_state '%s' (3d, plane_strain, plane_stress)", state));
+      PetscCall(SKInputCheck(ex->input, item, SKStressStateNames[k] != NULL, "unknown stress_state '%s' (3d, plane_strain, plane_stress)",
+                             state));
       ss = (SKStressState)k;
-      PetscCall(SKInputCheck(ex->input, items[i], (ss == SK_STRESS_STATE_3D) == (ex->dim == 3),
+      PetscCall(SKInputCheck(ex->input, item, (ss == SK_STRESS_STATE_3D) == (ex->dim == 3),
                              "stress_state '%s' does not fit a %" PetscInt_FMT "D mesh", state, ex->dim));
     }
-    PetscCall(SKInputGetString(ex->input, items[i], "lumping", lumping, sizeof(lumping), NULL));
+    PetscCall(SKInputGetString(ex->input, item, "lumping", lumping, sizeof(lumping), NULL));
     PetscCall(SKMaterialCreate(type, ss, E, nu, rho, &blk->mat));
-    PetscCall(SKMaterialSetFromXML(blk->mat, ex->input, items[i]));
+    PetscCall(SKMaterialSetFromXML(blk->mat, ex->input, item));
     PetscCall(SKMeshGetBlock(ex->mesh, b, NULL, &blk->id, &et, &blk->nelem, &blk->first, &blk->conn));
     PetscCall(SKElementTypeGetInfo(et, &info));
     blk->nodes = info->num_nodes;
     blk->order = info->order;
     PetscCall(SKBasisCreateForBlock(ex->mesh, b, &blk->basis));
-    PetscCall(SKInputGetString(ex->input, items[i], "quadrature", quadrature, sizeof(quadrature), NULL));
-    PetscCall(SKInputCheck(ex->input, items[i], !strcmp(quadrature, "full") || !strcmp(quadrature, "reduced"),
+    PetscCall(SKInputGetString(ex->input, item, "quadrature", quadrature, sizeof(quadrature), NULL));
+    PetscCall(SKInputCheck(ex->input, item, !strcmp(quadrature, "full") || !strcmp(quadrature, "reduced"),
                            "quadrature = '%s' is not a rule of this solver (known: full, reduced)", quadrature));
     if (!strcmp(quadrature, "reduced")) { /* docs/theory.md, "Reduced quadrature of patches" */
       PetscBool patch, reduced;
       PetscCall(SKBasisHasMassOperator(blk->basis, &patch));
-      PetscCall(SKInputCheck(ex->input, items[i], patch, "quadrature=\"reduced\" needs a NURBS patch block; block '%s' has %s elements",
-                             name, info->name));
+      PetscCall(SKInputCheck(ex->input, item, patch, "quadrature=\"reduced\" needs a NURBS patch block; block '%s' has %s elements", name,
+                             info->name));
       PetscCall(SKBasisReduceQuadrature(blk->basis, &reduced));
       if (!reduced)
         PetscCall(PetscPrintf(ex->comm,
@@ -268,18 +258,18 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
     blk->lumping = lump;
     PetscCall(SKFEMLumpedMass(blk->basis, rho, lump, blk->nelem, blk->conn, ex->X, ex->mass, &fail));
     if (fail.kind != SK_FEM_OK) PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + fail.element], -1.0));
-    PetscCall(SKInputGetString(ex->input, items[i], "mass", mass, sizeof(mass), NULL));
+    PetscCall(SKInputGetString(ex->input, item, "mass", mass, sizeof(mass), NULL));
     if (!strcmp(mass, "iterated")) { /* docs/theory.md, "Higher-order mass of patches" */
       PetscBool has;
       PetscInt its = info->order - 1, deg;
       PetscCall(SKBasisHasMassOperator(blk->basis, &has));
-      PetscCall(SKInputCheck(ex->input, items[i], has, "mass=\"iterated\" needs a NURBS patch block; block '%s' has %s elements", name,
-                             info->name));
-      PetscCall(SKInputCheck(ex->input, items[i], strcmp(lumping, "hrz"),
+      PetscCall(
+          SKInputCheck(ex->input, item, has, "mass=\"iterated\" needs a NURBS patch block; block '%s' has %s elements", name, info->name));
+      PetscCall(SKInputCheck(ex->input, item, strcmp(lumping, "hrz"),
                              "mass=\"iterated\" takes the row-sum lumped mass as its start, not lumping=\"hrz\""));
       deg = info->order;
-      PetscCall(SKInputGetInt(ex->input, items[i], "mass_iterations", &its, NULL));
-      PetscCall(SKInputCheck(ex->input, items[i], its >= 0 && its <= SK_EXPLICIT_MASS_MAX_ITERATIONS,
+      PetscCall(SKInputGetInt(ex->input, item, "mass_iterations", &its, NULL));
+      PetscCall(SKInputCheck(ex->input, item, its >= 0 && its <= SK_EXPLICIT_MASS_MAX_ITERATIONS,
                              "mass_iterations = %" PetscInt_FMT " is outside 0..%d (the default is p - 1 = %" PetscInt_FMT ")", its,
                              SK_EXPLICIT_MASS_MAX_ITERATIONS, deg - 1));
       ex->mass_iterations = PetscMax(ex->mass_iterations, its);
@@ -289,12 +279,11 @@ PetscErrorCode SKExplicitReadBlocks(SKExplicit ex, SKNode root)
     } else {
       PetscBool set;
       PetscInt its;
-      PetscCall(SKInputGetInt(ex->input, items[i], "mass_iterations", &its, &set));
-      PetscCall(SKInputCheck(ex->input, items[i], !set, "mass_iterations needs mass=\"iterated\""));
+      PetscCall(SKInputGetInt(ex->input, item, "mass_iterations", &its, &set));
+      PetscCall(SKInputCheck(ex->input, item, !set, "mass_iterations needs mass=\"iterated\""));
       if (ex->mass_iterated) PetscCall(SKFEMLumpedMass(blk->basis, rho, lump, blk->nelem, blk->conn, ex->X, ex->mass_other, &fail));
     }
   }
-  PetscCall(PetscFree(items));
   for (PetscInt b = 0; b < ex->nblocks; b++) {
     const char *bn;
     PetscInt ne;

@@ -66,8 +66,7 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
   SKNode time, node;
   PetscReal dt = 0;
   PetscBool has_dt;
-  SKNode *items;
-  PetscInt n;
+  PetscInt i = 0;
 
   PetscFunctionBegin;
   PetscCall(SKInputRequireChild(ex->input, root, "time", &time));
@@ -150,19 +149,17 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
     PetscCall(SKInputRequireInt(ex->input, node, "interval", &ex->checkpoint_interval));
     PetscCall(SKInputGetInt(ex->input, node, "keep", &ex->checkpoint_keep, NULL));
   }
-  PetscCall(SKNodeGetChildren(root, "history", &n, &items));
-  ex->nsethist = n;
-  PetscCall(PetscCalloc1(n, &ex->sethist));
-  for (PetscInt i = 0; i < n; i++) {
+  ex->nsethist = SKNodeCountChildren(root, "history");
+  PetscCall(PetscCalloc1(ex->nsethist, &ex->sethist));
+  for (SKNode item = SKNodeFirstChild(root, "history"); item; item = SKNodeNextSibling(item, "history"), i++) {
     SKExplicitSetHistory *h = &ex->sethist[i];
     PetscBool found;
-    PetscCall(SKExplicitNodeSetFromInput(ex, items[i], "nodeset", &h->n, &h->nodes, &h->global_size));
-    PetscCall(SKInputGetString(ex->input, items[i], "name", h->name, sizeof(h->name), &found));
-    if (!found) PetscCall(SKInputRequireString(ex->input, items[i], "nodeset", h->name, sizeof(h->name)));
+    PetscCall(SKExplicitNodeSetFromInput(ex, item, "nodeset", &h->n, &h->nodes, &h->global_size));
+    PetscCall(SKInputGetString(ex->input, item, "name", h->name, sizeof(h->name), &found));
+    if (!found) PetscCall(SKInputRequireString(ex->input, item, "nodeset", h->name, sizeof(h->name)));
     for (PetscInt j = 0; j < i; j++)
-      PetscCall(SKInputCheck(ex->input, items[i], strcmp(h->name, ex->sethist[j].name), "history '%s' is defined twice", h->name));
+      PetscCall(SKInputCheck(ex->input, item, strcmp(h->name, ex->sethist[j].name), "history '%s' is defined twice", h->name));
   }
-  PetscCall(PetscFree(items));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

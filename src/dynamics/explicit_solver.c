@@ -2,12 +2,33 @@
 #include "explicitimpl.h"
 #include <signal.h>
 
+/* The steps from ex->step to NSTEPS with their output, checkpoints (into CKDIR) and progress line PROGRESS. */
+static PetscErrorCode TimeLoop(SKExplicit ex, SKOutput out, PetscInt nsteps, const char ckdir[], SKProgress progress)
+{
+  const PetscInt kill_step = ex->kill_step;
+
+  PetscFunctionBegin;
+  while (ex->step < nsteps) {
+    PetscCall(SKExplicitStep(ex));
+    PetscCall(SKExplicitOutputStep(ex, out, PETSC_FALSE));
+    if (out && ex->checkpoint_interval > 0 && ex->step % ex->checkpoint_interval == 0 && ex->step < nsteps)
+      PetscCall(SKExplicitWriteCheckpoint(ex, ckdir, ex->checkpoint_keep));
+    PetscCall(SKProgressUpdate(progress, ex->t, ex->step));
+    /* SIGTERM/SIGINT: a reduction over the ranks, so every 16th step */
+    if (ex->size > 1 && ex->step % 16 == 0) PetscCall(SKSignalCheck(ex->comm));
+    /* test hook (-explicit_kill_at_step): the process kills itself after this step, as an interrupted run would */
+    if (ex->step == kill_step) (void)raise(SIGKILL);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
 {
   PetscBool restart = PETSC_FALSE, restarted = PETSC_FALSE;
   char ckdir[PETSC_MAX_PATH_LEN] = "", path[PETSC_MAX_PATH_LEN];
-  PetscInt nsteps, start_step, gsize, kill_step = ex->kill_step, ncontacts;
+  PetscInt nsteps, start_step, gsize, ncontacts;
   SKProgress progress;
+  PetscErrorCode ierr;
   SKExplicitEnergy en;
   PetscReal *final;
   PetscLogDouble w0, w1;
@@ -16,7 +37,6 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
   /* the last step lands on t_end up to round-off; a step of a few ulps beyond is not taken */
   nsteps = (PetscInt)PetscCeilReal(ex->t_end / ex->dt - 1e-9);
   PetscCall(PetscOptionsHasName(NULL, NULL, "-restart", &restart));
-  /* test hook (-explicit_kill_at_step): the process kills itself with SIGKILL after this step, as an interrupted run would */
   if (out) PetscCall(SKOutputGetPath(out, "checkpoints", ckdir, sizeof(ckdir)));
   if (restart && out) {
     PetscCall(SKExplicitFindCheckpoint(ex->comm, ckdir, path, sizeof(path)));
@@ -33,19 +53,11 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
   start_step = ex->step;
   PetscCall(SKProgressCreate(ex->comm, "explicit", 0.0, ex->t_end, &progress));
   PetscCall(SKWallTime(&w0));
-  while (ex->step < nsteps) {
-    PetscCall(SKExplicitStep(ex));
-    PetscCall(SKExplicitOutputStep(ex, out, PETSC_FALSE));
-    if (out && ex->checkpoint_interval > 0 && ex->step % ex->checkpoint_interval == 0 && ex->step < nsteps)
-      PetscCall(SKExplicitWriteCheckpoint(ex, ckdir, ex->checkpoint_keep));
-    PetscCall(SKProgressUpdate(progress, ex->t, ex->step));
-    /* SIGTERM/SIGINT: a reduction over the ranks, so every 16th step */
-    if (ex->size > 1 && ex->step % 16 == 0) PetscCall(SKSignalCheck(ex->comm));
-    if (ex->step == kill_step) (void)raise(SIGKILL);
-  }
+  ierr = TimeLoop(ex, out, nsteps, ckdir, progress);
+  PetscCall(SKProgressDestroy(&progress)); /* also when the run stops (energy check, signal): the line cleared */
+  PetscCall(ierr);
   PetscCall(SKWallTime(&w1));
   PetscCall(SKExplicitSetupView(ex, "time loop done"));
-  PetscCall(SKProgressDestroy(&progress));
   PetscCall(SKExplicitOutputStep(ex, out, PETSC_TRUE));
   PetscCall(SKExplicitGetEnergy(ex, &en));
   if (!out) PetscFunctionReturn(PETSC_SUCCESS);

@@ -519,38 +519,32 @@ PetscErrorCode SKMeshCreateFromNURBSPatches(MPI_Comm comm, PetscInt npatch, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKMeshCreateFromPatchInput(SKInput input, SKNode mesh_node, SKMesh *mesh)
+/* The NP patches of MESH_NODE (and a Lagrange mesh file beside them) into *MESH: PATCHES[], NAMES[] and NAME_PTR[] are
+   the caller's, who frees them whatever happens. */
+static PetscErrorCode PatchMeshFromInput(SKInput input, SKNode mesh_node, PetscInt np, SKNURBSPatch patches[],
+                                         char (*names)[SK_MESH_NAME_LEN], const char *name_ptr[], SKMesh *mesh)
 {
-  SKNode *items;
-  SKNURBSPatch *patches;
-  char(*names)[SK_MESH_NAME_LEN];
-  const char **name_ptr;
-  PetscInt np, dim = 0;
+  SKNode first = SKNodeFirstChild(mesh_node, "patch"), item;
+  PetscInt i, dim = 0;
   MPI_Comm comm;
 
   PetscFunctionBegin;
   PetscCall(SKInputGetComm(input, &comm));
-  PetscCall(SKNodeGetChildren(mesh_node, "patch", &np, &items));
-  PetscCall(SKInputCheck(input, mesh_node, np > 0, "<mesh> has no <patch>"));
-  PetscCall(PetscCalloc3(np, &patches, np, &names, np, &name_ptr));
   /* the first patch's description fixes the dimension: a generator says it, explicit data by its <knots> */
   {
-    SKNode gen = NULL, *knots;
-    PetscInt nk;
-    PetscCall(SKNodeGetChild(items[0], "box", &gen));
-    if (!gen) PetscCall(SKNodeGetChild(items[0], "cylinder", &gen));
-    PetscCall(SKNodeGetChildren(items[0], "knots", &nk, &knots));
-    PetscCall(PetscFree(knots));
-    dim = gen || nk == 3 ? 3 : 2;
+    SKNode gen = NULL;
+    PetscCall(SKNodeGetChild(first, "box", &gen));
+    if (!gen) PetscCall(SKNodeGetChild(first, "cylinder", &gen));
+    dim = gen || SKNodeCountChildren(first, "knots") == 3 ? 3 : 2;
   }
-  for (PetscInt i = 0; i < np; i++) {
+  for (item = first, i = 0; item; item = SKNodeNextSibling(item, "patch"), i++) {
     PetscBool found;
-    PetscCall(SKInputGetString(input, items[i], "name", names[i], sizeof(names[i]), &found));
+    PetscCall(SKInputGetString(input, item, "name", names[i], sizeof(names[i]), &found));
     if (!found) PetscCall(PetscStrncpy(names[i], "body", sizeof(names[i])));
     for (PetscInt j = 0; j < i; j++)
-      PetscCall(SKInputCheck(input, items[i], strcmp(names[i], names[j]), "a second patch named '%s'", names[i]));
+      PetscCall(SKInputCheck(input, item, strcmp(names[i], names[j]), "a second patch named '%s'", names[i]));
     name_ptr[i] = names[i];
-    PetscCall(SKNURBSPatchCreateFromInput(input, items[i], dim, &patches[i]));
+    PetscCall(SKNURBSPatchCreateFromInput(input, item, dim, &patches[i]));
   }
   { /* a Lagrange mesh from a file beside the patches (its nodes and elements numbered after theirs) */
     char file[PETSC_MAX_PATH_LEN];
@@ -578,7 +572,7 @@ PetscErrorCode SKMeshCreateFromPatchInput(SKInput input, SKNode mesh_node, SKMes
     PetscCall(SKMeshDestroy(&extra));
     PetscCall(ierr);
   }
-  for (PetscInt i = 0; i < np; i++) {
+  for (item = first, i = 0; item; item = SKNodeNextSibling(item, "patch"), i++) {
     const PetscReal *X;
     const PetscInt *conn;
     PetscInt ne;
@@ -589,14 +583,29 @@ PetscErrorCode SKMeshCreateFromPatchInput(SKInput input, SKNode mesh_node, SKMes
     PetscCall(SKBasisCreateForBlock(*mesh, i, &basis));
     PetscCall(SKFEMCheckReference(basis, ne, conn, X, NULL, &fail));
     PetscCall(SKBasisDestroy(&basis));
-    PetscCall(SKInputCheck(input, items[i], fail.kind == SK_FEM_OK,
+    PetscCall(SKInputCheck(input, item, fail.kind == SK_FEM_OK,
                            "patch '%s': element %" PetscInt_FMT " has det(dX/dxi) = %g at quadrature point %" PetscInt_FMT
                            ": the control net folds over (check the order and positions of the control points)",
                            names[i], fail.element, (double)fail.det, fail.qp));
-    PetscCall(SKNURBSPatchDestroy(&patches[i]));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKMeshCreateFromPatchInput(SKInput input, SKNode mesh_node, SKMesh *mesh)
+{
+  const PetscInt np = SKNodeCountChildren(mesh_node, "patch");
+  SKNURBSPatch *patches;
+  char(*names)[SK_MESH_NAME_LEN];
+  const char **name_ptr;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(SKInputCheck(input, mesh_node, np > 0, "<mesh> has no <patch>"));
+  PetscCall(PetscCalloc3(np, &patches, np, &names, np, &name_ptr));
+  ierr = PatchMeshFromInput(input, mesh_node, np, patches, names, name_ptr, mesh);
+  for (PetscInt i = 0; i < np; i++) PetscCall(SKNURBSPatchDestroy(&patches[i])); /* the mesh keeps copies */
   PetscCall(PetscFree3(patches, names, name_ptr));
-  PetscCall(PetscFree(items));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

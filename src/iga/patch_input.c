@@ -42,45 +42,50 @@ static PetscErrorCode SKPatchGenerator(SKInput input, SKNode gen, SKNURBSPatch *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The arrays of an explicit patch's reading (knot vectors, values, control points, weights), freed together by
+   SKPatchExplicit() whatever happens. */
+typedef struct {
+  PetscReal *U[3], *values, *X, *w;
+} SKPatchWork;
+
 /* Explicit <knots degree values/> (one per direction, in order) and <controlpoints values/> (x y [z] w per point,
-   direction 0 fastest). */
-static PetscErrorCode SKPatchExplicit(SKInput input, SKNode node, PetscInt dim, SKNURBSPatch *patch)
+   direction 0 fastest), with the arrays of WK. */
+static PetscErrorCode SKPatchExplicitRead(SKInput input, SKNode node, PetscInt dim, SKPatchWork *wk, SKNURBSPatch *patch)
 {
-  SKNode *knots, cps;
-  PetscInt nk, deg[3], ncp[3], total = 1, nv;
-  PetscReal *U[3] = {NULL, NULL, NULL}, *values, *X, *w;
+  SKNode cps;
+  PetscInt nk = SKNodeCountChildren(node, "knots"), deg[3], ncp[3], total = 1, nv, d = 0;
+  PetscReal *X, *w;
   PetscBool found;
 
   PetscFunctionBegin;
-  PetscCall(SKNodeGetChildren(node, "knots", &nk, &knots));
   PetscCall(SKInputCheck(input, node, nk == dim,
                          "a %" PetscInt_FMT "D <patch> needs %" PetscInt_FMT " <knots> (one per direction), it has %" PetscInt_FMT, dim,
                          dim, nk));
-  for (PetscInt d = 0; d < dim; d++) {
+  for (SKNode knots = SKNodeFirstChild(node, "knots"); knots; knots = SKNodeNextSibling(knots, "knots"), d++) {
     PetscInt m = 1024;
     char reason[256];
     PetscBool ok;
-    PetscCall(SKInputRequireInt(input, knots[d], "degree", &deg[d]));
-    PetscCall(PetscMalloc1(m, &U[d]));
-    PetscCall(SKInputGetRealList(input, knots[d], "values", &m, U[d], &found));
-    PetscCall(SKInputCheck(input, knots[d], found, "<knots> needs values=\"...\""));
+    PetscCall(SKInputRequireInt(input, knots, "degree", &deg[d]));
+    PetscCall(PetscMalloc1(m, &wk->U[d]));
+    PetscCall(SKInputGetRealList(input, knots, "values", &m, wk->U[d], &found));
+    PetscCall(SKInputCheck(input, knots, found, "<knots> needs values=\"...\""));
     ncp[d] = m - deg[d] - 1;
-    PetscCall(SKKnotVectorCheck(deg[d], ncp[d], m, U[d], &ok, reason, sizeof(reason)));
-    PetscCall(SKInputCheck(input, knots[d], ok, "knot vector of direction %" PetscInt_FMT ": %s", d, reason));
+    PetscCall(SKKnotVectorCheck(deg[d], ncp[d], m, wk->U[d], &ok, reason, sizeof(reason)));
+    PetscCall(SKInputCheck(input, knots, ok, "knot vector of direction %" PetscInt_FMT ": %s", d, reason));
     total *= ncp[d];
   }
-  PetscCall(PetscFree(knots));
   PetscCall(SKInputRequireChild(input, node, "controlpoints", &cps));
   nv = (dim + 1) * total + 1; /* one more than needed, to tell "too many" from "just right" */
-  PetscCall(PetscMalloc3(nv, &values, dim * total, &X, total, &w));
-  PetscCall(SKInputGetRealList(input, cps, "values", &nv, values, &found));
+  PetscCall(PetscMalloc3(nv, &wk->values, dim * total, &wk->X, total, &wk->w));
+  X = wk->X, w = wk->w;
+  PetscCall(SKInputGetRealList(input, cps, "values", &nv, wk->values, &found));
   PetscCall(SKInputCheck(input, cps, found && nv == (dim + 1) * total,
                          "<controlpoints> has %" PetscInt_FMT "%s values: the knots and degrees give %" PetscInt_FMT
                          " control points, so %" PetscInt_FMT " values (x y%s w per point)",
                          nv, nv == (dim + 1) * total + 1 ? " or more" : "", total, (dim + 1) * total, dim == 3 ? " z" : ""));
   for (PetscInt i = 0; i < total; i++) {
-    for (PetscInt c = 0; c < dim; c++) X[i * dim + c] = values[i * (dim + 1) + c];
-    w[i] = values[i * (dim + 1) + dim];
+    for (PetscInt c = 0; c < dim; c++) X[i * dim + c] = wk->values[i * (dim + 1) + c];
+    w[i] = wk->values[i * (dim + 1) + dim];
     PetscCall(SKInputCheck(input, cps, w[i] > 0, "control point %" PetscInt_FMT ": weight %g is not positive", i, (double)w[i]));
     PetscCall(SKInputCheck(input, cps, w[i] >= SK_IGA_MIN_WEIGHT && w[i] <= SK_IGA_MAX_WEIGHT,
                            "control point %" PetscInt_FMT ": weight %g is outside [%g, %g]: only the ratios of the weights matter, so "
@@ -99,9 +104,21 @@ static PetscErrorCode SKPatchExplicit(SKInput input, SKNode node, PetscInt dim, 
                            "time step all but vanish; docs/input.md)",
                            (double)w[lo], lo, (double)w[hi], hi, (double)(w[hi] / w[lo]), SK_IGA_MAX_WEIGHT_RATIO));
   }
-  PetscCall(SKNURBSPatchCreate(dim, dim, deg, ncp, (const PetscReal *const *)U, X, w, patch));
-  PetscCall(PetscFree3(values, X, w));
-  for (PetscInt d = 0; d < dim; d++) PetscCall(PetscFree(U[d]));
+  PetscCall(SKNURBSPatchCreate(dim, dim, deg, ncp, (const PetscReal *const *)wk->U, X, w, patch));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SKPatchExplicitRead() with its arrays freed also when the input is refused. */
+static PetscErrorCode SKPatchExplicit(SKInput input, SKNode node, PetscInt dim, SKNURBSPatch *patch)
+{
+  SKPatchWork wk = {{NULL, NULL, NULL}, NULL, NULL, NULL};
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  ierr = SKPatchExplicitRead(input, node, dim, &wk, patch);
+  PetscCall(PetscFree3(wk.values, wk.X, wk.w));
+  for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(wk.U[d]));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -360,16 +360,40 @@ int SKNodeLine(SKNode node)
   return node ? (int)xmlGetLineNo(SKX(node)) : 0;
 }
 
+/* An element named NAME (any element when NAME is NULL): the test of the child iteration. */
+static PetscBool SKElementNamed(xmlNodePtr c, const char name[])
+{
+  return (PetscBool)(c->type == XML_ELEMENT_NODE && (!name || !strcmp((const char *)c->name, name)));
+}
+
+/* The first node from C on (C itself included) that is an element named NAME. */
+static SKNode SKNextNamed(xmlNodePtr c, const char name[])
+{
+  while (c && !SKElementNamed(c, name)) c = c->next;
+  return (SKNode)c;
+}
+
+SKNode SKNodeFirstChild(SKNode parent, const char name[])
+{
+  return parent ? SKNextNamed(SKX(parent)->children, name) : NULL;
+}
+
+SKNode SKNodeNextSibling(SKNode node, const char name[])
+{
+  return node ? SKNextNamed(SKX(node)->next, name) : NULL;
+}
+
+PetscInt SKNodeCountChildren(SKNode parent, const char name[])
+{
+  PetscInt n = 0;
+  for (SKNode c = SKNodeFirstChild(parent, name); c; c = SKNodeNextSibling(c, name)) n++;
+  return n;
+}
+
 PetscErrorCode SKNodeGetChild(SKNode parent, const char name[], SKNode *child)
 {
   PetscFunctionBegin;
-  *child = NULL;
-  for (xmlNodePtr c = parent ? SKX(parent)->children : NULL; c; c = c->next) {
-    if (c->type == XML_ELEMENT_NODE && !strcmp((const char *)c->name, name)) {
-      *child = (SKNode)c;
-      break;
-    }
-  }
+  *child = SKNodeFirstChild(parent, name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -378,22 +402,6 @@ PetscErrorCode SKInputRequireChild(SKInput input, SKNode parent, const char name
   PetscFunctionBegin;
   PetscCall(SKNodeGetChild(parent, name, child));
   if (!*child) PetscCall(SKInputError(input, parent, "<%s> needs a <%s> element", SKNodeName(parent), name));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode SKNodeGetChildren(SKNode parent, const char name[], PetscInt *n, SKNode *children[])
-{
-  PetscInt count = 0;
-
-  PetscFunctionBegin;
-  *n        = 0;
-  *children = NULL;
-  for (xmlNodePtr c = parent ? SKX(parent)->children : NULL; c; c = c->next)
-    if (c->type == XML_ELEMENT_NODE && (!name || !strcmp((const char *)c->name, name))) count++;
-  if (!count) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc1(count, children));
-  for (xmlNodePtr c = SKX(parent)->children; c; c = c->next)
-    if (c->type == XML_ELEMENT_NODE && (!name || !strcmp((const char *)c->name, name))) (*children)[(*n)++] = (SKNode)c;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

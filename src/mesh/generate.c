@@ -131,7 +131,7 @@ PetscErrorCode SKMeshCreateBox(MPI_Comm comm, SKElementType type, const PetscInt
 
 PetscErrorCode SKMeshAddPlaneSets(SKMesh mesh, const char name[], PetscInt d, PetscReal value)
 {
-  PetscInt nb, count = 0, nnodes = 0, *elements, *faces, *nodes, maxfn = 9;
+  PetscInt nb, count = 0, nnodes = 0, *elements, *faces, *nodes, maxfn = 0;
   const PetscInt *belem, *bface;
   PetscReal lo[3] = {PETSC_MAX_REAL, PETSC_MAX_REAL, PETSC_MAX_REAL}, hi[3] = {PETSC_MIN_REAL, PETSC_MIN_REAL, PETSC_MIN_REAL}, size = 0,
             tol;
@@ -148,12 +148,17 @@ PetscErrorCode SKMeshAddPlaneSets(SKMesh mesh, const char name[], PetscInt d, Pe
   for (PetscInt k = 0; k < mesh->dim; k++) size = PetscMax(size, hi[k] - lo[k]);
   /* Coordinates generated or read in double precision agree to a few ulps of the mesh size. */
   tol = 1e-10 * size;
+  for (PetscInt b = 0; b < mesh->num_blocks; b++) { /* the most nodes of a face */
+    const SKElementTypeInfo *info;
+    PetscCall(SKElementTypeGetInfo(mesh->blocks[b].type, &info));
+    maxfn = PetscMax(maxfn, info->num_face_nodes);
+  }
   PetscCall(SKMeshGetBoundaryFaces(mesh, &nb, &belem, &bface));
   PetscCall(PetscMalloc1(nb, &elements));
   PetscCall(PetscMalloc1(nb, &faces));
   PetscCall(PetscMalloc1(nb * maxfn, &nodes));
   for (PetscInt i = 0; i < nb; i++) {
-    PetscInt fn[9], n;
+    PetscInt *fn = nodes + nnodes, n; /* kept when the face is on the plane */
     PetscBool on = PETSC_TRUE;
 
     PetscCall(SKMeshGetFaceNodes(mesh, belem[i], bface[i], &n, fn));
@@ -161,7 +166,12 @@ PetscErrorCode SKMeshAddPlaneSets(SKMesh mesh, const char name[], PetscInt d, Pe
     if (!on) continue;
     elements[count] = belem[i];
     faces[count++]  = bface[i];
-    for (PetscInt k = 0; k < n; k++) nodes[nnodes++] = fn[k];
+    nnodes += n;
+  }
+  if (!count) { /* refused (the caller may say where the set was asked for): nothing left behind */
+    PetscCall(PetscFree(elements));
+    PetscCall(PetscFree(faces));
+    PetscCall(PetscFree(nodes));
   }
   PetscCheck(count > 0, mesh->comm, SK_ERR_INPUT, "set '%s': no boundary face lies on the plane x[%" PetscInt_FMT "] = %g", name, d,
              (double)value);

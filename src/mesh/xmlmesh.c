@@ -11,7 +11,6 @@ typedef struct {
   size_t text_len;
   PetscReal *reals;
   PetscInt *ints;
-  SKNode *children;
 } SKXmlMeshWork;
 
 static PetscErrorCode SKXmlMeshWorkDestroy(SKXmlMeshWork *w)
@@ -20,7 +19,6 @@ static PetscErrorCode SKXmlMeshWorkDestroy(SKXmlMeshWork *w)
   PetscCall(PetscFree(w->text));
   PetscCall(PetscFree(w->reals));
   PetscCall(PetscFree(w->ints));
-  PetscCall(PetscFree(w->children));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -161,7 +159,7 @@ static PetscErrorCode SKXmlMeshGenerator(SKInput input, SKNode gen, SKMesh *mesh
 /* Explicit <nodes>, <block>s, <nodeset>s and <sideset>s into *mesh (which the caller destroys on error). */
 static PetscErrorCode SKXmlMeshExplicit(SKInput input, SKNode root, SKXmlMeshWork *w, SKMesh *mesh)
 {
-  PetscInt dim = 0, n = 0, nchildren = 0, bad = -1;
+  PetscInt dim = 0, n = 0, bad = -1, b = 0;
   PetscBool found;
   SKNode nodes;
   MPI_Comm comm;
@@ -178,10 +176,8 @@ static PetscErrorCode SKXmlMeshExplicit(SKInput input, SKNode root, SKXmlMeshWor
                          "<nodes> needs %" PetscInt_FMT " coordinates per node; it has %" PetscInt_FMT " values", dim, n));
   PetscCall(SKMeshCreate(comm, dim, n / dim, w->reals, mesh));
 
-  PetscCall(SKNodeGetChildren(root, "block", &nchildren, &w->children));
-  PetscCall(SKInputCheck(input, root, nchildren > 0, "<mesh> needs at least one <block>"));
-  for (PetscInt b = 0; b < nchildren; b++) {
-    SKNode blk = w->children[b];
+  PetscCall(SKInputCheck(input, root, SKNodeFirstChild(root, "block") != NULL, "<mesh> needs at least one <block>"));
+  for (SKNode blk = SKNodeFirstChild(root, "block"); blk; blk = SKNodeNextSibling(blk, "block"), b++) {
     SKElementType type;
     const SKElementTypeInfo *info = NULL;
     char name[SK_MESH_NAME_LEN];
@@ -207,47 +203,45 @@ static PetscErrorCode SKXmlMeshExplicit(SKInput input, SKNode root, SKXmlMeshWor
   }
   PetscCall(SKMeshFindInvertedElement(*mesh, &bad, &det));
   if (bad >= 0) {
-    PetscInt b = 0, local = 0;
+    PetscInt local = 0;
+    SKNode blk     = SKNodeFirstChild(root, "block");
 
     PetscCall(SKMeshLocateElement(*mesh, bad, &b, &local));
+    for (PetscInt k = 0; k < b; k++) blk = SKNodeNextSibling(blk, "block"); /* the blocks are the <block>s in order */
     PetscCall(SKInputError(
-        input, w->children[b],
+        input, blk,
         "element %" PetscInt_FMT
         " of block '%s' is inverted or degenerate: its smallest det J (nodes, centre, Gauss points) is %g (are its nodes in VTK order?)",
         local, (*mesh)->blocks[b].name, (double)det));
   }
-  PetscCall(PetscFree(w->children));
 
-  PetscCall(SKNodeGetChildren(root, "nodeset", &nchildren, &w->children));
-  for (PetscInt s = 0; s < nchildren; s++) {
+  for (SKNode set = SKNodeFirstChild(root, "nodeset"); set; set = SKNodeNextSibling(set, "nodeset")) {
     char name[SK_MESH_NAME_LEN];
     PetscInt existing;
 
-    PetscCall(SKInputRequireString(input, w->children[s], "name", name, sizeof(name)));
+    PetscCall(SKInputRequireString(input, set, "name", name, sizeof(name)));
     PetscCall(SKMeshFindNodeSet(*mesh, name, &existing));
-    PetscCall(SKInputCheck(input, w->children[s], existing < 0, "a second node set named '%s'", name));
-    PetscCall(SKXmlMeshNumbers(input, w->children[s], w, PETSC_TRUE, &n));
-    PetscCall(SKInputCheck(input, w->children[s], n > 0, "node set '%s' is empty", name));
+    PetscCall(SKInputCheck(input, set, existing < 0, "a second node set named '%s'", name));
+    PetscCall(SKXmlMeshNumbers(input, set, w, PETSC_TRUE, &n));
+    PetscCall(SKInputCheck(input, set, n > 0, "node set '%s' is empty", name));
     for (PetscInt i = 0; i < n; i++)
-      PetscCall(SKInputCheck(input, w->children[s], w->ints[i] < (*mesh)->num_nodes,
+      PetscCall(SKInputCheck(input, set, w->ints[i] < (*mesh)->num_nodes,
                              "node set '%s': node %" PetscInt_FMT " does not exist (the mesh has %" PetscInt_FMT " nodes, numbered from 0)",
                              name, w->ints[i], (*mesh)->num_nodes));
     PetscCall(SKMeshAddNodeSet(*mesh, name, n, w->ints));
   }
-  PetscCall(PetscFree(w->children));
 
-  PetscCall(SKNodeGetChildren(root, "sideset", &nchildren, &w->children));
-  for (PetscInt s = 0; s < nchildren; s++) {
+  for (SKNode set = SKNodeFirstChild(root, "sideset"); set; set = SKNodeNextSibling(set, "sideset")) {
     char name[SK_MESH_NAME_LEN];
     PetscInt existing;
 
-    PetscCall(SKInputRequireString(input, w->children[s], "name", name, sizeof(name)));
+    PetscCall(SKInputRequireString(input, set, "name", name, sizeof(name)));
     PetscCall(SKMeshFindSideSet(*mesh, name, &existing));
-    PetscCall(SKInputCheck(input, w->children[s], existing < 0, "a second side set named '%s'", name));
-    PetscCall(SKXmlMeshNumbers(input, w->children[s], w, PETSC_TRUE, &n));
-    PetscCall(SKInputCheck(input, w->children[s], n > 0, "side set '%s' is empty", name));
-    PetscCall(SKInputCheck(input, w->children[s], n % 2 == 0,
-                           "side set '%s' needs pairs \"element face\"; it has %" PetscInt_FMT " numbers", name, n));
+    PetscCall(SKInputCheck(input, set, existing < 0, "a second side set named '%s'", name));
+    PetscCall(SKXmlMeshNumbers(input, set, w, PETSC_TRUE, &n));
+    PetscCall(SKInputCheck(input, set, n > 0, "side set '%s' is empty", name));
+    PetscCall(
+        SKInputCheck(input, set, n % 2 == 0, "side set '%s' needs pairs \"element face\"; it has %" PetscInt_FMT " numbers", name, n));
     /* Split the pairs in place: elements in the first half, faces in the second. */
     {
       PetscInt *pairs;
@@ -265,13 +259,13 @@ static PetscErrorCode SKXmlMeshExplicit(SKInput input, SKNode root, SKXmlMeshWor
       PetscInt b = 0, local = 0;
       const SKElementTypeInfo *info = NULL;
 
-      PetscCall(SKInputCheck(input, w->children[s], e < (*mesh)->num_elements,
+      PetscCall(SKInputCheck(input, set, e < (*mesh)->num_elements,
                              "side set '%s': element %" PetscInt_FMT " does not exist (the mesh has %" PetscInt_FMT
                              " elements, numbered from 0)",
                              name, e, (*mesh)->num_elements));
       PetscCall(SKMeshLocateElement(*mesh, e, &b, &local));
       PetscCall(SKElementTypeGetInfo((*mesh)->blocks[b].type, &info));
-      PetscCall(SKInputCheck(input, w->children[s], f < info->num_faces,
+      PetscCall(SKInputCheck(input, set, f < info->num_faces,
                              "side set '%s': element %" PetscInt_FMT " is a %s, with faces 0 to %" PetscInt_FMT ", not %" PetscInt_FMT,
                              name, e, info->name, info->num_faces - 1, f));
     }

@@ -260,32 +260,16 @@ static PetscErrorCode ReadReals(SKInput input, SKNode node, PetscInt n, const ch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Calls READ(input, node, n, children, p) with the N children named NAME of NODE, and frees them also when READ fails
-   (an input error) */
-static PetscErrorCode ReadWithChildren(SKInput input, SKNode node, const char name[],
-                                       PetscErrorCode (*read)(SKInput, SKNode, PetscInt, SKNode[], SKRodPairParams *), SKRodPairParams *p)
-{
-  SKNode *c;
-  PetscInt n;
-  PetscErrorCode ierr;
-
-  PetscFunctionBegin;
-  PetscCall(SKNodeGetChildren(node, name, &n, &c));
-  ierr = read(input, node, n, c, p);
-  PetscCall(PetscFree(c));
-  PetscCall(ierr);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* A rod's EA and rhoA (uniform) or its <segment> children (non-uniform) into *EA, *rhoA or *nseg and the segment arrays,
    checked: positive properties, segments that cover the rod (NAME, of length L) exactly (lengths summing to L to 1e-9
    relative). */
-static PetscErrorCode ReadRodSegments(SKInput input, SKNode rod, const char name[], PetscReal L, PetscInt n, SKNode segs[], PetscReal *EA,
-                                      PetscReal *rhoA, PetscInt *nseg, PetscReal seg_length[], PetscReal seg_EA[], PetscReal seg_rhoA[])
+static PetscErrorCode ReadRodSegments(SKInput input, SKNode rod, const char name[], PetscReal L, PetscReal *EA, PetscReal *rhoA,
+                                      PetscInt *nseg, PetscReal seg_length[], PetscReal seg_EA[], PetscReal seg_rhoA[])
 {
-  PetscReal sum             = 0;
-  PetscInt found            = 0;
+  PetscReal sum  = 0;
+  PetscInt found = 0, n = SKNodeCountChildren(rod, "segment");
   const char *const names[] = {"EA", "rhoA", "length"};
+  SKNode last               = NULL;
 
   PetscFunctionBegin;
   PetscCall(ReadReals(input, rod, 2, names, (PetscReal *const[]){EA, rhoA}, &found));
@@ -295,42 +279,30 @@ static PetscErrorCode ReadRodSegments(SKInput input, SKNode rod, const char name
     PetscCall(SKInputCheck(input, rod, found == 0, "%s has segments: give EA and rhoA on each segment, not on %s", name, name));
     PetscCall(SKInputCheck(input, rod, n <= SK_RODPAIR_MAX_SEGMENTS, "%s has %" PetscInt_FMT " segments, at most %d are allowed", name, n,
                            SK_RODPAIR_MAX_SEGMENTS));
-    *nseg = n;
-    for (PetscInt s = 0; s < n; s++) {
-      PetscCall(ReadReals(input, segs[s], 3, names, (PetscReal *const[]){&seg_EA[s], &seg_rhoA[s], &seg_length[s]}, NULL));
-      PetscCall(SKInputCheckPositive(input, segs[s], "length", seg_length[s]));
-      PetscCall(SKInputCheckPositive(input, segs[s], "EA", seg_EA[s]));
-      PetscCall(SKInputCheckPositive(input, segs[s], "rhoA", seg_rhoA[s]));
+    *nseg      = n;
+    PetscInt s = 0;
+    for (SKNode seg = SKNodeFirstChild(rod, "segment"); seg; seg = SKNodeNextSibling(seg, "segment"), s++) {
+      PetscCall(ReadReals(input, seg, 3, names, (PetscReal *const[]){&seg_EA[s], &seg_rhoA[s], &seg_length[s]}, NULL));
+      PetscCall(SKInputCheckPositive(input, seg, "length", seg_length[s]));
+      PetscCall(SKInputCheckPositive(input, seg, "EA", seg_EA[s]));
+      PetscCall(SKInputCheckPositive(input, seg, "rhoA", seg_rhoA[s]));
       sum += seg_length[s];
+      last = seg;
     }
-    PetscCall(SKInputCheck(input, segs[n - 1], PetscAbsReal(sum - L) <= 1e-9 * L,
+    PetscCall(SKInputCheck(input, last, PetscAbsReal(sum - L) <= 1e-9 * L,
                            "the segments of %s have a total length of %g m, not the rod's length %g m: they must cover the rod exactly",
                            name, (double)sum, (double)L));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Rod 1 (from the head z1 = 0 down) and rod 2 (layers from its top z2 = 0 down to the fixed end) */
-static PetscErrorCode RodPairReadSegments1(SKInput input, SKNode rod1, PetscInt n, SKNode segs[], SKRodPairParams *p)
-{
-  PetscFunctionBegin;
-  PetscCall(ReadRodSegments(input, rod1, "rod1", p->L1, n, segs, &p->EA1, &p->rhoA1, &p->nseg1, p->seg1_length, p->seg1_EA, p->seg1_rhoA));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode RodPairReadSegments2(SKInput input, SKNode rod2, PetscInt n, SKNode segs[], SKRodPairParams *p)
-{
-  PetscFunctionBegin;
-  PetscCall(ReadRodSegments(input, rod2, "rod2", p->L2, n, segs, &p->EA2, &p->rhoA2, &p->nseg2, p->seg2_length, p->seg2_EA, p->seg2_rhoA));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Uniform friction (attributes of <friction>) or a depth profile (<point> children) into P, checked: depths from 0
    increasing to at least L2 (read before), 0 <= mu_k <= mu_s and N_F >= 0 at every point (so everywhere between). */
-static PetscErrorCode RodPairReadFriction(SKInput input, SKNode fric, PetscInt n, SKNode pts[], SKRodPairParams *p)
+static PetscErrorCode RodPairReadFriction(SKInput input, SKNode fric, SKRodPairParams *p)
 {
-  PetscInt found            = 0;
+  PetscInt found = 0, n = SKNodeCountChildren(fric, "point");
   const char *const names[] = {"mu_s", "mu_k", "normal_load", "depth"};
+  SKNode last               = NULL;
 
   PetscFunctionBegin;
   PetscCall(ReadReals(input, fric, 3, names, (PetscReal *const[]){&p->mu_s, &p->mu_k, &p->NF}, n == 0 ? NULL : &found));
@@ -338,23 +310,25 @@ static PetscErrorCode RodPairReadFriction(SKInput input, SKNode fric, PetscInt n
     PetscCall(SKInputCheck(input, fric, found == 0, "friction has points: give mu_s, mu_k, normal_load on each point, not on friction"));
     PetscCall(SKInputCheck(input, fric, n <= SK_RODPAIR_MAX_SEGMENTS, "friction has %" PetscInt_FMT " points, at most %d are allowed", n,
                            SK_RODPAIR_MAX_SEGMENTS));
-    p->nfric = n;
-    for (PetscInt k = 0; k < n; k++) {
-      PetscCall(ReadReals(input, pts[k], 4, names,
-                          (PetscReal *const[]){&p->fric_mu_s[k], &p->fric_mu_k[k], &p->fric_NF[k], &p->fric_depth[k]}, NULL));
-      PetscCall(SKInputCheck(input, pts[k], k > 0 || p->fric_depth[0] == 0,
+    p->nfric   = n;
+    PetscInt k = 0;
+    for (SKNode pt = SKNodeFirstChild(fric, "point"); pt; pt = SKNodeNextSibling(pt, "point"), k++) {
+      PetscCall(ReadReals(input, pt, 4, names, (PetscReal *const[]){&p->fric_mu_s[k], &p->fric_mu_k[k], &p->fric_NF[k], &p->fric_depth[k]},
+                          NULL));
+      PetscCall(SKInputCheck(input, pt, k > 0 || p->fric_depth[0] == 0,
                              "the first friction point is at depth %g m: the profile must start at the top of rod 2, depth 0",
                              (double)p->fric_depth[0]));
-      PetscCall(SKInputCheck(input, pts[k], k == 0 || p->fric_depth[k] > p->fric_depth[k - 1],
+      PetscCall(SKInputCheck(input, pt, k == 0 || p->fric_depth[k] > p->fric_depth[k - 1],
                              "friction point at depth %g m is not below the previous one (%g m): depths must increase",
                              (double)p->fric_depth[k], (double)(k > 0 ? p->fric_depth[k - 1] : 0)));
-      PetscCall(SKInputCheckNonNegative(input, pts[k], "mu_k", p->fric_mu_k[k]));
-      PetscCall(SKInputCheckNonNegative(input, pts[k], "normal_load", p->fric_NF[k]));
-      PetscCall(SKInputCheck(input, pts[k], p->fric_mu_k[k] <= p->fric_mu_s[k],
+      PetscCall(SKInputCheckNonNegative(input, pt, "mu_k", p->fric_mu_k[k]));
+      PetscCall(SKInputCheckNonNegative(input, pt, "normal_load", p->fric_NF[k]));
+      PetscCall(SKInputCheck(input, pt, p->fric_mu_k[k] <= p->fric_mu_s[k],
                              "mu_k = %g exceeds mu_s = %g at depth %g m: kinetic friction must not exceed static friction",
                              (double)p->fric_mu_k[k], (double)p->fric_mu_s[k], (double)p->fric_depth[k]));
+      last = pt;
     }
-    PetscCall(SKInputCheck(input, pts[n - 1], p->fric_depth[n - 1] >= p->L2,
+    PetscCall(SKInputCheck(input, last, p->fric_depth[n - 1] >= p->L2,
                            "the friction profile ends at depth %g m, above the bottom of rod 2 (L2 = %g m): it must cover rod 2",
                            (double)p->fric_depth[n - 1], (double)p->L2));
   }
@@ -381,11 +355,14 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscCall(SKNodeGetChild(root, "discretization", &disc));
 
   PetscCall(SKInputRequireReal(input, rod1, "length", &ctx->p.L1));
-  PetscCall(ReadWithChildren(input, rod1, "segment", RodPairReadSegments1, &ctx->p));
+  /* rod 1 from the head z1 = 0 down, rod 2 in layers from its top z2 = 0 down to the fixed end */
+  PetscCall(ReadRodSegments(input, rod1, "rod1", ctx->p.L1, &ctx->p.EA1, &ctx->p.rhoA1, &ctx->p.nseg1, ctx->p.seg1_length, ctx->p.seg1_EA,
+                            ctx->p.seg1_rhoA));
   PetscCall(SKInputRequireReal(input, rod1, "offset", &ctx->p.l1));
   PetscCall(SKInputRequireReal(input, rod2, "length", &ctx->p.L2));
-  PetscCall(ReadWithChildren(input, rod2, "segment", RodPairReadSegments2, &ctx->p));
-  PetscCall(ReadWithChildren(input, fric, "point", RodPairReadFriction, &ctx->p));
+  PetscCall(ReadRodSegments(input, rod2, "rod2", ctx->p.L2, &ctx->p.EA2, &ctx->p.rhoA2, &ctx->p.nseg2, ctx->p.seg2_length, ctx->p.seg2_EA,
+                            ctx->p.seg2_rhoA));
+  PetscCall(RodPairReadFriction(input, fric, &ctx->p));
   if (ham) {
     PetscCall(RodPairReadHammer(input, ham, ctx));
     PetscCall(SKInputGetReal(input, time, "end", &ctx->t_end, &has_end));
