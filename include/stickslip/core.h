@@ -69,4 +69,11 @@ PETSC_EXTERN PetscErrorCode SKSignalCheck(MPI_Comm comm);
    enough for every iteration of a loop whose body takes microseconds. */
 PETSC_EXTERN PetscErrorCode SKSignalCheckSerial(void);
 
+/* Raises on every rank of COMM the error that some of its ranks met alone, with the code and message of the lowest such
+   rank, so that a failure of what one rank reads or writes for all (results.h5, a checkpoint, the .pvd collection, a
+   campaign's files: rank 0's work) never leaves the others waiting for it in their next collective call. IERR is what
+   this rank's own part returned (PETSC_SUCCESS if it had none); returns PETSC_SUCCESS on every rank when none failed.
+   Collective on COMM. */
+PETSC_EXTERN PetscErrorCode SKCheckCollective(MPI_Comm comm, PetscErrorCode ierr);
+
 #endif

@@ -1,6 +1,7 @@
 /* stickslip io: the output directory and results.h5 (metadata, time histories, fixed arrays).
    The layout is documented in docs/output.md. results.h5 is written by rank 0 of the output's communicator;
-   calls on other ranks are no-ops, so solvers may call them collectively. */
+   calls on other ranks are no-ops, so solvers may call them collectively. SKOutputCreate(), SKOutputOpen() and
+   SKOutputHistoryCreate() are collective: what rank 0 fails to do there fails on every rank (SKCheckCollective()). */
 #ifndef STICKSLIP_OUTPUT_H
 #define STICKSLIP_OUTPUT_H
 
@@ -42,7 +43,8 @@ PETSC_EXTERN PetscErrorCode SKOutputFlush(SKOutput out);
 
 /* A time history: an extendible 2D dataset PATH (e.g. "/rodpair/tip") of shape (rows, ncols), rows growing as the
    run goes. colnames[ncols] and units[ncols] are stored as attributes "columns" and "units" (units may be NULL).
-   Intermediate groups are created. The history is owned by OUT and freed with it. */
+   Intermediate groups are created. The history is owned by OUT and freed with it. Collective on OUT's communicator, like
+   SKOutputCreate() and SKOutputOpen(): a history that rank 0 cannot create or reopen is an error of every rank. */
 PETSC_EXTERN PetscErrorCode SKOutputHistoryCreate(SKOutput out, const char path[], PetscInt ncols, const char *const colnames[],
                                                   const char *const units[], SKHistory *hist);
 /* Appends one row of ncols values. Rows are buffered and written in chunks; the file is flushed at least every

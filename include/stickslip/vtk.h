@@ -58,8 +58,14 @@ PETSC_EXTERN PetscInt SKVTKCellTypeNumNodes(SKVTKCellType type);
    data arrays together, all cell data arrays together, either group first), SKVTKClose(). */
 PETSC_EXTERN PetscErrorCode SKVTKOpen(const char filename[], SKVTKFormat format, const char title[], SKVTK *vtk);
 /* Finishes and closes the file and frees VTK (*vtk = NULL). Freed even on error; it is an error (after closing) if
-   the points or the cells were never written, or if writing failed (disk full). */
+   the points or the cells were never written, or if writing failed (disk full). A write or seek that fails does not
+   raise where it happens: the first failure is kept, later writes to the file are skipped, and SKVTKClose() raises it
+   ("Writing FILE failed: reason"), so that a writer whose steps include collective work (assembling the fields of a
+   parallel frame) keeps step with the other ranks until the close. */
 PETSC_EXTERN PetscErrorCode SKVTKClose(SKVTK *vtk);
+/* Closes VTK without finishing it, removes its file and frees it (*vtk = NULL; NULL is allowed): the piece of a frame
+   that another rank could not write. Raises nothing about the file. */
+PETSC_EXTERN PetscErrorCode SKVTKDiscard(SKVTK *vtk);
 
 /* Writes the NPOINTS points: coords[NPOINTS*DIM] (m), point-major; DIM is 1, 2 or 3 and the file always gets three
    coordinates (missing ones are 0). */
@@ -93,7 +99,8 @@ PETSC_EXTERN PetscErrorCode SKVTKWriteTensors(SKVTK vtk, SKVTKLocation loc, cons
 PETSC_EXTERN PetscErrorCode SKVTKSetAttribute(SKVTK vtk, SKVTKLocation loc, const char attribute[], const char name[]);
 
 /* Creates the collection FILENAME (a .pvd) on COMM; rank 0 writes it, initially empty, and rewrites it after every
-   SKPVDAddStep() (through a temporary file and rename(), so a killed run always leaves a complete collection). */
+   SKPVDAddStep() (through a temporary file and rename(), so a killed run always leaves a complete collection).
+   Collective, as SKPVDOpen() and SKPVDAddStep(): a collection that rank 0 cannot write is an error of every rank. */
 PETSC_EXTERN PetscErrorCode SKPVDCreate(MPI_Comm comm, const char filename[], SKPVD *pvd);
 /* Reopens the collection FILENAME of an interrupted run (restart): keeps its entries with time <= t_keep (s) and
    rewrites it; later SKPVDAddStep() calls append. A missing file starts an empty collection, as SKPVDCreate(). */

@@ -1,5 +1,5 @@
-/* stickslip core: package registration (log class and events), wall-clock time, the FNV-1a hash and the signals of a
-   run. */
+/* stickslip core: package registration (log class and events), wall-clock time, the FNV-1a hash, the signals of a
+   run and collective errors. */
 #include <stickslip/core.h>
 #include <signal.h>
 #include <string.h>
@@ -88,4 +88,30 @@ PetscErrorCode SKSignalCheckSerial(void)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   if (size == 1) PetscCall(SKSignalCheck(PETSC_COMM_SELF));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKCheckCollective(MPI_Comm comm, PetscErrorCode ierr)
+{
+  struct {
+    int code;
+    char message[1024]; /* PETSc keeps 1023 characters of a message */
+  } e = {0, ""};
+  PetscMPIInt rank, size, first;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  first = ierr ? rank : size;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm));
+  if (first == size) PetscFunctionReturn(PETSC_SUCCESS);
+  if (rank == first) {
+    const char *text;
+    char *specific;
+    /* the message of the error is PETSc's copy of its first message (the error handler may have printed nothing) */
+    e.code = (int)ierr;
+    PetscCall(PetscErrorMessage(ierr, &text, &specific));
+    PetscCall(PetscStrncpy(e.message, specific && specific[0] ? specific : text ? text : "error without a message", sizeof(e.message)));
+  }
+  PetscCallMPI(MPI_Bcast(&e, (PetscMPIInt)sizeof(e), MPI_BYTE, first, comm));
+  SETERRQ(comm, (PetscErrorCode)e.code, "%s", e.message);
 }

@@ -127,7 +127,7 @@ static PetscErrorCode RoughPatchMap(void *ctx, PetscInt nn, PetscInt dim, PetscR
    points along x and y as samples) and keeps its knot vectors along x and y, in m from the plate's lower corner. */
 static PetscErrorCode ReadPatchKnots(Campaign *c, SKInput input, SKNode study, SKInput sin)
 {
-  SKNode sroot, mesh, *items;
+  SKNode sroot, mesh;
   SKNURBSPatch patch = NULL;
   PetscInt np, deg[3], ncp[3];
   PetscErrorCode ierr = PETSC_SUCCESS;
@@ -135,10 +135,10 @@ static PetscErrorCode ReadPatchKnots(Campaign *c, SKInput input, SKNode study, S
   PetscFunctionBegin;
   PetscCall(SKInputGetRoot(sin, &sroot));
   PetscCall(SKNodeGetChild(sroot, "mesh", &mesh));
-  PetscCall(SKNodeGetChildren(mesh, "patch", &np, &items));
+  np       = SKNodeCountChildren(mesh, "patch");
   c->patch = np > 0 ? PETSC_TRUE : PETSC_FALSE;
-  if (np == 1) ierr = SKNURBSPatchCreateFromInput(sin, items[0], 3, &patch);
-  PetscCall(PetscFree(items));
+  if (np == 1) ierr = SKNURBSPatchCreateFromInput(sin, SKNodeFirstChild(mesh, "patch"), 3, &patch);
+  if (ierr) PetscCall(SKNURBSPatchDestroy(&patch)); /* the patch read before the error */
   PetscCall(ierr);
   if (!np) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(
@@ -216,47 +216,40 @@ static PetscErrorCode ParseTask(const Campaign *c, const char text[], PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
+/* The campaign's own elements (study file, roughness, realisations, record) into C; *STUDY and *ROUGH are their nodes. */
+static PetscErrorCode CampaignReadInput(SKInput input, Campaign *c, SKNode *study, SKNode *rough)
 {
-  Campaign *c;
-  SKNode root, study, rough, real, record;
-  SKInput sin   = NULL;
-  SKExplicit ex = NULL;
+  SKNode root, real, record;
   PetscInt seed = 1;
-  PetscBool found, isexplicit, has_task = PETSC_FALSE;
+  PetscBool found;
   SKRoughSpectrumFn fn;
-  const char *text;
-  size_t size;
-  unsigned long long hash;
-  char known[256], task[64] = "";
-  PetscErrorCode ierr;
+  char known[256];
 
   PetscFunctionBegin;
-  PetscCall(PetscNew(&c));
   PetscCall(SKInputGetComm(input, &c->comm));
   PetscCall(SKInputGetRoot(input, &root));
   PetscCall(SKRandomFieldParamsSetDefaults(&c->field));
-  PetscCall(SKInputRequireChild(input, root, "study", &study));
-  PetscCall(SKInputRequireFile(input, study, "file", c->study, sizeof(c->study)));
+  PetscCall(SKInputRequireChild(input, root, "study", study));
+  PetscCall(SKInputRequireFile(input, *study, "file", c->study, sizeof(c->study)));
 
-  PetscCall(SKInputRequireChild(input, root, "roughness", &rough));
-  PetscCall(SKInputRequireReal(input, rough, "rms", &c->field.rms));
-  PetscCall(SKInputCheck(input, rough, c->field.rms >= 0, "rms = %g m: the RMS roughness must be >= 0", (double)c->field.rms));
+  PetscCall(SKInputRequireChild(input, root, "roughness", rough));
+  PetscCall(SKInputRequireReal(input, *rough, "rms", &c->field.rms));
+  PetscCall(SKInputCheck(input, *rough, c->field.rms >= 0, "rms = %g m: the RMS roughness must be >= 0", (double)c->field.rms));
   c->nlc = SK_CAMPAIGN_MAX_LC;
-  PetscCall(SKInputGetRealList(input, rough, "correlation_lengths", &c->nlc, c->lc, &found));
+  PetscCall(SKInputGetRealList(input, *rough, "correlation_lengths", &c->nlc, c->lc, &found));
   PetscCall(
-      SKInputCheck(input, rough, found && c->nlc >= 1, "correlation_lengths: give 1 to %d correlation lengths (m)", SK_CAMPAIGN_MAX_LC));
+      SKInputCheck(input, *rough, found && c->nlc >= 1, "correlation_lengths: give 1 to %d correlation lengths (m)", SK_CAMPAIGN_MAX_LC));
   for (PetscInt i = 0; i < c->nlc; i++)
-    PetscCall(SKInputCheck(input, rough, c->lc[i] > 0, "correlation length %g m (number %" PetscInt_FMT ") must be > 0", (double)c->lc[i],
+    PetscCall(SKInputCheck(input, *rough, c->lc[i] > 0, "correlation length %g m (number %" PetscInt_FMT ") must be > 0", (double)c->lc[i],
                            i + 1));
-  PetscCall(SKInputGetInt(input, rough, "samples", &c->field.n[0], NULL));
-  PetscCall(SKInputCheck(input, rough, c->field.n[0] >= 4,
+  PetscCall(SKInputGetInt(input, *rough, "samples", &c->field.n[0], NULL));
+  PetscCall(SKInputCheck(input, *rough, c->field.n[0] >= 4,
                          "samples = %" PetscInt_FMT ": a bicubic surface needs at least 4 samples per side", c->field.n[0]));
   c->field.n[1] = c->field.n[0];
-  PetscCall(SKInputGetString(input, rough, "spectrum", c->field.spectrum, sizeof(c->field.spectrum), NULL));
+  PetscCall(SKInputGetString(input, *rough, "spectrum", c->field.spectrum, sizeof(c->field.spectrum), NULL));
   PetscCall(SKRoughSpectrumFind(c->field.spectrum, &fn));
   PetscCall(SKRoughSpectrumList(known, sizeof(known)));
-  PetscCall(SKInputCheck(input, rough, fn != NULL, "unknown spectrum '%s'; known: %s", c->field.spectrum, known));
+  PetscCall(SKInputCheck(input, *rough, fn != NULL, "unknown spectrum '%s'; known: %s", c->field.spectrum, known));
 
   PetscCall(SKInputRequireChild(input, root, "realisations", &real));
   PetscCall(SKInputRequireInt(input, real, "count", &c->count));
@@ -268,9 +261,29 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
   PetscCall(SKNodeGetChild(root, "record", &record));
   if (record) PetscCall(SKInputGetInt(input, record, "every", &c->every, NULL));
   PetscCall(SKInputCheck(input, record, c->every >= 1, "every = %" PetscInt_FMT " steps must be >= 1", c->every));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
+{
+  Campaign *c;
+  SKNode study, rough;
+  SKInput sin   = NULL;
+  SKExplicit ex = NULL;
+  PetscBool isexplicit, has_task = PETSC_FALSE;
+  const char *text;
+  size_t size;
+  unsigned long long hash;
+  char task[64] = "";
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&c));
+  /* from here on an error frees C (validate of a refused input once left it behind) */
+  ierr = CampaignReadInput(input, c, &study, &rough);
 
   /* the study: an explicit input with a 3D plate and a contact pair; its bounding box sets the sampled rectangle */
-  ierr = SKInputLoad(c->comm, c->study, &sin);
+  if (!ierr) ierr = SKInputLoad(c->comm, c->study, &sin);
   if (!ierr) {
     SKNode sroot;
     PetscInt npairs = 0;
@@ -976,44 +989,75 @@ static PetscErrorCode ClearRealisations(const char dir[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0's part of PrepareDirectory(): the directories made, the digest read into old[len] (*BAD: another input's, kept
+   unless FORCE) or written. */
+static PetscErrorCode PrepareDigest(const Campaign *c, const char dir[], PetscBool force, char old[], size_t len, PetscInt *bad)
+{
+  char path[PETSC_MAX_PATH_LEN];
+  FILE *f;
+
+  PetscFunctionBegin;
+  (void)mkdir(dir, 0777); /* -campaign_dir may name a directory not made yet (the -o directory exists by now) */
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/realisations", dir));
+  (void)mkdir(path, 0777);
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/realisations/digest", dir));
+  if ((f = fopen(path, "r"))) {
+    if (!fgets(old, (int)len, f)) old[0] = 0;
+    (void)fclose(f);
+    old[strcspn(old, "\n")] = 0;
+    *bad                    = strcmp(old, c->digest) != 0;
+    if (*bad && force) {
+      PetscCall(ClearRealisations(dir));
+      *bad = 0;
+    }
+  }
+  if (!FileExists(path)) {
+    PetscCheck((f = fopen(path, "w")), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
+    (void)fprintf(f, "%s\n", c->digest);
+    (void)fclose(f);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The realisations directory and its digest file: created on first use. Another input's digest is an error, unless
    -force (as for results.h5): then the old realisations are removed. */
 static PetscErrorCode PrepareDirectory(const Campaign *c, const char dir[])
 {
-  char path[PETSC_MAX_PATH_LEN], old[32] = "";
+  char old[32] = "";
   PetscMPIInt rank;
-  PetscInt bad    = 0;
-  PetscBool force = PETSC_FALSE;
+  PetscInt bad        = 0;
+  PetscBool force     = PETSC_FALSE;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(c->comm, &rank));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-force", &force, NULL));
-  if (!rank) {
-    FILE *f;
-    (void)mkdir(dir, 0777); /* -campaign_dir may name a directory not made yet (the -o directory exists by now) */
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/realisations", dir));
-    (void)mkdir(path, 0777);
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/realisations/digest", dir));
-    if ((f = fopen(path, "r"))) {
-      if (!fgets(old, sizeof(old), f)) old[0] = 0;
-      (void)fclose(f);
-      old[strcspn(old, "\n")] = 0;
-      bad                     = strcmp(old, c->digest) != 0;
-      if (bad && force) {
-        PetscCall(ClearRealisations(dir));
-        bad = 0;
-      }
-    }
-    if (!FileExists(path)) {
-      PetscCheck((f = fopen(path, "w")), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", path);
-      (void)fprintf(f, "%s\n", c->digest);
-      (void)fclose(f);
-    }
-  }
+  /* a directory that rank 0 cannot write is an error of every rank (the others once waited for it forever) */
+  if (!rank) ierr = PrepareDigest(c, dir, force, old, sizeof(old), &bad);
+  PetscCall(SKCheckCollective(c->comm, ierr));
   PetscCallMPI(MPI_Bcast(&bad, 1, MPIU_INT, 0, c->comm));
   PetscCheck(!bad, c->comm, PETSC_ERR_FILE_UNEXPECTED,
              "%s/realisations holds realisations of another input (digest %s, this input %s): use another output directory or -force", dir,
              old, c->digest);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0's part of RunAndWrite(): the result R of TASK, or its failure record WHY if FAILED. */
+static PetscErrorCode WriteTask(const Campaign *c, const char dir[], PetscInt task, PetscMPIInt granks, PetscBool failed,
+                                const Failure *why, const Realisation *r)
+{
+  char path[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  if (failed) {
+    PetscCall(WriteFailure(c, dir, task, granks, why));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(WriteRealisation(c, dir, task, granks, r));
+  PetscCall(FailurePath(dir, task, path, sizeof(path)));
+  if (FileExists(path)) PetscCheck(!remove(path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot remove %s", path);
+  PetscCall(PetscInfo(NULL, "realisation %" PetscInt_FMT " (l_c = %g m): %" PetscInt_FMT " steps in %.2f s\n", task,
+                      (double)c->lc[task / c->count], r->steps, r->wall));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1025,22 +1069,16 @@ static PetscErrorCode RunAndWrite(const Campaign *c, const char dir[], MPI_Comm 
 {
   Realisation r;
   PetscMPIInt grank, gsize;
-  char path[PETSC_MAX_PATH_LEN];
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(gcomm, &grank));
   PetscCallMPI(MPI_Comm_size(gcomm, &gsize));
   PetscCall(RunRealisation(c, gcomm, task, &r, failed, why));
-  if (!grank && *failed)
-    PetscCall(WriteFailure(c, dir, task, gsize, why));
-  else if (!grank) {
-    PetscCall(WriteRealisation(c, dir, task, gsize, &r));
-    PetscCall(FailurePath(dir, task, path, sizeof(path)));
-    if (FileExists(path)) PetscCheck(!remove(path), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "cannot remove %s", path);
-    PetscCall(PetscInfo(NULL, "realisation %" PetscInt_FMT " (l_c = %g m): %" PetscInt_FMT " steps in %.2f s\n", task,
-                        (double)c->lc[task / c->count], r.steps, r.wall));
-  }
+  /* a file that the group's rank 0 cannot write is an error of the whole group (its other ranks would wait for it) */
+  if (!grank) ierr = WriteTask(c, dir, task, gsize, *failed, why, &r);
   PetscCall(RealisationReset(&r));
+  PetscCall(SKCheckCollective(gcomm, ierr));
   if (++*written == c->kill_after && !grank) (void)raise(SIGKILL);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1098,7 +1136,10 @@ static PetscErrorCode RunOneTask(const Campaign *c, const char dir[], SKOutput o
   if (!FileExists(record) || c->retry_failed)
     PetscCall(RunAndWrite(c, dir, c->comm, c->task, &written, &failed, &why));
   else {
-    if (!rank) PetscCall(ReadFailure(c, dir, c->task, &why));
+    PetscErrorCode ierr = PETSC_SUCCESS;
+    /* a record that rank 0 cannot read is an error of every rank (the others once waited for it forever) */
+    if (!rank) ierr = ReadFailure(c, dir, c->task, &why);
+    PetscCall(SKCheckCollective(c->comm, ierr));
     PetscCallMPI(MPI_Bcast(&why, (PetscMPIInt)sizeof(why), MPI_BYTE, 0, c->comm));
     PetscCall(SKOutputSummary(out, "realisation", "%" PetscInt_FMT " failed before (%s): not run again without -campaign_retry_failed",
                               c->task, record));
@@ -1148,6 +1189,7 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
     int *counter, next = 0;
     const int one_int = 1;
     PetscMPIInt grank;
+    PetscErrorCode ierr = PETSC_SUCCESS;
 
     groups = c->groups > 0 ? c->groups : size;
     PetscCheck(groups >= 1 && groups <= size && size % groups == 0, c->comm, SK_ERR_INPUT,
@@ -1172,15 +1214,20 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
       }
       PetscCallMPI(MPI_Bcast(&next, 1, MPI_INT, 0, gcomm));
       if (next >= ntodo) break;
-      PetscCall(RunAndWrite(c, dir, gcomm, todo[next], &written, &fail, &why));
+      /* an error of the group (a file it cannot write, an interrupt) ends its part; the groups raise it together below,
+         when the others have run out of work (a group stopping alone would leave them waiting at the end) */
+      ierr = RunAndWrite(c, dir, gcomm, todo[next], &written, &fail, &why);
+      if (ierr) break;
       if (fail && !grank)
         PetscCall(PetscPrintf(PETSC_COMM_SELF,
                               "  realisation %" PetscInt_FMT " (l_c = %g m) failed at t = %g s (recorded; the campaign goes on)\n",
                               todo[next], (double)c->lc[todo[next] / c->count], (double)why.time));
     }
-    PetscCallMPI(MPI_Barrier(c->comm));
+    ierr = SKCheckCollective(c->comm, ierr); /* and every group is done */
     PetscCallMPI(MPI_Win_free(&win));
     PetscCall(PetscSubcommDestroy(&psub));
+    if (ierr) PetscCall(PetscFree2(todo, failed));
+    PetscCall(ierr);
   }
 
   /* aggregate when every realisation has a result or a failure record (a job array may still be running others) */

@@ -268,11 +268,82 @@ static PetscErrorCode FreeNames(PetscInt n, char ***names)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0's part of SKExplicitWriteCheckpoint(): the file of the state gathered in GLOBAL and CONTACT (NRT pairs), then
+   the older checkpoints beyond KEEP removed. */
+static PetscErrorCode WriteCheckpointFile(SKExplicit ex, const char dir[], PetscInt keep, PetscInt gsize, PetscReal *const global[],
+                                          PetscInt nrt, const SKCheckpointContact *contact)
+{
+  PetscReal scalars[SC_COUNT];
+  char tmp[PETSC_MAX_PATH_LEN], final[PETSC_MAX_PATH_LEN];
+  hid_t file;
+  unsigned long long hash = SK_FNV_SEED;
+  char **names;
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCheck(mkdir(dir, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create checkpoint directory %s: %s",
+             dir, strerror(errno));
+  PetscCall(PetscMemzero(scalars, sizeof(scalars)));
+  scalars[SC_STEP]            = (PetscReal)ex->step;
+  scalars[SC_TIME]            = ex->t;
+  scalars[SC_DT]              = ex->dt;
+  scalars[SC_EXT_WORK]        = ex->external_work;
+  scalars[SC_ENERGY0]         = ex->energy0;
+  scalars[SC_HAVE_ENERGY0]    = ex->have_energy0 ? 1.0 : 0.0;
+  scalars[SC_FIELD_COUNT]     = (PetscReal)ex->field_count;
+  scalars[SC_NDOF]            = (PetscReal)(gsize * ex->dim);
+  scalars[SC_NTERMS]          = (PetscReal)ex->nterms;
+  scalars[SC_ENERGY_SCALE]    = ex->energy_scale;
+  scalars[SC_ENERGY_REL_PREV] = ex->energy_rel_prev;
+  scalars[SC_ENERGY_OVER]     = ex->energy_over ? 1.0 : 0.0;
+  for (PetscInt k = 0; k < ex->nterms; k++) scalars[SC_TERM_WORK + k] = ex->terms[k].work;
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s/.checkpoint.tmp", dir));
+  PetscCall(PetscSNPrintf(final, sizeof(final), "%s/" SK_CKPT_PREFIX "%010" PetscInt_FMT ".h5", dir, ex->step));
+  file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  PetscCheck(file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create checkpoint file %s", tmp);
+  PetscCall(WriteArray(file, "scalars", SC_COUNT, scalars, &hash));
+  for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(WriteArray(file, state_names[k], gsize * ex->dim, global[k], &hash));
+  if (nrt > 0) {
+    PetscReal meta[3 + SK_EXPLICIT_MAX_TERMS];
+    meta[0] = SK_CKPT_CONTACT_VERSION;
+    meta[1] = (PetscReal)nrt;
+    meta[2] = (PetscReal)ex->size;
+    for (PetscInt i = 0; i < nrt; i++) meta[3 + i] = (PetscReal)contact->width[i];
+    PetscCall(WriteArray(file, "contact_meta", 3 + nrt, meta, &hash));
+    for (PetscInt i = 0; i < nrt; i++) {
+      char name[64];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "contact_nodal_%" PetscInt_FMT, i));
+      PetscCall(WriteArray(file, name, gsize * contact->width[i], contact->nodal[i], &hash));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "contact_scalars_%" PetscInt_FMT, i));
+      PetscCall(WriteArray(file, name, ex->size * SK_EXPLICIT_TERM_RESTART_NSCALAR, contact->scalars[i], &hash));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "contact_global_%" PetscInt_FMT, i));
+      PetscCall(WriteArray(file, name, 1 + (PetscInt)contact->global[i][0], contact->global[i], &hash));
+    }
+  }
+  PetscCall(WriteIdentity(ex, file));
+  {
+    const unsigned long long digests[SK_CKPT_NDIGEST] = {ex->digest_input, ex->digest_options, ex->digest_mesh};
+    hash                                              = HashIdentity(hash, digests, ex->options_run);
+  }
+  PetscCall(SKH5WriteAttribute(file, "checksum", H5T_NATIVE_ULLONG, &hash));
+  SKCallH5(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
+  SKCallH5(H5Fclose(file), tmp);
+  PetscCall(SKFileCommit(tmp, final)); /* a reader sees the old set of files or the new complete one */
+  PetscCall(ListCheckpoints(dir, &n, &names));
+  for (PetscInt i = keep; i < n; i++) {
+    char old[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscSNPrintf(old, sizeof(old), "%s/%s", dir, names[i]));
+    (void)unlink(old);
+  }
+  PetscCall(FreeNames(n, &names));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscInt keep)
 {
-  PetscReal *global[SK_CKPT_NSTATE], scalars[SC_COUNT];
+  PetscReal *global[SK_CKPT_NSTATE];
   PetscInt gsize;
-  char tmp[PETSC_MAX_PATH_LEN], final[PETSC_MAX_PATH_LEN];
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   SKCheckpointContact contact = {-1, 0, {0}, {0}, 0, {NULL}, {NULL}, {NULL}};
   PetscInt nrt, rt[SK_EXPLICIT_MAX_TERMS];
@@ -301,74 +372,15 @@ PetscErrorCode SKExplicitWriteCheckpoint(SKExplicit ex, const char dir[], PetscI
       if (n) PetscCall(term->ops->packglobal(term->ctx, contact.global[i] + 1));
     }
   }
-  if (ex->rank == 0) {
-    hid_t file;
-    unsigned long long hash = SK_FNV_SEED;
-    char **names;
-    PetscInt n;
-
-    PetscCheck(mkdir(dir, 0777) == 0 || errno == EEXIST, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create checkpoint directory %s: %s",
-               dir, strerror(errno));
-    PetscCall(PetscMemzero(scalars, sizeof(scalars)));
-    scalars[SC_STEP]            = (PetscReal)ex->step;
-    scalars[SC_TIME]            = ex->t;
-    scalars[SC_DT]              = ex->dt;
-    scalars[SC_EXT_WORK]        = ex->external_work;
-    scalars[SC_ENERGY0]         = ex->energy0;
-    scalars[SC_HAVE_ENERGY0]    = ex->have_energy0 ? 1.0 : 0.0;
-    scalars[SC_FIELD_COUNT]     = (PetscReal)ex->field_count;
-    scalars[SC_NDOF]            = (PetscReal)(gsize * ex->dim);
-    scalars[SC_NTERMS]          = (PetscReal)ex->nterms;
-    scalars[SC_ENERGY_SCALE]    = ex->energy_scale;
-    scalars[SC_ENERGY_REL_PREV] = ex->energy_rel_prev;
-    scalars[SC_ENERGY_OVER]     = ex->energy_over ? 1.0 : 0.0;
-    for (PetscInt k = 0; k < ex->nterms; k++) scalars[SC_TERM_WORK + k] = ex->terms[k].work;
-    PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s/.checkpoint.tmp", dir));
-    PetscCall(PetscSNPrintf(final, sizeof(final), "%s/" SK_CKPT_PREFIX "%010" PetscInt_FMT ".h5", dir, ex->step));
-    file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    PetscCheck(file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create checkpoint file %s", tmp);
-    PetscCall(WriteArray(file, "scalars", SC_COUNT, scalars, &hash));
-    for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(WriteArray(file, state_names[k], gsize * ex->dim, global[k], &hash));
-    if (nrt > 0) {
-      PetscReal meta[3 + SK_EXPLICIT_MAX_TERMS];
-      meta[0] = SK_CKPT_CONTACT_VERSION;
-      meta[1] = (PetscReal)nrt;
-      meta[2] = (PetscReal)ex->size;
-      for (PetscInt i = 0; i < nrt; i++) meta[3 + i] = (PetscReal)contact.width[i];
-      PetscCall(WriteArray(file, "contact_meta", 3 + nrt, meta, &hash));
-      for (PetscInt i = 0; i < nrt; i++) {
-        char name[64];
-        PetscCall(PetscSNPrintf(name, sizeof(name), "contact_nodal_%" PetscInt_FMT, i));
-        PetscCall(WriteArray(file, name, gsize * contact.width[i], contact.nodal[i], &hash));
-        PetscCall(PetscSNPrintf(name, sizeof(name), "contact_scalars_%" PetscInt_FMT, i));
-        PetscCall(WriteArray(file, name, ex->size * SK_EXPLICIT_TERM_RESTART_NSCALAR, contact.scalars[i], &hash));
-        PetscCall(PetscSNPrintf(name, sizeof(name), "contact_global_%" PetscInt_FMT, i));
-        PetscCall(WriteArray(file, name, 1 + (PetscInt)contact.global[i][0], contact.global[i], &hash));
-      }
-    }
-    PetscCall(WriteIdentity(ex, file));
-    {
-      const unsigned long long digests[SK_CKPT_NDIGEST] = {ex->digest_input, ex->digest_options, ex->digest_mesh};
-      hash                                              = HashIdentity(hash, digests, ex->options_run);
-    }
-    PetscCall(SKH5WriteAttribute(file, "checksum", H5T_NATIVE_ULLONG, &hash));
-    SKCallH5(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
-    SKCallH5(H5Fclose(file), tmp);
-    PetscCall(SKFileCommit(tmp, final)); /* a reader sees the old set of files or the new complete one */
-    PetscCall(ListCheckpoints(dir, &n, &names));
-    for (PetscInt i = keep; i < n; i++) {
-      char old[PETSC_MAX_PATH_LEN];
-      PetscCall(PetscSNPrintf(old, sizeof(old), "%s/%s", dir, names[i]));
-      (void)unlink(old);
-    }
-    PetscCall(FreeNames(n, &names));
-    for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(PetscFree(global[k]));
-  }
+  /* a file that cannot be written (a full disk) is an error of every rank: the others would wait for rank 0 forever */
+  if (ex->rank == 0) ierr = WriteCheckpointFile(ex, dir, keep, gsize, global, nrt, &contact);
+  for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(PetscFree(global[k]));
   for (PetscInt i = 0; i < nrt; i++) {
     PetscCall(PetscFree(contact.nodal[i]));
     PetscCall(PetscFree(contact.scalars[i]));
     PetscCall(PetscFree(contact.global[i]));
   }
+  PetscCall(SKCheckCollective(ex->comm, ierr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -96,8 +96,11 @@ PetscErrorCode SKExplicitOutputSetUp(SKExplicit ex, SKOutput out, PetscBool rest
     }
   }
   names[nc] = "balance", units[nc++] = "J";
-  PetscCall(SKOutputHistoryCreate(out, "/explicit/energy", nc, names, units, &ex->energy_hist));
-  PetscCall(PetscFree(colbuf));
+  {
+    PetscErrorCode ierr = SKOutputHistoryCreate(out, "/explicit/energy", nc, names, units, &ex->energy_hist);
+    PetscCall(PetscFree(colbuf)); /* also when the history is refused */
+    PetscCall(ierr);
+  }
   for (PetscInt i = 0; i < ex->nwatch; i++) {
     nc        = 0;
     names[nc] = "time", units[nc++] = "s";
@@ -441,16 +444,62 @@ static PetscErrorCode WriteTermFields(SKExplicit ex, const SKFramePoints *fp, SK
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* This rank's piece of the frame into VTK (open; its write failures are raised when it is closed). Collective: the
+   contact terms assemble their nodal fields. */
+static PetscErrorCode WritePiece(SKExplicit ex, SKVTK vtk, SKFramePoints *fp, const PetscInt offsets[], const PetscInt conn[],
+                                 const SKVTKCellType types[], const PetscInt ids[], const PetscInt ranks[], const PetscReal sigma[],
+                                 const PetscReal vm[])
+{
+  PetscReal *X;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(fp->npoints * ex->dim, &X));
+  SKFramePointsMap(fp, ex->dim, ex->X, X);
+  PetscCall(SKVTKWritePoints(vtk, fp->npoints, ex->dim, X));
+  PetscCall(PetscFree(X));
+  PetscCall(SKVTKWriteCells(vtk, ex->nelem, offsets, conn, types));
+  if (fp->nbez) { /* what VTK's Bezier cells read: their weights and degrees */
+    PetscCall(SKVTKSetAttribute(vtk, SK_VTK_POINT_DATA, "RationalWeights", "RationalWeights"));
+    PetscCall(SKVTKSetAttribute(vtk, SK_VTK_CELL_DATA, "HigherOrderDegrees", "HigherOrderDegrees"));
+  }
+  PetscCall(SKFramePointsWrite(fp, vtk, "displacement", ex->dim, PETSC_TRUE, ex->u));
+  PetscCall(SKFramePointsWrite(fp, vtk, "velocity", ex->dim, PETSC_TRUE, ex->v));
+  if (fp->nbez) PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, "RationalWeights", 1, fp->npoints, fp->weight));
+  PetscCall(WriteTermFields(ex, fp, vtk));
+  PetscCall(SKVTKWriteTensors(vtk, SK_VTK_CELL_DATA, "cauchy_stress", 3, ex->nelem, sigma));
+  PetscCall(SKVTKWriteScalars(vtk, SK_VTK_CELL_DATA, "von_mises", 1, ex->nelem, vm));
+  PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_CELL_DATA, "block_id", ex->nelem, ids));
+  PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_CELL_DATA, "rank", ex->nelem, ranks));
+  if (fp->nbez) {
+    PetscReal *deg;
+    PetscCall(PetscMalloc1(3 * ex->nelem, &deg));
+    for (PetscInt g = 0; g < ex->nelem; g++)
+      for (PetscInt d = 0; d < 3; d++) deg[3 * g + d] = d < ex->dim ? (PetscReal)fp->degree[g] : 0.0;
+    PetscCall(SKVTKWriteScalars(vtk, SK_VTK_CELL_DATA, "HigherOrderDegrees", 3, ex->nelem, deg));
+    PetscCall(PetscFree(deg));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode WriteFields(SKExplicit ex)
 {
   char path[PETSC_MAX_PATH_LEN];
-  SKVTK vtk;
+  SKVTK vtk = NULL;
   SKFramePoints fp;
   PetscInt *offsets, *conn, *ids, *ranks, nconn = 0;
   SKVTKCellType *types;
-  PetscReal *sigma, *vm, *X;
+  PetscReal *sigma, *vm;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
+  /* each rank writes its piece of the frame; a piece that one rank cannot create or write (a removed directory, a full
+     disk) stops every rank, which would otherwise wait for it in the fields' assembly or the collection: the file is
+     opened first, and its writes report their failure at the close (SKVTKClose()) */
+  PetscCall(SKPVDGetStepFileName(ex->pvd, ex->field_count, path, sizeof(path)));
+  ierr = SKVTKOpen(path, SK_VTK_XML_BINARY, "stickslip explicit", &vtk); /* .vtu: the XML form a .pvd can list */
+  ierr = SKCheckCollective(ex->comm, ierr);
+  if (ierr) PetscCall(SKVTKDiscard(&vtk));
+  PetscCall(ierr);
   PetscCall(PetscMalloc5(ex->nelem + 1, &offsets, ex->nelem, &types, ex->nelem, &ids, ex->nelem, &ranks, ex->nelem * 9, &sigma));
   PetscCall(PetscMalloc1(ex->nelem, &vm));
   for (PetscInt b = 0; b < ex->nblocks; b++) nconn += ex->blocks[b].nelem * ex->blocks[b].nodes;
@@ -460,40 +509,15 @@ static PetscErrorCode WriteFields(SKExplicit ex)
     for (PetscInt e = 0; e < ex->blocks[b].nelem; e++)
       ids[ex->blocks[b].first + e] = ex->blocks[b].id, ranks[ex->blocks[b].first + e] = ex->rank;
   PetscCall(SKExplicitGetElementStress(ex, sigma, vm));
-  PetscCall(SKPVDGetStepFileName(ex->pvd, ex->field_count, path, sizeof(path)));
-  PetscCall(SKVTKOpen(path, SK_VTK_XML_BINARY, "stickslip explicit", &vtk)); /* .vtu: the XML form a .pvd can list */
-  PetscCall(PetscMalloc1(fp.npoints * ex->dim, &X));
-  SKFramePointsMap(&fp, ex->dim, ex->X, X);
-  PetscCall(SKVTKWritePoints(vtk, fp.npoints, ex->dim, X));
-  PetscCall(PetscFree(X));
-  PetscCall(SKVTKWriteCells(vtk, ex->nelem, offsets, conn, types));
-  if (fp.nbez) { /* what VTK's Bezier cells read: their weights and degrees */
-    PetscCall(SKVTKSetAttribute(vtk, SK_VTK_POINT_DATA, "RationalWeights", "RationalWeights"));
-    PetscCall(SKVTKSetAttribute(vtk, SK_VTK_CELL_DATA, "HigherOrderDegrees", "HigherOrderDegrees"));
-  }
-  PetscCall(SKFramePointsWrite(&fp, vtk, "displacement", ex->dim, PETSC_TRUE, ex->u));
-  PetscCall(SKFramePointsWrite(&fp, vtk, "velocity", ex->dim, PETSC_TRUE, ex->v));
-  if (fp.nbez) PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, "RationalWeights", 1, fp.npoints, fp.weight));
-  PetscCall(WriteTermFields(ex, &fp, vtk));
-  PetscCall(SKVTKWriteTensors(vtk, SK_VTK_CELL_DATA, "cauchy_stress", 3, ex->nelem, sigma));
-  PetscCall(SKVTKWriteScalars(vtk, SK_VTK_CELL_DATA, "von_mises", 1, ex->nelem, vm));
-  PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_CELL_DATA, "block_id", ex->nelem, ids));
-  PetscCall(SKVTKWriteIntScalars(vtk, SK_VTK_CELL_DATA, "rank", ex->nelem, ranks));
-  if (fp.nbez) {
-    PetscReal *deg;
-    PetscCall(PetscMalloc1(3 * ex->nelem, &deg));
-    for (PetscInt g = 0; g < ex->nelem; g++)
-      for (PetscInt d = 0; d < 3; d++) deg[3 * g + d] = d < ex->dim ? (PetscReal)fp.degree[g] : 0.0;
-    PetscCall(SKVTKWriteScalars(vtk, SK_VTK_CELL_DATA, "HigherOrderDegrees", 3, ex->nelem, deg));
-    PetscCall(PetscFree(deg));
-  }
-  PetscCall(SKVTKClose(&vtk));
-  PetscCall(SKPVDAddStep(ex->pvd, ex->t, path));
-  ex->field_count++;
+  PetscCall(WritePiece(ex, vtk, &fp, offsets, conn, types, ids, ranks, sigma, vm));
   PetscCall(SKFramePointsDestroy(&fp));
   PetscCall(PetscFree5(offsets, types, ids, ranks, sigma));
   PetscCall(PetscFree(vm));
   PetscCall(PetscFree(conn));
+  ierr = SKVTKClose(&vtk);
+  PetscCall(SKCheckCollective(ex->comm, ierr));
+  PetscCall(SKPVDAddStep(ex->pvd, ex->t, path));
+  ex->field_count++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -306,11 +306,47 @@ PetscErrorCode SKOutputSetStatus(SKOutput out, SKOutputStatus status, const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0's part of SKOutputCreate(): makes or clears the directory and creates results.h5 with /meta and the status
+   "running", or raises the refusal (PETSC_COMM_SELF: SKOutputCreate() raises it on every rank). */
+static PetscErrorCode SKOutputCreateFile(SKOutput o, PetscBool force, SKInput input)
+{
+  char path[PETSC_MAX_PATH_LEN], refusal[PETSC_MAX_PATH_LEN + 256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/results.h5", o->dir));
+  PetscCall(SKMakeDirectories(o->dir, refusal, sizeof(refusal)));
+  /* Keep HDF5's own error stack quiet: failures are reported through PETSc. */
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  /* an output path that cannot be written is a refused output directory, like an existing one (exit status 1) */
+  PetscCheck(!refusal[0], PETSC_COMM_SELF, SK_ERR_INPUT, "%s", refusal);
+  if (access(path, F_OK) == 0 && !force) {
+    PetscCall(SKOutputDescribeExisting(path, refusal, sizeof(refusal)));
+    SETERRQ(PETSC_COMM_SELF, SK_ERR_INPUT, "%s %s", o->dir, refusal);
+  }
+  PetscCall(SKOutputRemovePrevious(o->dir, refusal, sizeof(refusal)));
+  PetscCheck(!refusal[0], PETSC_COMM_SELF, SK_ERR_INPUT, "%s", refusal);
+  errno   = 0;
+  o->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  PetscCheck(o->file >= 0, PETSC_COMM_SELF, SK_ERR_INPUT, "cannot create %s: %s", path, errno ? strerror(errno) : "HDF5 error");
+  PetscCall(SKOutputWriteMetadata(o, input));
+  PetscCall(SKOutputSetStatus(o, SK_OUTPUT_RUNNING, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees an output whose creation or reopening failed (rank 0 may hold the file open). */
+static PetscErrorCode SKOutputFreeFailed(SKOutput o)
+{
+  PetscFunctionBegin;
+  if (o->file >= 0) (void)H5Fclose(o->file);
+  PetscCall(PetscFree(o->dir));
+  PetscCall(PetscFree(o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, SKInput input, SKOutput *out)
 {
   SKOutput o;
-  int status = 0; /* 0 ok, 1 exists without -force, 2 cannot make or clear the directory or create results.h5 */
-  char path[PETSC_MAX_PATH_LEN], refusal[PETSC_MAX_PATH_LEN + 256] = "";
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(SKIOInitializePackage());
@@ -321,35 +357,12 @@ PetscErrorCode SKOutputCreate(MPI_Comm comm, const char dir[], PetscBool force, 
   o->t_reached = 0;
   PetscCallMPI(MPI_Comm_rank(comm, &o->rank));
   PetscCall(PetscStrallocpy(dir, &o->dir));
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/results.h5", dir));
-  if (o->rank == 0) {
-    PetscCall(SKMakeDirectories(dir, refusal, sizeof(refusal)));
-    /* Keep HDF5's own error stack quiet: failures are reported through PETSc. */
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    if (refusal[0])
-      status = 2;
-    else if (access(path, F_OK) == 0 && !force) {
-      status = 1;
-      PetscCall(SKOutputDescribeExisting(path, refusal, sizeof(refusal)));
-    } else {
-      PetscCall(SKOutputRemovePrevious(dir, refusal, sizeof(refusal)));
-      errno = 0;
-      if (!refusal[0] && (o->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)) < 0)
-        PetscCall(PetscSNPrintf(refusal, sizeof(refusal), "cannot create %s: %s", path, errno ? strerror(errno) : "HDF5 error"));
-      if (refusal[0]) status = 2;
-    }
-  }
-  PetscCallMPI(MPI_Bcast(&status, 1, MPI_INT, 0, comm));
-  PetscCallMPI(MPI_Bcast(refusal, sizeof(refusal), MPI_CHAR, 0, comm));
-  if (status) {
-    PetscCall(PetscFree(o->dir));
-    PetscCall(PetscFree(o));
-  }
-  PetscCheck(status != 1, comm, SK_ERR_INPUT, "%s %s", dir, refusal);
-  /* an output path that cannot be written is a refused output directory, like the one above (exit status 1) */
-  PetscCheck(status != 2, comm, SK_ERR_INPUT, "%s", refusal);
-  if (o->rank == 0) PetscCall(SKOutputWriteMetadata(o, input));
-  PetscCall(SKOutputSetStatus(o, SK_OUTPUT_RUNNING, NULL));
+  /* rank 0 makes the directory and the file; every rank raises its refusal or failure together (the other ranks once
+     waited for rank 0 forever) */
+  if (o->rank == 0) ierr = SKOutputCreateFile(o, force, input);
+  ierr = SKCheckCollective(comm, ierr);
+  if (ierr) PetscCall(SKOutputFreeFailed(o));
+  PetscCall(ierr);
   *out = o;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -392,12 +405,26 @@ static PetscErrorCode SKOutputNoteRestart(SKOutput out)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0's part of SKOutputOpen(): reopens results.h5 at PATH and notes the restart, or raises why not. */
+static PetscErrorCode SKOutputReopenFile(SKOutput o, const char path[])
+{
+  PetscFunctionBegin;
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  o->file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+  PetscCheck(o->file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN,
+             "cannot reopen %s to append to it (is it a results file of stickslip, and writable?)", path);
+  PetscCall(SKOutputNoteRestart(o));
+  PetscCall(SKOutputSetStatus(o, SK_OUTPUT_RUNNING, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKOutputOpen(MPI_Comm comm, const char dir[], SKInput input, SKOutput *out)
 {
   SKOutput o;
   char path[PETSC_MAX_PATH_LEN];
-  int exists = 0, status = 0;
+  int exists = 0;
   PetscMPIInt rank;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/results.h5", dir));
@@ -418,20 +445,10 @@ PetscErrorCode SKOutputOpen(MPI_Comm comm, const char dir[], SKInput input, SKOu
   o->t_reached = 0;
   o->rank      = rank;
   PetscCall(PetscStrallocpy(dir, &o->dir));
-  if (o->rank == 0) {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    o->file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
-    if (o->file < 0) status = 1;
-  }
-  PetscCallMPI(MPI_Bcast(&status, 1, MPI_INT, 0, comm));
-  if (status) {
-    PetscCall(PetscFree(o->dir));
-    PetscCall(PetscFree(o));
-  }
-  PetscCheck(!status, comm, PETSC_ERR_FILE_OPEN, "cannot reopen %s to append to it (is it a results file of stickslip, and writable?)",
-             path);
-  if (o->rank == 0) PetscCall(SKOutputNoteRestart(o));
-  PetscCall(SKOutputSetStatus(o, SK_OUTPUT_RUNNING, NULL));
+  if (o->rank == 0) ierr = SKOutputReopenFile(o, path);
+  ierr = SKCheckCollective(comm, ierr);
+  if (ierr) PetscCall(SKOutputFreeFailed(o));
+  PetscCall(ierr);
   *out = o;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -551,31 +568,17 @@ PetscErrorCode SKOutputGetPath(SKOutput out, const char file[], char path[], siz
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKOutputHistoryCreate(SKOutput out, const char path[], PetscInt ncols, const char *const colnames[],
-                                     const char *const units[], SKHistory *hist)
+/* Rank 0's part of SKOutputHistoryCreate(): the dataset of H at PATH created, or reopened on a restart. */
+static PetscErrorCode SKHistoryOpenDataset(SKOutput out, SKHistory h, const char path[], const char *const colnames[],
+                                           const char *const units[])
 {
-  SKHistory h;
-  hsize_t dims[2] = {0, (hsize_t)ncols}, maxdims[2] = {H5S_UNLIMITED, (hsize_t)ncols}, chunk[2];
+  hsize_t dims[2] = {0, (hsize_t)h->ncols}, maxdims[2] = {H5S_UNLIMITED, (hsize_t)h->ncols}, chunk[2];
   hid_t space, dcpl, lcpl;
 
   PetscFunctionBegin;
-  PetscCheck(ncols > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "history %s needs at least one column", path);
-  PetscCall(PetscNew(&h));
-  h->out      = out;
-  h->ncols    = ncols;
-  h->interval = 1;
-  h->dset     = -1;
-  *hist       = h;
-  if (out->rank) {
-    /* Other ranks keep a handle so that calls stay collective-friendly; it is freed with the output. */
-    PetscCheck(out->nhist < SK_MAX_HISTORIES, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d histories", SK_MAX_HISTORIES);
-    out->hist[out->nhist++] = h;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCheck(out->nhist < SK_MAX_HISTORIES, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d histories", SK_MAX_HISTORIES);
   /* Chunks of about 32 kB: large enough for throughput, small enough that a flush writes little. */
-  chunk[0] = (hsize_t)PetscMax(1, 4096 / ncols);
-  chunk[1] = (hsize_t)ncols;
+  chunk[0] = (hsize_t)PetscMax(1, 4096 / h->ncols);
+  chunk[1] = (hsize_t)h->ncols;
   space    = H5Screate_simple(2, dims, maxdims);
   dcpl     = H5Pcreate(H5P_DATASET_CREATE);
   SKCallH5(H5Pset_chunk(dcpl, 2, chunk), "H5Pset_chunk");
@@ -591,11 +594,40 @@ PetscErrorCode SKOutputHistoryCreate(SKOutput out, const char path[], PetscInt n
     H5Pclose(dcpl);
     H5Sclose(space);
     PetscCheck(h->dset >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot create history %s in results.h5 (does it exist already?)", path);
-    if (colnames) PetscCall(SKWriteStringListAttribute(h->dset, "columns", ncols, colnames));
-    if (units) PetscCall(SKWriteStringListAttribute(h->dset, "units", ncols, units));
+    if (colnames) PetscCall(SKWriteStringListAttribute(h->dset, "columns", h->ncols, colnames));
+    if (units) PetscCall(SKWriteStringListAttribute(h->dset, "units", h->ncols, units));
   }
-  PetscCall(PetscMalloc1(ncols, &h->buf));
+  PetscCall(PetscMalloc1(h->ncols, &h->buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputHistoryCreate(SKOutput out, const char path[], PetscInt ncols, const char *const colnames[],
+                                     const char *const units[], SKHistory *hist)
+{
+  SKHistory h;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBegin;
+  PetscCheck(ncols > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "history %s needs at least one column", path);
+  PetscCheck(out->nhist < SK_MAX_HISTORIES, PETSC_COMM_SELF, PETSC_ERR_SUP, "more than %d histories", SK_MAX_HISTORIES);
+  PetscCall(PetscNew(&h));
+  h->out      = out;
+  h->ncols    = ncols;
+  h->interval = 1;
+  h->dset     = -1;
+  /* rank 0 makes the dataset; one it cannot make or reopen (a restart into the results of another input) is an error of
+     every rank, which once waited for rank 0 forever. Other ranks keep a handle so that calls stay collective-friendly;
+     it is freed with the output. */
+  if (out->rank == 0) ierr = SKHistoryOpenDataset(out, h, path, colnames, units);
+  ierr = SKCheckCollective(out->comm, ierr);
+  if (ierr) {
+    if (h->dset >= 0) H5Dclose(h->dset);
+    PetscCall(PetscFree(h->buf));
+    PetscCall(PetscFree(h));
+  }
+  PetscCall(ierr);
   out->hist[out->nhist++] = h;
+  *hist                   = h;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

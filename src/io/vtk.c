@@ -3,6 +3,7 @@
    four encodings share one code path per array and cannot drift apart. */
 #include "shared/h5.h"
 #include <stickslip/vtk.h>
+#include <stickslip/output.h>
 #include "io/ioimpl.h"
 #include <errno.h>
 #include <stdarg.h>
@@ -40,7 +41,14 @@ struct _p_SKVTK {
   size_t used;                                      /* bytes in buffer */
   PetscBool line_start;                             /* ASCII: no value on the current line yet */
   char attributes[2][4 * 2 * SK_VTK_MAX_LINE + 32]; /* XML: ' Attribute="name"' pairs of the PointData/CellData tags */
+  char failure[PETSC_MAX_PATH_LEN + 128];           /* the first failed write or seek ("" while none): later ones are skipped */
 };
+
+/* Records the first I/O failure of VTK (errno's reason); SKVTKClose() raises it. */
+static void SKVTKFail(SKVTK vtk, const char what[])
+{
+  if (!vtk->failure[0]) (void)PetscSNPrintf(vtk->failure, sizeof(vtk->failure), "%s %s failed: %s", what, vtk->filename, strerror(errno));
+}
 
 static const char *const SKVTKSectionName[2][2] = {{"POINT_DATA", "CELL_DATA"}, {"PointData", "CellData"}};
 
@@ -84,10 +92,11 @@ static PetscErrorCode SKVTKPrintf(SKVTK vtk, const char fmt[], ...)
   int n;
 
   PetscFunctionBegin;
+  if (vtk->failure[0]) PetscFunctionReturn(PETSC_SUCCESS);
   va_start(ap, fmt);
   n = vfprintf(vtk->fp, fmt, ap);
   va_end(ap);
-  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing %s failed: %s", vtk->filename, strerror(errno));
+  if (n < 0) SKVTKFail(vtk, "Writing");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -99,7 +108,9 @@ static PetscErrorCode SKVTKWriteBytes(SKVTK vtk, size_t n)
   size_t written;
 
   PetscFunctionBegin;
-  if (!vtk->xml) {
+  if (vtk->failure[0]) {
+    written = n; /* dropped: the file is already lost */
+  } else if (!vtk->xml) {
     written = fwrite(vtk->buffer, 1, n, vtk->fp);
   } else {
     char *out = vtk->encoded;
@@ -117,7 +128,7 @@ static PetscErrorCode SKVTKWriteBytes(SKVTK vtk, size_t n)
     }
     written = fwrite(out, 1, m, vtk->fp) == m ? n : 0;
   }
-  PetscCheck(written == n, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing %s failed: %s", vtk->filename, strerror(errno));
+  if (written != n) SKVTKFail(vtk, "Writing");
   memmove(vtk->buffer, vtk->buffer + n, vtk->used - n);
   vtk->used -= n;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -299,12 +310,33 @@ PetscErrorCode SKVTKClose(SKVTK *vtk)
   }
   ok     = (PetscBool)(ok && fflush(v->fp) == 0 && !ferror(v->fp));
   closed = fclose(v->fp);
+  if (v->failure[0]) {
+    char failure[sizeof(v->failure)];
+    PetscCall(PetscStrncpy(failure, v->failure, sizeof(failure)));
+    PetscCall(PetscFree(v));
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s", failure);
+  }
   PetscCall(PetscFree(v));
   PetscCheck(ok && closed == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing VTK file %s failed (disk full?)", filename);
   PetscCheck(stage != SK_VTK_STAGE_POINTS, PETSC_COMM_SELF, PETSC_ERR_ORDER,
              "VTK file %s closed without points: call SKVTKWritePoints() and SKVTKWriteCells() first", filename);
   PetscCheck(stage != SK_VTK_STAGE_CELLS, PETSC_COMM_SELF, PETSC_ERR_ORDER,
              "VTK file %s closed without cells: call SKVTKWriteCells() first", filename);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKVTKDiscard(SKVTK *vtk)
+{
+  SKVTK v;
+
+  PetscFunctionBegin;
+  SKCheckPointer(vtk, 1);
+  v = *vtk;
+  if (!v) PetscFunctionReturn(PETSC_SUCCESS);
+  *vtk = NULL;
+  (void)fclose(v->fp);
+  (void)remove(v->filename);
+  PetscCall(PetscFree(v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -325,9 +357,8 @@ PetscErrorCode SKVTKWritePoints(SKVTK vtk, PetscInt npoints, PetscInt dim, const
   if (vtk->xml) {
     /* NumberOfCells is not known yet: reserve a fixed-width field and fill it in SKVTKWriteCells() */
     PetscCall(SKVTKPrintf(vtk, "<Piece NumberOfPoints=\"%" PetscInt_FMT "\" NumberOfCells=\"", npoints));
-    vtk->ncells_pos = ftell(vtk->fp);
-    PetscCheck(vtk->ncells_pos >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: XML VTK files must be seekable: %s", vtk->filename,
-               strerror(errno));
+    vtk->ncells_pos = vtk->failure[0] ? 0 : ftell(vtk->fp);
+    if (vtk->ncells_pos < 0) SKVTKFail(vtk, "Seeking in (an XML VTK file must be seekable)");
     PetscCall(SKVTKPrintf(vtk, "%-*s>\n<Points>\n", SK_VTK_COUNT_WIDTH, "0\""));
   }
   PetscCall(PetscSNPrintf(legacy, sizeof(legacy), "POINTS %" PetscInt_FMT " double", npoints));
@@ -385,15 +416,13 @@ PetscErrorCode SKVTKWriteCells(SKVTK vtk, PetscInt ncells, const PetscInt offset
   }
   PetscCall(PetscLogEventBegin(SK_EVENT_VTKWrite, 0, 0, 0, 0));
   if (vtk->xml) {
-    long end = ftell(vtk->fp);
+    long end = vtk->failure[0] ? 0 : ftell(vtk->fp);
     char count[SK_VTK_COUNT_WIDTH + 1];
 
-    PetscCheck(end >= 0 && fseek(vtk->fp, vtk->ncells_pos, SEEK_SET) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot seek: %s",
-               vtk->filename, strerror(errno));
+    if (!vtk->failure[0] && (end < 0 || fseek(vtk->fp, vtk->ncells_pos, SEEK_SET) != 0)) SKVTKFail(vtk, "Seeking in");
     PetscCall(PetscSNPrintf(count, sizeof(count), "%" PetscInt_FMT "\"", ncells));
     PetscCall(SKVTKPrintf(vtk, "%-*s", SK_VTK_COUNT_WIDTH, count));
-    PetscCheck(fseek(vtk->fp, end, SEEK_SET) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "%s: cannot seek: %s", vtk->filename,
-               strerror(errno));
+    if (!vtk->failure[0] && fseek(vtk->fp, end, SEEK_SET) != 0) SKVTKFail(vtk, "Seeking in");
     /* XML: connectivity, then the end offset of each cell, then the types as bytes */
     PetscCall(SKVTKPrintf(vtk, "<Cells>\n"));
     PetscCall(SKVTKBeginArray(vtk, NULL, "Int32", "connectivity", offsets[ncells], 1));
@@ -683,11 +712,14 @@ static PetscErrorCode SKPVDSetUp(MPI_Comm comm, const char filename[], SKPVD *pv
 PetscErrorCode SKPVDCreate(MPI_Comm comm, const char filename[], SKPVD *pvd)
 {
   PetscMPIInt rank;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(SKPVDSetUp(comm, filename, pvd));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) PetscCall(SKPVDWrite(*pvd));
+  /* a collection that rank 0 cannot write is an error of every rank (the others would wait for it in the next step) */
+  if (rank == 0) ierr = SKPVDWrite(*pvd);
+  PetscCall(SKCheckCollective(comm, ierr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -734,33 +766,43 @@ static PetscErrorCode SKPVDPush(SKPVD pvd, PetscReal time, PetscInt part, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKPVDOpen(MPI_Comm comm, const char filename[], PetscReal t_keep, SKPVD *pvd)
+/* Rank 0's part of SKPVDOpen(): reads the entries of the existing collection up to time T_KEEP and rewrites it. */
+static PetscErrorCode SKPVDRead(SKPVD pvd, PetscReal t_keep)
 {
-  PetscMPIInt rank;
   FILE *fp;
   char line[PETSC_MAX_PATH_LEN + 128], file[PETSC_MAX_PATH_LEN];
   double time;
   int part;
 
   PetscFunctionBegin;
-  PetscCall(SKPVDSetUp(comm, filename, pvd));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
-  fp = fopen(filename, "r");
+  fp = fopen(pvd->filename, "r");
   if (fp) {
     /* Our own format, one DataSet per line (SKPVDWrite()). */
     while (fgets(line, sizeof(line), fp)) {
       if (sscanf(line, " <DataSet timestep=\"%lf\" group=\"\" part=\"%d\" file=\"%4095[^\"]\"", &time, &part, file) != 3) continue;
       if ((PetscReal)time > t_keep) continue;
       SKPVDUnescape(file);
-      if (SKPVDPush(*pvd, (PetscReal)time, (PetscInt)part, file)) {
+      if (SKPVDPush(pvd, (PetscReal)time, (PetscInt)part, file)) {
         fclose(fp);
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory reading %s", filename);
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "out of memory reading %s", pvd->filename);
       }
     }
     fclose(fp);
   }
-  PetscCall(SKPVDWrite(*pvd));
+  PetscCall(SKPVDWrite(pvd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKPVDOpen(MPI_Comm comm, const char filename[], PetscReal t_keep, SKPVD *pvd)
+{
+  PetscMPIInt rank;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBegin;
+  PetscCall(SKPVDSetUp(comm, filename, pvd));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank == 0) ierr = SKPVDRead(*pvd, t_keep);
+  PetscCall(SKCheckCollective(comm, ierr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -799,6 +841,7 @@ PetscErrorCode SKPVDAddStep(SKPVD pvd, PetscReal time, const char file[])
   char *all                         = NULL;
   size_t ndir;
   PetscMPIInt rank, size;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   SKCheckPointer(pvd, 1);
@@ -822,7 +865,8 @@ PetscErrorCode SKPVDAddStep(SKPVD pvd, PetscReal time, const char file[])
   if (rank == 0) {
     for (PetscMPIInt r = 0; r < size; r++) PetscCall(SKPVDPush(pvd, time, r, all + (size_t)r * PETSC_MAX_PATH_LEN));
     PetscCall(PetscFree(all));
-    PetscCall(SKPVDWrite(pvd));
+    ierr = SKPVDWrite(pvd);
   }
+  PetscCall(SKCheckCollective(pvd->comm, ierr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

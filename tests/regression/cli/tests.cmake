@@ -11,3 +11,9 @@ sk_add_python_test(cli_options ${SK_TEST_DIR}/check_options.py LABELS regression
 # run X -help lists every option of the bowedstring, bars2020, explicit, rodpair and campaign solvers with its values
 # (options read in repeated-title blocks or outside any block were missing).
 sk_add_python_test(cli_help ${SK_TEST_DIR}/check_help.py LABELS regression)
+# A failure that rank 0 (or a campaign group's rank 0) meets alone in a file it reads or writes for all ranks, or one rank
+# in its own piece of a field frame, ends every rank together on 2 ranks, with the exit status and the one error line of
+# the run on 1 rank (checkpoints, the .pvd, results.h5 and its histories on a restart, a campaign's directory, failure
+# records and results, a .vtu piece that cannot be created or written; each once hung).
+sk_add_python_test(cli_rank0_failures ${SK_TEST_DIR}/check_rank0_failures.py LABELS "regression;mpi")
+set_tests_properties(cli_rank0_failures PROPERTIES PROCESSORS 2 TIMEOUT 600)
