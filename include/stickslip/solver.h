@@ -27,6 +27,10 @@ typedef struct {
 
 /* Registers a solver type (the pointer must stay valid: use a static const object). Re-registering a name is an error. */
 PETSC_EXTERN PetscErrorCode SKSolverRegister(const SKSolverType *type);
+/* A setup written as one reader under the contract above: READ(input, &c) sets its context c as soon as it exists and
+   may fail at any point; *ctx gets c only on success, and on failure DESTROY(&c) frees what READ made. */
+PETSC_EXTERN PetscErrorCode SKSolverSetupWith(SKInput input, void **ctx, PetscErrorCode (*read)(SKInput, void **),
+                                              PetscErrorCode (*destroy)(void **));
 /* Looks up a solver by root element name; *type = NULL when unknown. */
 PETSC_EXTERN PetscErrorCode SKSolverFind(const char name[], const SKSolverType **type);
 /* Comma-separated list of registered names, into buf. */

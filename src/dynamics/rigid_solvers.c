@@ -114,7 +114,7 @@ static PetscErrorCode RigidCtxCreate(SKInput input, const char root_name[], void
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SpringSliderSetup(SKInput input, void **vctx)
+static PetscErrorCode SpringSliderRead(SKInput input, void **vctx)
 {
   RigidCtx *ctx;
   SKNode root, node;
@@ -130,7 +130,7 @@ static PetscErrorCode SpringSliderSetup(SKInput input, void **vctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode BurridgeKnopoffSetup(SKInput input, void **vctx)
+static PetscErrorCode BurridgeKnopoffRead(SKInput input, void **vctx)
 {
   RigidCtx *ctx;
   SKNode root, node;
@@ -176,6 +176,21 @@ static PetscErrorCode RigidDestroy(void **vctx)
     PetscCall(PetscFree(ctx->x0));
   }
   PetscCall(PetscFree(*vctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The readers under the solver contract (a refused input leaves nothing behind). */
+static PetscErrorCode SpringSliderSetup(SKInput input, void **vctx)
+{
+  PetscFunctionBegin;
+  PetscCall(SKSolverSetupWith(input, vctx, SpringSliderRead, RigidDestroy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BurridgeKnopoffSetup(SKInput input, void **vctx)
+{
+  PetscFunctionBegin;
+  PetscCall(SKSolverSetupWith(input, vctx, BurridgeKnopoffRead, RigidDestroy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

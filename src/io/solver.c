@@ -37,6 +37,22 @@ PetscErrorCode SKSolverRegister(const SKSolverType *type)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKSolverSetupWith(SKInput input, void **ctx, PetscErrorCode (*read)(SKInput, void **), PetscErrorCode (*destroy)(void **))
+{
+  void *c = NULL;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  *ctx = NULL;
+  ierr = read(input, &c);
+  if (ierr) {
+    if (c) PetscCall(destroy(&c));
+    PetscFunctionReturn(ierr);
+  }
+  *ctx = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKSolverFind(const char name[], const SKSolverType **type)
 {
   PetscInt i;

@@ -19,7 +19,7 @@ typedef struct {
   BowModel model;
 } BowCtx;
 
-static PetscErrorCode BowSetup(SKInput input, void **vctx)
+static PetscErrorCode BowRead(SKInput input, void **vctx)
 {
   BowCtx *ctx;
   SKNode root, node, structure, time;
@@ -144,6 +144,14 @@ static PetscErrorCode BowDestroy(void **vctx)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(*vctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* BowRead() under the solver contract (a refused input leaves nothing behind). */
+static PetscErrorCode BowSetup(SKInput input, void **vctx)
+{
+  PetscFunctionBegin;
+  PetscCall(SKSolverSetupWith(input, vctx, BowRead, BowDestroy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,5 +1,8 @@
 /* libFuzzer harness for the input loader: every byte string must give either a loaded input or one SK_ERR_INPUT
-   error whose message is "fuzz.xml:LINE: ...", never a crash, a hang, a leak or another kind of error. */
+   error whose message is "fuzz.xml:LINE: ...", never a crash, a hang, a leak or another kind of error.
+   Built with SK_FUZZ_SETUP (the harness fuzz_setup), a loaded input then goes through its solver's set-up (every check
+   of the input, the mesh, masses, critical step, modes), which must end in a context (then destroyed) or in one such
+   input error with nothing left allocated. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stickslip/solver.h>
 #include <sanitizer/lsan_interface.h>
@@ -102,6 +105,22 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   return 0;
 }
 
+/* A refusal by STAGE ("loader" or "set-up") must be one SK_ERR_INPUT error "fuzz.xml:LINE: message" that hands out
+   nothing (OBJ is what the stage would have returned). */
+static void FuzzCheckRefusal(const char stage[], PetscErrorCode ierr, const void *obj)
+{
+  char *specific = NULL, what[128];
+
+  (void)PetscSNPrintf(what, sizeof(what), "%s failed with an error other than SK_ERR_INPUT", stage);
+  if (ierr != SK_ERR_INPUT) FuzzFail(what, ierr);
+  (void)PetscSNPrintf(what, sizeof(what), "%s failed but handed out its object", stage);
+  if (obj) FuzzFail(what, ierr);
+  PetscErrorMessage(ierr, NULL, &specific);
+  (void)PetscSNPrintf(what, sizeof(what), "the %s's input error message is not 'fuzz.xml:LINE: message'", stage);
+  if (!FuzzIsInputMessage(specific)) FuzzFail(what, ierr);
+  if (fuzz_verbose) fprintf(stderr, "fuzz: %s refused: %s\n", stage, specific);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   SKInput input = NULL;
@@ -109,17 +128,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
   ierr = SKInputLoadMemory(PETSC_COMM_SELF, FUZZ_NAME, (const char *)data, size, &input);
   if (ierr) {
-    char *specific = NULL;
-
-    if (ierr != SK_ERR_INPUT) FuzzFail("loader failed with an error other than SK_ERR_INPUT", ierr);
-    if (input) FuzzFail("loader failed but returned an input", ierr);
-    PetscErrorMessage(ierr, NULL, &specific);
-    if (!FuzzIsInputMessage(specific)) FuzzFail("input error message is not 'fuzz.xml:LINE: message'", ierr);
-    if (fuzz_verbose) fprintf(stderr, "fuzz_input: refused: %s\n", specific);
+    FuzzCheckRefusal("loader", ierr, input);
     return 0;
   }
   if (!input) FuzzFail("loader succeeded without an input", ierr);
-  if (fuzz_verbose) fprintf(stderr, "fuzz_input: loaded\n");
+  if (fuzz_verbose) fprintf(stderr, "fuzz: loaded\n");
+#if defined(SK_FUZZ_SETUP)
+  {
+    SKNode root;
+    const SKSolverType *type = NULL;
+    void *ctx                = NULL;
+
+    if (SKInputGetRoot(input, &root) || SKSolverFind(SKNodeName(root), &type) || !type) FuzzFail("a loaded input without its solver", 0);
+    ierr = type->setup(input, &ctx);
+    if (ierr)
+      FuzzCheckRefusal("set-up", ierr, ctx);
+    else {
+      if (fuzz_verbose) fprintf(stderr, "fuzz: set up\n");
+      ierr = type->destroy(&ctx);
+      if (ierr || ctx) FuzzFail("the solver's destroy failed", ierr);
+    }
+  }
+#endif
   ierr = SKInputDestroy(&input);
   if (ierr || input) FuzzFail("SKInputDestroy() failed", ierr);
   return 0;

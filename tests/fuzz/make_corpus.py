@@ -1,9 +1,10 @@
-"""Builds the seed corpus and the dictionary of the input-loader fuzzer.
+"""Builds the seed corpora and the dictionary of the fuzzers (the input loader's and the set-up's).
 
 Usage: make_corpus.py SOURCE_DIR OUT_DIR
 Writes OUT_DIR/seeds/ (every inputs/**/*.xml plus the hand-made hostile inputs below), OUT_DIR/corpus/ (empty: where
-libFuzzer keeps what it finds), OUT_DIR/fuzz.dict (xml.dict plus the element and attribute names of schema/*.xsd)
-and OUT_DIR/seeds.stamp. Only the standard library, so it runs on a bare Debian python3.
+libFuzzer keeps what it finds), the set-up fuzzer's OUT_DIR/setup-seeds/ (every tests/**/*.xml, refused ones included)
+and OUT_DIR/setup-corpus/, OUT_DIR/fuzz.dict (xml.dict plus the element and attribute names of schema/*.xsd) and
+OUT_DIR/seeds.stamp. Only the standard library, so it runs on a bare Debian python3.
 """
 import glob
 import os
@@ -75,6 +76,14 @@ def main():
     for name, data in HAND_MADE.items():
         with open(os.path.join(seeds, "hand_" + name), "wb") as f:
             f.write(data)
+    # the set-up fuzzer's seeds: the small inputs of the tests, among them every refused one (its error paths)
+    setup = os.path.join(out, "setup-seeds")
+    shutil.rmtree(setup, ignore_errors=True)
+    os.makedirs(setup)
+    tests = sorted(glob.glob(os.path.join(source, "tests", "**", "*.xml"), recursive=True))
+    for path in tests:
+        shutil.copyfile(path, os.path.join(setup, os.path.relpath(path, os.path.join(source, "tests")).replace(os.sep, "_")))
+    os.makedirs(os.path.join(out, "setup-corpus"), exist_ok=True)
     names = schema_names(source)
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "xml.dict"), encoding="utf-8") as f:
         dictionary = f.read()
@@ -84,8 +93,9 @@ def main():
         for n in names:
             f.write(f"\"<{n}\"\n\"</{n}>\"\n\"{n}=\\\"\"\n")
     with open(os.path.join(out, "seeds.stamp"), "w") as f:
-        f.write(f"{len(inputs)} inputs, {len(HAND_MADE)} hand-made seeds, {len(names)} schema names\n")
-    print(f"fuzz corpus: {len(inputs)} inputs from inputs/, {len(HAND_MADE)} hand-made seeds, {len(names)} schema names in the dictionary")
+        f.write(f"{len(inputs)} inputs, {len(HAND_MADE)} hand-made seeds, {len(tests)} set-up seeds, {len(names)} schema names\n")
+    print(f"fuzz corpus: {len(inputs)} inputs from inputs/, {len(HAND_MADE)} hand-made seeds, {len(tests)} set-up seeds from tests/, "
+          f"{len(names)} schema names in the dictionary")
 
 
 if __name__ == "__main__":
