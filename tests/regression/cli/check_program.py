@@ -70,13 +70,14 @@ check(Results(out).attrs("rodpair").get("solver") == "rk45", "the command line w
 
 # Started without a launcher, the program chooses Open MPI's messaging layer itself where the environment does not (the
 # test environment sets it for every test program): the run works with it unset, and a value the user set wins (a
-# messaging layer that does not exist stops MPI's start; the program's own ob1 would have let it run).
+# messaging layer that does not exist stops MPI's start; the program's own ob1 would have let it run, exit 0). The exit
+# status is the check: Open MPI's own report of the failed start names the layer only when its help system is not
+# itself disturbed (with six starts at once it printed "ORTE_ERROR_LOG: Out of resource" instead in 2 of 6).
 bare = {k: v for k, v in os.environ.items() if k != "OMPI_MCA_pml"}
 p = cli("run", inp, "-o", out, "-force", "-quiet", env=bare)
 check(p.returncode == 0, "run with Open MPI's messaging layer left to the program: " + p.stderr.strip()[-300:])
 p = cli("validate", inp, env={**bare, "OMPI_MCA_pml": "no-such-layer"})
-check(p.returncode != 0 and "no-such-layer" in p.stdout + p.stderr, "the user's OMPI_MCA_pml is kept (exit "
-      f"{p.returncode})")
+check(p.returncode != 0, f"the user's OMPI_MCA_pml is kept: MPI's start fails (exit {p.returncode})")
 
 # On a terminal the run shows a progress line (time, step, percent, ETA); -quiet silences it. `script` gives the
 # program a pseudo-terminal; the run is made long enough (0.5 s of RK45) for the 4-per-second updates to show.
