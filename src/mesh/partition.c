@@ -73,18 +73,18 @@ typedef struct {
 } MeshDistribution;
 
 /* The element partition: one rank partitions and broadcasts, so every rank works from the same partition even if METIS
-   were not bitwise reproducible across processes. A failure there is raised on every rank instead of leaving the
-   others waiting in the broadcast. */
+   were not bitwise reproducible across processes. A failure there is raised on every rank, with its message, instead
+   of leaving the others waiting in the broadcast. */
 static PetscErrorCode MeshDistributionPartition(SKMesh mesh, MeshDistribution *md)
 {
-  int failed = 0;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(mesh->num_elements, &md->part));
-  if (md->rank == 0) failed = SKMeshPartition(mesh, md->size, md->part) != PETSC_SUCCESS;
-  PetscCallMPI(MPI_Bcast(&failed, 1, MPI_INT, 0, mesh->comm));
-  if (failed) PetscCall(PetscFree(md->part));
-  PetscCheck(!failed, mesh->comm, PETSC_ERR_LIB, "partitioning the mesh on rank 0 failed (see the message above)");
+  if (md->rank == 0) ierr = SKMeshPartition(mesh, md->size, md->part);
+  ierr = SKCheckCollective(mesh->comm, ierr);
+  if (ierr) PetscCall(PetscFree(md->part));
+  PetscCall(ierr);
   PetscCallMPI(MPI_Bcast(md->part, (PetscMPIInt)mesh->num_elements, MPIU_INT, 0, mesh->comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
