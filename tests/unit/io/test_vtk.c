@@ -6,6 +6,7 @@
 #include <stickslip/vtk.h>
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
 
 /* A small mesh in the form SKVTKWriteCells() takes. */
 typedef struct {
@@ -238,6 +239,25 @@ static PetscErrorCode TestErrors(const char dir[])
   EXPECT_ERROR(SKVTKOpen(path, SK_VTK_ASCII, "two\nlines", &vtk), PETSC_ERR_ARG_WRONG);
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/no/such/dir/x.vtk", dir));
   EXPECT_ERROR(SKVTKOpen(path, SK_VTK_ASCII, NULL, &vtk), PETSC_ERR_FILE_OPEN);
+
+  /* a full disk (/dev/full: every write fails with ENOSPC): the writes go on without raising, so that a parallel writer
+     keeps step with the other ranks, and the close reports the failure; a discarded file raises nothing */
+  if (access("/dev/full", W_OK) == 0) {
+    PetscCall(SKVTKOpen("/dev/full", SK_VTK_XML_BINARY, NULL, &vtk));
+    PetscCall(SKVTKWritePoints(vtk, 3, 2, x));
+    PetscCall(SKVTKWriteCells(vtk, 1, off, tri, ttri));
+    for (PetscInt k = 0; k < 200; k++) { /* past stdio's buffer */
+      char name[16];
+      PetscCall(PetscSNPrintf(name, sizeof(name), "s%" PetscInt_FMT, k));
+      PetscCall(SKVTKWriteScalars(vtk, SK_VTK_POINT_DATA, name, 1, 3, s));
+    }
+    EXPECT_ERROR(SKVTKClose(&vtk), PETSC_ERR_FILE_WRITE);
+    PetscCheck(!vtk, PETSC_COMM_SELF, PETSC_ERR_PLIB, "SKVTKClose() must zero the handle after a failed write");
+  }
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/discarded.vtu", dir));
+  PetscCall(SKVTKOpen(path, SK_VTK_XML_BINARY, NULL, &vtk));
+  PetscCall(SKVTKDiscard(&vtk));
+  PetscCheck(!vtk && access(path, F_OK) != 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "SKVTKDiscard() must free the handle and remove %s", path);
 
   /* a .pvd of legacy files would crash ParaView's PVD reader (it reads only XML files), so it is refused */
   PetscCall(PetscSNPrintf(path, sizeof(path), "%s/errors.pvd", dir));
