@@ -48,8 +48,17 @@ PetscErrorCode SKExplicitAddInputSets(SKExplicit ex, SKNode root, SKMesh mesh)
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
       ierr = SKMeshAddPlaneSets(mesh, name, axis[0] - 'x', value);
       PetscCall(PetscPopErrorHandler());
-      PetscCall(SKInputCheck(ex->input, item, ierr != SK_ERR_INPUT, "side set '%s' is empty: no boundary face lies on the plane %c = %g",
-                             name, axis[0], (double)value));
+      if (ierr == SK_ERR_INPUT) { /* the faces of NURBS patches are not found on planes: they are named sets of their own */
+        PetscInt nb;
+        void *patch = NULL;
+        PetscCall(SKMeshGetNumBlocks(mesh, &nb));
+        for (PetscInt b = 0; b < nb && !patch; b++) PetscCall(SKMeshGetBlockCellData(mesh, b, &patch));
+        PetscCall(SKInputError(ex->input, item, "side set '%s' is empty: no boundary face lies on the plane %c = %g%s", name, axis[0],
+                               (double)value,
+                               patch ? " (the faces of NURBS patches are side sets of their own, NAME_FACE: NAME_left, NAME_right, ... "
+                                       "with NAME the patch's name; docs/input.md, NURBS patches)"
+                                     : ""));
+      }
       PetscCall(ierr);
     }
   }
