@@ -111,19 +111,16 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ExplicitSetup(SKInput input, void **ctx)
+/* The solver, handed to *CTX as soon as it exists (SKExplicitCreateFromInput() sets it before reading). */
+static PetscErrorCode ExplicitNew(SKInput input, void **ctx)
 {
   SKExplicit ex = NULL;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  /* a refused input must not leak the half-built solver: the error is passed on after freeing it */
   ierr = SKExplicitCreateFromInput(input, &ex);
-  if (ierr) {
-    (void)SKExplicitDestroy(&ex);
-    return ierr;
-  }
   *ctx = ex;
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -141,6 +138,14 @@ static PetscErrorCode ExplicitDestroy(void **ctx)
   PetscFunctionBegin;
   PetscCall(SKExplicitDestroy(&ex));
   *ctx = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a refused input must not leak the half-built solver: the error is passed on after freeing it */
+static PetscErrorCode ExplicitSetup(SKInput input, void **ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(SKSolverSetupWith(input, ctx, ExplicitNew, ExplicitDestroy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

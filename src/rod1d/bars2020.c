@@ -246,25 +246,6 @@ static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Bars2020Setup(SKInput input, void **vctx)
-{
-  Bars2020Ctx *ctx;
-  PetscErrorCode ierr;
-
-  PetscFunctionBegin;
-  *vctx = NULL;
-  PetscCall(PetscNew(&ctx));
-  /* the context is handed out only when the input is good, so a refused input leaks nothing */
-  ierr = Bars2020Read(input, ctx);
-  if (ierr) {
-    PetscCall(SKTimeFunctionReset(&ctx->load));
-    PetscCall(PetscFree(ctx));
-    PetscFunctionReturn(ierr);
-  }
-  *vctx = ctx;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode Bars2020Destroy(void **vctx)
 {
   Bars2020Ctx *ctx = (Bars2020Ctx *)*vctx;
@@ -272,6 +253,26 @@ static PetscErrorCode Bars2020Destroy(void **vctx)
   PetscFunctionBegin;
   if (ctx) PetscCall(SKTimeFunctionReset(&ctx->load));
   PetscCall(PetscFree(*vctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The context, set as soon as it exists, read from INPUT. */
+static PetscErrorCode Bars2020New(SKInput input, void **vctx)
+{
+  Bars2020Ctx *ctx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&ctx));
+  *vctx = ctx;
+  PetscCall(Bars2020Read(input, ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the context is handed out only when the input is good, so a refused input leaks nothing */
+static PetscErrorCode Bars2020Setup(SKInput input, void **vctx)
+{
+  PetscFunctionBegin;
+  PetscCall(SKSolverSetupWith(input, vctx, Bars2020New, Bars2020Destroy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -509,22 +509,23 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RodPairSetup(SKInput input, void **ctx_out)
+/* The context, set as soon as it exists, read from INPUT. */
+static PetscErrorCode RodPairNew(SKInput input, void **ctx_out)
 {
   RodPairCtx *ctx;
-  void *v;
-  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&ctx));
-  /* a refused input must not leak the context (the solver contract: *ctx is set only on success) */
-  ierr = RodPairRead(input, ctx);
-  if (ierr) {
-    v = ctx;
-    (void)RodPairDestroy(&v);
-    return ierr;
-  }
   *ctx_out = ctx;
+  PetscCall(RodPairRead(input, ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a refused input must not leak the context (the solver contract: *ctx is set only on success) */
+static PetscErrorCode RodPairSetup(SKInput input, void **ctx_out)
+{
+  PetscFunctionBegin;
+  PetscCall(SKSolverSetupWith(input, ctx_out, RodPairNew, RodPairDestroy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
