@@ -1,7 +1,10 @@
 /* stickslip io: the output directory and results.h5 (metadata, time histories, fixed arrays).
    The layout is documented in docs/output.md. results.h5 is written by rank 0 of the output's communicator;
    calls on other ranks are no-ops, so solvers may call them collectively. SKOutputCreate(), SKOutputOpen() and
-   SKOutputHistoryCreate() are collective: what rank 0 fails to do there fails on every rank (SKCheckCollective()). */
+   SKOutputHistoryCreate() are collective: what rank 0 fails to do there fails on every rank (SKCheckCollective()).
+   A write during the run that fails (a full disk, a quota) raises its error at once on one rank; on several, rank 0
+   keeps the first failure, writes nothing more, and SKOutputCheck() raises it on every rank: a parallel solver calls
+   it at its collective checks (the program after the run), so that the ranks stop together. */
 #ifndef STICKSLIP_OUTPUT_H
 #define STICKSLIP_OUTPUT_H
 
@@ -33,7 +36,10 @@ PETSC_EXTERN PetscErrorCode SKOutputIsRestart(SKOutput out, PetscBool *restart);
    "running" by SKOutputCreate()/SKOutputOpen(); the program writes "completed" or "failed". Flushes the file. */
 typedef enum { SK_OUTPUT_RUNNING, SK_OUTPUT_COMPLETED, SK_OUTPUT_FAILED } SKOutputStatus;
 PETSC_EXTERN PetscErrorCode SKOutputSetStatus(SKOutput out, SKOutputStatus status, const char message[]);
-/* Flushes and closes results.h5 and frees OUT. */
+/* Collective: raises on every rank the first write of results.h5 that failed on rank 0 (see above), if any. */
+PETSC_EXTERN PetscErrorCode SKOutputCheck(SKOutput out);
+/* Flushes and closes results.h5 and frees OUT, also when the flush fails; raises (on rank 0) a write failure that no
+   SKOutputCheck() has raised. */
 PETSC_EXTERN PetscErrorCode SKOutputDestroy(SKOutput *out);
 PETSC_EXTERN PetscErrorCode SKOutputGetDirectory(SKOutput out, const char *dir[]);
 /* Full path of FILE inside the output directory, into path[len]. */
@@ -62,6 +68,14 @@ PETSC_EXTERN PetscErrorCode SKOutputWriteIntArray(SKOutput out, const char path[
 PETSC_EXTERN PetscErrorCode SKOutputWriteAttributeReal(SKOutput out, const char object[], const char name[], PetscReal value);
 PETSC_EXTERN PetscErrorCode SKOutputWriteAttributeInt(SKOutput out, const char object[], const char name[], PetscInt value);
 PETSC_EXTERN PetscErrorCode SKOutputWriteAttributeString(SKOutput out, const char object[], const char name[], const char value[]);
+
+/* The program's HDF5 library: SKOutputLibraryBegin() starts it before MPI is initialised (before PetscInitialize()), so
+   that HDF5 hooks its clean-up neither into MPI_Finalize() nor into exit(); SKOutputLibraryEnd() ends it before
+   PetscFinalize(), unless a file is still open. HDF5 1.10 frees a file whose close failed (a flush on a full disk) but
+   keeps its identifier, and its own clean-up then crashed the program closing it again: such a run ends without that
+   clean-up (the process exits). A program that calls neither leaves HDF5 its own clean-up. */
+PETSC_EXTERN void SKOutputLibraryBegin(void);
+PETSC_EXTERN void SKOutputLibraryEnd(void);
 
 /* Prints a line of the end-of-run summary on stdout (rank 0), e.g. SKOutputSummary(out, "intervals", "%d", n). */
 PETSC_EXTERN PetscErrorCode SKOutputSummary(SKOutput out, const char key[], const char fmt[], ...) PETSC_ATTRIBUTE_FORMAT(3, 4);

@@ -175,10 +175,13 @@ static PetscErrorCode SKCommandRun(const char filename[], SKRun *r, PetscBool he
   PetscCall(PetscLogStagePush(stage_run));
   PetscCall(r->type->run(r->ctx, r->out));
   PetscCall(PetscLogStagePop());
+  /* a write of results.h5 that failed on rank 0 of a parallel run is an error of every rank, here at the latest */
+  PetscCall(SKOutputCheck(r->out));
   PetscCall(SKWallTime(&t1));
   PetscCall(SKOutputSummary(r->out, "total wall time", "%.3f s", (double)(t1 - t0)));
   PetscCall(SKOutputSummary(r->out, "results", "%s/results.h5", dir));
   PetscCall(SKOutputSetStatus(r->out, SK_OUTPUT_COMPLETED, NULL));
+  PetscCall(SKOutputCheck(r->out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -254,6 +257,7 @@ int main(int argc, char **argv)
     return 0;
   }
   SingletonDefaults();
+  SKOutputLibraryBegin(); /* before MPI (output.h) */
   if (PetscInitialize(&pargc, &pargv, NULL, NULL) != PETSC_SUCCESS) {
     free(pargv);
     return 2;
@@ -300,6 +304,7 @@ int main(int argc, char **argv)
     status = ierr == SK_ERR_INPUT ? 1 : 2;
   }
   if (!traceback) (void)PetscPopErrorHandler();
+  SKOutputLibraryEnd();
   (void)PetscFinalize();
   free(pargv);
   return status;

@@ -632,9 +632,10 @@ static PetscErrorCode RunRealisation(const Campaign *c, MPI_Comm gcomm, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A task's file, a result or a failure record, is written under a temporary name, renamed once complete. It starts
-   with the attributes that identify the task: digest, task (K), realisation (its index within its l_c),
-   correlation_length, rms, seed, wall_time and core_seconds (wall time x ranks of the group). */
+/* A task's file, a result or a failure record, is made in memory and written under a temporary name, renamed once
+   complete (SKH5ImageCommit()). It starts with the attributes that identify the task: digest, task (K), realisation
+   (its index within its l_c), correlation_length, rms, seed, wall_time and core_seconds (wall time x ranks of the
+   group). */
 static PetscErrorCode TaskFileCreate(const Campaign *c, const char path[], PetscInt task, PetscReal wall, PetscMPIInt granks, char tmp[],
                                      size_t len, hid_t *file)
 {
@@ -645,8 +646,7 @@ static PetscErrorCode TaskFileCreate(const Campaign *c, const char path[], Petsc
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(tmp, len, "%s.tmp.%d", path, (int)getpid()));
-  *file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  PetscCheck(*file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot create %s", tmp);
+  PetscCall(SKH5ImageCreate(tmp, file));
   strtype = H5Tcopy(H5T_C_S1);
   H5Tset_size(strtype, H5T_VARIABLE);
   PetscCall(SKH5WriteAttribute(*file, "digest", strtype, &digest));
@@ -664,8 +664,7 @@ static PetscErrorCode TaskFileCreate(const Campaign *c, const char path[], Petsc
 static PetscErrorCode TaskFileCommit(hid_t file, const char tmp[], const char path[])
 {
   PetscFunctionBegin;
-  SKCallH5(H5Fclose(file), "H5Fclose");
-  PetscCall(SKFileCommit(tmp, path));
+  PetscCall(SKH5ImageCommit(&file, tmp, path));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1169,6 +1168,7 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
   PetscCall(PetscStrncpy(dir, c->dir[0] ? c->dir : outdir, sizeof(dir)));
   PetscCall(PrepareDirectory(c, dir));
   PetscCall(SKOutputFlush(out)); /* results.h5 consistent on disk: a killed campaign can be started again with -restart */
+  PetscCall(SKOutputCheck(out));
   if (c->task >= 0) {
     PetscCall(RunOneTask(c, dir, out));
     PetscFunctionReturn(PETSC_SUCCESS);

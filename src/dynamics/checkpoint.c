@@ -299,8 +299,7 @@ static PetscErrorCode WriteCheckpointFile(SKExplicit ex, const char dir[], Petsc
   for (PetscInt k = 0; k < ex->nterms; k++) scalars[SC_TERM_WORK + k] = ex->terms[k].work;
   PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s/.checkpoint.tmp", dir));
   PetscCall(PetscSNPrintf(final, sizeof(final), "%s/" SK_CKPT_PREFIX "%010" PetscInt_FMT ".h5", dir, ex->step));
-  file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  PetscCheck(file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create checkpoint file %s", tmp);
+  PetscCall(SKH5ImageCreate(tmp, &file));
   PetscCall(WriteArray(file, "scalars", SC_COUNT, scalars, &hash));
   for (PetscInt k = 0; k < SK_CKPT_NSTATE; k++) PetscCall(WriteArray(file, state_names[k], gsize * ex->dim, global[k], &hash));
   if (nrt > 0) {
@@ -326,9 +325,7 @@ static PetscErrorCode WriteCheckpointFile(SKExplicit ex, const char dir[], Petsc
     hash                                              = HashIdentity(hash, digests, ex->options_run);
   }
   PetscCall(SKH5WriteAttribute(file, "checksum", H5T_NATIVE_ULLONG, &hash));
-  SKCallH5(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
-  SKCallH5(H5Fclose(file), tmp);
-  PetscCall(SKFileCommit(tmp, final)); /* a reader sees the old set of files or the new complete one */
+  PetscCall(SKH5ImageCommit(&file, tmp, final)); /* a reader sees the old set of files or the new complete one */
   PetscCall(ListCheckpoints(dir, &n, &names));
   for (PetscInt i = keep; i < n; i++) {
     char old[PETSC_MAX_PATH_LEN];

@@ -11,11 +11,17 @@ static PetscErrorCode TimeLoop(SKExplicit ex, SKOutput out, PetscInt nsteps, con
   while (ex->step < nsteps) {
     PetscCall(SKExplicitStep(ex));
     PetscCall(SKExplicitOutputStep(ex, out, PETSC_FALSE));
-    if (out && ex->checkpoint_interval > 0 && ex->step % ex->checkpoint_interval == 0 && ex->step < nsteps)
+    /* a checkpoint is written only over results that reached the file: a restart from it appends after them */
+    if (out && ex->checkpoint_interval > 0 && ex->step % ex->checkpoint_interval == 0 && ex->step < nsteps) {
+      PetscCall(SKOutputCheck(out));
       PetscCall(SKExplicitWriteCheckpoint(ex, ckdir, ex->checkpoint_keep));
+    }
     PetscCall(SKProgressUpdate(progress, ex->t, ex->step));
-    /* SIGTERM/SIGINT: a reduction over the ranks, so every 16th step */
-    if (ex->size > 1 && ex->step % 16 == 0) PetscCall(SKSignalCheck(ex->comm));
+    /* SIGTERM/SIGINT and a failed write of results.h5 on rank 0: reductions over the ranks, so every 16th step */
+    if (ex->size > 1 && ex->step % 16 == 0) {
+      PetscCall(SKSignalCheck(ex->comm));
+      if (out) PetscCall(SKOutputCheck(out));
+    }
     /* test hook (-explicit_kill_at_step): the process kills itself after this step, as an interrupted run would */
     if (ex->step == kill_step) (void)raise(SIGKILL);
   }

@@ -33,7 +33,56 @@ struct _p_SKOutput {
   PetscReal t_reached; /* largest time (first column) appended to any history */
   PetscInt nhist;
   SKHistory hist[SK_MAX_HISTORIES];
+  PetscErrorCode failed; /* rank 0: the first write that failed (0 while none); later writes are skipped */
+  char failure[1024];    /* its message (PETSc keeps 1023 characters of one) */
 };
+
+static PetscErrorCode SKOutputFlushFile(SKOutput out);
+
+/* Rank 0's writes of results.h5 during a run: IERR is what one of them returned. The first failure is kept. A serial
+   output raises it at once; in parallel the other ranks are elsewhere (in a step's exchanges, or waiting for rank 0 at
+   the next collective call), so rank 0 goes on with them, writing nothing more, and SKOutputCheck() raises the failure
+   on every rank together. SKOutputWrites() cleared errno before the write, so a value now is the system's reason (a
+   full disk, a quota). */
+static void SKOutputRecord(SKOutput out, PetscErrorCode ierr)
+{
+  const char *text;
+  char *specific;
+  const int err = errno;
+
+  if (!ierr || out->failed) return;
+  out->failed = ierr;
+  (void)PetscErrorMessage(ierr, &text, &specific);
+  (void)PetscSNPrintf(out->failure, sizeof(out->failure), "writing %s/results.h5 failed: %s%s%s", out->dir,
+                      specific && specific[0] ? specific
+                      : text                  ? text
+                                              : "error without a message",
+                      err ? ": " : "", err ? strerror(err) : "");
+}
+
+/* Raises the kept failure, if any (on the rank that kept it). */
+static PetscErrorCode SKOutputRaise(SKOutput out)
+{
+  PetscFunctionBegin;
+  PetscCheck(!out->failed, PETSC_COMM_SELF, out->failed, "%s", out->failure);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SKOutputKeep(SKOutput out, PetscErrorCode ierr)
+{
+  PetscFunctionBegin;
+  SKOutputRecord(out, ierr);
+  if (out->size == 1) PetscCall(SKOutputRaise(out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether this rank writes results.h5 now: rank 0, while no write has failed (errno cleared for SKOutputKeep()). */
+static PetscBool SKOutputWrites(SKOutput out)
+{
+  if (out->rank || out->failed) return PETSC_FALSE;
+  errno = 0;
+  return PETSC_TRUE;
+}
 
 /* mkdir -p: creates DIR and its missing parents. A directory that cannot be made is not an error here but a reason in
    WHY (empty when all went well): the caller is rank 0 alone, and the ranks learn of it together (SKOutputCreate()). */
@@ -59,6 +108,21 @@ static PetscErrorCode SKMakeDirectories(const char dir[], char why[], size_t len
 }
 
 /* Opens the group or dataset OBJECT, creating it (with parents) as a group if missing. */
+/* Creates (CREATE) or opens read-write results.h5 at PATH. Closing it closes every object still open in it (an error
+   path may leave one): the file is closed there and then, not by HDF5 inside MPI_Finalize(). */
+static hid_t SKResultsFileOpen(const char path[], PetscBool create)
+{
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), file;
+
+  if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+    if (fapl >= 0) H5Pclose(fapl);
+    return H5I_INVALID_HID;
+  }
+  file = create ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : H5Fopen(path, H5F_ACC_RDWR, fapl);
+  H5Pclose(fapl);
+  return file;
+}
+
 static hid_t SKOpenObject(hid_t file, const char object[])
 {
   hid_t lcpl, g;
@@ -283,7 +347,8 @@ static PetscErrorCode SKOutputRemovePrevious(const char dir[], char why[], size_
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKOutputSetStatus(SKOutput out, SKOutputStatus status, const char message[])
+/* Rank 0's part of SKOutputSetStatus(). */
+static PetscErrorCode SKOutputWriteStatus(SKOutput out, SKOutputStatus status, const char message[])
 {
   static const char *const names[] = {"running", "completed", "failed"};
   hid_t meta;
@@ -292,7 +357,6 @@ PetscErrorCode SKOutputSetStatus(SKOutput out, SKOutputStatus status, const char
   struct tm tm;
 
   PetscFunctionBegin;
-  if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
   meta = SKOpenObject(out->file, "/meta");
   SKCallH5(meta, "opening /meta");
   gmtime_r(&now, &tm);
@@ -300,9 +364,22 @@ PetscErrorCode SKOutputSetStatus(SKOutput out, SKOutputStatus status, const char
   PetscCall(SKWriteStringAttribute(meta, "status", names[status]));
   PetscCall(SKWriteStringAttribute(meta, "status_message", message ? message : ""));
   PetscCall(SKWriteStringAttribute(meta, "status_date", date));
+  PetscCall(SKH5WriteAttribute(meta, "status_time", H5T_NATIVE_DOUBLE, &out->t_reached));
   H5Oclose(meta);
-  PetscCall(SKOutputWriteAttributeReal(out, "/meta", "status_time", out->t_reached));
-  PetscCall(SKOutputFlush(out));
+  PetscCall(SKOutputFlushFile(out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputSetStatus(SKOutput out, SKOutputStatus status, const char message[])
+{
+  PetscFunctionBegin;
+  if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
+  /* a failed run's status is written even after a failed write (the failure may have been another object's) */
+  if (status == SK_OUTPUT_FAILED) {
+    errno = 0;
+    PetscCall(SKOutputWriteStatus(out, status, message));
+  } else if (SKOutputWrites(out))
+    PetscCall(SKOutputKeep(out, SKOutputWriteStatus(out, status, message)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -326,10 +403,10 @@ static PetscErrorCode SKOutputCreateFile(SKOutput o, PetscBool force, SKInput in
   PetscCall(SKOutputRemovePrevious(o->dir, refusal, sizeof(refusal)));
   PetscCheck(!refusal[0], PETSC_COMM_SELF, SK_ERR_INPUT, "%s", refusal);
   errno   = 0;
-  o->file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  o->file = SKResultsFileOpen(path, PETSC_TRUE);
   PetscCheck(o->file >= 0, PETSC_COMM_SELF, SK_ERR_INPUT, "cannot create %s: %s", path, errno ? strerror(errno) : "HDF5 error");
   PetscCall(SKOutputWriteMetadata(o, input));
-  PetscCall(SKOutputSetStatus(o, SK_OUTPUT_RUNNING, NULL));
+  PetscCall(SKOutputWriteStatus(o, SK_OUTPUT_RUNNING, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -410,11 +487,11 @@ static PetscErrorCode SKOutputReopenFile(SKOutput o, const char path[])
 {
   PetscFunctionBegin;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  o->file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+  o->file = SKResultsFileOpen(path, PETSC_FALSE);
   PetscCheck(o->file >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN,
              "cannot reopen %s to append to it (is it a results file of stickslip, and writable?)", path);
   PetscCall(SKOutputNoteRestart(o));
-  PetscCall(SKOutputSetStatus(o, SK_OUTPUT_RUNNING, NULL));
+  PetscCall(SKOutputWriteStatus(o, SK_OUTPUT_RUNNING, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -467,8 +544,9 @@ PetscErrorCode SKOutputIsRestart(SKOutput out, PetscBool *restart)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Restart: reopens the existing history dataset H->dset at PATH and keeps its rows with time <= t_restart. */
-static PetscErrorCode SKHistoryReopen(SKOutput out, SKHistory h, const char path[])
+/* Restart: reopens the existing history dataset H->dset at PATH (access properties DAPL) and keeps its rows with time
+   <= t_restart. */
+static PetscErrorCode SKHistoryReopen(SKOutput out, SKHistory h, const char path[], hid_t dapl)
 {
   hsize_t dims[2], start[2] = {0, 0}, count[2];
   hid_t space, mspace;
@@ -476,7 +554,7 @@ static PetscErrorCode SKHistoryReopen(SKOutput out, SKHistory h, const char path
   PetscInt keep = 0;
 
   PetscFunctionBegin;
-  h->dset = H5Dopen2(out->file, path, H5P_DEFAULT);
+  h->dset = H5Dopen2(out->file, path, dapl);
   SKCallH5(h->dset, "H5Dopen2");
   space = H5Dget_space(h->dset);
   PetscCheck(H5Sget_simple_extent_ndims(space) == 2, PETSC_COMM_SELF, PETSC_ERR_FILE_UNEXPECTED, "%s in results.h5 is not a history", path);
@@ -527,30 +605,71 @@ static PetscErrorCode SKHistoryWriteBuffer(SKHistory h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0: the histories' buffered rows written and the file flushed. */
+static PetscErrorCode SKOutputFlushFile(SKOutput out)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < out->nhist; i++) PetscCall(SKHistoryWriteBuffer(out->hist[i]));
+  SKCallH5(H5Fflush(out->file, H5F_SCOPE_GLOBAL), "H5Fflush");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: the buffered rows of H written and the file flushed (a full buffer). */
+static PetscErrorCode SKHistoryWriteFlush(SKHistory h)
+{
+  PetscFunctionBegin;
+  PetscCall(SKHistoryWriteBuffer(h));
+  SKCallH5(H5Fflush(h->out->file, H5F_SCOPE_GLOBAL), "H5Fflush");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKOutputFlush(SKOutput out)
 {
   PetscFunctionBegin;
-  if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt i = 0; i < out->nhist; i++) PetscCall(SKHistoryWriteBuffer(out->hist[i]));
-  SKCallH5(H5Fflush(out->file, H5F_SCOPE_GLOBAL), "H5Fflush");
+  if (SKOutputWrites(out)) PetscCall(SKOutputKeep(out, SKOutputFlushFile(out)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOutputCheck(SKOutput out)
+{
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBegin;
+  if (out->failed) ierr = SKOutputRaise(out);
+  PetscCall(SKCheckCollective(out->comm, ierr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0: closes results.h5 (errno cleared for SKOutputRecord()). */
+static PetscErrorCode SKOutputCloseFile(SKOutput out)
+{
+  PetscFunctionBegin;
+  errno = 0;
+  SKCallH5(H5Fclose(out->file), "H5Fclose");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode SKOutputDestroy(SKOutput *out)
 {
   SKOutput o = *out;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   if (!o) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SKOutputFlush(o));
+  /* the file is closed and everything freed also when the last rows cannot be written: HDF5 would otherwise close it
+     itself inside MPI_Finalize(), where the failing flush crashed the program (HDF5 1.10) */
+  if (SKOutputWrites(o)) SKOutputRecord(o, SKOutputFlushFile(o));
   for (PetscInt i = 0; i < o->nhist; i++) {
     if (o->rank == 0) H5Dclose(o->hist[i]->dset);
     PetscCall(PetscFree(o->hist[i]->buf));
     PetscCall(PetscFree(o->hist[i]));
   }
-  if (o->rank == 0) H5Fclose(o->file);
+  if (o->rank == 0) SKOutputRecord(o, SKOutputCloseFile(o));
+  /* the last word on a failure never raised (this rank's: it is the end of the run) */
+  ierr = SKOutputRaise(o);
   PetscCall(PetscFree(o->dir));
   PetscCall(PetscFree(*out));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -573,23 +692,33 @@ static PetscErrorCode SKHistoryOpenDataset(SKOutput out, SKHistory h, const char
                                            const char *const units[])
 {
   hsize_t dims[2] = {0, (hsize_t)h->ncols}, maxdims[2] = {H5S_UNLIMITED, (hsize_t)h->ncols}, chunk[2];
-  hid_t space, dcpl, lcpl;
+  hid_t space, dcpl, lcpl, dapl;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   /* Chunks of about 32 kB: large enough for throughput, small enough that a flush writes little. */
   chunk[0] = (hsize_t)PetscMax(1, 4096 / h->ncols);
   chunk[1] = (hsize_t)h->ncols;
-  space    = H5Screate_simple(2, dims, maxdims);
-  dcpl     = H5Pcreate(H5P_DATASET_CREATE);
+  /* No chunk cache: the rows go to the file when a buffer is written (it is flushed right after anyway). A chunk that
+     a full disk left dirty in the cache made every later close of the file fail, and HDF5 1.10 then crashed in
+     MPI_Finalize() closing it again; written through, the failure is the write's, and the file closes. */
+  dapl = H5Pcreate(H5P_DATASET_ACCESS);
+  SKCallH5(dapl, "H5Pcreate");
+  SKCallH5(H5Pset_chunk_cache(dapl, 0, 0, 1.0), "H5Pset_chunk_cache");
+  space = H5Screate_simple(2, dims, maxdims);
+  dcpl  = H5Pcreate(H5P_DATASET_CREATE);
   SKCallH5(H5Pset_chunk(dcpl, 2, chunk), "H5Pset_chunk");
   if (out->append && H5Lexists(out->file, path, H5P_DEFAULT) > 0) {
     H5Pclose(dcpl);
     H5Sclose(space);
-    PetscCall(SKHistoryReopen(out, h, path));
+    ierr = SKHistoryReopen(out, h, path, dapl);
+    H5Pclose(dapl);
+    PetscCall(ierr);
   } else {
     lcpl = H5Pcreate(H5P_LINK_CREATE);
     H5Pset_create_intermediate_group(lcpl, 1);
-    h->dset = H5Dcreate2(out->file, path, H5T_NATIVE_DOUBLE, space, lcpl, dcpl, H5P_DEFAULT);
+    h->dset = H5Dcreate2(out->file, path, H5T_NATIVE_DOUBLE, space, lcpl, dcpl, dapl);
+    H5Pclose(dapl);
     H5Pclose(lcpl);
     H5Pclose(dcpl);
     H5Sclose(space);
@@ -618,7 +747,7 @@ PetscErrorCode SKOutputHistoryCreate(SKOutput out, const char path[], PetscInt n
   /* rank 0 makes the dataset; one it cannot make or reopen (a restart into the results of another input) is an error of
      every rank, which once waited for rank 0 forever. Other ranks keep a handle so that calls stay collective-friendly;
      it is freed with the output. */
-  if (out->rank == 0) ierr = SKHistoryOpenDataset(out, h, path, colnames, units);
+  if (out->rank == 0) ierr = out->failed ? SKOutputRaise(out) : SKHistoryOpenDataset(out, h, path, colnames, units);
   ierr = SKCheckCollective(out->comm, ierr);
   if (ierr) {
     if (h->dset >= 0) H5Dclose(h->dset);
@@ -635,8 +764,8 @@ PetscErrorCode SKHistorySetFlushInterval(SKHistory h, PetscInt interval)
 {
   PetscFunctionBegin;
   PetscCheck(interval >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "flush interval must be >= 1, got %" PetscInt_FMT, interval);
-  if (h->out->rank == 0) {
-    PetscCall(SKHistoryWriteBuffer(h));
+  if (SKOutputWrites(h->out)) {
+    PetscCall(SKOutputKeep(h->out, SKHistoryWriteBuffer(h)));
     PetscCall(PetscFree(h->buf));
     PetscCall(PetscMalloc1(interval * h->ncols, &h->buf));
   }
@@ -650,13 +779,11 @@ PetscErrorCode SKHistoryAppend(SKHistory h, const PetscReal row[])
   if (h->out->rank) PetscFunctionReturn(PETSC_SUCCESS);
   /* SIGTERM/SIGINT stop a serial run at its next row (parallel solvers check collectively themselves) */
   if (h->out->size == 1) PetscCall(SKSignalCheck(PETSC_COMM_SELF));
+  if (!SKOutputWrites(h->out)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(SK_EVENT_OutputWrite, 0, 0, 0, 0));
   PetscCall(PetscArraycpy(h->buf + h->nbuf * h->ncols, row, h->ncols));
   h->out->t_reached = PetscMax(h->out->t_reached, row[0]);
-  if (++h->nbuf == h->interval) {
-    PetscCall(SKHistoryWriteBuffer(h));
-    SKCallH5(H5Fflush(h->out->file, H5F_SCOPE_GLOBAL), "H5Fflush");
-  }
+  if (++h->nbuf == h->interval) PetscCall(SKOutputKeep(h->out, SKHistoryWriteFlush(h)));
   PetscCall(PetscLogEventEnd(SK_EVENT_OutputWrite, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -673,8 +800,7 @@ static PetscErrorCode SKOutputWriteArray(SKOutput out, const char path[], PetscI
                                          const void *data)
 {
   PetscFunctionBegin;
-  if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SKH5WriteArray(out->file, path, memtype, ndims, dims, data));
+  if (SKOutputWrites(out)) PetscCall(SKOutputKeep(out, SKH5WriteArray(out->file, path, memtype, ndims, dims, data)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -692,17 +818,26 @@ PetscErrorCode SKOutputWriteIntArray(SKOutput out, const char path[], PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Writes a scalar attribute of native type MEMTYPE on OBJECT (rank 0). */
-static PetscErrorCode SKOutputWriteAttribute(SKOutput out, const char object[], const char name[], hid_t memtype, const void *value)
+/* Rank 0: writes the scalar attribute NAME of native type MEMTYPE on OBJECT, or the string VALUE when MEMTYPE is
+   H5I_INVALID_HID. */
+static PetscErrorCode SKOutputPutAttribute(SKOutput out, const char object[], const char name[], hid_t memtype, const void *value)
 {
-  hid_t obj;
+  hid_t obj = SKOpenObject(out->file, object);
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
-  obj = SKOpenObject(out->file, object);
   PetscCheck(obj >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot open or create %s in results.h5", object);
-  PetscCall(SKH5WriteAttribute(obj, name, memtype, value));
+  ierr =
+      memtype == H5I_INVALID_HID ? SKWriteStringAttribute(obj, name, (const char *)value) : SKH5WriteAttribute(obj, name, memtype, value);
   H5Oclose(obj);
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SKOutputWriteAttribute(SKOutput out, const char object[], const char name[], hid_t memtype, const void *value)
+{
+  PetscFunctionBegin;
+  if (SKOutputWrites(out)) PetscCall(SKOutputKeep(out, SKOutputPutAttribute(out, object, name, memtype, value)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -722,14 +857,8 @@ PetscErrorCode SKOutputWriteAttributeInt(SKOutput out, const char object[], cons
 
 PetscErrorCode SKOutputWriteAttributeString(SKOutput out, const char object[], const char name[], const char value[])
 {
-  hid_t obj;
-
   PetscFunctionBegin;
-  if (out->rank) PetscFunctionReturn(PETSC_SUCCESS);
-  obj = SKOpenObject(out->file, object);
-  PetscCheck(obj >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "cannot open or create %s in results.h5", object);
-  PetscCall(SKWriteStringAttribute(obj, name, value));
-  H5Oclose(obj);
+  PetscCall(SKOutputWriteAttribute(out, object, name, H5I_INVALID_HID, value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -747,4 +876,15 @@ PetscErrorCode SKOutputSummary(SKOutput out, const char key[], const char fmt[],
   PetscCall(ierr);
   PetscCall(PetscPrintf(out->comm, "  %-30s %s\n", key, value));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+void SKOutputLibraryBegin(void)
+{
+  (void)H5dont_atexit();
+  (void)H5open();
+}
+
+void SKOutputLibraryEnd(void)
+{
+  if (H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE) == 0) (void)H5close();
 }

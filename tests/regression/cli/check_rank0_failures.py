@@ -94,7 +94,7 @@ def set_up(case, mode):
 
 
 CASES = {  # the error line of each case (paths relative to WORK/MODE)
-    "checkpoint": "Cannot create checkpoint file ck/checkpoints/.checkpoint.tmp",
+    "checkpoint": "Writing ck/checkpoints/.checkpoint.tmp failed: Not a directory",
     "pvd": "Cannot create pvd/fields.pvd.tmp: Is a directory",
     "results": "HDF5 error in opening /meta",
     "history": "cannot append to /explicit/energy: it has 10 columns, the restarted run writes 6",
