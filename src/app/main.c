@@ -54,10 +54,13 @@ typedef struct {
 
 static PetscErrorCode SKRunReset(SKRun *r)
 {
+  PetscErrorCode ierr;
+
   PetscFunctionBegin;
-  PetscCall(SKOutputDestroy(&r->out));
+  ierr = SKOutputDestroy(&r->out); /* freed also when it raises a failed write of results.h5; the rest after it */
   if (r->ctx) PetscCall(r->type->destroy(&r->ctx));
   PetscCall(SKInputDestroy(&r->input));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

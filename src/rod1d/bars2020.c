@@ -646,57 +646,79 @@ static PetscErrorCode Bars2020Summary(const Bars2020Ctx *ctx, SKOutput out, Bars
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The run: the modal sets and samplers, the outputs, then the steps with a row written every out_every steps. */
-static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
-{
-  Bars2020Ctx *ctx = (Bars2020Ctx *)vctx;
+/* What a run allocates, freed by BarsWorkDestroy() whether the run ends or stops with an error. */
+typedef struct {
   BarsModes modes[2], *set[2];
   BarsSampler smp[2][2];
   BarsWriters wr;
-  BarsEnergy en = {0, 0, 0};
-  PetscInt nset = ctx->linear ? 1 : 2, nf = ctx->nfield, nlin = 0;
-  PetscReal *phi0, max_resid = 0;
-  PetscReal *xf[2];
+  PetscReal *phi0, *xf[2];
   SKBarsStepped st;
   SKProgress progress;
-  PetscLogDouble t0, t1;
   BarsQuad qd;
+} BarsWork;
+
+static PetscErrorCode BarsWorkDestroy(BarsWork *w)
+{
+  PetscFunctionBegin;
+  PetscCall(SKProgressDestroy(&w->progress)); /* the progress line cleared also when the run stops */
+  for (PetscInt b = 0; b < 2; b++)
+    for (PetscInt kind = 0; kind < 2; kind++) PetscCall(PetscFree(w->smp[b][kind].table));
+  PetscCall(PetscFree2(w->xf[0], w->xf[1]));
+  PetscCall(PetscFree(w->phi0));
+  PetscCall(PetscFree(w->wr.fbuf));
+  PetscCall(PetscFree5(w->qd.x, w->qd.z, w->qd.v1, w->qd.v2, w->qd.wT));
+  for (PetscInt s = 0; s < 2; s++) PetscCall(BarsModesDestroy(&w->modes[s]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run into W: the modal sets and samplers, the outputs, then the steps with a row written every out_every steps. */
+static PetscErrorCode Bars2020RunWith(Bars2020Ctx *ctx, SKOutput out, BarsWork *w)
+{
+  BarsEnergy en = {0, 0, 0};
+  PetscInt nset = ctx->linear ? 1 : 2, nf = ctx->nfield, nlin = 0;
+  PetscReal max_resid = 0;
+  PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscCall(SKWallTime(&t0));
   /* the overlap never exceeds bar 1, so L1 / h + 1 points always suffice */
-  qd.cap = (PetscInt)PetscCeilReal(ctx->fam[0].length / ctx->quad_h) + 1;
-  PetscCall(PetscMalloc5(qd.cap, &qd.x, qd.cap, &qd.z, qd.cap, &qd.v1, qd.cap, &qd.v2, qd.cap, &qd.wT));
+  w->qd.cap = (PetscInt)PetscCeilReal(ctx->fam[0].length / ctx->quad_h) + 1;
+  PetscCall(PetscMalloc5(w->qd.cap, &w->qd.x, w->qd.cap, &w->qd.z, w->qd.cap, &w->qd.v1, w->qd.cap, &w->qd.v2, w->qd.cap, &w->qd.wT));
   if (!ctx->linear)
-    PetscCall(ThrelfallModesCreate(ctx, modes, set));
+    PetscCall(ThrelfallModesCreate(ctx, w->modes, w->set));
   else
-    PetscCall(LinearModesCreate(ctx, &st, modes, set, &nlin));
-  PetscCall(PetscMalloc2(nf, &xf[0], nf, &xf[1]));
-  PetscCall(SamplersCreate(ctx, set, &st, xf, smp));
-  PetscCall(PetscMalloc1(set[0]->n, &phi0));
-  for (PetscInt j = 0; j < set[0]->n; j++) phi0[j] = 1; /* both families are normalised to phi(0) = 1 at the loaded end */
-  PetscCall(OutputsCreate(ctx, out, nlin, xf, &wr));
+    PetscCall(LinearModesCreate(ctx, &w->st, w->modes, w->set, &nlin));
+  PetscCall(PetscMalloc2(nf, &w->xf[0], nf, &w->xf[1]));
+  PetscCall(SamplersCreate(ctx, w->set, &w->st, w->xf, w->smp));
+  PetscCall(PetscMalloc1(w->set[0]->n, &w->phi0));
+  for (PetscInt j = 0; j < w->set[0]->n; j++) w->phi0[j] = 1; /* both families are normalised to phi(0) = 1 at the loaded end */
+  PetscCall(OutputsCreate(ctx, out, nlin, w->xf, &w->wr));
 
-  PetscCall(SKProgressCreate(PETSC_COMM_SELF, "bars2020", 0, ctx->t_end, &progress));
-  PetscCall(WriteRow(ctx, smp, &wr, set, nset, 0, ctx->overlap0, &en));
+  PetscCall(SKProgressCreate(PETSC_COMM_SELF, "bars2020", 0, ctx->t_end, &w->progress));
+  PetscCall(WriteRow(ctx, w->smp, &w->wr, w->set, nset, 0, ctx->overlap0, &en));
   for (PetscInt step = 0; step < ctx->nsteps; step++) {
-    PetscCall(Bars2020Step(ctx, step * ctx->dt, modes, set, nset, phi0, &qd, &en, &max_resid));
+    PetscCall(Bars2020Step(ctx, step * ctx->dt, w->modes, w->set, nset, w->phi0, &w->qd, &en, &max_resid));
     if ((step + 1) % ctx->out_every == 0 || step + 1 == ctx->nsteps)
-      PetscCall(
-          WriteRow(ctx, smp, &wr, set, nset, (step + 1) * ctx->dt, ctx->linear ? ctx->overlap0 : ctx->overlap0 + modes[0].eta[0], &en));
-    PetscCall(SKProgressUpdate(progress, (step + 1) * ctx->dt, step + 1));
+      PetscCall(WriteRow(ctx, w->smp, &w->wr, w->set, nset, (step + 1) * ctx->dt,
+                         ctx->linear ? ctx->overlap0 : ctx->overlap0 + w->modes[0].eta[0], &en));
+    PetscCall(SKProgressUpdate(w->progress, (step + 1) * ctx->dt, step + 1));
   }
-  PetscCall(SKProgressDestroy(&progress));
+  PetscCall(SKProgressDestroy(&w->progress));
   PetscCall(SKWallTime(&t1));
-  PetscCall(Bars2020Summary(ctx, out, set, &en, max_resid, t1 - t0));
+  PetscCall(Bars2020Summary(ctx, out, w->set, &en, max_resid, t1 - t0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  for (PetscInt b = 0; b < 2; b++)
-    for (PetscInt kind = 0; kind < 2; kind++) PetscCall(PetscFree(smp[b][kind].table));
-  PetscCall(PetscFree2(xf[0], xf[1]));
-  PetscCall(PetscFree(phi0));
-  PetscCall(PetscFree(wr.fbuf));
-  PetscCall(PetscFree5(qd.x, qd.z, qd.v1, qd.v2, qd.wT));
-  for (PetscInt s = 0; s < (ctx->linear ? 1 : 2); s++) PetscCall(BarsModesDestroy(&modes[s]));
+static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
+{
+  BarsWork w;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&w, sizeof(w)));
+  ierr = Bars2020RunWith((Bars2020Ctx *)vctx, out, &w);
+  PetscCall(BarsWorkDestroy(&w));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
