@@ -31,6 +31,11 @@ PETSC_EXTERN PetscErrorCode SKSolverRegister(const SKSolverType *type);
    may fail at any point; *ctx gets c only on success, and on failure DESTROY(&c) frees what READ made. */
 PETSC_EXTERN PetscErrorCode SKSolverSetupWith(SKInput input, void **ctx, PetscErrorCode (*read)(SKInput, void **),
                                               PetscErrorCode (*destroy)(void **));
+/* A run written under the same contract: RUN(ctx, out, work) keeps what it allocates in WORK (zeroed by the caller) and
+   may fail at any point; RELEASE(work) frees it whether the run ended or stopped with an error, then the run's error is
+   raised. */
+PETSC_EXTERN PetscErrorCode SKSolverRunWith(void *ctx, SKOutput out, void *work, PetscErrorCode (*run)(void *, SKOutput, void *),
+                                            PetscErrorCode (*release)(void *));
 /* Looks up a solver by root element name; *type = NULL when unknown. */
 PETSC_EXTERN PetscErrorCode SKSolverFind(const char name[], const SKSolverType **type);
 /* Comma-separated list of registered names, into buf. */

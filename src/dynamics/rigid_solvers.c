@@ -325,12 +325,19 @@ static PetscErrorCode SolveExactCoulomb(RigidCtx *ctx, RigidWriter *w)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RigidRun(void *vctx, SKOutput out)
-{
-  RigidCtx *ctx    = (RigidCtx *)vctx;
-  const PetscInt n = ctx->p.n;
+/* What a run holds, freed by RigidWorkRelease() whether the run ends or stops with an error. */
+typedef struct {
   RigidWriter w;
-  SKRigidChain chain = NULL;
+  SKRigidChain chain;
+} RigidWork;
+
+static PetscErrorCode RigidRunWith(void *vctx, SKOutput out, void *work)
+{
+  RigidCtx *ctx           = (RigidCtx *)vctx;
+  RigidWriter *w          = &((RigidWork *)work)->w;
+  SKRigidChain *chain_out = &((RigidWork *)work)->chain;
+  const PetscInt n        = ctx->p.n;
+  SKRigidChain chain;
   const char *law_name, *ts_type = "closed form";
   char group[64];
   PetscInt ns;
@@ -339,34 +346,33 @@ static PetscErrorCode RigidRun(void *vctx, SKOutput out)
 
   PetscFunctionBegin;
   PetscCall(SKWallTime(&t0));
-  PetscCall(PetscMemzero(&w, sizeof(w)));
   PetscCall(PetscMemzero(&last, sizeof(last)));
-  w.ctx = ctx;
-  PetscCall(SKFrictionLawGetParams(ctx->law, &w.fp));
+  w->ctx = ctx;
+  PetscCall(SKFrictionLawGetParams(ctx->law, &w->fp));
   PetscCall(SKFrictionLawGetName(ctx->law, &law_name));
   PetscCall(SKFrictionLawGetStateSize(ctx->law, 1, &ns));
-  PetscCall(PetscMalloc1(n + 2, &w.row));
-  PetscCall(PetscCalloc2(n, &w.stick_time, n, &w.was_sticking));
+  PetscCall(PetscMalloc1(n + 2, &w->row));
+  PetscCall(PetscCalloc2(n, &w->stick_time, n, &w->was_sticking));
 
-  PetscCall(CreateBlockHistory(out, ctx->root, "x", "m", n, PETSC_TRUE, &w.block[H_X]));
-  PetscCall(CreateBlockHistory(out, ctx->root, "v", "m/s", n, PETSC_FALSE, &w.block[H_V]));
-  PetscCall(CreateBlockHistory(out, ctx->root, "friction", "N", n, PETSC_FALSE, &w.block[H_F]));
-  PetscCall(CreateBlockHistory(out, ctx->root, "spring", "N", n, PETSC_FALSE, &w.block[H_SPRING]));
-  if (ns && !ctx->exact) PetscCall(CreateBlockHistory(out, ctx->root, "z", "m", n, PETSC_FALSE, &w.block[H_Z]));
+  PetscCall(CreateBlockHistory(out, ctx->root, "x", "m", n, PETSC_TRUE, &w->block[H_X]));
+  PetscCall(CreateBlockHistory(out, ctx->root, "v", "m/s", n, PETSC_FALSE, &w->block[H_V]));
+  PetscCall(CreateBlockHistory(out, ctx->root, "friction", "N", n, PETSC_FALSE, &w->block[H_F]));
+  PetscCall(CreateBlockHistory(out, ctx->root, "spring", "N", n, PETSC_FALSE, &w->block[H_SPRING]));
+  if (ns && !ctx->exact) PetscCall(CreateBlockHistory(out, ctx->root, "z", "m", n, PETSC_FALSE, &w->block[H_Z]));
   {
     const char *cols[5]  = {"t", "x_mean", "v_mean", "friction_total", "cof_global"};
     const char *units[5] = {"s", "m", "m/s", "N", "1"};
     PetscCall(PetscSNPrintf(group, sizeof(group), "/%s/centre", ctx->root));
-    PetscCall(SKOutputHistoryCreate(out, group, 5, cols, units, &w.centre));
-    PetscCall(SKHistorySetFlushInterval(w.centre, 1024));
+    PetscCall(SKOutputHistoryCreate(out, group, 5, cols, units, &w->centre));
+    PetscCall(SKHistorySetFlushInterval(w->centre, 1024));
   }
   {
     const char *cols[9]  = {"t",           "kinetic",  "potential",        "work", "friction_work", "stored_friction",
                             "dissipation", "residual", "relative_residual"};
     const char *units[9] = {"s", "J", "J", "J", "J", "J", "J", "J", "1"};
     PetscCall(PetscSNPrintf(group, sizeof(group), "/%s/energy", ctx->root));
-    PetscCall(SKOutputHistoryCreate(out, group, 9, cols, units, &w.energy));
-    PetscCall(SKHistorySetFlushInterval(w.energy, 1024));
+    PetscCall(SKOutputHistoryCreate(out, group, 9, cols, units, &w->energy));
+    PetscCall(SKHistorySetFlushInterval(w->energy, 1024));
   }
   PetscCall(PetscSNPrintf(group, sizeof(group), "/%s", ctx->root));
   PetscCall(SKOutputWriteAttributeString(out, group, "friction_law", law_name));
@@ -377,14 +383,14 @@ static PetscErrorCode RigidRun(void *vctx, SKOutput out)
   PetscCall(SKOutputWriteAttributeReal(out, group, "k_couple", ctx->p.k_couple));
   PetscCall(SKOutputWriteAttributeReal(out, group, "v_drive", ctx->p.v_drive));
   PetscCall(SKOutputWriteAttributeReal(out, group, "v_belt", ctx->p.v_belt));
-  PetscCall(SKOutputWriteAttributeReal(out, group, "mu_s", w.fp->mu_s));
-  PetscCall(SKOutputWriteAttributeReal(out, group, "mu_k", w.fp->mu_k));
-  PetscCall(SKOutputWriteAttributeReal(out, group, "v_s", w.fp->v_s));
-  PetscCall(SKOutputWriteAttributeReal(out, group, "theta", w.fp->theta));
-  PetscCall(SKOutputWriteAttributeReal(out, group, "sigma0", w.fp->sigma0));
-  PetscCall(SKOutputWriteAttributeReal(out, group, "sigma1", w.fp->sigma1));
-  PetscCall(SKOutputWriteAttributeReal(out, group, "sigma2", w.fp->sigma2));
-  PetscCall(SKOutputWriteAttributeReal(out, group, "stick_threshold", SKFrictionStickThreshold(w.fp)));
+  PetscCall(SKOutputWriteAttributeReal(out, group, "mu_s", w->fp->mu_s));
+  PetscCall(SKOutputWriteAttributeReal(out, group, "mu_k", w->fp->mu_k));
+  PetscCall(SKOutputWriteAttributeReal(out, group, "v_s", w->fp->v_s));
+  PetscCall(SKOutputWriteAttributeReal(out, group, "theta", w->fp->theta));
+  PetscCall(SKOutputWriteAttributeReal(out, group, "sigma0", w->fp->sigma0));
+  PetscCall(SKOutputWriteAttributeReal(out, group, "sigma1", w->fp->sigma1));
+  PetscCall(SKOutputWriteAttributeReal(out, group, "sigma2", w->fp->sigma2));
+  PetscCall(SKOutputWriteAttributeReal(out, group, "stick_threshold", SKFrictionStickThreshold(w->fp)));
   {
     PetscInt dims[1] = {n};
     char path[96];
@@ -392,9 +398,9 @@ static PetscErrorCode RigidRun(void *vctx, SKOutput out)
     PetscCall(SKOutputWriteRealArray(out, path, 1, dims, ctx->x0));
   }
   /* the closed-form Coulomb cycle of the driven spring-slider, for comparison (docs/theory.md) */
-  if (n == 1 && ctx->p.k_drive > 0 && ctx->p.v_drive > 0 && w.fp->mu_s >= w.fp->mu_k) {
+  if (n == 1 && ctx->p.k_drive > 0 && ctx->p.v_drive > 0 && w->fp->mu_s >= w->fp->mu_k) {
     SKCoulombCycle cy;
-    PetscCall(SKSpringSliderCoulombCycle(ctx->p.mass, ctx->p.k_drive, ctx->p.v_drive, ctx->p.normal_force, w.fp->mu_s, w.fp->mu_k, &cy));
+    PetscCall(SKSpringSliderCoulombCycle(ctx->p.mass, ctx->p.k_drive, ctx->p.v_drive, ctx->p.normal_force, w->fp->mu_s, w->fp->mu_k, &cy));
     PetscCall(SKOutputWriteAttributeReal(out, group, "coulomb_t_first", cy.t_first));
     PetscCall(SKOutputWriteAttributeReal(out, group, "coulomb_t_stick", cy.t_stick));
     PetscCall(SKOutputWriteAttributeReal(out, group, "coulomb_t_slip", cy.t_slip));
@@ -404,40 +410,59 @@ static PetscErrorCode RigidRun(void *vctx, SKOutput out)
   }
 
   if (ctx->exact) {
-    PetscCall(SolveExactCoulomb(ctx, &w));
+    PetscCall(SolveExactCoulomb(ctx, w));
   } else {
-    PetscCall(SKRigidChainCreate(PETSC_COMM_SELF, &ctx->p, ctx->law, ctx->prefix, &chain));
+    PetscCall(SKRigidChainCreate(PETSC_COMM_SELF, &ctx->p, ctx->law, ctx->prefix, chain_out));
+    chain = *chain_out;
     PetscCall(SKRigidChainSetInitialDisplacements(chain, ctx->x0));
     PetscCall(SKRigidChainSetTolerances(chain, ctx->rtol, ctx->atol));
-    PetscCall(SKRigidChainSolve(chain, ctx->t_end, ctx->dt_out, WriteSample, &w));
+    PetscCall(SKRigidChainSolve(chain, ctx->t_end, ctx->dt_out, WriteSample, w));
     PetscCall(SKRigidChainGetTSType(chain, &ts_type));
   }
   PetscCall(SKWallTime(&t1));
-  for (PetscInt i = 0; i < n; i++) w.stick_time[i] /= ctx->t_end;
+  for (PetscInt i = 0; i < n; i++) w->stick_time[i] /= ctx->t_end;
   {
     PetscInt dims[1] = {n};
     char path[96];
     PetscCall(PetscSNPrintf(path, sizeof(path), "/%s/sticking_time_ratio", ctx->root));
-    PetscCall(SKOutputWriteRealArray(out, path, 1, dims, w.stick_time));
+    PetscCall(SKOutputWriteRealArray(out, path, 1, dims, w->stick_time));
   }
-  PetscCall(SKOutputWriteAttributeReal(out, group, "energy_residual", w.max_residual / PetscMax(w.max_work, 1e-300)));
+  PetscCall(SKOutputWriteAttributeReal(out, group, "energy_residual", w->max_residual / PetscMax(w->max_work, 1e-300)));
   PetscCall(SKOutputWriteAttributeReal(out, group, "wall_time", (PetscReal)(t1 - t0)));
   PetscCall(SKOutputWriteAttributeString(out, group, "integrator", ts_type));
   PetscCall(SKOutputSummary(out, "model", "%" PetscInt_FMT " rigid block%s, friction law %s, %s", n, n > 1 ? "s" : "", law_name, ts_type));
-  PetscCall(SKOutputSummary(out, "output_rows", "%" PetscInt_FMT, w.nrows));
+  PetscCall(SKOutputSummary(out, "output_rows", "%" PetscInt_FMT, w->nrows));
   {
     PetscReal mean = 0;
-    for (PetscInt i = 0; i < n; i++) mean += w.stick_time[i] / n;
+    for (PetscInt i = 0; i < n; i++) mean += w->stick_time[i] / n;
     PetscCall(SKOutputSummary(out, "sticking_time_ratio", "%.4f (mean over blocks; threshold %g m/s)", (double)mean,
-                              (double)SKFrictionStickThreshold(w.fp)));
+                              (double)SKFrictionStickThreshold(w->fp)));
   }
-  PetscCall(SKOutputSummary(out, "slip_events", "%" PetscInt_FMT, w.nslip_events));
+  PetscCall(SKOutputSummary(out, "slip_events", "%" PetscInt_FMT, w->nslip_events));
   PetscCall(SKOutputSummary(out, "energy_residual", "%.3e (max |E - E0 + D - W| / max |W|)",
-                            (double)(w.max_residual / PetscMax(w.max_work, 1e-300))));
+                            (double)(w->max_residual / PetscMax(w->max_work, 1e-300))));
   PetscCall(SKOutputSummary(out, "wall_time", "%.3f s", (double)(t1 - t0)));
-  PetscCall(SKRigidChainDestroy(&chain));
-  PetscCall(PetscFree(w.row));
-  PetscCall(PetscFree2(w.stick_time, w.was_sticking));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RigidWorkRelease(void *work)
+{
+  RigidWork *r = (RigidWork *)work;
+
+  PetscFunctionBegin;
+  PetscCall(SKRigidChainDestroy(&r->chain));
+  PetscCall(PetscFree(r->w.row));
+  PetscCall(PetscFree2(r->w.stick_time, r->w.was_sticking));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RigidRun(void *ctx, SKOutput out)
+{
+  RigidWork work;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&work, sizeof(work)));
+  PetscCall(SKSolverRunWith(ctx, out, &work, RigidRunWith, RigidWorkRelease));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -53,6 +53,18 @@ PetscErrorCode SKSolverSetupWith(SKInput input, void **ctx, PetscErrorCode (*rea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode SKSolverRunWith(void *ctx, SKOutput out, void *work, PetscErrorCode (*run)(void *, SKOutput, void *),
+                               PetscErrorCode (*release)(void *))
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  ierr = run(ctx, out, work);
+  PetscCall(release(work));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKSolverFind(const char name[], const SKSolverType **type)
 {
   PetscInt i;

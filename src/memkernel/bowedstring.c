@@ -161,20 +161,23 @@ static PetscErrorCode WriteKernel(const BowCtx *ctx, const SKModalData *md, SKOu
 {
   const PetscInt n = ctx->kernel_points;
   PetscReal *tau, *l1, *table, A[4], linf[2];
-  PetscInt dims[2] = {n, 2};
+  PetscInt dims[2]    = {n, 2};
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc3(n, &tau, n, &l1, 2 * n, &table));
-  for (PetscInt grid = 0; grid < 2; grid++) {
+  for (PetscInt grid = 0; grid < 2 && !ierr; grid++) {
     for (PetscInt j = 0; j < n; j++)
       tau[j] = grid == 0 ? ctx->kernel_end * j / (n - 1) : ctx->kernel_end * PetscPowReal(10.0, -5.0 + 5.0 * j / (n - 1));
-    PetscCall(SKMemoryKernelL1(md, 0, n, tau, l1));
-    for (PetscInt j = 0; j < n; j++) {
+    ierr = SKMemoryKernelL1(md, 0, n, tau, l1);
+    for (PetscInt j = 0; j < n && !ierr; j++) {
       table[2 * j]     = tau[j];
       table[2 * j + 1] = l1[j];
     }
-    PetscCall(SKOutputWriteRealArray(out, grid == 0 ? "/bowedstring/kernel" : "/bowedstring/kernel_log", 2, dims, table));
+    if (!ierr) ierr = SKOutputWriteRealArray(out, grid == 0 ? "/bowedstring/kernel" : "/bowedstring/kernel_log", 2, dims, table);
   }
+  PetscCall(PetscFree3(tau, l1, table)); /* also when a write fails */
+  PetscCall(ierr);
   PetscCall(SKMemoryKernelConstants(md, 0, A, linf));
   PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/kernel", "L_inf", linf[1]));
   PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/kernel", "A21", A[2]));
@@ -182,7 +185,6 @@ static PetscErrorCode WriteKernel(const BowCtx *ctx, const SKModalData *md, SKOu
   if (!strcmp(ctx->structure, "string"))
     PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/kernel", "L1_right_limit_closed_form",
                                          SKMemoryStringL1RightLimit(ctx->wave_speed, ctx->damping)));
-  PetscCall(PetscFree3(tau, l1, table));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -215,8 +217,9 @@ static PetscErrorCode WriteTrajectory(const BowCtx *ctx, const char name[], cons
     ev[4 * e + 2] = traj->event_force_before[e];
     ev[4 * e + 3] = traj->event_force_after[e];
   }
-  if (traj->nevents > 0) PetscCall(SKOutputWriteRealArray(out, epath, 2, dims, ev));
+  ierr = traj->nevents > 0 ? SKOutputWriteRealArray(out, epath, 2, dims, ev) : PETSC_SUCCESS;
   PetscCall(PetscFree(ev));
+  PetscCall(ierr);
   PetscCall(SKOutputWriteAttributeReal(out, path, "wall_time", (PetscReal)wall));
   PetscCall(SKOutputWriteAttributeInt(out, path, "steps", traj->steps));
   PetscCall(SKOutputSummary(out, name, "%" PetscInt_FMT " steps, %" PetscInt_FMT " stick/slip events, %.3f s", traj->steps, traj->nevents,
@@ -240,16 +243,23 @@ static PetscErrorCode WriteTrajectory(const BowCtx *ctx, const char name[], cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode BowRun(void *vctx, SKOutput out)
+/* What a run holds, freed by BowWorkRelease() whether the run ends or stops with an error. */
+typedef struct {
+  SKModalData md;
+  SKBowTrajectory traj; /* of the model being run */
+  SKProgress progress;
+} BowWork;
+
+static PetscErrorCode BowRunWith(void *vctx, SKOutput out, void *work)
 {
   BowCtx *ctx = (BowCtx *)vctx;
-  SKModalData md;
+  BowWork *w  = (BowWork *)work;
 
   PetscFunctionBegin;
   if (!strcmp(ctx->structure, "string"))
-    PetscCall(SKModalDataCreateString(ctx->modes, ctx->wave_speed, ctx->contact, ctx->damping, &md));
+    PetscCall(SKModalDataCreateString(ctx->modes, ctx->wave_speed, ctx->contact, ctx->damping, &w->md));
   else
-    PetscCall(SKModalDataCreateCantilever(ctx->modes, ctx->damping, &md));
+    PetscCall(SKModalDataCreateCantilever(ctx->modes, ctx->damping, &w->md));
   PetscCall(SKOutputWriteAttributeString(out, "/bowedstring", "structure", ctx->structure));
   PetscCall(SKOutputWriteAttributeString(out, "/bowedstring", "model", BowModels[ctx->model]));
   PetscCall(SKOutputWriteAttributeInt(out, "/bowedstring", "modes", ctx->modes));
@@ -257,20 +267,19 @@ static PetscErrorCode BowRun(void *vctx, SKOutput out)
   PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring", "dt", ctx->dt));
   PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring", "mu", ctx->friction.mu));
   PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring", "bow_speed", ctx->friction.v0));
-  PetscCall(WriteKernel(ctx, &md, out));
+  PetscCall(WriteKernel(ctx, &w->md, out));
   if (ctx->model == BOW_REDUCED || ctx->model == BOW_BOTH) {
     SKMemoryReducedSettings s = {ctx->dt, ctx->tol, ctx->window, 0, NULL};
     SKMemoryReducedInfo info;
-    SKBowTrajectory traj;
     PetscLogDouble t0, t1;
 
-    PetscCall(PetscMemzero(&traj, sizeof(traj)));
-    PetscCall(SKProgressCreate(PETSC_COMM_WORLD, "bowedstring reduced", 0, ctx->t_end, &s.progress));
+    PetscCall(SKProgressCreate(PETSC_COMM_WORLD, "bowedstring reduced", 0, ctx->t_end, &w->progress));
+    s.progress = w->progress;
     PetscCall(SKWallTime(&t0));
-    PetscCall(SKMemoryReducedSolve(&md, &ctx->friction, &s, ctx->y_start, ctx->t_end, ctx->every, &traj, &info));
+    PetscCall(SKMemoryReducedSolve(&w->md, &ctx->friction, &s, ctx->y_start, ctx->t_end, ctx->every, &w->traj, &info));
     PetscCall(SKWallTime(&t1));
-    PetscCall(SKProgressDestroy(&s.progress));
-    PetscCall(WriteTrajectory(ctx, "reduced", &traj, t1 - t0, out));
+    PetscCall(SKProgressDestroy(&w->progress));
+    PetscCall(WriteTrajectory(ctx, "reduced", &w->traj, t1 - t0, out));
     PetscCall(SKOutputWriteAttributeInt(out, "/bowedstring/reduced", "window", info.window));
     PetscCall(SKOutputWriteAttributeInt(out, "/bowedstring/reduced", "far_modes", info.far_modes));
     PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/reduced", "history_error_bound", info.error_bound));
@@ -279,27 +288,46 @@ static PetscErrorCode BowRun(void *vctx, SKOutput out)
                               "history: window %" PetscInt_FMT " steps + %" PetscInt_FMT " far modes of %" PetscInt_FMT
                               ", convolution error <= %.2e",
                               info.window, info.far_modes, ctx->modes, (double)info.error_bound));
-    PetscCall(SKBowTrajectoryReset(&traj));
+    PetscCall(SKBowTrajectoryReset(&w->traj));
   }
   if (ctx->model == BOW_FULL || ctx->model == BOW_BOTH) {
     SKMemoryFullSettings s = {ctx->rtol, ctx->atol, 0, NULL};
-    SKBowTrajectory traj;
     PetscLogDouble t0, t1;
 
-    PetscCall(PetscMemzero(&traj, sizeof(traj)));
-    PetscCall(SKProgressCreate(PETSC_COMM_WORLD, "bowedstring full", 0, ctx->t_end, &s.progress));
+    PetscCall(SKProgressCreate(PETSC_COMM_WORLD, "bowedstring full", 0, ctx->t_end, &w->progress));
+    s.progress = w->progress;
     PetscCall(SKWallTime(&t0));
-    PetscCall(SKMemoryFullSolve(&md, &ctx->friction, &s, ctx->y_start, ctx->t_end, ctx->every * ctx->dt, &traj));
+    PetscCall(SKMemoryFullSolve(&w->md, &ctx->friction, &s, ctx->y_start, ctx->t_end, ctx->every * ctx->dt, &w->traj));
     PetscCall(SKWallTime(&t1));
-    PetscCall(SKProgressDestroy(&s.progress));
-    PetscCall(WriteTrajectory(ctx, "full", &traj, t1 - t0, out));
-    PetscCall(SKOutputWriteAttributeInt(out, "/bowedstring/full", "rhs_evaluations", traj.rhs_evals));
-    PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/full", "energy_residual", traj.energy_residual));
+    PetscCall(SKProgressDestroy(&w->progress));
+    PetscCall(WriteTrajectory(ctx, "full", &w->traj, t1 - t0, out));
+    PetscCall(SKOutputWriteAttributeInt(out, "/bowedstring/full", "rhs_evaluations", w->traj.rhs_evals));
+    PetscCall(SKOutputWriteAttributeReal(out, "/bowedstring/full", "energy_residual", w->traj.energy_residual));
     PetscCall(SKOutputSummary(out, "full", "energy balance: |E - E0 + damping loss - friction work| = %.2e (relative)",
-                              (double)traj.energy_residual));
-    PetscCall(SKBowTrajectoryReset(&traj));
+                              (double)w->traj.energy_residual));
+    PetscCall(SKBowTrajectoryReset(&w->traj));
   }
-  PetscCall(SKModalDataReset(&md));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BowWorkRelease(void *work)
+{
+  BowWork *w = (BowWork *)work;
+
+  PetscFunctionBegin;
+  PetscCall(SKProgressDestroy(&w->progress));
+  PetscCall(SKBowTrajectoryReset(&w->traj));
+  PetscCall(SKModalDataReset(&w->md));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BowRun(void *ctx, SKOutput out)
+{
+  BowWork w;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&w, sizeof(w)));
+  PetscCall(SKSolverRunWith(ctx, out, &w, BowRunWith, BowWorkRelease));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

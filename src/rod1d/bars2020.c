@@ -657,8 +657,10 @@ typedef struct {
   BarsQuad qd;
 } BarsWork;
 
-static PetscErrorCode BarsWorkDestroy(BarsWork *w)
+static PetscErrorCode BarsWorkDestroy(void *work)
 {
+  BarsWork *w = (BarsWork *)work;
+
   PetscFunctionBegin;
   PetscCall(SKProgressDestroy(&w->progress)); /* the progress line cleared also when the run stops */
   for (PetscInt b = 0; b < 2; b++)
@@ -672,9 +674,11 @@ static PetscErrorCode BarsWorkDestroy(BarsWork *w)
 }
 
 /* The run into W: the modal sets and samplers, the outputs, then the steps with a row written every out_every steps. */
-static PetscErrorCode Bars2020RunWith(Bars2020Ctx *ctx, SKOutput out, BarsWork *w)
+static PetscErrorCode Bars2020RunWith(void *vctx, SKOutput out, void *work)
 {
-  BarsEnergy en = {0, 0, 0};
+  Bars2020Ctx *ctx = (Bars2020Ctx *)vctx;
+  BarsWork *w      = (BarsWork *)work;
+  BarsEnergy en    = {0, 0, 0};
   PetscInt nset = ctx->linear ? 1 : 2, nf = ctx->nfield, nlin = 0;
   PetscReal max_resid = 0;
   PetscLogDouble t0, t1;
@@ -712,13 +716,10 @@ static PetscErrorCode Bars2020RunWith(Bars2020Ctx *ctx, SKOutput out, BarsWork *
 static PetscErrorCode Bars2020Run(void *vctx, SKOutput out)
 {
   BarsWork w;
-  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&w, sizeof(w)));
-  ierr = Bars2020RunWith((Bars2020Ctx *)vctx, out, &w);
-  PetscCall(BarsWorkDestroy(&w));
-  PetscCall(ierr);
+  PetscCall(SKSolverRunWith(vctx, out, &w, Bars2020RunWith, BarsWorkDestroy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -595,6 +595,7 @@ PetscErrorCode SKRodPairCreate(MPI_Comm comm, const SKRodPairParams *params, SKR
   PetscCall(PetscCalloc1(n, &rp->yint));
   PetscCall(PetscCalloc1(rp->nev, &rp->evals0));
   PetscCall(PetscCalloc1(rp->nev, &rp->evals1));
+  PetscCall(PetscCalloc2(rp->nev, &rp->watch, rp->nev, &rp->trigger));
   rp->rtol              = 1e-7;
   rp->atol              = 1e-10;
   rp->hmax              = PETSC_MAX_REAL;
@@ -651,6 +652,7 @@ PetscErrorCode SKRodPairDestroy(SKRodPair *rp_in)
   PetscCall(PetscFree(rp->yint));
   PetscCall(PetscFree(rp->evals0));
   PetscCall(PetscFree(rp->evals1));
+  PetscCall(PetscFree2(rp->watch, rp->trigger));
   PetscCall(PetscFree(rp->breaks));
   PetscCall(PetscFree(rp));
   *rp_in = NULL;

@@ -102,10 +102,9 @@ PetscErrorCode SKRodPairSolveRK45(SKRodPair rp, PetscReal t_end)
 {
   PetscInt n = rp->n, N2 = rp->nev, stalls = 0, ib = 0; /* N2: the event functions, two per node (and a hammer's two) */
   PetscReal **k = rp->k, *y = rp->y, *yn = rp->ynew, *yt = rp->ytmp, t = rp->t, h;
-  PetscBool *watch, *trigger;
+  PetscBool *watch = rp->watch, *trigger = rp->trigger;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc2(N2, &watch, N2, &trigger));
   SetAbsTol(rp);
   if (rp->monitor && rp->t_next_out <= t) {
     PetscCall(SKRodPairOutput(rp, t, y));
@@ -203,6 +202,5 @@ PetscErrorCode SKRodPairSolveRK45(SKRodPair rp, PetscReal t_end)
   }
   rp->t = t;
   rp->h = h;
-  PetscCall(PetscFree2(watch, trigger));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

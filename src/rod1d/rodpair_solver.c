@@ -115,8 +115,10 @@ static PetscErrorCode HammerAtRest(RodPairCtx *ctx, SKRodPair rp, PetscBool *res
 /* Solves a hammer blow sequence: each blow starts from the state the last one left (displacements, stresses, stick
    states) and runs, in steps of the output interval, until the pile is at rest (HammerAtRest) or for at most
    blow_max; the sequence stops at refusal (the blow count per 0.25 m at or above ctx->refusal) or at the end time.
-   Writes /rodpair/hammer_blows (one row per blow) and the residual profiles of rod 1 after each blow. */
-static PetscErrorCode RodPairSolveHammer(RodPairCtx *ctx, SKRodPair rp, SKOutput out, PetscInt *counts)
+   Writes /rodpair/hammer_blows (one row per blow) and the residual profiles of rod 1 after each blow, gathered in
+   AXIAL (nblows x (N - 1)), FRIC, CAP and UNOD (nblows x N). */
+static PetscErrorCode HammerBlows(RodPairCtx *ctx, SKRodPair rp, SKOutput out, PetscInt *counts, PetscReal *axial, PetscReal *fric,
+                                  PetscReal *cap, PetscReal *unod)
 {
   const char *const cols[]  = {"blow",
                                "t_start",
@@ -132,12 +134,11 @@ static PetscErrorCode RodPairSolveHammer(RodPairCtx *ctx, SKRodPair rp, SKOutput
                                "toe_set"};
   const char *const units[] = {"1", "s", "s", "1", "m", "m", "1", "N", "J", "1", "m/s", "m"};
   PetscInt N = ctx->p.N, nb = 0, refusal_blow = 0, dims[2];
-  PetscReal *axial, *fric, *cap, *unod, ein = 0.5 * ctx->p.ram_mass * ctx->impact_velocity * ctx->impact_velocity;
+  PetscReal ein = 0.5 * ctx->p.ram_mass * ctx->impact_velocity * ctx->impact_velocity;
   SKHistory hist;
 
   PetscFunctionBegin;
   PetscCall(SKOutputHistoryCreate(out, "/rodpair/hammer_blows", 12, cols, units, &hist));
-  PetscCall(PetscMalloc4(ctx->nblows * (N - 1), &axial, ctx->nblows * N, &fric, ctx->nblows * N, &cap, ctx->nblows * N, &unod));
   for (PetscInt k = 0; k < ctx->nblows; k++) {
     PetscReal t0, t, head0, head1, toe0, w0, fmax, vram, set, count;
     PetscBool rest = PETSC_FALSE;
@@ -203,7 +204,22 @@ static PetscErrorCode RodPairSolveHammer(RodPairCtx *ctx, SKRodPair rp, SKOutput
                               (double)ctx->refusal));
   else
     PetscCall(SKOutputSummary(out, "refusal", "not reached (%g blows per 0.25 m)", (double)ctx->refusal));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* HammerBlows() with the locked-in state after each blow (axial forces, friction forces and their static capacities,
+   displacements of rod 1) in arrays freed also when a blow stops with an error. */
+static PetscErrorCode RodPairSolveHammer(RodPairCtx *ctx, SKRodPair rp, SKOutput out, PetscInt *counts)
+{
+  const PetscInt N = ctx->p.N;
+  PetscReal *axial, *fric, *cap, *unod;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(ctx->nblows * (N - 1), &axial, ctx->nblows * N, &fric, ctx->nblows * N, &cap, ctx->nblows * N, &unod));
+  ierr = HammerBlows(ctx, rp, out, counts, axial, fric, cap, unod);
   PetscCall(PetscFree4(axial, fric, cap, unod));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -609,16 +625,45 @@ static PetscErrorCode RodPairMonitorFn(void *mctx, PetscReal t, const PetscReal 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
+/* The coordinates of the output grid and of the nodes of rod 1, /rodpair/z1 and /rodpair/z1_nodes. */
+static PetscErrorCode WriteCoordinates(const RodPairCtx *ctx, const SKRodPairParams *p, SKOutput out)
 {
-  RodPairCtx *ctx        = (RodPairCtx *)ctx_in;
+  PetscReal *z;
+  PetscInt n = ctx->ngrid;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(PetscMax(ctx->ngrid, p->N), &z));
+  for (PetscInt k = 0; k < ctx->ngrid; k++) z[k] = p->L1 * k / (ctx->ngrid - 1);
+  ierr = SKOutputWriteRealArray(out, "/rodpair/z1", 1, &n, z);
+  if (!ierr) {
+    for (PetscInt i = 0; i < p->N; i++) z[i] = p->L1 * i / (p->N - 1);
+    n    = p->N;
+    ierr = SKOutputWriteRealArray(out, "/rodpair/z1_nodes", 1, &n, z);
+  }
+  PetscCall(PetscFree(z));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What a run holds, freed by RodPairWorkRelease() whether the run ends or stops with an error. */
+typedef struct {
+  SKRodPair rp;
+  RodPairMonitor mon;
+} RodPairWork;
+
+static PetscErrorCode RodPairRunWith(void *vctx, SKOutput out, void *work)
+{
+  RodPairCtx *ctx        = (RodPairCtx *)vctx;
+  SKRodPair *rp_out      = &((RodPairWork *)work)->rp;
+  RodPairMonitor *mon    = &((RodPairWork *)work)->mon;
   SKRodPairParams p      = ctx->p;
   SKRodPairMethod method = ctx->method;
   PetscReal rtol = ctx->rtol, atol = ctx->atol, breaks[2], *bp = breaks, *bblow = NULL, wall0, wall1;
   PetscInt nbreak = 0, steps, rejected, rhs, events, dims[2], hcounts[4] = {0, 0, 0, 0};
   SKRodPair rp;
-  RodPairMonitor mon = {0};
   SKRodPairEnergy e;
+  PetscErrorCode ierr;
   const char *sec_cols[13]         = {"t",         "u1_0",   "u1_L/3",  "u1_2L/3",   "u1_L",       "vrel_0", "vrel_L/3",
                                       "vrel_2L/3", "vrel_L", "state_0", "state_L/3", "state_2L/3", "state_L"};
   const char *sec_units[13]        = {"s", "m", "m", "m", "m", "m/s", "m/s", "m/s", "m/s", "1", "1", "1", "1"};
@@ -630,7 +675,8 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscFunctionBegin;
   if (!solve_event) PetscCall(PetscLogEventRegister("RodPairSolve", SK_CLASSID, &solve_event));
 
-  PetscCall(SKRodPairCreate(ctx->comm, &p, RodPairLoad, ctx, &rp));
+  PetscCall(SKRodPairCreate(ctx->comm, &p, RodPairLoad, ctx, rp_out));
+  rp = *rp_out;
   PetscCall(SKRodPairSetTolerances(rp, rtol, atol));
   if (ctx->max_step > 0) PetscCall(SKRodPairSetMaxStep(rp, ctx->max_step)); /* the paper's fixed-step comparison */
   /* the integrators step onto the kinks and jumps of P(t) (none with a hammer: no P(t)) */
@@ -657,8 +703,9 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
     bp     = bblow;
     nbreak = 2 * ctx->nblows;
   }
-  if (nbreak) PetscCall(SKRodPairSetBreakpoints(rp, nbreak, bp));
+  ierr = nbreak ? SKRodPairSetBreakpoints(rp, nbreak, bp) : PETSC_SUCCESS;
   PetscCall(PetscFree(bblow));
+  PetscCall(ierr);
   /* the closed form the mode-matching method integrates exactly */
   switch (ctx->load.type) {
   case SK_TF_HARMONIC:
@@ -676,27 +723,29 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscCall(SKRodPairSetMMMSteps(rp, ctx->mmm_sample, ctx->mmm_coupling));
   PetscCall(SKRodPairSetMMMTransforms(rp, ctx->mmm_transform_min, ctx->mmm_nodes_min, ctx->mmm_fft_measure));
 
-  mon.ctx  = ctx;
-  mon.rp   = rp;
-  mon.N    = p.N;
-  mon.Nm   = p.Nm;
-  mon.full = ctx->output_state;
-  mon.nt   = (PetscInt)PetscFloorReal(ctx->t_end / ctx->dt_out + 1e-9) + 1;
-  PetscCall(PetscCalloc4(mon.nt, &mon.times, mon.nt * ctx->ngrid, &mon.u, mon.nt * ctx->ngrid, &mon.vrel, mon.nt * p.N, &mon.state));
-  if (mon.full) PetscCall(PetscMalloc4(mon.nt * p.N, &mon.un, mon.nt * p.N, &mon.vn, mon.nt * p.Nm, &mon.eta, mon.nt * p.Nm, &mon.etad));
-  PetscCall(SKOutputHistoryCreate(out, "/rodpair/sections", 13, sec_cols, sec_units, &mon.sections));
-  PetscCall(SKOutputHistoryCreate(out, "/rodpair/energy", 8, en_cols, en_units, &mon.energy));
-  PetscCall(SKHistorySetFlushInterval(mon.sections, 200));
-  PetscCall(SKHistorySetFlushInterval(mon.energy, 200));
+  mon->ctx  = ctx;
+  mon->rp   = rp;
+  mon->N    = p.N;
+  mon->Nm   = p.Nm;
+  mon->full = ctx->output_state;
+  mon->nt   = (PetscInt)PetscFloorReal(ctx->t_end / ctx->dt_out + 1e-9) + 1;
+  PetscCall(
+      PetscCalloc4(mon->nt, &mon->times, mon->nt * ctx->ngrid, &mon->u, mon->nt * ctx->ngrid, &mon->vrel, mon->nt * p.N, &mon->state));
+  if (mon->full)
+    PetscCall(PetscMalloc4(mon->nt * p.N, &mon->un, mon->nt * p.N, &mon->vn, mon->nt * p.Nm, &mon->eta, mon->nt * p.Nm, &mon->etad));
+  PetscCall(SKOutputHistoryCreate(out, "/rodpair/sections", 13, sec_cols, sec_units, &mon->sections));
+  PetscCall(SKOutputHistoryCreate(out, "/rodpair/energy", 8, en_cols, en_units, &mon->energy));
+  PetscCall(SKHistorySetFlushInterval(mon->sections, 200));
+  PetscCall(SKHistorySetFlushInterval(mon->energy, 200));
   if (ctx->hammer) {
     const char *hcols[8]  = {"t",           "head_force",     "ram_velocity", "head_velocity", "hammer_input",
                              "ram_kinetic", "cushion_stored", "cushion_loss"};
     const char *hunits[8] = {"s", "N", "m/s", "m/s", "J", "J", "J", "J"};
-    PetscCall(SKOutputHistoryCreate(out, "/rodpair/hammer", 8, hcols, hunits, &mon.hammer));
-    PetscCall(SKHistorySetFlushInterval(mon.hammer, 200));
+    PetscCall(SKOutputHistoryCreate(out, "/rodpair/hammer", 8, hcols, hunits, &mon->hammer));
+    PetscCall(SKHistorySetFlushInterval(mon->hammer, 200));
   }
-  PetscCall(SKProgressCreate(ctx->comm, "rodpair", 0, ctx->t_end, &mon.progress));
-  PetscCall(SKRodPairSetMonitor(rp, ctx->dt_out, RodPairMonitorFn, &mon));
+  PetscCall(SKProgressCreate(ctx->comm, "rodpair", 0, ctx->t_end, &mon->progress));
+  PetscCall(SKRodPairSetMonitor(rp, ctx->dt_out, RodPairMonitorFn, mon));
 
   cpu0 = clock();
   PetscCall(SKWallTime(&wall0));
@@ -710,34 +759,23 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscCall(PetscLogEventEnd(solve_event, 0, 0, 0, 0));
   PetscCall(SKWallTime(&wall1));
   cpu1 = clock();
-  PetscCall(SKProgressDestroy(&mon.progress));
+  PetscCall(SKProgressDestroy(&mon->progress));
 
-  dims[0] = mon.row;
-  PetscCall(SKOutputWriteRealArray(out, "/rodpair/time", 1, dims, mon.times));
+  dims[0] = mon->row;
+  PetscCall(SKOutputWriteRealArray(out, "/rodpair/time", 1, dims, mon->times));
   dims[1] = ctx->ngrid;
-  PetscCall(SKOutputWriteRealArray(out, "/rodpair/u1", 2, dims, mon.u));
-  PetscCall(SKOutputWriteRealArray(out, "/rodpair/vrel", 2, dims, mon.vrel));
+  PetscCall(SKOutputWriteRealArray(out, "/rodpair/u1", 2, dims, mon->u));
+  PetscCall(SKOutputWriteRealArray(out, "/rodpair/vrel", 2, dims, mon->vrel));
   dims[1] = p.N;
-  PetscCall(SKOutputWriteIntArray(out, "/rodpair/state", 2, dims, mon.state));
-  if (mon.full) {
-    PetscCall(SKOutputWriteRealArray(out, "/rodpair/u1_nodal", 2, dims, mon.un));
-    PetscCall(SKOutputWriteRealArray(out, "/rodpair/v1_nodal", 2, dims, mon.vn));
+  PetscCall(SKOutputWriteIntArray(out, "/rodpair/state", 2, dims, mon->state));
+  if (mon->full) {
+    PetscCall(SKOutputWriteRealArray(out, "/rodpair/u1_nodal", 2, dims, mon->un));
+    PetscCall(SKOutputWriteRealArray(out, "/rodpair/v1_nodal", 2, dims, mon->vn));
     dims[1] = p.Nm;
-    PetscCall(SKOutputWriteRealArray(out, "/rodpair/eta", 2, dims, mon.eta));
-    PetscCall(SKOutputWriteRealArray(out, "/rodpair/etadot", 2, dims, mon.etad));
-    PetscCall(PetscFree4(mon.un, mon.vn, mon.eta, mon.etad));
+    PetscCall(SKOutputWriteRealArray(out, "/rodpair/eta", 2, dims, mon->eta));
+    PetscCall(SKOutputWriteRealArray(out, "/rodpair/etadot", 2, dims, mon->etad));
   }
-  {
-    PetscReal *z;
-    PetscCall(PetscMalloc1(PetscMax(ctx->ngrid, p.N), &z));
-    for (PetscInt k = 0; k < ctx->ngrid; k++) z[k] = p.L1 * k / (ctx->ngrid - 1);
-    dims[0] = ctx->ngrid;
-    PetscCall(SKOutputWriteRealArray(out, "/rodpair/z1", 1, dims, z));
-    for (PetscInt i = 0; i < p.N; i++) z[i] = p.L1 * i / (p.N - 1);
-    dims[0] = p.N;
-    PetscCall(SKOutputWriteRealArray(out, "/rodpair/z1_nodes", 1, dims, z));
-    PetscCall(PetscFree(z));
-  }
+  PetscCall(WriteCoordinates(ctx, &p, out));
   PetscCall(SKRodPairGetCounts(rp, &steps, &rejected, &rhs, &events));
   if (ctx->hammer) { /* the blows were solved in pieces: their sums */
     steps    = hcounts[0];
@@ -759,7 +797,8 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
   PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "wall_time", wall1 - wall0));
   /* process CPU time of the solve: the benchmark's measure, robust to other jobs on the machine */
   PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "cpu_time", (PetscReal)(cpu1 - cpu0) / CLOCKS_PER_SEC));
-  PetscCall(SKOutputWriteAttributeReal(out, "/rodpair", "energy_balance_relative", mon.max_work > 0 ? mon.max_balance / mon.max_work : 0));
+  PetscCall(
+      SKOutputWriteAttributeReal(out, "/rodpair", "energy_balance_relative", mon->max_work > 0 ? mon->max_balance / mon->max_work : 0));
   PetscCall(SKOutputSummary(out, "solver", "%s (N = %" PetscInt_FMT ", N_m = %" PetscInt_FMT ", rtol %g)", SKRodPairMethods[method], p.N,
                             p.Nm, (double)rtol));
   PetscCall(SKOutputSummary(out, "intervals",
@@ -853,13 +892,33 @@ static PetscErrorCode RodPairRun(void *ctx_in, SKOutput out)
                              " (-rodpair_modes or <discretization modes=>)\n",
                              p.Nm, (double)est, (double)SK_RODPAIR_TRUNCATION_TOL, need));
   }
-  PetscCall(SKOutputSummary(out, "tip displacement", "%.6e m at t = %g s", (double)mon.u[(mon.row - 1) * ctx->ngrid + ctx->ngrid - 1],
-                            (double)(ctx->hammer ? mon.times[mon.row - 1] : ctx->t_end))); /* hammer blows end at rest */
+  PetscCall(SKOutputSummary(out, "tip displacement", "%.6e m at t = %g s", (double)mon->u[(mon->row - 1) * ctx->ngrid + ctx->ngrid - 1],
+                            (double)(ctx->hammer ? mon->times[mon->row - 1] : ctx->t_end))); /* hammer blows end at rest */
   PetscCall(SKOutputSummary(out, "energy balance",
                             ctx->hammer ? "%.3e of the ram's impact energy (max over time)" : "%.3e of the work of P (max over time)",
-                            (double)(mon.max_work > 0 ? mon.max_balance / mon.max_work : 0)));
-  PetscCall(PetscFree4(mon.times, mon.u, mon.vrel, mon.state));
-  PetscCall(SKRodPairDestroy(&rp));
+                            (double)(mon->max_work > 0 ? mon->max_balance / mon->max_work : 0)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RodPairWorkRelease(void *work)
+{
+  RodPairWork *r = (RodPairWork *)work;
+
+  PetscFunctionBegin;
+  PetscCall(SKProgressDestroy(&r->mon.progress)); /* the progress line cleared also when the run stops */
+  PetscCall(PetscFree4(r->mon.times, r->mon.u, r->mon.vrel, r->mon.state));
+  PetscCall(PetscFree4(r->mon.un, r->mon.vn, r->mon.eta, r->mon.etad));
+  PetscCall(SKRodPairDestroy(&r->rp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RodPairRun(void *ctx, SKOutput out)
+{
+  RodPairWork work;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&work, sizeof(work)));
+  PetscCall(SKSolverRunWith(ctx, out, &work, RodPairRunWith, RodPairWorkRelease));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -124,6 +124,7 @@ struct _p_SKRodPair {
   PetscReal rtol, atol, hmax, h;
   PetscReal *atolv;
   PetscReal *k[7], *ytmp, *ynew, *yint, *rcont[5], *evals0, *evals1;
+  PetscBool *watch, *trigger; /* RK45: the event functions watched over a step, and those that switch (nev each) */
   PetscInt nbreak;
   PetscReal *breaks;
   PetscReal dt_out, t_next_out;
