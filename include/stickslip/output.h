@@ -38,8 +38,8 @@ typedef enum { SK_OUTPUT_RUNNING, SK_OUTPUT_COMPLETED, SK_OUTPUT_FAILED } SKOutp
 PETSC_EXTERN PetscErrorCode SKOutputSetStatus(SKOutput out, SKOutputStatus status, const char message[]);
 /* Collective: raises on every rank the first write of results.h5 that failed on rank 0 (see above), if any. */
 PETSC_EXTERN PetscErrorCode SKOutputCheck(SKOutput out);
-/* Flushes and closes results.h5 and frees OUT, also when the flush fails; raises (on rank 0) a write failure that no
-   SKOutputCheck() has raised. */
+/* Flushes and closes results.h5 and frees OUT, also when the flush fails; then raises (on rank 0) the first failed
+   write, if any, so that a failure no SKOutputCheck() raised still ends the program with an error. */
 PETSC_EXTERN PetscErrorCode SKOutputDestroy(SKOutput *out);
 PETSC_EXTERN PetscErrorCode SKOutputGetDirectory(SKOutput out, const char *dir[]);
 /* Full path of FILE inside the output directory, into path[len]. */
