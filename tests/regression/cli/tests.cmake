@@ -20,6 +20,6 @@ set_tests_properties(cli_rank0_failures PROPERTIES PROCESSORS 2 TIMEOUT 600)
 # A disk that fills up during a run (a small tmpfs; skipped where mounting is not allowed): results.h5's histories, a
 # checkpoint, a campaign's realisation files and bars2020's histories end the run with exit status 2 and one error line
 # on 1 rank and on 2 (a 2-rank run once hung; the others crashed in MPI_Finalize), what was written stays readable, and
-# the checkpoint left is one a restart can use.
-sk_add_python_test(cli_full_disk ${SK_TEST_DIR}/check_full_disk.py LABELS "regression;mpi")
+# the checkpoint left is one a restart can use. Label refusal: the sanitizer job checks that these stopped runs leak nothing.
+sk_add_python_test(cli_full_disk ${SK_TEST_DIR}/check_full_disk.py LABELS "regression;mpi;refusal")
 set_tests_properties(cli_full_disk PROPERTIES PROCESSORS 2 TIMEOUT 600 SKIP_RETURN_CODE 77)
