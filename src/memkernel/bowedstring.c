@@ -170,11 +170,12 @@ static PetscErrorCode WriteKernel(const BowCtx *ctx, const SKModalData *md, SKOu
     for (PetscInt j = 0; j < n; j++)
       tau[j] = grid == 0 ? ctx->kernel_end * j / (n - 1) : ctx->kernel_end * PetscPowReal(10.0, -5.0 + 5.0 * j / (n - 1));
     ierr = SKMemoryKernelL1(md, 0, n, tau, l1);
-    for (PetscInt j = 0; j < n && !ierr; j++) {
+    if (ierr) break;
+    for (PetscInt j = 0; j < n; j++) {
       table[2 * j]     = tau[j];
       table[2 * j + 1] = l1[j];
     }
-    if (!ierr) ierr = SKOutputWriteRealArray(out, grid == 0 ? "/bowedstring/kernel" : "/bowedstring/kernel_log", 2, dims, table);
+    ierr = SKOutputWriteRealArray(out, grid == 0 ? "/bowedstring/kernel" : "/bowedstring/kernel_log", 2, dims, table);
   }
   PetscCall(PetscFree3(tau, l1, table)); /* also when a write fails */
   PetscCall(ierr);
