@@ -46,49 +46,54 @@ static int CVRoots(sunrealtype t, N_Vector y, sunrealtype *g, void *data)
     PetscCheck(_flag >= 0, rp->comm, PETSC_ERR_LIB, "CVODE: %s failed with flag %d at t = %g s", #f, _flag, (double)t); \
   } while (0)
 
-PetscErrorCode SKRodPairSolveCVODE(SKRodPair rp, PetscReal t_end)
-{
+/* What a solve holds: CVODE's objects, the root bookkeeping (2N) */
+typedef struct {
   SUNContext sunctx;
   void *cv;
   N_Vector y, atolv;
   SUNNonlinearSolver nls;
-  CVCtx ctx  = {rp, PETSC_SUCCESS};
-  PetscInt n = rp->n, N2 = 2 * rp->model.N, ib = 0, stalls = 0;
-  PetscReal t = rp->t, tprev;
+  CVCtx ctx;
   int *rootsfound, *rootdir;
   PetscBool *trigger;
+} CVWork;
+
+static PetscErrorCode CVRun(SKRodPair rp, PetscReal t_end, CVWork *w)
+{
+  PetscInt n = rp->n, N2 = 2 * rp->model.N, ib = 0, stalls = 0;
+  PetscReal t = rp->t, tprev;
 
   PetscFunctionBegin;
-  CVCall(SUNContext_Create(NULL, &sunctx));
-  y     = N_VMake_Serial(n, rp->y, sunctx); /* CVODE works on the rod pair's own state */
-  atolv = N_VNew_Serial(n, sunctx);
-  for (PetscInt j = 0; j < n; j++) NV_Ith_S(atolv, j) = j < n - 2 ? 0 : 1e30; /* energies are not error-controlled */
+  w->ctx = (CVCtx){rp, PETSC_SUCCESS};
+  CVCall(SUNContext_Create(NULL, &w->sunctx));
+  w->y     = N_VMake_Serial(n, rp->y, w->sunctx); /* CVODE works on the rod pair's own state */
+  w->atolv = N_VNew_Serial(n, w->sunctx);
+  for (PetscInt j = 0; j < n; j++) NV_Ith_S(w->atolv, j) = j < n - 2 ? 0 : 1e30; /* energies are not error-controlled */
   {
     /* same absolute tolerances as RK45 (rodpair_rk45.c) */
     const SKRodPairModel *m = &rp->model;
-    PetscReal w             = m->omega1_rod1;
+    PetscReal w1            = m->omega1_rod1;
     for (PetscInt i = 0; i < m->N; i++) {
-      NV_Ith_S(atolv, i)        = rp->atol;
-      NV_Ith_S(atolv, m->N + i) = rp->atol * w;
+      NV_Ith_S(w->atolv, i)        = rp->atol;
+      NV_Ith_S(w->atolv, m->N + i) = rp->atol * w1;
     }
     for (PetscInt k = 0; k < m->Nm; k++) {
-      NV_Ith_S(atolv, 2 * m->N + k)         = rp->atol / m->psi_amp;
-      NV_Ith_S(atolv, 2 * m->N + m->Nm + k) = rp->atol * w / m->psi_amp;
+      NV_Ith_S(w->atolv, 2 * m->N + k)         = rp->atol / m->psi_amp;
+      NV_Ith_S(w->atolv, 2 * m->N + m->Nm + k) = rp->atol * w1 / m->psi_amp;
     }
   }
-  PetscCall(PetscMalloc3(N2, &rootsfound, N2, &rootdir, N2, &trigger));
-  for (PetscInt j = 0; j < N2; j++) rootdir[j] = -1; /* only positive -> non-positive crossings are events */
-  cv = CVodeCreate(CV_ADAMS, sunctx);
-  PetscCheck(cv, rp->comm, PETSC_ERR_LIB, "CVodeCreate failed");
-  CVCall(CVodeInit(cv, CVRhs, t, y));
-  CVCall(CVodeSetUserData(cv, &ctx));
-  CVCall(CVodeSVtolerances(cv, rp->rtol, atolv));
-  nls = SUNNonlinSol_FixedPoint(y, 0, sunctx);
-  CVCall(CVodeSetNonlinearSolver(cv, nls));
-  CVCall(CVodeSetMaxNumSteps(cv, 100000000));
-  CVCall(CVodeRootInit(cv, (int)N2, CVRoots));
-  CVCall(CVodeSetRootDirection(cv, rootdir));
-  if (rp->hmax < PETSC_MAX_REAL) CVCall(CVodeSetMaxStep(cv, rp->hmax));
+  PetscCall(PetscMalloc3(N2, &w->rootsfound, N2, &w->rootdir, N2, &w->trigger));
+  for (PetscInt j = 0; j < N2; j++) w->rootdir[j] = -1; /* only positive -> non-positive crossings are events */
+  w->cv = CVodeCreate(CV_ADAMS, w->sunctx);
+  PetscCheck(w->cv, rp->comm, PETSC_ERR_LIB, "CVodeCreate failed");
+  CVCall(CVodeInit(w->cv, CVRhs, t, w->y));
+  CVCall(CVodeSetUserData(w->cv, &w->ctx));
+  CVCall(CVodeSVtolerances(w->cv, rp->rtol, w->atolv));
+  w->nls = SUNNonlinSol_FixedPoint(w->y, 0, w->sunctx);
+  CVCall(CVodeSetNonlinearSolver(w->cv, w->nls));
+  CVCall(CVodeSetMaxNumSteps(w->cv, 100000000));
+  CVCall(CVodeRootInit(w->cv, (int)N2, CVRoots));
+  CVCall(CVodeSetRootDirection(w->cv, w->rootdir));
+  if (rp->hmax < PETSC_MAX_REAL) CVCall(CVodeSetMaxStep(w->cv, rp->hmax));
 
   if (rp->monitor && rp->t_next_out <= t) {
     PetscCall(SKRodPairOutput(rp, t, rp->y));
@@ -104,63 +109,76 @@ PetscErrorCode SKRodPairSolveCVODE(SKRodPair rp, PetscReal t_end)
     int flag;
 
     if (ib < rp->nbreak && rp->breaks[ib] < t_stop) t_stop = rp->breaks[ib];
-    CVCall(CVodeSetStopTime(cv, t_stop));
+    CVCall(CVodeSetStopTime(w->cv, t_stop));
     tprev = t;
-    flag  = CVode(cv, t_stop, y, &t, CV_ONE_STEP);
-    PetscCall(ctx.ierr);
+    flag  = CVode(w->cv, t_stop, w->y, &t, CV_ONE_STEP);
+    PetscCall(w->ctx.ierr);
     CVCall(flag);
     rp->steps++;
     /* outputs in (tprev, t] from CVODE's interpolant */
     while (rp->monitor && rp->t_next_out <= t + 1e-9 * rp->dt_out) {
-      N_Vector yo = N_VMake_Serial(n, rp->yint, sunctx);
-      CVCall(CVodeGetDky(cv, PetscMin(rp->t_next_out, t), 0, yo));
+      N_Vector yo = N_VMake_Serial(n, rp->yint, w->sunctx);
+      int dky     = CVodeGetDky(w->cv, PetscMin(rp->t_next_out, t), 0, yo);
       N_VDestroy(yo);
+      PetscCheck(dky >= 0, rp->comm, PETSC_ERR_LIB, "CVODE: CVodeGetDky failed with flag %d at t = %g s", dky, (double)t);
       PetscCall(SKRodPairOutput(rp, rp->t_next_out, rp->yint));
       rp->t_next_out += rp->dt_out;
     }
     (void)tprev;
     if (flag == CV_ROOT_RETURN) {
-      CVCall(CVodeGetRootInfo(cv, rootsfound));
-      for (PetscInt j = 0; j < N2; j++) trigger[j] = (rootsfound[j] != 0 && rp->armed[j]) ? PETSC_TRUE : PETSC_FALSE;
+      CVCall(CVodeGetRootInfo(w->cv, w->rootsfound));
+      for (PetscInt j = 0; j < N2; j++) w->trigger[j] = (w->rootsfound[j] != 0 && rp->armed[j]) ? PETSC_TRUE : PETSC_FALSE;
       event = PETSC_TRUE;
     } else {
       /* arm functions seen positive; a just-switched one that went the wrong way is re-decided now (as in RK45) */
       PetscCall(SKRodPairRHS(rp, t, rp->y, rp->ytmp));
       SKRodPairEventValues(rp, rp->y, rp->evals1);
-      wrong_way = SKRodPairWrongWay(rp, t, rp->evals1, trigger);
+      wrong_way = SKRodPairWrongWay(rp, t, rp->evals1, w->trigger);
       for (PetscInt j = 0; j < N2; j++)
         if (rp->evals1[j] > 0) rp->armed[j] = PETSC_TRUE;
       event = wrong_way;
       if (ib < rp->nbreak && t >= rp->breaks[ib]) {
         ib++;
-        CVCall(CVodeReInit(cv, t, y)); /* the load jumps here */
+        CVCall(CVodeReInit(w->cv, t, w->y)); /* the load jumps here */
       }
     }
     if (event) {
       PetscCheck(!wrong_way || ++stalls < 20 * N2 + 100, rp->comm, PETSC_ERR_NOT_CONVERGED,
                  "Stick/slip switching does not settle at t = %g s (Zeno chatter)", (double)t);
       if (!wrong_way) stalls = 0;
-      PetscCall(SKRodPairResolve(rp, t, rp->y, trigger));
+      PetscCall(SKRodPairResolve(rp, t, rp->y, w->trigger));
       PetscCall(SKRodPairRHS(rp, t, rp->y, rp->ytmp));
       SKRodPairEventValues(rp, rp->y, rp->evals0);
       SKRodPairArmAfterEvent(rp);
-      CVCall(CVodeReInit(cv, t, y));
+      CVCall(CVodeReInit(w->cv, t, w->y));
     }
   }
   {
     long nst, nfe, nge;
-    CVCall(CVodeGetNumSteps(cv, &nst));
-    CVCall(CVodeGetNumRhsEvals(cv, &nfe));
-    CVCall(CVodeGetNumGEvals(cv, &nge));
+    CVCall(CVodeGetNumSteps(w->cv, &nst));
+    CVCall(CVodeGetNumRhsEvals(w->cv, &nfe));
+    CVCall(CVodeGetNumGEvals(w->cv, &nge));
     PetscCall(PetscInfo(NULL, "CVODE: %ld steps since the last reinit, %ld RHS and %ld root-function evaluations\n", nst, nfe, nge));
   }
   rp->t = t;
-  CVodeFree(&cv);
-  SUNNonlinSolFree(nls);
-  N_VDestroy(atolv);
-  N_VDestroy(y);
-  SUNContext_Free(&sunctx);
-  PetscCall(PetscFree3(rootsfound, rootdir, trigger));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSolveCVODE(SKRodPair rp, PetscReal t_end)
+{
+  CVWork w = {0};
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  /* CVODE's objects and the work arrays are freed whether the solve ends or stops with an error */
+  ierr = CVRun(rp, t_end, &w);
+  if (w.cv) CVodeFree(&w.cv);
+  if (w.nls) SUNNonlinSolFree(w.nls);
+  if (w.atolv) N_VDestroy(w.atolv);
+  if (w.y) N_VDestroy(w.y);
+  if (w.sunctx) SUNContext_Free(&w.sunctx);
+  PetscCall(PetscFree3(w.rootsfound, w.rootdir, w.trigger));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif

@@ -530,24 +530,28 @@ static PetscErrorCode SwitchAt(SKRodPair rp, PetscReal t, PetscReal y[], const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
+/* The solve's own work arrays besides MMM's: the time loop's states (n), the event bookkeeping (2N), rod 2's loads (N_m) */
+typedef struct {
+  PetscReal dtc; /* the coupling step */
+  PetscReal *yw, *dy, *qbuf, *eprev, *tnext, *tlast, *margin;
+  PetscInt *cand, *lsel, *lwatch, *ltrig;
+  PetscBool *trigger, *sel;
+} MMMLoop;
+
+/* Everything the solve allocates, into MM and LP (zeroed by the caller: MMMDestroy() frees what a set-up that stopped
+   half-way made) */
+static PetscErrorCode MMMSetUp(SKRodPair rp, MMM *mm, MMMLoop *lp)
 {
-  MMM mm     = {0};
-  PetscInt N = rp->model.N, Nm = rp->model.Nm, n = rp->n, N2 = 2 * N, ib = 0, stalls = 0, ncand, *cand, *lsel, *lwatch, *ltrig;
-  PetscReal t = rp->t, *y = rp->y, *yw, *dy, *qbuf, *eprev, *tnext, *tlast, *margin, dtc, wmax;
-  PetscBool *trigger, *sel, new_interval = PETSC_TRUE, have_rhs = PETSC_FALSE;
+  PetscInt N = rp->model.N, Nm = rp->model.Nm, n = rp->n, N2 = 2 * N;
+  PetscReal wmax;
 
   PetscFunctionBegin;
-  PetscCheck(N >= 3, rp->comm, PETSC_ERR_SUP, "The mode-matching method needs N >= 3 (uniform chain segments)");
-  PetscCheck(rp->load_form_set, rp->comm, PETSC_ERR_SUP,
-             "The mode-matching method needs P(t) = Pc + P0 sin(W t + phase) with Pc constant between breakpoints (harmonic, pulse, "
-             "constant loads); call SKRodPairSetLoadForm()");
-  mm.rp    = rp;
-  mm.N     = N;
-  mm.Nm    = Nm;
-  mm.P0    = rp->load_P0;
-  mm.W     = rp->load_W;
-  mm.phase = rp->load_phase;
+  mm->rp    = rp;
+  mm->N     = N;
+  mm->Nm    = Nm;
+  mm->P0    = rp->load_P0;
+  mm->W     = rp->load_W;
+  mm->phase = rp->load_phase;
   if (rp->model.uniform1)
     wmax = 2 * PetscSqrtReal(rp->model.spring[0] / rp->model.mass[1]);
   else { /* Gershgorin bound of M^-1/2 K M^-1/2: 2 sqrt(k/m) again for a uniform chain */
@@ -560,52 +564,108 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       wmax = PetscMax(wmax, PetscSqrtReal(r));
     }
   }
-  mm.wmax = wmax;
+  mm->wmax = wmax;
   /* samples for bracketing events: a fraction of the shortest period of rod 1 and of the retained rod-2 modes */
-  mm.dt_sample = rp->mmm_sample / PetscMax(wmax, rp->model.omega[Nm - 1]);
+  mm->dt_sample = rp->mmm_sample / PetscMax(wmax, rp->model.omega[Nm - 1]);
   /* coupling (pseudo-force) step: resolves the retained rod-2 modes, independent of the rod-1 spacing */
-  dtc = PetscMin((rp->mmm_coupling > 0 ? rp->mmm_coupling : SKRodPairDefaultMMMCoupling(&rp->params)) / rp->model.omega[Nm - 1], rp->hmax);
-  PetscCall(PetscCalloc1(N, &mm.seg));
+  lp->dtc =
+      PetscMin((rp->mmm_coupling > 0 ? rp->mmm_coupling : SKRodPairDefaultMMMCoupling(&rp->params)) / rp->model.omega[Nm - 1], rp->hmax);
+  PetscCall(PetscCalloc1(N, &mm->seg));
   /* mode-matrix cache: up to 16 slots of N x N within 32 MB (at least 2) */
-  mm.cache.cap   = N * N + N;
-  mm.cache.nslot = PetscMax(2, PetscMin(16, (PetscInt)(32.0 * 1024 * 1024 / (8.0 * mm.cache.cap))));
-  PetscCall(PetscMalloc1((size_t)mm.cache.nslot * mm.cache.cap, &mm.cache.data));
-  PetscCall(PetscCalloc3(mm.cache.nslot, &mm.cache.kind, mm.cache.nslot, &mm.cache.n, mm.cache.nslot, &mm.cache.used));
-  for (PetscInt k = 0; k < mm.cache.nslot; k++) mm.cache.n[k] = -1;
-  PetscCall(PetscMalloc5((size_t)N * N + N, &mm.scratch, N, &mm.eigd, N, &mm.eige, (size_t)N * N, &mm.eigz, 18 * N, &mm.eigwork));
-  PetscCall(PetscMalloc3(N, &mm.eigw, 12 * N, &mm.eigiwork, N, &mm.capS));
-  PetscCall(PetscMalloc3(3 * N, &mm.xw, N, &mm.rowL, N, &mm.rowR));
-  PetscCall(PetscMalloc5(N, &mm.nu, N, &mm.nv, N, &mm.nidx, N, &mm.nodes, N, &mm.need));
-  for (PetscInt i = 0; i < N; i++) mm.need[i] = PETSC_FALSE;
-  mm.nodes_min = rp->mmm_nodes_min;
-  PetscCall(PetscMalloc4(N, &mm.prev_a, N, &mm.prev_n, N, &mm.prev_kind, N, &mm.Fprev));
+  mm->cache.cap   = N * N + N;
+  mm->cache.nslot = PetscMax(2, PetscMin(16, (PetscInt)(32.0 * 1024 * 1024 / (8.0 * mm->cache.cap))));
+  PetscCall(PetscMalloc1((size_t)mm->cache.nslot * mm->cache.cap, &mm->cache.data));
+  PetscCall(PetscCalloc3(mm->cache.nslot, &mm->cache.kind, mm->cache.nslot, &mm->cache.n, mm->cache.nslot, &mm->cache.used));
+  for (PetscInt k = 0; k < mm->cache.nslot; k++) mm->cache.n[k] = -1;
+  PetscCall(PetscMalloc5((size_t)N * N + N, &mm->scratch, N, &mm->eigd, N, &mm->eige, (size_t)N * N, &mm->eigz, 18 * N, &mm->eigwork));
+  PetscCall(PetscMalloc3(N, &mm->eigw, 12 * N, &mm->eigiwork, N, &mm->capS));
+  PetscCall(PetscMalloc3(3 * N, &mm->xw, N, &mm->rowL, N, &mm->rowR));
+  PetscCall(PetscMalloc5(N, &mm->nu, N, &mm->nv, N, &mm->nidx, N, &mm->nodes, N, &mm->need));
+  for (PetscInt i = 0; i < N; i++) mm->need[i] = PETSC_FALSE;
+  mm->nodes_min = rp->mmm_nodes_min;
+  PetscCall(PetscMalloc4(N, &mm->prev_a, N, &mm->prev_n, N, &mm->prev_kind, N, &mm->Fprev));
   PetscCall(SKMMMRegisterLogEvents());
-  PetscCall(SKMMMTransformsCreate(N, rp->mmm_transform_min, rp->mmm_fft_measure ? FFTW_MEASURE : FFTW_ESTIMATE, &mm.tr));
+  PetscCall(SKMMMTransformsCreate(N, rp->mmm_transform_min, rp->mmm_fft_measure ? FFTW_MEASURE : FFTW_ESTIMATE, &mm->tr));
   rp->mmm_eig_solves = rp->mmm_eig_hits = rp->mmm_eig_closed = 0;
   for (PetscInt k = 0; k < SK_RODPAIR_MMM_EVAL_KINDS; k++) rp->mmm_evals[k] = 0;
-  PetscCall(PetscCalloc5(N, &mm.w, N, &mm.c0, N, &mm.c1, N, &mm.pa, N, &mm.A));
-  PetscCall(PetscCalloc5(N, &mm.B, N, &mm.q0, N, &mm.qd0, N, &mm.g0, N, &mm.g1));
-  PetscCall(PetscCalloc3(N, &mm.gP, N, &mm.phi, N, &mm.us0));
-  PetscCall(PetscCalloc4(N, &mm.vs, Nm, &mm.eta0, Nm, &mm.etad0, N, &mm.Ffric));
-  PetscCall(PetscCalloc4(Nm, &mm.eA, Nm, &mm.eB, Nm, &mm.eQ0, Nm, &mm.eS));
-  PetscCall(PetscMalloc4(n, &yw, n, &dy, Nm, &qbuf, N2, &eprev));
-  PetscCall(PetscMalloc3(N2, &cand, N2, &trigger, N2, &sel));
-  PetscCall(PetscMalloc3(N2, &lsel, N2, &lwatch, N2, &ltrig));
-  PetscCall(PetscMalloc3(N2, &tnext, N2, &tlast, N2, &margin));
-  PetscCall(PetscCalloc3(N, &mm.gF, Nm, &mm.Qslip, N, &mm.alag));
-  PetscCall(PetscCalloc5(N, &mm.segof, N, &mm.segtau, N, &mm.qv, N, &mm.qdv, Nm, &mm.et));
-  PetscCall(PetscCalloc3(Nm, &mm.etd, Nm, &mm.etdd, N, &mm.bv));
-  mm.gstart = rp->gslip;
-  PetscCall(PetscCalloc3(N, &mm.ba, N2, &mm.rate, N2, &mm.noise));
-  PetscCall(PetscCalloc5(N, &mm.cwv, N, &mm.swv, Nm, &mm.cw2, Nm, &mm.sw2, PetscMax(N, Nm), &mm.arg));
-  PetscCall(PetscMalloc3((size_t)Nm * Nm, &mm.kfac, Nm, &mm.kd, Nm, &mm.kx));
-  PetscCall(PetscCalloc3(N2, &mm.devals, N2, &mm.devb, Nm, &mm.etddd));
-  PetscCall(PetscCalloc2(N, &mm.gmax, N, &mm.dgl));
-  PetscCall(PetscCalloc3(N, &mm.cwd, N, &mm.swd, N, &mm.dtok));
+  PetscCall(PetscCalloc5(N, &mm->w, N, &mm->c0, N, &mm->c1, N, &mm->pa, N, &mm->A));
+  PetscCall(PetscCalloc5(N, &mm->B, N, &mm->q0, N, &mm->qd0, N, &mm->g0, N, &mm->g1));
+  PetscCall(PetscCalloc3(N, &mm->gP, N, &mm->phi, N, &mm->us0));
+  PetscCall(PetscCalloc4(N, &mm->vs, Nm, &mm->eta0, Nm, &mm->etad0, N, &mm->Ffric));
+  PetscCall(PetscCalloc4(Nm, &mm->eA, Nm, &mm->eB, Nm, &mm->eQ0, Nm, &mm->eS));
+  PetscCall(PetscMalloc4(n, &lp->yw, n, &lp->dy, Nm, &lp->qbuf, N2, &lp->eprev));
+  PetscCall(PetscMalloc3(N2, &lp->cand, N2, &lp->trigger, N2, &lp->sel));
+  PetscCall(PetscMalloc3(N2, &lp->lsel, N2, &lp->lwatch, N2, &lp->ltrig));
+  PetscCall(PetscMalloc3(N2, &lp->tnext, N2, &lp->tlast, N2, &lp->margin));
+  PetscCall(PetscCalloc3(N, &mm->gF, Nm, &mm->Qslip, N, &mm->alag));
+  PetscCall(PetscCalloc5(N, &mm->segof, N, &mm->segtau, N, &mm->qv, N, &mm->qdv, Nm, &mm->et));
+  PetscCall(PetscCalloc3(Nm, &mm->etd, Nm, &mm->etdd, N, &mm->bv));
+  mm->gstart = rp->gslip;
+  PetscCall(PetscCalloc3(N, &mm->ba, N2, &mm->rate, N2, &mm->noise));
+  PetscCall(PetscCalloc5(N, &mm->cwv, N, &mm->swv, Nm, &mm->cw2, Nm, &mm->sw2, PetscMax(N, Nm), &mm->arg));
+  PetscCall(PetscMalloc3((size_t)Nm * Nm, &mm->kfac, Nm, &mm->kd, Nm, &mm->kx));
+  PetscCall(PetscCalloc3(N2, &mm->devals, N2, &mm->devb, Nm, &mm->etddd));
+  PetscCall(PetscCalloc2(N, &mm->gmax, N, &mm->dgl));
+  PetscCall(PetscCalloc3(N, &mm->cwd, N, &mm->swd, N, &mm->dtok));
   if ((size_t)2 * N * (N + 1) * sizeof(PetscReal) <= SK_MMM_FREQ_CACHE)
-    PetscCall(PetscCalloc3(4 * (N + 1), &mm.wc, 4 * (N + 1), &mm.wcks, 4 * (N + 1), &mm.wcms));
-  mm.tdt = -1;
+    PetscCall(PetscCalloc3(4 * (N + 1), &mm->wc, 4 * (N + 1), &mm->wcks, 4 * (N + 1), &mm->wcms));
+  mm->tdt = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
+/* Frees what MMMSetUp() made, also after a set-up or a solve that stopped with an error; counts the transforms' plans and
+   tables */
+static PetscErrorCode MMMDestroy(MMM *mm, MMMLoop *lp)
+{
+  const PetscInt N = mm->N;
+
+  PetscFunctionBegin;
+  if (!mm->rp) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree(mm->seg));
+  PetscCall(PetscFree(mm->cache.data));
+  PetscCall(PetscFree3(mm->cache.kind, mm->cache.n, mm->cache.used));
+  PetscCall(PetscFree5(mm->scratch, mm->eigd, mm->eige, mm->eigz, mm->eigwork));
+  PetscCall(PetscFree3(mm->eigw, mm->eigiwork, mm->capS));
+  PetscCall(PetscFree3(mm->xw, mm->rowL, mm->rowR));
+  PetscCall(PetscFree5(mm->nu, mm->nv, mm->nidx, mm->nodes, mm->need));
+  PetscCall(PetscFree4(mm->prev_a, mm->prev_n, mm->prev_kind, mm->Fprev));
+  mm->rp->mmm_plans  = mm->tr.nplans;
+  mm->rp->mmm_tables = mm->tr.ntables;
+  PetscCall(SKMMMTransformsDestroy(&mm->tr));
+  PetscCall(PetscFree5(mm->w, mm->c0, mm->c1, mm->pa, mm->A));
+  PetscCall(PetscFree5(mm->B, mm->q0, mm->qd0, mm->g0, mm->g1));
+  PetscCall(PetscFree3(mm->gP, mm->phi, mm->us0));
+  PetscCall(PetscFree4(mm->vs, mm->eta0, mm->etad0, mm->Ffric));
+  PetscCall(PetscFree4(mm->eA, mm->eB, mm->eQ0, mm->eS));
+  PetscCall(PetscFree4(lp->yw, lp->dy, lp->qbuf, lp->eprev));
+  PetscCall(PetscFree3(lp->cand, lp->trigger, lp->sel));
+  PetscCall(PetscFree3(lp->lsel, lp->lwatch, lp->ltrig));
+  PetscCall(PetscFree3(lp->tnext, lp->tlast, lp->margin));
+  PetscCall(PetscFree3(mm->gF, mm->Qslip, mm->alag));
+  PetscCall(PetscFree5(mm->segof, mm->segtau, mm->qv, mm->qdv, mm->et));
+  PetscCall(PetscFree3(mm->etd, mm->etdd, mm->bv));
+  PetscCall(PetscFree3(mm->ba, mm->rate, mm->noise));
+  PetscCall(PetscFree5(mm->cwv, mm->swv, mm->cw2, mm->sw2, mm->arg));
+  PetscCall(PetscFree3(mm->kfac, mm->kd, mm->kx));
+  PetscCall(PetscFree3(mm->devals, mm->devb, mm->etddd));
+  PetscCall(PetscFree2(mm->gmax, mm->dgl));
+  PetscCall(PetscFree3(mm->cwd, mm->swd, mm->dtok));
+  for (PetscInt k = 0; k < 4 * (N + 1) && mm->wc; k++) PetscCall(PetscFree(mm->wc[k]));
+  PetscCall(PetscFree3(mm->wc, mm->wcks, mm->wcms));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The time loop from rp->t to t_end: coupling steps, event search, switching, outputs */
+static PetscErrorCode MMMRun(MMM *mm, MMMLoop *lp, PetscReal t_end)
+{
+  SKRodPair rp = mm->rp;
+  PetscInt N = rp->model.N, N2 = 2 * N, ib = 0, stalls = 0, ncand, *cand = lp->cand, *lsel = lp->lsel, *lwatch = lp->lwatch,
+           *ltrig = lp->ltrig;
+  PetscReal t = rp->t, *y = rp->y, *yw = lp->yw, *dy = lp->dy, *qbuf = lp->qbuf, *eprev = lp->eprev, *tnext = lp->tnext, *tlast = lp->tlast,
+            *margin = lp->margin, dtc = lp->dtc;
+  PetscBool *trigger = lp->trigger, *sel = lp->sel, new_interval = PETSC_TRUE, have_rhs = PETSC_FALSE;
+
+  PetscFunctionBegin;
   if (rp->monitor && rp->t_next_out <= t) {
     PetscCall(SKRodPairOutput(rp, t, y));
     rp->t_next_out = t + rp->dt_out;
@@ -623,12 +683,12 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
     dt = t_stop - t;
     if (new_interval) {
       /* y is the full nodal state here; event values are exact */
-      PetscCall(StartInterval(&mm, t, y, dy, have_rhs));
+      PetscCall(StartInterval(mm, t, y, dy, have_rhs));
       for (PetscInt j = 0; j < N2; j++) margin[j] = rp->evals0[j];
       new_interval = PETSC_FALSE;
       have_rhs     = PETSC_FALSE;
     }
-    PetscCall(StartStep(&mm, t, dt, qbuf));
+    PetscCall(StartStep(mm, t, dt, qbuf));
     rp->steps++;
     /* next-check time of each function from its lower bound at the step start (carried over from the last step); the
        candidates: the functions a bound lets reach zero within the step, in ascending order. A function whose next
@@ -643,13 +703,13 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
          (1 + 4 eps) gives a rounded margin / rate > dt), most functions are far from zero */
       if (!(rp->armed[j] && margin[j] > 0))
         tnext[j] = 0;
-      else if (margin[j] <= mm.rate[j] * dt * (1 + 4 * PETSC_MACHINE_EPSILON))
-        tnext[j] = margin[j] / mm.rate[j];
+      else if (margin[j] <= mm->rate[j] * dt * (1 + 4 * PETSC_MACHINE_EPSILON))
+        tnext[j] = margin[j] / mm->rate[j];
       else
         continue;
       if (tnext[j] <= dt) cand[ncand++] = j;
     }
-    nsamp = (PetscInt)PetscCeilReal(dt / mm.dt_sample - 1e-9);
+    nsamp = (PetscInt)PetscCeilReal(dt / mm->dt_sample - 1e-9);
     for (PetscInt k = 1; k <= nsamp && tau_ev < 0; k++) {
       PetscReal tau, tmin = PETSC_MAX_REAL;
       PetscInt nsel = 0, nwatch = 0, nkeep = 0;
@@ -675,10 +735,10 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         if (sel[j]) lsel[nsel++] = j;
       }
       rp->rhs_evals++;
-      PetscCall(FastEvents(&mm, EVAL_SAMPLE, t, tau, nsel, lsel, rp->evals1, NULL));
+      PetscCall(FastEvents(mm, EVAL_SAMPLE, t, tau, nsel, lsel, rp->evals1, NULL));
       for (PetscInt l = 0; l < ncand; l++) {
         PetscInt j = cand[l];
-        trigger[j] = (sel[j] && !rp->armed[j] && rp->evals1[j] < -mm.noise[j]) ? PETSC_TRUE : PETSC_FALSE;
+        trigger[j] = (sel[j] && !rp->armed[j] && rp->evals1[j] < -mm->noise[j]) ? PETSC_TRUE : PETSC_FALSE;
         if (trigger[j] && j % 2 == 0 && SKRodPairAtTangency(rp, t, j / 2)) trigger[j] = PETSC_FALSE; /* as in RK45 */
         if (sel[j] && rp->armed[j] && rp->evals1[j] <= 0) lwatch[nwatch++] = j;
         wrong_way = (PetscBool)(wrong_way || trigger[j]);
@@ -697,7 +757,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         for (PetscInt it = 0; it < 60 && tr - tl > 1e-9 * dt + 1e-15; it++) {
           PetscBool ok = PETSC_TRUE;
           tr           = 0.5 * (tl + tr);
-          PetscCall(FastEvents(&mm, EVAL_WRONG_WAY, t, tr, ntrig, ltrig, rp->evals1, NULL));
+          PetscCall(FastEvents(mm, EVAL_WRONG_WAY, t, tr, ntrig, ltrig, rp->evals1, NULL));
           for (PetscInt l = 0; l < ntrig; l++) {
             PetscInt j = ltrig[l];
             if (!(rp->evals1[j] > 0)) ok = PETSC_FALSE;
@@ -742,18 +802,18 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         /* bracket [tau_prev, tau] (every watched function was positive at tau_prev: evaluated there, or by its bound):
            safeguarded Newton on the min of the watched functions normalised by their values at tau_prev */
         PetscReal b = tau, fa, da, fb, db, ttol = 1e-9 * dt + 1e-15;
-        ClosedEvent ev = {&mm, t, nwatch, lwatch, eprev, -1};
+        ClosedEvent ev = {mm, t, nwatch, lwatch, eprev, -1};
         /* the rates at tau (its modal values are cached: no trigonometry), then the values and rates at tau_prev; at
            tau_prev every normalised function is 1 and the rate is that of the steepest */
-        PetscCall(FastEvents(&mm, EVAL_BRACKET, t, tau, nwatch, lwatch, rp->evals1, mm.devb));
-        PetscCall(FastEvents(&mm, EVAL_BRACKET, t, tau_prev, nwatch, lwatch, eprev, mm.devals));
+        PetscCall(FastEvents(mm, EVAL_BRACKET, t, tau, nwatch, lwatch, rp->evals1, mm->devb));
+        PetscCall(FastEvents(mm, EVAL_BRACKET, t, tau_prev, nwatch, lwatch, eprev, mm->devals));
         fa = 1;
         da = PETSC_MAX_REAL;
-        for (PetscInt l = 0; l < nwatch; l++) da = PetscMin(da, mm.devals[lwatch[l]] / eprev[lwatch[l]]);
-        WatchedMin(&ev, rp->evals1, mm.devb, &fb, &db);
+        for (PetscInt l = 0; l < nwatch; l++) da = PetscMin(da, mm->devals[lwatch[l]] / eprev[lwatch[l]]);
+        WatchedMin(&ev, rp->evals1, mm->devb, &fb, &db);
         PetscCall(LocateEventNewton(&ev, tau_prev, fa, da, tau, fb, db, ttol, &b));
         /* the values at b: from the root finder's last evaluation when that was at b (the same evaluation) */
-        if (ev.last != b) PetscCall(FastEvents(&mm, EVAL_ROOT, t, b, nwatch, lwatch, rp->evals1, NULL));
+        if (ev.last != b) PetscCall(FastEvents(mm, EVAL_ROOT, t, b, nwatch, lwatch, rp->evals1, NULL));
         for (PetscInt l = 0; l < ncand; l++) trigger[cand[l]] = PETSC_FALSE;
         for (PetscInt l = 0; l < nwatch; l++) trigger[lwatch[l]] = (PetscBool)(rp->evals1[lwatch[l]] <= 0);
         tau_ev = b;
@@ -764,7 +824,7 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
         if (rp->evals1[j] > 0) rp->armed[j] = PETSC_TRUE;
         eprev[j] = rp->evals1[j];
         tlast[j] = tau;
-        tnext[j] = (rp->armed[j] && eprev[j] > 0) ? (mm.rate[j] > 0 ? tau + eprev[j] / mm.rate[j] : PETSC_MAX_REAL) : tau;
+        tnext[j] = (rp->armed[j] && eprev[j] > 0) ? (mm->rate[j] > 0 ? tau + eprev[j] / mm->rate[j] : PETSC_MAX_REAL) : tau;
       }
       tau_prev = tau;
     }
@@ -772,8 +832,8 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       /* a node switched at t goes against its new state at once: re-decide it at t (as in RK45) */
       PetscCheck(++stalls < 20 * N2 + 100, rp->comm, PETSC_ERR_NOT_CONVERGED,
                  "Stick/slip switching does not settle at t = %g s (Zeno chatter)", (double)t);
-      PetscCall(SKMMMStateAt(&mm, t, 0, y, PETSC_TRUE));
-      SKMMMRememberSegments(&mm, trigger);
+      PetscCall(SKMMMStateAt(mm, t, 0, y, PETSC_TRUE));
+      SKMMMRememberSegments(mm, trigger);
       SKRodPairCountRedecided(rp, t, trigger);
       PetscCall(SwitchAt(rp, t, y, trigger, dy));
       new_interval = PETSC_TRUE;
@@ -785,14 +845,14 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       PetscReal tau_end = tau_ev >= 0 ? tau_ev : dt;
       /* outputs inside the step, from the closed form */
       while (rp->monitor && (rp->t_next_out < t + tau_end || (tau_ev < 0 && rp->t_next_out <= t + tau_end + 1e-9 * rp->dt_out))) {
-        PetscCall(SKMMMStateAt(&mm, t, rp->t_next_out - t, yw, PETSC_TRUE));
+        PetscCall(SKMMMStateAt(mm, t, rp->t_next_out - t, yw, PETSC_TRUE));
         PetscCall(SKRodPairOutput(rp, rp->t_next_out, yw));
         rp->t_next_out += rp->dt_out;
       }
       if (tau_ev >= 0) {
         /* the end of the interval: full nodal state, switch, new interval */
-        PetscCall(SKMMMStateAt(&mm, t, tau_end, y, PETSC_TRUE));
-        SKMMMRememberSegments(&mm, trigger);
+        PetscCall(SKMMMStateAt(mm, t, tau_end, y, PETSC_TRUE));
+        SKMMMRememberSegments(mm, trigger);
         t += tau_end;
         if (ib < rp->nbreak && t >= rp->breaks[ib]) ib++;
         PetscCall(SwitchAt(rp, t, y, trigger, dy));
@@ -801,45 +861,33 @@ PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
       } else {
         /* the interval goes on: carry the closed forms over, nodal rod 1 is not formed */
         PetscBool last = t_stop >= t_end * (1 - 1e-15) ? PETSC_TRUE : PETSC_FALSE; /* the run ends: form the nodal state */
-        PetscCall(SKMMMStateAt(&mm, t, dt, last ? y : yw, last));
-        EndStep(&mm, t, dt, last ? y : yw);
-        for (PetscInt j = 0; j < N2; j++) margin[j] = (rp->armed[j] && eprev[j] > 0) ? eprev[j] - mm.rate[j] * (dt - tlast[j]) : eprev[j];
+        PetscCall(SKMMMStateAt(mm, t, dt, last ? y : yw, last));
+        EndStep(mm, t, dt, last ? y : yw);
+        for (PetscInt j = 0; j < N2; j++) margin[j] = (rp->armed[j] && eprev[j] > 0) ? eprev[j] - mm->rate[j] * (dt - tlast[j]) : eprev[j];
         t = t_stop;
         if (ib < rp->nbreak && t >= rp->breaks[ib]) ib++;
       }
     }
   }
   rp->t = t;
-  PetscCall(PetscFree(mm.seg));
-  PetscCall(PetscFree(mm.cache.data));
-  PetscCall(PetscFree3(mm.cache.kind, mm.cache.n, mm.cache.used));
-  PetscCall(PetscFree5(mm.scratch, mm.eigd, mm.eige, mm.eigz, mm.eigwork));
-  PetscCall(PetscFree3(mm.eigw, mm.eigiwork, mm.capS));
-  PetscCall(PetscFree3(mm.xw, mm.rowL, mm.rowR));
-  PetscCall(PetscFree5(mm.nu, mm.nv, mm.nidx, mm.nodes, mm.need));
-  PetscCall(PetscFree4(mm.prev_a, mm.prev_n, mm.prev_kind, mm.Fprev));
-  rp->mmm_plans  = mm.tr.nplans;
-  rp->mmm_tables = mm.tr.ntables;
-  PetscCall(SKMMMTransformsDestroy(&mm.tr));
-  PetscCall(PetscFree5(mm.w, mm.c0, mm.c1, mm.pa, mm.A));
-  PetscCall(PetscFree5(mm.B, mm.q0, mm.qd0, mm.g0, mm.g1));
-  PetscCall(PetscFree3(mm.gP, mm.phi, mm.us0));
-  PetscCall(PetscFree4(mm.vs, mm.eta0, mm.etad0, mm.Ffric));
-  PetscCall(PetscFree4(mm.eA, mm.eB, mm.eQ0, mm.eS));
-  PetscCall(PetscFree4(yw, dy, qbuf, eprev));
-  PetscCall(PetscFree3(cand, trigger, sel));
-  PetscCall(PetscFree3(lsel, lwatch, ltrig));
-  PetscCall(PetscFree3(tnext, tlast, margin));
-  PetscCall(PetscFree3(mm.gF, mm.Qslip, mm.alag));
-  PetscCall(PetscFree5(mm.segof, mm.segtau, mm.qv, mm.qdv, mm.et));
-  PetscCall(PetscFree3(mm.etd, mm.etdd, mm.bv));
-  PetscCall(PetscFree3(mm.ba, mm.rate, mm.noise));
-  PetscCall(PetscFree5(mm.cwv, mm.swv, mm.cw2, mm.sw2, mm.arg));
-  PetscCall(PetscFree3(mm.kfac, mm.kd, mm.kx));
-  PetscCall(PetscFree3(mm.devals, mm.devb, mm.etddd));
-  PetscCall(PetscFree2(mm.gmax, mm.dgl));
-  PetscCall(PetscFree3(mm.cwd, mm.swd, mm.dtok));
-  for (PetscInt k = 0; k < 4 * (N + 1) && mm.wc; k++) PetscCall(PetscFree(mm.wc[k]));
-  PetscCall(PetscFree3(mm.wc, mm.wcks, mm.wcms));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKRodPairSolveMMM(SKRodPair rp, PetscReal t_end)
+{
+  MMM mm     = {0};
+  MMMLoop lp = {0};
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCheck(rp->model.N >= 3, rp->comm, PETSC_ERR_SUP, "The mode-matching method needs N >= 3 (uniform chain segments)");
+  PetscCheck(rp->load_form_set, rp->comm, PETSC_ERR_SUP,
+             "The mode-matching method needs P(t) = Pc + P0 sin(W t + phase) with Pc constant between breakpoints (harmonic, pulse, "
+             "constant loads); call SKRodPairSetLoadForm()");
+  /* the work arrays are freed whether the solve ends or stops with an error (a full disk, Zeno chatter) */
+  ierr = MMMSetUp(rp, &mm, &lp);
+  if (!ierr) ierr = MMMRun(&mm, &lp, t_end);
+  PetscCall(MMMDestroy(&mm, &lp));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

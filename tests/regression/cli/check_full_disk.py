@@ -10,6 +10,8 @@ next exchange), and a checkpoint, a campaign's realisation file or a bars2020 hi
                no temporary file is left, and a -restart from it (on the ordinary disk) completes;
   realisation  a campaign's realisation files outgrow the disk; the realisations written before it stay;
   bars2020     the bars' field histories (rows buffered 256 at a time) outgrow the disk (serial solver, 1 rank);
+  rodpair      the rod pair's output rows outgrow the disk during a mode-matching solve (serial solver, 1 rank): in the
+               sanitizer job LeakSanitizer checks that the solve frees its work arrays when it stops (it did not);
   sizes        the checkpointed run on disks of 4 to 15 pages: whichever write meets the full disk first (a checkpoint,
                a flush of results.h5's metadata, its final arrays), the run completes or ends with exit status 2 and
                one error line, never a crash or a hang (a flush of results.h5 that failed once crashed it).
@@ -31,6 +33,7 @@ BOUNCE = os.path.join(src, "inputs/explicit/contact_bounce.xml")
 RESTART = os.path.join(src, "inputs/explicit/contact_restart.xml")  # checkpoints every 110 steps, 2 kept
 CAMPAIGN = os.path.join(src, "tests/regression/rough3d/campaign_tiny.xml")  # 6 realisation files of about 13 kB
 BARS = os.path.join(src, "inputs/bars2020/block-muN1.xml")  # results.h5 of about 4.6 MB
+RODPAIR = os.path.join(src, "inputs/rodpair/omega1-caseA.xml")  # results.h5 of about 3 MB per simulated second
 HANG = 120  # s: every run here takes a few seconds at most
 LAUNCH = {"serial": [], "mpi2": ["mpiexec", "-n", "2"]}
 PAGE = 4096  # tmpfs counts whole pages
@@ -131,6 +134,11 @@ try:
     out = os.path.join(DISK, "bars")
     p = run("serial", "run", BARS, "-o", out, "-quiet")
     stops("bars2020", "serial", p, f"writing {out}/results.h5 failed")
+
+    mount(20 * PAGE)
+    out = os.path.join(DISK, "rodpair")
+    p = run("serial", "run", RODPAIR, "-o", out, "-quiet", "-rodpair_solver", "mmm", "-rodpair_end", "0.4")
+    stops("rodpair", "serial", p, f"writing {out}/results.h5 failed")
 finally:
     with open("/proc/mounts") as f:  # every tmpfs of the test, also those of a check that failed half-way
         for at in sorted((line.split()[1] for line in f if line.split()[1].startswith(work)), reverse=True):
