@@ -338,6 +338,7 @@ PetscErrorCode SKExplicitGetOperators(SKExplicit ex, Mat *K, Vec *mass, IS *cons
   const PetscInt *ghost, *offsets, *elems;
   PetscReal *Ke, *Xe, *ue;
   PetscInt *dofs;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(SKMeshGetNodeOwnership(ex->mesh, NULL, &gstart, &gsize));
@@ -373,10 +374,11 @@ PetscErrorCode SKExplicitGetOperators(SKExplicit ex, Mat *K, Vec *mass, IS *cons
   PetscCall(PetscMalloc4(SK_ELEMENT_MAX_NODES * 3 * SK_ELEMENT_MAX_NODES * 3, &Ke, SK_ELEMENT_MAX_NODES * 3, &Xe, SK_ELEMENT_MAX_NODES * 3,
                          &ue, SK_ELEMENT_MAX_NODES * 3, &dofs));
   PetscCall(PetscArrayzero(ue, SK_ELEMENT_MAX_NODES * 3));
-  for (PetscInt b = 0; b < ex->nblocks; b++) {
+  /* the element loop stops on a signal or a failed element: K and the work arrays are freed then */
+  for (PetscInt b = 0; !ierr && b < ex->nblocks; b++) {
     const SKExplicitBlock *blk = &ex->blocks[b];
     const PetscInt n           = blk->nodes * dim;
-    for (PetscInt e = 0; e < blk->nelem; e++) {
+    for (PetscInt e = 0; !ierr && e < blk->nelem; e++) {
       const PetscInt *c = blk->conn + e * blk->nodes;
       SKFEMFailure fail;
       for (PetscInt a = 0; a < blk->nodes; a++)
@@ -384,11 +386,16 @@ PetscErrorCode SKExplicitGetOperators(SKExplicit ex, Mat *K, Vec *mass, IS *cons
           Xe[a * dim + d]   = ex->X[c[a] * dim + d];
           dofs[a * dim + d] = GlobalNode(ex, c[a], gstart, ghost) * dim + d;
         }
-      PetscCall(SKFEMBlockElementStiffness(blk->basis, blk->mat, e, Xe, ue, Ke, &fail));
-      if (fail.kind != SK_FEM_OK) PetscCall(SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + e], -1.0));
-      PetscCall(MatSetValues(*K, n, dofs, n, dofs, Ke, ADD_VALUES));
+      ierr = SKFEMBlockElementStiffness(blk->basis, blk->mat, e, Xe, ue, Ke, &fail);
+      if (!ierr && fail.kind != SK_FEM_OK) ierr = SKFEMFailureRaise(PETSC_COMM_SELF, &fail, ex->natural_elements[blk->first + e], -1.0);
+      if (!ierr) ierr = MatSetValues(*K, n, dofs, n, dofs, Ke, ADD_VALUES);
     }
   }
+  if (ierr) {
+    PetscCall(PetscFree4(Ke, Xe, ue, dofs));
+    PetscCall(MatDestroy(K));
+  }
+  PetscCall(ierr);
   for (PetscInt k = 0; k < ex->nsprings; k++) {
     const SKExplicitSpring *s = &ex->springs[k];
     if (s->node >= ex->nowned) continue;
@@ -607,10 +614,13 @@ static PetscErrorCode StiffnessBound(SKExplicit ex, const PetscBool want[], Pets
 {
   const PetscInt dim = ex->dim;
   PetscReal *r, lam = 0.0;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(PetscCalloc1(ex->ndof, &r));
-  for (PetscInt b = 0; b < ex->nblocks; b++) PetscCall(BlockStiffnessBounds(ex, &ex->blocks[b], r, want[b] ? &omega2[b] : NULL));
+  for (PetscInt b = 0; !ierr && b < ex->nblocks; b++) ierr = BlockStiffnessBounds(ex, &ex->blocks[b], r, want[b] ? &omega2[b] : NULL);
+  if (ierr) PetscCall(PetscFree(r)); /* a signal or a failed element stops the pass */
+  PetscCall(ierr);
   PetscCall(SKExplicitAssembleNodal(ex, r, dim));
   for (PetscInt k = 0; k < ex->nsprings; k++) {
     const SKExplicitSpring *s = &ex->springs[k];
@@ -647,11 +657,43 @@ static PetscErrorCode ElementBound(SKExplicit ex, const PetscReal omega2[], Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The largest eigenvalue of M^-1 K of the bodies (lambda) by the power iteration or the row bound of the critical step's
+   type, the element bound of the blocks flagged in WANT (omega2), with the row bound also the whole mesh's element bound
+   where ELEMENT (lambda_el); its: the power iterations */
+static PetscErrorCode BodyLambda(SKExplicit ex, const PetscBool want[], PetscBool element, PetscReal *lambda, PetscReal *lambda_el,
+                                 PetscReal omega2[], PetscInt *its)
+{
+  PetscFunctionBegin;
+  if (ex->critical_type == SK_EXPLICIT_CRITICAL_POWER) {
+    Mat K;
+    Vec mass;
+    IS cons;
+    PetscErrorCode ierr;
+    PetscCall(SKExplicitGetOperators(ex, &K, &mass, &cons));
+    if (ex->mass_iterated)
+      ierr = SKExplicitMassPowerIteration(ex, K, cons, ex->power_rtol, ex->power_its, lambda, its);
+    else
+      ierr = SKExplicitPowerIteration(K, mass, cons, ex->power_rtol, ex->power_its, lambda, its);
+    PetscCall(MatDestroy(&K));
+    PetscCall(VecDestroy(&mass));
+    PetscCall(ISDestroy(&cons));
+    PetscCall(ierr);
+    for (PetscInt b = 0; b < ex->nblocks; b++)
+      if (want[b]) PetscCall(BlockStiffnessBounds(ex, &ex->blocks[b], NULL, &omega2[b]));
+  } else {
+    PetscCall(StiffnessBound(ex, want, lambda, omega2));
+    /* both bounds are proofs: the bound takes the tighter */
+    if (element) PetscCall(ElementBound(ex, omega2, lambda_el));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
 {
-  PetscReal lambda, lambda_el = 0, rtol = ex->power_rtol, hmin = PETSC_MAX_REAL, dt_body, *omega2;
+  PetscReal lambda, lambda_el = 0, hmin = PETSC_MAX_REAL, dt_body, *omega2;
   PetscInt its = 0, gsize, ncontacts;
   PetscBool *nodes, *want, element = PETSC_FALSE;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
@@ -671,25 +713,12 @@ PetscErrorCode SKExplicitCriticalTimeStep(SKExplicit ex)
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &element, 1, MPIU_BOOL, MPI_LOR, ex->comm));
   for (PetscInt b = 0; b < ex->nblocks; b++)
     want[b] = (PetscBool)(!nodes[b] || (element && ex->critical_type == SK_EXPLICIT_CRITICAL_BOUND));
-  if (ex->critical_type == SK_EXPLICIT_CRITICAL_POWER) {
-    Mat K;
-    Vec mass;
-    IS cons;
-    PetscCall(SKExplicitGetOperators(ex, &K, &mass, &cons));
-    if (ex->mass_iterated)
-      PetscCall(SKExplicitMassPowerIteration(ex, K, cons, rtol, ex->power_its, &lambda, &its));
-    else
-      PetscCall(SKExplicitPowerIteration(K, mass, cons, rtol, ex->power_its, &lambda, &its));
-    PetscCall(MatDestroy(&K));
-    PetscCall(VecDestroy(&mass));
-    PetscCall(ISDestroy(&cons));
-    for (PetscInt b = 0; b < ex->nblocks; b++)
-      if (want[b]) PetscCall(BlockStiffnessBounds(ex, &ex->blocks[b], NULL, &omega2[b]));
-  } else {
-    PetscCall(StiffnessBound(ex, want, &lambda, omega2));
-    /* both bounds are proofs: the bound takes the tighter */
-    if (element) PetscCall(ElementBound(ex, omega2, &lambda_el));
+  ierr = BodyLambda(ex, want, element, &lambda, &lambda_el, omega2, &its);
+  if (ierr) { /* a signal or a failed element stopped it */
+    PetscCall(PetscFree3(omega2, nodes, want));
+    PetscCall(PetscLogEventEnd(SK_EXPLICIT_CriticalStep, 0, 0, 0, 0));
   }
+  PetscCall(ierr);
   ex->critical_element = PETSC_FALSE;
   if (ex->critical_type == SK_EXPLICIT_CRITICAL_BOUND && lambda_el > 0 && lambda_el < lambda) {
     lambda               = lambda_el;

@@ -233,6 +233,7 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   const char *name;
   PetscInt ne, pdim, deg[3], *natural, *idx;
   PetscReal *weights;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(SKMeshGetBlock(mesh, block, &name, NULL, &type, &ne, NULL, NULL));
@@ -258,13 +259,15 @@ static PetscErrorCode SKBezierCreateBasis(SKMesh mesh, PetscInt block, void *bas
   }
   PetscCall(SKMeshGetBlockNaturalElements(mesh, block, natural));
   PetscCall(PetscMalloc2(ne * pdim, &bb->span, ne * bb->nen, &bb->w));
-  for (PetscInt e = 0; e < ne; e++) {
-    if (e % 4096 == 4095) PetscCall(SKSignalCheckSerial());
-    PetscCall(SKNURBSPatchGetElementSpans(patch, natural[e], bb->span + e * pdim));
-    PetscCall(SKNURBSPatchGetElementControlPoints(patch, natural[e], idx));
-    for (PetscInt a = 0; a < bb->nen; a++) bb->w[e * bb->nen + a] = weights[idx[a]];
+  for (PetscInt e = 0; !ierr && e < ne; e++) {
+    if (e % 4096 == 4095) ierr = SKSignalCheckSerial();
+    if (!ierr) ierr = SKNURBSPatchGetElementSpans(patch, natural[e], bb->span + e * pdim);
+    if (!ierr) ierr = SKNURBSPatchGetElementControlPoints(patch, natural[e], idx);
+    for (PetscInt a = 0; !ierr && a < bb->nen; a++) bb->w[e * bb->nen + a] = weights[idx[a]];
   }
   PetscCall(PetscFree3(natural, idx, weights));
+  if (ierr) PetscCall(SKBezierBasisDestroy(bb)); /* a signal stops the set-up here: nothing half-made is left behind */
+  PetscCall(ierr);
   PetscCall(SKBasisCreateShell(info->name, pdim, bb->nen, bb->force.nq, info->vtk_type, SKBezierGeometry, bb, basis));
   PetscCall(SKBasisShellSetContextDestroy(*basis, SKBezierBasisDestroy));
   (*basis)->internal_force    = SKBezierInternalForceKernel(pdim, bb->q, bb->q); /* NULL: the generic loop */
@@ -427,6 +430,67 @@ static PetscErrorCode AppendLagrangeMesh(SKMesh mesh, SKMesh extra, PetscInt nod
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The work of AddPatchBlock(), freed by its caller whatever happens: the copy of the patch until the mesh keeps it (then
+   NULL) and the connectivity and set arrays */
+typedef struct {
+  SKNURBSPatch copy;
+  PetscInt *conn, *nodes, *elements, *faces;
+} PatchBlockWork;
+
+/* Block I (named NAME) of MESH from a copy of PATCH, which the mesh keeps, its control points numbered from OFFSET: the
+   node set of the whole patch and the node and side sets of its faces, also under the bare face names when BARE; *NELEM
+   its element count */
+static PetscErrorCode AddPatchBlock(SKMesh mesh, PetscInt i, SKNURBSPatch patch, const char name[], PetscInt offset, PetscInt dim,
+                                    PetscBool bare, PatchBlockWork *w, PetscInt *nelem_out)
+{
+  SKNURBSPatch copy;
+  SKElementType type;
+  PetscInt deg[3], nelem, nen, nel[3], *conn, *nodes, *elements, *faces, ncp;
+  char set[SK_MESH_NAME_LEN];
+
+  PetscFunctionBegin;
+  PetscCall(SKNURBSPatchGetSizes(patch, NULL, NULL, deg, NULL));
+  PetscCall(SKBezierCellType(dim, deg[0], &type));
+  PetscCall(SKNURBSPatchDuplicate(patch, &w->copy));
+  copy = w->copy;
+  PetscCall(SKNURBSPatchGetNumElements(copy, &nelem, nel));
+  PetscCall(SKNURBSPatchGetElementSize(copy, &nen));
+  PetscCall(SKNURBSPatchGetControlNet(copy, &ncp, NULL));
+  PetscCall(PetscMalloc4(nelem * nen, &w->conn, ncp, &w->nodes, nelem, &w->elements, nelem, &w->faces));
+  conn = w->conn, nodes = w->nodes, elements = w->elements, faces = w->faces;
+  for (PetscInt e = 0; e < nelem; e++) {
+    if (e % 4096 == 4095) PetscCall(SKSignalCheckSerial());
+    PetscCall(SKNURBSPatchGetElementControlPoints(copy, e, conn + e * nen));
+    for (PetscInt a = 0; a < nen; a++) conn[e * nen + a] += offset;
+  }
+  PetscCall(SKMeshAddBlock(mesh, name, i + 1, type, nelem, conn));
+  PetscCall(SKMeshSetBlockCellData(mesh, i, copy, SKBezierPatchDestroy));
+  w->copy = NULL; /* the mesh's now */
+  for (PetscInt k = 0; k < ncp; k++) nodes[k] = offset + k;
+  PetscCall(SKMeshAddNodeSet(mesh, name, ncp, nodes)); /* the whole body */
+  for (PetscInt f = 0; f < 2 * dim; f++) {
+    const PetscInt d = f / 2, at = (f % 2) ? nel[d] - 1 : 0;
+    PetscInt n, ns               = 0, first;
+    PetscCall(SKMeshGetBlock(mesh, i, NULL, NULL, NULL, NULL, &first, NULL));
+    PetscCall(SKNURBSPatchGetFaceControlPoints(copy, f, &n, nodes));
+    for (PetscInt k = 0; k < n; k++) nodes[k] += offset;
+    for (PetscInt e = 0; e < nelem; e++) {
+      PetscInt k[3];
+      PetscCall(SKNURBSPatchGetElementSpans(copy, e, k));
+      if (k[d] == at) elements[ns] = first + e, faces[ns++] = f;
+    }
+    PetscCall(PetscSNPrintf(set, sizeof(set), "%s_%s", name, SKNURBSPatchFaceName(f)));
+    PetscCall(SKMeshAddNodeSet(mesh, set, n, nodes));
+    PetscCall(SKMeshAddSideSet(mesh, set, ns, elements, faces));
+    if (bare) {
+      PetscCall(SKMeshAddNodeSet(mesh, SKNURBSPatchFaceName(f), n, nodes));
+      PetscCall(SKMeshAddSideSet(mesh, SKNURBSPatchFaceName(f), ns, elements, faces));
+    }
+  }
+  *nelem_out = nelem;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* SKMeshCreateFromNURBSPatches() with the Lagrange mesh EXTRA (or NULL) after the patches. */
 static PetscErrorCode CreatePatchMesh(MPI_Comm comm, PetscInt npatch, const SKNURBSPatch patches[], const char *const names[], SKMesh extra,
                                       SKMesh *mesh)
@@ -463,47 +527,14 @@ static PetscErrorCode CreatePatchMesh(MPI_Comm comm, PetscInt npatch, const SKNU
   PetscCall(SKMeshCreate(comm, dim, ntotal + nextra, X, mesh));
   PetscCall(PetscFree(X));
   for (PetscInt i = 0; i < npatch; i++) {
-    SKNURBSPatch copy;
-    SKElementType type;
-    PetscInt deg[3], nelem, nen, nel[3], *conn, *nodes, *elements, *faces, ncp;
-    char set[SK_MESH_NAME_LEN];
-
-    PetscCall(SKNURBSPatchGetSizes(patches[i], NULL, NULL, deg, NULL));
-    PetscCall(SKBezierCellType(dim, deg[0], &type));
-    PetscCall(SKNURBSPatchDuplicate(patches[i], &copy));
-    PetscCall(SKNURBSPatchGetNumElements(copy, &nelem, nel));
-    PetscCall(SKNURBSPatchGetElementSize(copy, &nen));
-    PetscCall(SKNURBSPatchGetControlNet(copy, &ncp, NULL));
-    PetscCall(PetscMalloc4(nelem * nen, &conn, ncp, &nodes, nelem, &elements, nelem, &faces));
-    for (PetscInt e = 0; e < nelem; e++) {
-      if (e % 4096 == 4095) PetscCall(SKSignalCheckSerial());
-      PetscCall(SKNURBSPatchGetElementControlPoints(copy, e, conn + e * nen));
-      for (PetscInt a = 0; a < nen; a++) conn[e * nen + a] += offset[i];
-    }
-    PetscCall(SKMeshAddBlock(*mesh, names[i], i + 1, type, nelem, conn));
-    PetscCall(SKMeshSetBlockCellData(*mesh, i, copy, SKBezierPatchDestroy));
-    for (PetscInt k = 0; k < ncp; k++) nodes[k] = offset[i] + k;
-    PetscCall(SKMeshAddNodeSet(*mesh, names[i], ncp, nodes)); /* the whole body */
-    for (PetscInt f = 0; f < 2 * dim; f++) {
-      const PetscInt d = f / 2, at = (f % 2) ? nel[d] - 1 : 0;
-      PetscInt n, ns               = 0, first;
-      PetscCall(SKMeshGetBlock(*mesh, i, NULL, NULL, NULL, NULL, &first, NULL));
-      PetscCall(SKNURBSPatchGetFaceControlPoints(copy, f, &n, nodes));
-      for (PetscInt k = 0; k < n; k++) nodes[k] += offset[i];
-      for (PetscInt e = 0; e < nelem; e++) {
-        PetscInt k[3];
-        PetscCall(SKNURBSPatchGetElementSpans(copy, e, k));
-        if (k[d] == at) elements[ns] = first + e, faces[ns++] = f;
-      }
-      PetscCall(PetscSNPrintf(set, sizeof(set), "%s_%s", names[i], SKNURBSPatchFaceName(f)));
-      PetscCall(SKMeshAddNodeSet(*mesh, set, n, nodes));
-      PetscCall(SKMeshAddSideSet(*mesh, set, ns, elements, faces));
-      if (npatch == 1 && !extra) {
-        PetscCall(SKMeshAddNodeSet(*mesh, SKNURBSPatchFaceName(f), n, nodes));
-        PetscCall(SKMeshAddSideSet(*mesh, SKNURBSPatchFaceName(f), ns, elements, faces));
-      }
-    }
-    PetscCall(PetscFree4(conn, nodes, elements, faces));
+    PatchBlockWork w = {NULL, NULL, NULL, NULL, NULL};
+    PetscInt nelem   = 0;
+    PetscErrorCode ierr;
+    ierr = AddPatchBlock(*mesh, i, patches[i], names[i], offset[i], dim, (PetscBool)(npatch == 1 && !extra), &w, &nelem);
+    PetscCall(SKNURBSPatchDestroy(&w.copy));
+    PetscCall(PetscFree4(w.conn, w.nodes, w.elements, w.faces));
+    if (ierr) PetscCall(PetscFree(offset)); /* a signal stops the set-up in the element loop: nothing half-made is left behind */
+    PetscCall(ierr);
     nelem_patches += nelem;
   }
   if (extra) PetscCall(AppendLagrangeMesh(*mesh, extra, ntotal, nelem_patches, npatch));
@@ -578,11 +609,13 @@ static PetscErrorCode PatchMeshFromInput(SKInput input, SKNode mesh_node, PetscI
     PetscInt ne;
     SKBasis basis;
     SKFEMFailure fail;
+    PetscErrorCode ierr;
     PetscCall(SKMeshGetNodes(*mesh, NULL, &X));
     PetscCall(SKMeshGetBlock(*mesh, i, NULL, NULL, NULL, &ne, NULL, &conn));
     PetscCall(SKBasisCreateForBlock(*mesh, i, &basis));
-    PetscCall(SKFEMCheckReference(basis, ne, conn, X, NULL, &fail));
+    ierr = SKFEMCheckReference(basis, ne, conn, X, NULL, &fail); /* stops on a signal (long on large patches) */
     PetscCall(SKBasisDestroy(&basis));
+    PetscCall(ierr);
     PetscCall(SKInputCheck(input, item, fail.kind == SK_FEM_OK,
                            "patch '%s': element %" PetscInt_FMT " has det(dX/dxi) = %g at quadrature point %" PetscInt_FMT
                            ": the control net folds over (check the order and positions of the control points)",

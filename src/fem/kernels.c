@@ -533,6 +533,7 @@ PetscErrorCode SKFEMStiffnessBounds(SKBasis basis, SKMaterial mat, SKLumping lum
   const SKMaterialParams *p;
   SKBatch w;
   EigenBoundWork ebw = {0}, *eb = omega2 ? &ebw : NULL;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(SKMaterialGetParams(mat, &p));
@@ -557,26 +558,30 @@ PetscErrorCode SKFEMStiffnessBounds(SKBasis basis, SKMaterial mat, SKLumping lum
     PetscCall(PetscMalloc6(n * n, &ebw.S, n * n, &ebw.R, n, &ebw.eig, 4 * n, &ebw.work, basis->nodes, &ebw.m, n, &ebw.Xe));
     PetscCall(PetscMalloc1(2 * basis->nodes * SK_L, &ebw.rs));
   }
-#define SK_ROWBOUND_CASE(t, d, nn)                                                    \
-  case t:                                                                             \
-    PetscCall(RowBoundBlock(basis, C, d, nn, nelem, conn, X, r, eb, fail, &w, T, K)); \
+  /* the loop stops on a signal (long on large meshes): its work is freed in any case */
+#define SK_ROWBOUND_CASE(t, d, nn)                                                \
+  case t:                                                                         \
+    ierr = RowBoundBlock(basis, C, d, nn, nelem, conn, X, r, eb, fail, &w, T, K); \
     break
   switch (basis->shell ? SK_ELEMENT_NUM_TYPES : basis->type) {
     SK_ROWBOUND_CASE(SK_ELEMENT_Q4, 2, 4);
     SK_ROWBOUND_CASE(SK_ELEMENT_H8, 3, 8);
   default:
-    PetscCall(RowBoundBlock(basis, C, dim, basis->nodes, nelem, conn, X, r, eb, fail, &w, T, K));
+    ierr = RowBoundBlock(basis, C, dim, basis->nodes, nelem, conn, X, r, eb, fail, &w, T, K);
   }
 #undef SK_ROWBOUND_CASE
   PetscCall(PetscFree2(T, K));
-  if (eb) {
+  if (eb && !ierr) {
     /* the screened elements are below the largest eigenvalue found by at most its margin */
     *omega2 = (1 + SK_EIG_SCREEN) * ebw.omega2;
     PetscCall(PetscInfo(NULL, "element bound: %" PetscInt_FMT " of %" PetscInt_FMT " elements eigen-solved, the others screened\n",
                         ebw.nsolve, nelem));
+  }
+  if (eb) {
     PetscCall(PetscFree6(ebw.S, ebw.R, ebw.eig, ebw.work, ebw.m, ebw.Xe));
     PetscCall(PetscFree(ebw.rs));
   }
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -16,7 +16,9 @@ static PetscErrorCode SKNURBSPatchApplyAlongDirection(SKNURBSPatch P, PetscInt d
   for (PetscInt k = d + 1; k < 3; k++) nout *= P->n[k];
   PetscCall(PetscCalloc1(nout * nnew * nin * nc, &Q));
   for (PetscInt o = 0; o < nout; o++) {
-    PetscCall(SKSignalCheckSerial());
+    PetscErrorCode ierr = SKSignalCheckSerial();
+    if (ierr) PetscCall(PetscFree(Q)); /* a signal stops the set-up: nothing half-made is left behind */
+    PetscCall(ierr);
     for (PetscInt i = 0; i < nnew; i++)
       for (PetscInt j = 0; j < nold; j++) {
         const PetscReal a = A[i * nold + j];
@@ -73,7 +75,11 @@ PetscErrorCode SKNURBSPatchInsertKnots(SKNURBSPatch patch, PetscInt d, PetscInt 
               (double)u, d, mult + 1, p);
     }
     const PetscInt k = SKBSplineFindSpan(p, n, U, u);
-    if (r % 256 == 255) PetscCall(SKSignalCheckSerial()); /* a set-up phase: SIGTERM honoured (core.h) */
+    if (r % 256 == 255) { /* a set-up phase: SIGTERM honoured (core.h) */
+      PetscErrorCode ierr = SKSignalCheckSerial();
+      if (ierr) PetscCall(PetscFree3(A, B, U));
+      PetscCall(ierr);
+    }
     /* Boehm: Q_i = P_i (i <= k-p), alpha_i P_i + (1 - alpha_i) P_{i-1} (k-p < i <= k), P_{i-1} (i > k) */
     for (PetscInt i = 0; i <= n; i++) {
       PetscReal al = 0.0;

@@ -6,7 +6,8 @@ sk_add_bad_input_tests(regression_iga_bad regression)
 sk_add_python_test(regression_iga_size_limits ${SK_TEST_DIR}/check_size_limits.py
   ARGS ${SK_PROGRAM} ${SK_TEST_DIR}/bad/iga-refine-too-large.xml ${CMAKE_SOURCE_DIR}/inputs/explicit/iga_block_slide.xml LABELS regression)
 # SIGTERM stops a long set-up (a 1500 x 1500 span patch) within 1 s, in two of its phases. About 20 s.
-sk_add_python_test(regression_iga_sigterm_setup ${SK_TEST_DIR}/check_sigterm_setup.py ARGS ${SK_PROGRAM} LABELS regression)
+# label refusal: make asan-check runs it, so the set-ups stopped by the signal are checked for leaks (33 s under ASan)
+sk_add_python_test(regression_iga_sigterm_setup ${SK_TEST_DIR}/check_sigterm_setup.py ARGS ${SK_PROGRAM} LABELS "regression;refusal")
 # Kinetic energy of free rational plates and blocks (W = 2, 10, 100, 2D and 3D) in uniform motion: 5 J to 1e-12.
 sk_add_python_test(regression_iga_rational_mass ${SK_TEST_DIR}/check_rational_mass.py ARGS ${SK_PROGRAM} LABELS regression)
 # -explicit_field_interval: field frames of an input that sets fields="0", at the right steps.
