@@ -146,13 +146,115 @@ static PetscErrorCode Transition(FullCtx *ctx, PetscReal t, PetscReal z[], Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The solve's state, stage derivatives and dense-output work, freed by SKMemoryFullSolve() whatever happens */
+typedef struct {
+  PetscReal *z, *z1, *zs, *k[7];
+} FullWork;
+
+/* The adaptive steps from t = 0 (state W->z, its first stage W->k[0]) with the initial step H to T_END: events, samples
+   every SAMPLE_DT, progress; *STEPS the accepted steps */
+static PetscErrorCode FullSteps(FullCtx *ctx, const SKMemoryFullSettings *settings, PetscReal t_end, PetscReal sample_dt, PetscReal h,
+                                SKBowTrajectory *traj, FullWork *w, PetscInt *steps_out)
+{
+  const SKModalData *md = ctx->md;
+  const PetscInt nerr = 2 * md->n, dim = 2 * md->n + 2;
+  PetscReal *z = w->z, *z1 = w->z1, *zs = w->zs, **k = w->k, t = 0, t_phase = 0, f0[3], f1[3], fk[7][3], r[3][5];
+  PetscInt next = 1, steps = 0;
+
+  PetscFunctionBegin;
+  while (t < t_end * (1 - 1e-14)) {
+    PetscReal err = 0, th_event = -1;
+    PetscInt which = 0;
+
+    h = PetscMin(h, t_end - t);
+    PetscCall(SKDopriStep(RhsStep, ctx, dim, t, h, t + h, z, k, zs, z1));
+    err = SKDopriErrorNorm(nerr, h, k, z, z1, NULL, settings->atol,
+                           settings->rtol); /* the energy integrals follow the state, not controlled */
+    steps++;
+    PetscCheck(PetscIsNormalReal(err) || err == 0, PETSC_COMM_SELF, PETSC_ERR_FP,
+               "Full model: error estimate is not finite at t = %g (h = %g)", (double)t, (double)h);
+    if (err > 1) {
+      h *= SKDopriFactor(err);
+      PetscCheck(h > 1e-14 * (1 + t), PETSC_COMM_SELF, PETSC_ERR_CONV_FAILED, "Full model: step size underflow at t = %g", (double)t);
+      continue;
+    }
+    Functionals(ctx, z, f0);
+    Functionals(ctx, z1, f1);
+    for (PetscInt s = 0; s < 7; s++) Functionals(ctx, k[s], fk[s]);
+    DenseScalars(h, f0, f1, fk, r);
+    /* First sign change of the event function on the step (roots closer than 1e-12 to the phase start are the
+       tangential exit itself). */
+    {
+      PetscReal gprev = EventValue(ctx, r, 0, &which), thprev = 0;
+
+      for (PetscInt j = 1; j <= NSCAN; j++) {
+        PetscReal th = (PetscReal)j / NSCAN, g = EventValue(ctx, r, th, &which);
+
+        if (g < 0 && t + th * h > t_phase + 1e-12 * (1 + t)) {
+          PetscReal lo = gprev > 0 ? thprev : PetscMax(thprev, (t_phase + 1e-12 * (1 + t) - t) / h), hi = th;
+          PetscInt wlo;
+
+          for (PetscInt it = 0; it < 200 && hi - lo > 1e-15; it++) {
+            PetscReal mid = 0.5 * (lo + hi);
+
+            if (EventValue(ctx, r, mid, &wlo) < 0)
+              hi = mid;
+            else
+              lo = mid;
+          }
+          th_event = hi;
+          (void)EventValue(ctx, r, hi, &which);
+          break;
+        }
+        gprev  = g;
+        thprev = th;
+      }
+    }
+    if (th_event >= 0) {
+      PetscReal th = th_event;
+
+      PetscCall(SampleRange(ctx, r, t, h, t + th * h, sample_dt, &next, traj));
+      /* State at the event from the dense output of the full vector. */
+      for (PetscInt i = 0; i < dim; i++) {
+        const PetscReal ks[7] = {k[0][i], k[1][i], k[2][i], k[3][i], k[4][i], k[5][i], k[6][i]};
+        PetscReal rz[5];
+
+        SKDopriDense(h, z[i], z1[i], ks, rz);
+        zs[i] = SKDopriDenseEval(rz, th);
+      }
+      PetscCall(PetscArraycpy(z, zs, dim));
+      t += th * h;
+      PetscCall(Transition(ctx, t, z, which, traj));
+      t_phase = t;
+      Rhs(ctx, z, k[0]);
+      continue;
+    }
+    PetscCall(SampleRange(ctx, r, t, h, t + h, sample_dt, &next, traj));
+    PetscCall(PetscArraycpy(z, z1, dim));
+    t += h;
+    if (settings->progress && steps % 256 == 0) PetscCall(SKProgressUpdate(settings->progress, t, steps));
+    {
+      PetscReal *tmp = k[0];
+
+      k[0] = k[6];
+      k[6] = tmp;
+    }
+    h *= SKDopriFactor(err);
+    if (settings->h_max > 0) h = PetscMin(h, settings->h_max);
+  }
+  *steps_out = steps;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKMemoryFullSolve(const SKModalData *md, const SKBowFriction *fr, const SKMemoryFullSettings *settings,
                                  const PetscReal y_start[2], PetscReal t_end, PetscReal sample_dt, SKBowTrajectory *traj)
 {
-  const PetscInt n = md->n, nerr = 2 * md->n, dim = 2 * md->n + 2; /* + dissipated energy and friction work */
+  const PetscInt n = md->n, dim = 2 * md->n + 2; /* + dissipated energy and friction work */
   FullCtx ctx;
-  PetscReal *z, *z1, *zs, *k[7], h, e0, t = 0, t_phase = 0, wmax = 0, f0[3], f1[3], fk[7][3], r[3][5];
-  PetscInt next = 0, steps = 0;
+  FullWork w = {0};
+  PetscReal *z, **k = w.k, h, e0, wmax = 0, f0[3];
+  PetscInt steps = 0;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(SKMemKernelInitializePackage());
@@ -172,8 +274,9 @@ PetscErrorCode SKMemoryFullSolve(const SKModalData *md, const SKBowFriction *fr,
     wmax = PetscMax(wmax, md->omega[i]);
   }
   PetscCall(PetscLogEventBegin(SK_EVENT_MemFull, 0, 0, 0, 0));
-  PetscCall(PetscCalloc3(dim, &z, dim, &z1, dim, &zs));
+  PetscCall(PetscCalloc3(dim, &w.z, dim, &w.z1, dim, &w.zs));
   for (PetscInt s = 0; s < 7; s++) PetscCall(PetscCalloc1(dim, &k[s]));
+  z = w.z;
   /* Initial state lifted with W: only the first mode moves (as in section V.B). */
   z[0]      = y_start[0] / md->shape[0];
   z[n]      = y_start[1] / md->shape[0];
@@ -187,89 +290,10 @@ PetscErrorCode SKMemoryFullSolve(const SKModalData *md, const SKBowFriction *fr,
   if (settings->h_max > 0) h = PetscMin(h, settings->h_max);
   Rhs(&ctx, z, k[0]);
   Functionals(&ctx, z, f0);
-  PetscCall(SKBowTrajectoryAddSample(traj, 0, f0[0], f0[1], PhaseForce(&ctx, f0[1], f0[2]), ctx.phase == 0));
-  next = 1;
-  while (t < t_end * (1 - 1e-14)) {
-    PetscReal err = 0, th_event = -1;
-    PetscInt which = 0;
-
-    h = PetscMin(h, t_end - t);
-    PetscCall(SKDopriStep(RhsStep, &ctx, dim, t, h, t + h, z, k, zs, z1));
-    err = SKDopriErrorNorm(nerr, h, k, z, z1, NULL, settings->atol,
-                           settings->rtol); /* the energy integrals follow the state, not controlled */
-    steps++;
-    PetscCheck(PetscIsNormalReal(err) || err == 0, PETSC_COMM_SELF, PETSC_ERR_FP,
-               "Full model: error estimate is not finite at t = %g (h = %g)", (double)t, (double)h);
-    if (err > 1) {
-      h *= SKDopriFactor(err);
-      PetscCheck(h > 1e-14 * (1 + t), PETSC_COMM_SELF, PETSC_ERR_CONV_FAILED, "Full model: step size underflow at t = %g", (double)t);
-      continue;
-    }
-    Functionals(&ctx, z, f0);
-    Functionals(&ctx, z1, f1);
-    for (PetscInt s = 0; s < 7; s++) Functionals(&ctx, k[s], fk[s]);
-    DenseScalars(h, f0, f1, fk, r);
-    /* First sign change of the event function on the step (roots closer than 1e-12 to the phase start are the
-       tangential exit itself). */
-    {
-      PetscReal gprev = EventValue(&ctx, r, 0, &which), thprev = 0;
-
-      for (PetscInt j = 1; j <= NSCAN; j++) {
-        PetscReal th = (PetscReal)j / NSCAN, g = EventValue(&ctx, r, th, &which);
-
-        if (g < 0 && t + th * h > t_phase + 1e-12 * (1 + t)) {
-          PetscReal lo = gprev > 0 ? thprev : PetscMax(thprev, (t_phase + 1e-12 * (1 + t) - t) / h), hi = th;
-          PetscInt wlo;
-
-          for (PetscInt it = 0; it < 200 && hi - lo > 1e-15; it++) {
-            PetscReal mid = 0.5 * (lo + hi);
-
-            if (EventValue(&ctx, r, mid, &wlo) < 0)
-              hi = mid;
-            else
-              lo = mid;
-          }
-          th_event = hi;
-          (void)EventValue(&ctx, r, hi, &which);
-          break;
-        }
-        gprev  = g;
-        thprev = th;
-      }
-    }
-    if (th_event >= 0) {
-      PetscReal th = th_event;
-
-      PetscCall(SampleRange(&ctx, r, t, h, t + th * h, sample_dt, &next, traj));
-      /* State at the event from the dense output of the full vector. */
-      for (PetscInt i = 0; i < dim; i++) {
-        const PetscReal ks[7] = {k[0][i], k[1][i], k[2][i], k[3][i], k[4][i], k[5][i], k[6][i]};
-        PetscReal rz[5];
-
-        SKDopriDense(h, z[i], z1[i], ks, rz);
-        zs[i] = SKDopriDenseEval(rz, th);
-      }
-      PetscCall(PetscArraycpy(z, zs, dim));
-      t += th * h;
-      PetscCall(Transition(&ctx, t, z, which, traj));
-      t_phase = t;
-      Rhs(&ctx, z, k[0]);
-      continue;
-    }
-    PetscCall(SampleRange(&ctx, r, t, h, t + h, sample_dt, &next, traj));
-    PetscCall(PetscArraycpy(z, z1, dim));
-    t += h;
-    if (settings->progress && steps % 256 == 0) PetscCall(SKProgressUpdate(settings->progress, t, steps));
-    {
-      PetscReal *tmp = k[0];
-
-      k[0] = k[6];
-      k[6] = tmp;
-    }
-    h *= SKDopriFactor(err);
-    if (settings->h_max > 0) h = PetscMin(h, settings->h_max);
-  }
-  {
+  /* the steps stop on an error or a signal (progress): the work is freed in any case */
+  ierr = SKBowTrajectoryAddSample(traj, 0, f0[0], f0[1], PhaseForce(&ctx, f0[1], f0[2]), ctx.phase == 0);
+  if (!ierr) ierr = FullSteps(&ctx, settings, t_end, sample_dt, h, traj, &w, &steps);
+  if (!ierr) {
     PetscReal e1 = ModalEnergy(md, z), dis = z[2 * n], work = z[2 * n + 1];
 
     /* Energy balance E(t) - E(0) + dissipated = work of friction, relative to the energies involved. */
@@ -278,7 +302,8 @@ PetscErrorCode SKMemoryFullSolve(const SKModalData *md, const SKBowFriction *fr,
   traj->steps     = steps;
   traj->rhs_evals = ctx.nrhs;
   for (PetscInt s = 0; s < 7; s++) PetscCall(PetscFree(k[s]));
-  PetscCall(PetscFree3(z, z1, zs));
+  PetscCall(PetscFree3(w.z, w.z1, w.zs));
   PetscCall(PetscLogEventEnd(SK_EVENT_MemFull, 0, 0, 0, 0));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

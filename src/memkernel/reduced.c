@@ -102,6 +102,7 @@ typedef struct {
   SKCplx *far_cw, *far_ez, *far_s; /* per kept mode: first far weight, step factor, running sum */
   PetscReal Minv[4], b[2];         /* the inverse of M = I - h A / 2, and y_{q+1} = base + b F_{q+1} */
   PetscReal dropped;               /* the bound of the far field left out */
+  PetscReal *fbuf;                 /* the forces of the last window + 2 steps (a ring) */
 } ReducedScheme;
 
 /* The window: the direct sum costs window + n window / nsteps (weights) per step, the far field ~8 flops per kept
@@ -255,7 +256,8 @@ static PetscErrorCode ReducedSteps(ReducedScheme *sc, const SKBowFriction *fr, c
   ReducedContact c;
 
   PetscFunctionBegin;
-  PetscCall(PetscCalloc1(ring, &fbuf));
+  PetscCall(PetscCalloc1(ring, &sc->fbuf)); /* freed by the caller, also when a signal stops the steps (progress) */
+  fbuf = sc->fbuf;
   u[0] = y[0] = y_start[0];
   u[1] = y[1] = y_start[1];
   /* F_0 is only reported: with F constant on (t_q, t_{q+1}] the instant t = 0 carries no weight. */
@@ -287,7 +289,6 @@ static PetscErrorCode ReducedSteps(ReducedScheme *sc, const SKBowFriction *fr, c
     if (settings->progress && (q + 1) % 1024 == 0) PetscCall(SKProgressUpdate(settings->progress, t, q + 1));
   }
   traj->steps = sc->nsteps;
-  PetscCall(PetscFree(fbuf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -301,6 +302,7 @@ PetscErrorCode SKMemoryReducedSolve(const SKModalData *md, const SKBowFriction *
   PetscReal *bound;
   SKCplx *lambda, *coef;
   PetscBool *keep;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCheck(settings->dt > 0 && t_end > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Time step %g and end time %g must be positive",
@@ -315,12 +317,13 @@ PetscErrorCode SKMemoryReducedSolve(const SKModalData *md, const SKBowFriction *
   sc.nsteps = (PetscInt)PetscCeilReal(t_end / sc.h - 1e-9);
   PetscCall(PetscMalloc2(n, &lambda, n, &coef));
   PetscCall(PetscMalloc3(n, &bound, n, &order, n, &keep));
-  PetscCall(SKMemoryKernelModes(md, settings->pivot, lambda, coef));
-  PetscCall(ReducedWindow(n, lambda, coef, fr, settings, bound, order, keep, &sc));
-  PetscCall(ReducedWeights(n, lambda, coef, keep, &sc));
-  PetscCall(ReducedStepMatrices(fr, &sc));
-  PetscCall(ReducedSteps(&sc, fr, settings, y_start, sample_every, traj));
-  if (info) {
+  /* an error or a signal (progress) stops the steps: the work is freed in any case */
+  ierr = SKMemoryKernelModes(md, settings->pivot, lambda, coef);
+  if (!ierr) ierr = ReducedWindow(n, lambda, coef, fr, settings, bound, order, keep, &sc);
+  if (!ierr) ierr = ReducedWeights(n, lambda, coef, keep, &sc);
+  if (!ierr) ierr = ReducedStepMatrices(fr, &sc);
+  if (!ierr) ierr = ReducedSteps(&sc, fr, settings, y_start, sample_every, traj);
+  if (!ierr && info) {
     info->window      = sc.window;
     info->far_modes   = sc.nfar;
     info->error_bound = sc.dropped;
@@ -328,8 +331,10 @@ PetscErrorCode SKMemoryReducedSolve(const SKModalData *md, const SKBowFriction *
   }
   PetscCall(PetscFree3(sc.far_cw, sc.far_ez, sc.far_s));
   PetscCall(PetscFree(sc.w));
+  PetscCall(PetscFree(sc.fbuf));
   PetscCall(PetscFree3(bound, order, keep));
   PetscCall(PetscFree2(lambda, coef));
   PetscCall(PetscLogEventEnd(SK_EVENT_MemReduced, 0, 0, 0, 0));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

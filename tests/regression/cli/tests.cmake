@@ -5,6 +5,9 @@ sk_add_python_test(cli_program ${SK_TEST_DIR}/check_program.py LABELS regression
 # results.h5's run status (running/completed/failed), a closed stdout, SIGTERM, the refusal after a failed run, an
 # unwritable output path.
 sk_add_python_test(cli_run_status ${SK_TEST_DIR}/check_run_status.py LABELS regression)
+# SIGTERM inside the time loop of every other solver: exit 2, one line, status failed; label refusal: make asan-check
+# runs it, so the stopped runs are checked for leaks.
+sk_add_python_test(cli_sigterm_solvers ${SK_TEST_DIR}/check_sigterm_solvers.py LABELS "regression;refusal")
 # Unused (misspelled) options are errors, -help lists the options with their defaults, validate refuses what run
 # refuses (mmm with a table load) and reads a Gmsh .msh.
 sk_add_python_test(cli_options ${SK_TEST_DIR}/check_options.py LABELS regression)
