@@ -37,3 +37,19 @@ def stickslip(prog, *args, prefix=(), **kw):
 def stickslip_run(prog, inp, out, *options, prefix=(), **kw):
     """Runs PREFIX PROG run INP -o OUT OPTIONS through run_command() (keywords: cwd, env, check, show, timeout)."""
     return stickslip(prog, "run", inp, "-o", out, *options, prefix=prefix, **kw)
+
+
+def terminate_in_loop(proc, out, delay=0.5, setup_limit=60):
+    """Sends SIGTERM to the run PROC half a second (DELAY) after its OUT/results.h5 appears, which it does when the
+    set-up is done (waiting SETUP_LIMIT seconds at most, or until the run ends), so that the signal lands in the time
+    loop; returns (stdout, stderr) of the run, which the caller started with text pipes."""
+    import os
+    import signal
+    import time
+    for _ in range(int(setup_limit / 0.05)):
+        if os.path.exists(os.path.join(out, "results.h5")) or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGTERM)
+    return proc.communicate(timeout=300)

@@ -13,15 +13,14 @@ Checked on an explicit run of 20 s (the block sliding on a plane, about 150000 s
 5. an output path that cannot be created: exit 1 (a refused output directory), one line."""
 import os
 import re
-import signal
 import subprocess
 import sys
-import time
 
 import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common"))
 from checklist import check, finish, program  # noqa: E402
+from runs import terminate_in_loop  # noqa: E402
 
 exe, src, work = program("cli_run_status")
 
@@ -56,13 +55,7 @@ out = os.path.join(work, "term")
 p = subprocess.Popen([exe, "run", inp, "-o", out, "-quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 # results.h5 appears when the set-up is done; the run then takes about 3 s (the file cannot be read meanwhile: HDF5
 # locks a file that is open for writing, and the banner on stdout is buffered in the pipe)
-for _ in range(600):
-    if os.path.exists(os.path.join(out, "results.h5")):
-        break
-    time.sleep(0.05)
-time.sleep(0.5)
-p.send_signal(signal.SIGTERM)
-stdout, stderr = p.communicate(timeout=120)
+stdout, stderr = terminate_in_loop(p, out, setup_limit=30)
 lines = [l for l in stderr.splitlines() if l.strip() and not l.startswith("  (")]
 check(p.returncode == 2, f"SIGTERM: exit status 2 ({p.returncode})")
 check(len(lines) == 1 and "interrupted by SIGTERM" in lines[0], f"SIGTERM: one error line: {stderr.strip()[:300]}")

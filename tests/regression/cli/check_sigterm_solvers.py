@@ -7,15 +7,14 @@ string's reduced and full models did not (their step work), nor the mode-matchin
 Usage: check_sigterm_solvers.py STICKSLIP"""
 import os
 import re
-import signal
 import subprocess
 import sys
-import time
 
 import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common"))
 from checklist import check, finish, program  # noqa: E402
+from runs import terminate_in_loop  # noqa: E402
 
 exe, src, work = program("cli_sigterm_solvers")
 CASES = [  # name, input, options
@@ -43,13 +42,7 @@ for name, path, opts in CASES:
     out = os.path.join(work, name)
     p = subprocess.Popen([exe, "run", long_copy(name, path), "-o", out, "-force", "-quiet", *opts], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
-    for _ in range(1200):  # results.h5 appears when the set-up is done (60 s at most, under a sanitizer)
-        if os.path.exists(os.path.join(out, "results.h5")) or p.poll() is not None:
-            break
-        time.sleep(0.05)
-    time.sleep(0.5)
-    p.send_signal(signal.SIGTERM)
-    stdout, stderr = p.communicate(timeout=300)
+    stdout, stderr = terminate_in_loop(p, out)
     lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("  (")]
     ok = p.returncode == 2 and len(lines) == 1 and "interrupted by SIGTERM" in lines[0]
     check(ok, f"{name}: exit status 2 and one error line 'interrupted by SIGTERM' (status {p.returncode})"
