@@ -42,7 +42,8 @@ def stickslip_run(prog, inp, out, *options, prefix=(), **kw):
 def terminate_in_loop(proc, out, delay=0.5, setup_limit=60):
     """Sends SIGTERM to the run PROC half a second (DELAY) after its OUT/results.h5 appears, which it does when the
     set-up is done (waiting SETUP_LIMIT seconds at most, or until the run ends), so that the signal lands in the time
-    loop; returns (stdout, stderr) of the run, which the caller started with text pipes."""
+    loop; returns (stdout, stderr) of the run, which the caller started with text pipes, and the seconds from the signal
+    to the run's exit."""
     import os
     import signal
     import time
@@ -51,5 +52,7 @@ def terminate_in_loop(proc, out, delay=0.5, setup_limit=60):
             break
         time.sleep(0.05)
     time.sleep(delay)
+    t0 = time.monotonic()
     proc.send_signal(signal.SIGTERM)
-    return proc.communicate(timeout=300)
+    stdout, stderr = proc.communicate(timeout=300)
+    return stdout, stderr, time.monotonic() - t0

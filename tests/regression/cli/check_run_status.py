@@ -55,7 +55,7 @@ out = os.path.join(work, "term")
 p = subprocess.Popen([exe, "run", inp, "-o", out, "-quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 # results.h5 appears when the set-up is done; the run then takes about 3 s (the file cannot be read meanwhile: HDF5
 # locks a file that is open for writing, and the banner on stdout is buffered in the pipe)
-stdout, stderr = terminate_in_loop(p, out, setup_limit=30)
+stdout, stderr, _ = terminate_in_loop(p, out, setup_limit=30)
 lines = [l for l in stderr.splitlines() if l.strip() and not l.startswith("  (")]
 check(p.returncode == 2, f"SIGTERM: exit status 2 ({p.returncode})")
 check(len(lines) == 1 and "interrupted by SIGTERM" in lines[0], f"SIGTERM: one error line: {stderr.strip()[:300]}")
