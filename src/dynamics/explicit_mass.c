@@ -225,6 +225,7 @@ PetscErrorCode SKExplicitMassPowerIteration(SKExplicit ex, Mat K, IS constrained
 {
   Vec x, y, z;
   PetscReal lambda = 0, lambda_old = 0;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(MatCreateVecs(K, &x, &z));
@@ -232,6 +233,7 @@ PetscErrorCode SKExplicitMassPowerIteration(SKExplicit ex, Mat K, IS constrained
   PetscCall(SKExplicitPowerStart(x, constrained));
   *its = 0;
   for (PetscInt k = 1; k <= maxit; k++) {
+    if ((ierr = SKSignalCheckSerial())) break; /* a long set-up phase: SIGTERM honoured (core.h), one volatile read */
     PetscReal nx, xKx, zBz;
     PetscCall(VecNorm(x, NORM_2, &nx));
     if (nx == 0.0) break;
@@ -251,5 +253,6 @@ PetscErrorCode SKExplicitMassPowerIteration(SKExplicit ex, Mat K, IS constrained
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&z));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -467,6 +467,7 @@ PetscErrorCode SKExplicitPowerIteration(Mat K, Vec mass, IS constrained, PetscRe
 {
   Vec d, x, y, z;
   PetscReal lambda = 0, lambda_old = 0;
+  PetscErrorCode ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(mass, &d));
@@ -480,6 +481,7 @@ PetscErrorCode SKExplicitPowerIteration(Mat K, Vec mass, IS constrained, PetscRe
   PetscCall(SKExplicitPowerStart(x, constrained));
   *its = 0;
   for (PetscInt k = 1; k <= maxit; k++) {
+    if ((ierr = SKSignalCheckSerial())) break; /* a long set-up phase: SIGTERM honoured (core.h), one volatile read */
     PetscReal nx;
     PetscCall(VecNorm(x, NORM_2, &nx));
     if (nx == 0.0) break;
@@ -497,6 +499,7 @@ PetscErrorCode SKExplicitPowerIteration(Mat K, Vec mass, IS constrained, PetscRe
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   PetscCall(VecDestroy(&z));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
