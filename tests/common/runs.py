@@ -7,8 +7,11 @@ subcommand), optionally under a launcher (mpiexec) or in another working directo
     p = stickslip(prog, "validate", inp, check=False)            # another subcommand (or none: stickslip(prog, "--help"))
     p = run_command(["/usr/bin/python3", "-m", "venv", d])       # any command, the same options
 """
+import os
+import signal
 import subprocess
 import sys
+import time
 
 
 def run_command(cmd, *, cwd=None, env=None, check=True, show=False, timeout=None):
@@ -44,9 +47,6 @@ def terminate_in_loop(proc, out, delay=0.5, setup_limit=60):
     set-up is done (waiting SETUP_LIMIT seconds at most, or until the run ends), so that the signal lands in the time
     loop; returns (stdout, stderr) of the run, which the caller started with text pipes, and the seconds from the signal
     to the run's exit."""
-    import os
-    import signal
-    import time
     for _ in range(int(setup_limit / 0.05)):
         if os.path.exists(os.path.join(out, "results.h5")) or proc.poll() is not None:
             break

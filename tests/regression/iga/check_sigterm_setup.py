@@ -69,24 +69,18 @@ def after_start(proc, t0):
     return ""
 
 
-def after_mesh(proc, t0):
-    seen = ""
-    for line in proc.stdout:  # -explicit_setup_view prints one line per phase
-        seen += line
-        if line.startswith("setup replicated mesh"):
-            time.sleep(0.5)
-            return seen
-    return seen
-
-
-def in_power_iteration(proc, t0):
-    seen = ""
-    for line in proc.stdout:  # the critical step follows the loads and conditions
-        seen += line
-        if line.startswith("setup loads, conditions"):
-            time.sleep(1.0)
-            return seen
-    return seen
+def after_line(prefix, delay):
+    """A wait_for() that reads the set-up's phase lines (-explicit_setup_view prints one per phase) up to the one that
+    starts with PREFIX, then waits DELAY seconds."""
+    def wait_for(proc, t0):
+        seen = ""
+        for line in proc.stdout:
+            seen += line
+            if line.startswith(prefix):
+                time.sleep(delay)
+                return seen
+        return seen
+    return wait_for
 
 
 def main():
@@ -98,8 +92,8 @@ def main():
         power = os.path.join(tmp, "power.xml")
         open(power, "w").write(POWER)
         for name, inp, wait_for, options in (("1 s after the start", path, after_start, ()),
-                                             ("0.5 s after the replicated mesh", path, after_mesh, ()),
-                                             ("1 s into the power iteration", power, in_power_iteration, POWER_OPTIONS)):
+                                             ("0.5 s after the replicated mesh", path, after_line("setup replicated mesh", 0.5), ()),
+                                             ("1 s into the power iteration", power, after_line("setup loads, conditions", 1.0), POWER_OPTIONS)):
             dt, status, out = stop(prog, inp, wait_for, options)
             ok = dt <= LIMIT and status == 2 and "interrupted by SIGTERM" in out
             print("SIGTERM %s: exit %d after %.3f s%s\n%s" % (name, status, dt, "" if ok else "  <-- FAIL", out.strip()))
