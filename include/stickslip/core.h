@@ -35,16 +35,60 @@ extern PetscClassId SK_CLASSID;
    Modules register their own events in their own XxxInitializePackage(), which calls this first. */
 PETSC_EXTERN PetscErrorCode SKInitializePackage(void);
 
-/* Progress line on a terminal: "t = 1.2e-01 s  step 1200  12.0 %  ETA 0:00:31".
-   Silent when stdout is not a TTY, when the option -quiet is set, and on ranks other than 0. */
+/* Progress report of a run: "explicit: t = 1.2e-01 s  step 1200   12.0 %  ETA 0:00:31". On a terminal one line
+   redrawn in place a few times a second and cleared at the end; otherwise (stdout a file or a pipe, or the process
+   started by an MPI launcher, whose ranks' stdout is the launcher's pseudo-terminal even when the job's output goes to
+   a file) a plain line every -progress_interval seconds (default SK_PROGRESS_INTERVAL_DEFAULT). Silent with the option
+   -quiet and on ranks other than 0. */
 typedef struct _n_SKProgress *SKProgress;
+#define SK_PROGRESS_INTERVAL_DEFAULT 60.0
 
 /* Creates a progress reporter for a run from t_start to t_end (s). label names the solver. */
 PETSC_EXTERN PetscErrorCode SKProgressCreate(MPI_Comm comm, const char label[], PetscReal t_start, PetscReal t_end, SKProgress *progress);
-/* Reports that the run reached time t (s) at step (or interval) number step; rate-limited to a few updates per second. */
+/* Reports that the run reached time t (s) at step (or interval) number step; rate-limited as above. */
 PETSC_EXTERN PetscErrorCode SKProgressUpdate(SKProgress progress, PetscReal t, PetscInt step);
-/* Clears the progress line and frees the reporter. */
+/* Clears a redrawn progress line and frees the reporter. */
 PETSC_EXTERN PetscErrorCode SKProgressDestroy(SKProgress *progress);
+
+/* Options read with the values they take. Inside a PetscOptionsBegin()/PetscOptionsEnd() block, SKOptionsReal() and
+   SKOptionsInt() take a range written as an interval, "(0, inf)", "[0, 1)", "[-1, inf)" (inf: no bound; infinities and
+   NaN are never taken), SKOptionsBool() the words PETSc reads as logical values, SKOptionsEnum() the names of the list;
+   otherwise they are PetscOptionsReal(), PetscOptionsInt(), PetscOptionsBool(), PetscOptionsEnum() (listed by -help,
+   marked used). A value that does not parse or lies outside its range is kept in CHECKS (the first one) and the option
+   is not read; SKOptionsCheck() after PetscOptionsEnd() raises it as a bad input (SK_ERR_INPUT, exit status 1):
+   "option -explicit_power_maxit 0: outside [1, inf), the values it takes". (PETSc's own parsers would stop the run as a
+   failure, with a message that does not name the option, and an error inside the block would leak its strings.) */
+typedef struct {
+  PetscBool bad;
+  char message[512];
+} SKOptionsChecks;
+#define SKOptionsReal(checks, opt, text, man, current, value, set, range) \
+  SKOptionsReal_Private(PetscOptionsObject, checks, opt, text, man, current, value, set, range)
+#define SKOptionsInt(checks, opt, text, man, current, value, set, range) \
+  SKOptionsInt_Private(PetscOptionsObject, checks, opt, text, man, current, value, set, range)
+#define SKOptionsBool(checks, opt, text, man, current, value, set) \
+  SKOptionsBool_Private(PetscOptionsObject, checks, opt, text, man, current, value, set)
+#define SKOptionsEnum(checks, opt, text, man, list, current, value, set) \
+  SKOptionsEnum_Private(PetscOptionsObject, checks, opt, text, man, list, current, value, set)
+PETSC_EXTERN PetscErrorCode SKOptionsReal_Private(PetscOptionItems *, SKOptionsChecks *, const char[], const char[], const char[],
+                                                  PetscReal, PetscReal *, PetscBool *, const char[]);
+PETSC_EXTERN PetscErrorCode SKOptionsInt_Private(PetscOptionItems *, SKOptionsChecks *, const char[], const char[], const char[], PetscInt,
+                                                 PetscInt *, PetscBool *, const char[]);
+PETSC_EXTERN PetscErrorCode SKOptionsBool_Private(PetscOptionItems *, SKOptionsChecks *, const char[], const char[], const char[],
+                                                  PetscBool, PetscBool *, PetscBool *);
+PETSC_EXTERN PetscErrorCode SKOptionsEnum_Private(PetscOptionItems *, SKOptionsChecks *, const char[], const char[], const char[],
+                                                  const char *const *, PetscEnum, PetscEnum *, PetscBool *);
+PETSC_EXTERN PetscErrorCode SKOptionsCheck(MPI_Comm comm, const SKOptionsChecks *checks);
+
+/* Bytes of memory this process may use: the machine's physical memory, or a lower limit set on the process (ulimit -v
+   or -d: RLIMIT_AS, RLIMIT_DATA); PETSC_MAX_REAL where the system says nothing. The size checks of a set-up refuse
+   what could not fit (a mesh, the rod pair's output rows, the bowed string's samples) before they allocate it. */
+PETSC_EXTERN PetscReal SKMachineMemory(void);
+
+/* True when an MPI launcher (mpiexec, srun) started this process: its environment has the launcher's variables. The
+   first call decides; make it before MPI_Init() (PetscInitialize()), since Open MPI's singleton start sets some of those
+   variables itself (the program does; a library user who calls it later gets true, and progress lines). */
+PETSC_EXTERN PetscBool SKLaunchedByMPI(void);
 
 /* Wall-clock seconds since an arbitrary origin (monotonic). */
 PETSC_EXTERN PetscErrorCode SKWallTime(PetscLogDouble *seconds);

@@ -25,7 +25,9 @@ static PetscErrorCode SKPrintHelp(void)
                         "  -force         overwrite the results of an earlier run in OUTDIR\n"
                         "  -restart       resume an interrupted run from its newest valid checkpoint in OUTDIR,\n"
                         "                 appending to its results (solvers with checkpoints: explicit)\n"
-                        "  -quiet         no progress line\n"
+                        "  -quiet         no progress report\n"
+                        "  -progress_interval S  seconds between two progress lines when stdout is not a terminal\n"
+                        "                 (a log file, a pipe, an MPI launcher's output; default 60)\n"
                         "  -sk_traceback  print PETSc's full error traceback (for developers)\n"
                         "  -sk_allow_unused  run even if an option is used by nothing (otherwise an error: misspelled?)\n"
                         "  -log_view      PETSc's profile of where the time went\n"
@@ -68,24 +70,30 @@ static PetscErrorCode SKRunReset(SKRun *r)
 typedef struct {
   char dir[PETSC_MAX_PATH_LEN];
   PetscBool has_dir, force, restart, quiet, allow_unused;
+  PetscReal progress_interval;
 } SKProgramOptions;
 
 static PetscErrorCode SKProgramOptionsRead(SKProgramOptions *o)
 {
-  PetscBool traceback = PETSC_FALSE;
+  PetscBool traceback    = PETSC_FALSE;
+  SKOptionsChecks checks = {PETSC_FALSE, ""};
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "stickslip program options", NULL);
   PetscCall(PetscOptionsString("-o", "output directory (default: out/<input name>)", "", o->dir, o->dir, sizeof(o->dir), &o->has_dir));
-  PetscCall(PetscOptionsBool("-force", "remove the results of an earlier run in the output directory and run afresh", "", o->force,
-                             &o->force, NULL));
-  PetscCall(PetscOptionsBool("-restart", "resume an interrupted run from its newest checkpoint (explicit solver)", "", o->restart,
-                             &o->restart, NULL));
-  PetscCall(PetscOptionsBool("-quiet", "no progress line", "", o->quiet, &o->quiet, NULL));
-  PetscCall(PetscOptionsBool("-sk_traceback", "print PETSc's full error traceback", "", traceback, &traceback, NULL));
-  PetscCall(PetscOptionsBool("-sk_allow_unused", "run even if an option is not used by the solver (e.g. misspelled)", "", o->allow_unused,
-                             &o->allow_unused, NULL));
+  PetscCall(SKOptionsBool(&checks, "-force", "remove the results of an earlier run in the output directory and run afresh", "", o->force,
+                          &o->force, NULL));
+  PetscCall(SKOptionsBool(&checks, "-restart", "resume an interrupted run from its newest checkpoint (explicit solver)", "", o->restart,
+                          &o->restart, NULL));
+  PetscCall(SKOptionsBool(&checks, "-quiet", "no progress report", "", o->quiet, &o->quiet, NULL));
+  /* read here so that it is never unused; SKProgressCreate() takes it from the options database */
+  PetscCall(SKOptionsReal(&checks, "-progress_interval", "seconds between two progress lines when stdout is not a terminal", "",
+                          o->progress_interval, &o->progress_interval, NULL, "(0, inf)"));
+  PetscCall(SKOptionsBool(&checks, "-sk_traceback", "print PETSc's full error traceback", "", traceback, &traceback, NULL));
+  PetscCall(SKOptionsBool(&checks, "-sk_allow_unused", "run even if an option is not used by the solver (e.g. misspelled)", "",
+                          o->allow_unused, &o->allow_unused, NULL));
   PetscOptionsEnd();
+  PetscCall(SKOptionsCheck(PETSC_COMM_WORLD, &checks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -151,7 +159,7 @@ static PetscErrorCode SKDefaultOutputDir(const char filename[], char dir[], size
 
 static PetscErrorCode SKCommandRun(const char filename[], SKRun *r, PetscBool help)
 {
-  SKProgramOptions o = {"", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  SKProgramOptions o = {"", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, SK_PROGRESS_INTERVAL_DEFAULT};
   char *dir          = o.dir;
   PetscLogDouble t0, t1;
   PetscLogStage stage_setup, stage_run;
@@ -190,7 +198,7 @@ static PetscErrorCode SKCommandRun(const char filename[], SKRun *r, PetscBool he
 
 static PetscErrorCode SKCommandValidate(const char filename[], SKRun *r)
 {
-  SKProgramOptions o = {"", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  SKProgramOptions o = {"", PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, SK_PROGRESS_INTERVAL_DEFAULT};
   size_t len         = strlen(filename);
 
   PetscFunctionBegin;
@@ -219,11 +227,7 @@ static PetscErrorCode SKCommandValidate(const char filename[], SKRun *r)
    directory and one that ends can remove it under one that starts (1 start in 120 failed, six at a time). */
 static void SingletonDefaults(void)
 {
-  static const char *const launched[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_FD"};
-
-  for (size_t i = 0; i < sizeof(launched) / sizeof(launched[0]); i++)
-    if (getenv(launched[i])) return;
-  (void)setenv("OMPI_MCA_pml", "ob1", 0);
+  if (!SKLaunchedByMPI()) (void)setenv("OMPI_MCA_pml", "ob1", 0);
 }
 
 int main(int argc, char **argv)

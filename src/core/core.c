@@ -2,8 +2,11 @@
    run and collective errors. */
 #include <stickslip/core.h>
 #include <signal.h>
+#include <sys/resource.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 PetscClassId SK_CLASSID;
 
@@ -37,6 +40,36 @@ unsigned long long SKHashBytes(unsigned long long seed, const void *data, size_t
     h *= 0x100000001b3ULL; /* the 64-bit FNV prime */
   }
   return h;
+}
+
+PetscReal SKMachineMemory(void)
+{
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  PetscReal have    = pages > 0 && page > 0 ? (PetscReal)pages * (PetscReal)page : PETSC_MAX_REAL;
+  const int which[] = {RLIMIT_AS, RLIMIT_DATA};
+
+  /* a limit set on the process (ulimit -v, ulimit -d; a batch system's) is what it may use */
+  for (size_t k = 0; k < sizeof(which) / sizeof(which[0]); k++) {
+    struct rlimit lim;
+    if (!getrlimit(which[k], &lim) && lim.rlim_cur != RLIM_INFINITY) have = PetscMin(have, (PetscReal)lim.rlim_cur);
+  }
+  return have;
+}
+
+/* The variables an MPI launcher sets in its ranks' environment: Open MPI's mpiexec, PMIx and PMI (srun, MPICH's
+   hydra). A program without them runs as an MPI singleton. Read once: Open MPI's singleton start sets some of them in
+   the process' own environment. */
+PetscBool SKLaunchedByMPI(void)
+{
+  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "PMI_FD"};
+  static int launched             = -1;
+
+  if (launched < 0) {
+    launched = 0;
+    for (size_t k = 0; k < sizeof(vars) / sizeof(vars[0]); k++)
+      if (getenv(vars[k])) launched = 1;
+  }
+  return launched ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* the signal caught (0: none); only written by the handler, read by SKSignalCheck() */

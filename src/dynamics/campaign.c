@@ -274,7 +274,8 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
   const char *text;
   size_t size;
   unsigned long long hash;
-  char task[64] = "";
+  char task[64]          = "";
+  SKOptionsChecks checks = {PETSC_FALSE, ""};
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
@@ -326,17 +327,19 @@ static PetscErrorCode CampaignSetup(SKInput input, void **ctx)
   /* read as text: PETSc's integer parser turns "1.5" or "abc" into a failure of the run, not an input error */
   PetscCall(PetscOptionsString("-realisation", "run only realisation K = l_c index x count + r (job arrays; default: the whole campaign)",
                                "", task, task, sizeof(task), &has_task));
-  PetscCall(PetscOptionsInt("-campaign_groups", "MPI groups sharing the realisations (0: one per rank)", "", c->groups, &c->groups, NULL));
-  PetscCall(PetscOptionsBool("-campaign_retry_failed",
-                             "run the realisations that failed before again (default: keep their failure records)", "", c->retry_failed,
-                             &c->retry_failed, NULL));
-  PetscCall(PetscOptionsBool("-campaign_record_nodal",
-                             "also write each contact node's normal force at every history row (normal_force_nodes)", "", c->record_nodal,
-                             &c->record_nodal, NULL));
-  PetscCall(PetscOptionsInt("-campaign_kill_after", "test hook: SIGKILL after this many realisations (-1: never)", "", c->kill_after,
-                            &c->kill_after, NULL));
+  PetscCall(SKOptionsInt(&checks, "-campaign_groups", "MPI groups sharing the realisations (0: one per rank)", "", c->groups, &c->groups,
+                         NULL, "[0, inf)"));
+  PetscCall(SKOptionsBool(&checks, "-campaign_retry_failed",
+                          "run the realisations that failed before again (default: keep their failure records)", "", c->retry_failed,
+                          &c->retry_failed, NULL));
+  PetscCall(SKOptionsBool(&checks, "-campaign_record_nodal",
+                          "also write each contact node's normal force at every history row (normal_force_nodes)", "", c->record_nodal,
+                          &c->record_nodal, NULL));
+  PetscCall(SKOptionsInt(&checks, "-campaign_kill_after", "test hook: SIGKILL after this many realisations (-1: never)", "", c->kill_after,
+                         &c->kill_after, NULL, "[-1, inf)"));
   PetscOptionsEnd();
-  if (has_task) ierr = ParseTask(c, task, &c->task);
+  ierr = SKOptionsCheck(c->comm, &checks);
+  if (!ierr && has_task) ierr = ParseTask(c, task, &c->task);
   if (ierr) PetscCall(CampaignDestroy((void **)&c));
   PetscCall(ierr);
   *ctx = c;

@@ -126,17 +126,14 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
        fields="0", the energy history of a campaign's realisation input that sets histories="0"; a block of their own
        (title distinct from the solver's block, which -help would otherwise list only once) because their defaults
        depend on the time step */
-    PetscBool field_set, history_set;
+    SKOptionsChecks checks = {PETSC_FALSE, ""};
     PetscOptionsBegin(ex->comm, NULL, "explicit solver output (the command line and <options> override <output>)", NULL);
-    PetscCall(PetscOptionsInt("-explicit_field_interval", "VTK fields every this many steps (0: none); replaces <output fields>", "",
-                              ex->field_interval, &ex->field_interval, &field_set));
-    PetscCall(PetscOptionsInt("-explicit_history_interval", "histories every this many steps (0: none); replaces <output histories>", "",
-                              ex->history_interval, &ex->history_interval, &history_set));
+    PetscCall(SKOptionsInt(&checks, "-explicit_field_interval", "VTK fields every this many steps (0: none); replaces <output fields>", "",
+                           ex->field_interval, &ex->field_interval, NULL, "[0, inf)"));
+    PetscCall(SKOptionsInt(&checks, "-explicit_history_interval", "histories every this many steps (0: none); replaces <output histories>",
+                           "", ex->history_interval, &ex->history_interval, NULL, "[0, inf)"));
     PetscOptionsEnd();
-    PetscCheck(!field_set || ex->field_interval >= 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-explicit_field_interval %" PetscInt_FMT ": need a number of steps >= 0 (0: no fields)", ex->field_interval);
-    PetscCheck(!history_set || ex->history_interval >= 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE,
-               "-explicit_history_interval %" PetscInt_FMT ": need a number of steps >= 0 (0: no histories)", ex->history_interval);
+    PetscCall(SKOptionsCheck(ex->comm, &checks));
   }
   /* the energy check runs at the history samples; a run without histories still gets it, about
      SK_EXPLICIT_ENERGY_CHECKS times and at its last step (a blow-up must not end with exit 0 because nothing was written) */
@@ -168,7 +165,7 @@ static PetscErrorCode ReadTimeAndOutput(SKExplicit ex, SKNode root)
    intervals, whose defaults depend on the time step, are read in ReadTimeAndOutput(). */
 static PetscErrorCode ReadOptions(SKExplicit ex)
 {
-  PetscBool unsafe;
+  SKOptionsChecks checks = {PETSC_FALSE, ""};
 
   PetscFunctionBegin;
   ex->energy_tolerance = 0.05;
@@ -178,26 +175,26 @@ static PetscErrorCode ReadOptions(SKExplicit ex)
   ex->critical_type    = SK_EXPLICIT_CRITICAL_AUTO;
   ex->unsafe_safety    = 0;
   PetscOptionsBegin(ex->comm, NULL, "explicit solver", NULL);
-  PetscCall(PetscOptionsBool("-explicit_setup_view", "print time and memory after each phase of the set-up and after the time loop", "",
-                             ex->setup_view, &ex->setup_view, NULL));
-  PetscCall(PetscOptionsReal("-explicit_energy_tolerance", "allowed energy-balance drift, fraction of the energy in play", "",
-                             ex->energy_tolerance, &ex->energy_tolerance, NULL));
-  PetscCall(PetscOptionsEnum("-explicit_critical_step",
-                             "how the critical time step is found (auto: power on small meshes, bound on large ones)", "",
-                             SKExplicitCriticalStepTypes, (PetscEnum)ex->critical_type, (PetscEnum *)&ex->critical_type, NULL));
-  PetscCall(
-      PetscOptionsInt("-explicit_power_maxit", "power iterations for the critical time step", "", ex->power_its, &ex->power_its, NULL));
-  PetscCall(
-      PetscOptionsReal("-explicit_power_rtol", "relative change that ends the power iteration", "", ex->power_rtol, &ex->power_rtol, NULL));
-  /* stability studies only: a safety factor above 1 on purpose (the energy check must then stop the run) */
-  PetscCall(PetscOptionsReal("-explicit_unsafe_safety", "stability studies: replaces <time safety> and may exceed 1 (0: not given)", "",
-                             ex->unsafe_safety, &ex->unsafe_safety, &unsafe));
-  PetscCall(PetscOptionsInt("-explicit_kill_at_step", "test hook: SIGKILL after this step", "", ex->kill_step, &ex->kill_step, NULL));
-  PetscCall(PetscOptionsEnum("-explicit_energy_booking", "test hook: how terms that book their own energy enter the balance", "",
-                             SKExplicitEnergyBookings, (PetscEnum)ex->booking, (PetscEnum *)&ex->booking, NULL));
+  PetscCall(SKOptionsBool(&checks, "-explicit_setup_view", "print time and memory after each phase of the set-up and after the time loop",
+                          "", ex->setup_view, &ex->setup_view, NULL));
+  PetscCall(SKOptionsReal(&checks, "-explicit_energy_tolerance", "allowed energy-balance drift, fraction of the energy in play", "",
+                          ex->energy_tolerance, &ex->energy_tolerance, NULL, "(0, inf)"));
+  PetscCall(SKOptionsEnum(&checks, "-explicit_critical_step",
+                          "how the critical time step is found (auto: power on small meshes, bound on large ones)", "",
+                          SKExplicitCriticalStepTypes, (PetscEnum)ex->critical_type, (PetscEnum *)&ex->critical_type, NULL));
+  PetscCall(SKOptionsInt(&checks, "-explicit_power_maxit", "power iterations for the critical time step", "", ex->power_its, &ex->power_its,
+                         NULL, "[1, inf)"));
+  PetscCall(SKOptionsReal(&checks, "-explicit_power_rtol", "relative change that ends the power iteration", "", ex->power_rtol,
+                          &ex->power_rtol, NULL, "(0, 1)"));
+  /* stability studies only: a safety factor above 1 on purpose (the energy check must then stop the run); 0: not given */
+  PetscCall(SKOptionsReal(&checks, "-explicit_unsafe_safety", "stability studies: replaces <time safety> and may exceed 1 (0: not given)",
+                          "", ex->unsafe_safety, &ex->unsafe_safety, NULL, "(0, inf)"));
+  PetscCall(SKOptionsInt(&checks, "-explicit_kill_at_step", "test hook: SIGKILL after this step (-1: never)", "", ex->kill_step,
+                         &ex->kill_step, NULL, "[-1, inf)"));
+  PetscCall(SKOptionsEnum(&checks, "-explicit_energy_booking", "test hook: how terms that book their own energy enter the balance", "",
+                          SKExplicitEnergyBookings, (PetscEnum)ex->booking, (PetscEnum *)&ex->booking, NULL));
   PetscOptionsEnd();
-  PetscCheck(!unsafe || ex->unsafe_safety > 0, ex->comm, PETSC_ERR_ARG_OUTOFRANGE, "-explicit_unsafe_safety %g must be positive",
-             (double)ex->unsafe_safety);
+  PetscCall(SKOptionsCheck(ex->comm, &checks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -42,7 +42,7 @@ PetscErrorCode SKExplicitRun(SKExplicit ex, SKOutput out)
   PetscFunctionBegin;
   /* the last step lands on t_end up to round-off; a step of a few ulps beyond is not taken */
   nsteps = (PetscInt)PetscCeilReal(ex->t_end / ex->dt - 1e-9);
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-restart", &restart));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-restart", &restart, NULL)); /* -restart false is no restart */
   if (out) PetscCall(SKOutputGetPath(out, "checkpoints", ckdir, sizeof(ckdir)));
   if (restart && out) {
     PetscCall(SKExplicitFindCheckpoint(ex->comm, ckdir, path, sizeof(path)));

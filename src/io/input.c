@@ -694,6 +694,7 @@ static PetscBool SKOptionIsRunNeutral(const char name[])
                                          "force",
                                          "restart",
                                          "quiet",
+                                         "progress_interval",
                                          "help",
                                          "sk_traceback",
                                          "sk_allow_unused",

@@ -24,7 +24,8 @@ static PetscErrorCode BowRead(SKInput input, void **vctx)
   BowCtx *ctx;
   SKNode root, node, structure, time;
   PetscBool found, rtol_set;
-  char model[32] = "reduced";
+  char model[32]         = "reduced";
+  SKOptionsChecks checks = {PETSC_FALSE, ""};
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&ctx));
@@ -106,16 +107,18 @@ static PetscErrorCode BowRead(SKInput input, void **vctx)
   /* the command-line overrides, in one options block (blocks with the same title would be listed by -help only once),
      read after the input values they override so that -help shows those as the current ones */
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "bowedstring solver (the command line and <options> override the input)", NULL);
-  PetscCall(PetscOptionsReal("-bowedstring_damping", "modal damping ratio (overrides <structure damping>)", "", ctx->damping, &ctx->damping,
-                             NULL));
-  PetscCall(
-      PetscOptionsInt("-bowedstring_modes", "modes of the structure (overrides <structure modes>)", "", ctx->modes, &ctx->modes, NULL));
-  PetscCall(PetscOptionsReal("-bowedstring_dt", "time step (s; overrides <time dt>)", "", ctx->dt, &ctx->dt, NULL));
-  PetscCall(PetscOptionsReal("-bowedstring_full_rtol", "relative tolerance of the full model (overrides <full rtol>; atol = 1e-2 rtol)", "",
-                             ctx->rtol, &ctx->rtol, &rtol_set));
+  PetscCall(SKOptionsReal(&checks, "-bowedstring_damping", "modal damping ratio (overrides <structure damping>)", "", ctx->damping,
+                          &ctx->damping, NULL, "[0, 1)"));
+  PetscCall(SKOptionsInt(&checks, "-bowedstring_modes", "modes of the structure (overrides <structure modes>)", "", ctx->modes, &ctx->modes,
+                         NULL, "[1, 1e7]"));
+  PetscCall(SKOptionsReal(&checks, "-bowedstring_dt", "time step (s; overrides <time dt>)", "", ctx->dt, &ctx->dt, NULL, "(0, inf)"));
+  PetscCall(SKOptionsReal(&checks, "-bowedstring_full_rtol",
+                          "relative tolerance of the full model (overrides <full rtol>; atol = 1e-2 rtol)", "", ctx->rtol, &ctx->rtol,
+                          &rtol_set, "(0, inf)"));
   if (rtol_set) ctx->atol = 1e-2 * ctx->rtol; /* the input's ratio */
   PetscCall(PetscOptionsString("-bowedstring_model", "model to run: reduced, full, both or kernel", "", model, model, sizeof(model), NULL));
   PetscOptionsEnd();
+  PetscCall(SKOptionsCheck(PETSC_COMM_WORLD, &checks));
 
   PetscCall(SKInputCheck(input, structure, ctx->damping >= 0 && ctx->damping < 1,
                          "damping ratio D = %g must lie in [0, 1) (an underdamped structure)", (double)ctx->damping));
@@ -126,7 +129,16 @@ static PetscErrorCode BowRead(SKInput input, void **vctx)
   PetscCall(
       SKInputCheck(input, time, ctx->dt <= ctx->t_end, "dt = %g s exceeds the horizon end = %g s", (double)ctx->dt, (double)ctx->t_end));
   PetscCall(SKInputCheck(input, time, ctx->t_end / ctx->dt <= 1e9, "end / dt = %g steps is too many", (double)(ctx->t_end / ctx->dt)));
-  PetscCall(SKInputCheck(input, root, !rtol_set || ctx->rtol > 0, "option -bowedstring_full_rtol %g must be positive", (double)ctx->rtol));
+  { /* a trajectory keeps its samples in memory until it is written, in arrays that double as they grow (up to three
+       times the samples' bytes while one grows): refuse what cannot fit before the run starts */
+    const PetscReal samples = PetscFloorReal(ctx->t_end / (ctx->dt * ctx->every)) + 1;
+    const PetscReal need = 3 * samples * (PetscReal)(4 * sizeof(PetscReal) + sizeof(PetscInt)), have = SKMachineMemory();
+
+    PetscCall(SKInputCheck(input, time, need <= have,
+                           "%.6g samples (end %g s, one every %" PetscInt_FMT " steps of dt %g s) would need up to %.3g GB of memory, more "
+                           "than the %.3g GB this run may use: raise <output every> or dt, or lower the end time",
+                           (double)samples, (double)ctx->t_end, ctx->every, (double)ctx->dt, (double)(need / 1e9), (double)(have / 1e9)));
+  }
   {
     PetscBool known = PETSC_FALSE;
 

@@ -1,6 +1,5 @@
 /* stickslip mesh: the mesh object (nodes, blocks, sets), its checks, boundary faces and node-to-element map. */
 #include "mesh/meshimpl.h"
-#include <unistd.h>
 #include <stdlib.h>
 
 PetscLogEvent SK_EVENT_MeshPartition, SK_EVENT_MeshDistribute, SK_EVENT_MeshRead;
@@ -318,8 +317,7 @@ PetscErrorCode SKMeshCheckSize(PetscInt dim, PetscReal num_nodes, PetscReal num_
   /* bytes: coordinates, ~16 state and force vectors of dim values, lumped mass, numbering maps, VTK/checkpoint
      buffers per node (~1 kB in 3D); connectivity, batch workspace and stresses per element */
   const PetscReal need = num_nodes * 1024.0 + num_elements * (100.0 + 16.0 * nodes_per_element + element_bytes);
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  const PetscReal have = pages > 0 && page > 0 ? (PetscReal)pages * (PetscReal)page : PETSC_MAX_REAL;
+  const PetscReal have = SKMachineMemory();
 
   PetscFunctionBegin;
   msg[0] = 0;
@@ -331,8 +329,8 @@ PetscErrorCode SKMeshCheckSize(PetscInt dim, PetscReal num_nodes, PetscReal num_
                             (double)max_int));
   else if (need > have)
     PetscCall(PetscSNPrintf(msg, len,
-                            "the mesh of %.6g nodes and %.6g elements would need about %.3g GB of memory, more than the %.3g GB of this "
-                            "machine: use fewer cells",
+                            "the mesh of %.6g nodes and %.6g elements would need about %.3g GB of memory, more than the %.3g GB this run "
+                            "may use (the machine's memory or the process' limit): use fewer cells",
                             (double)num_nodes, (double)num_elements, (double)(need / 1e9), (double)(have / 1e9)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

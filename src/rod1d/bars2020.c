@@ -131,6 +131,7 @@ static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
   PetscReal dt = 0, dt_max, interval = 0, ppw = 16, lambda_min;
   PetscBool has_dt, has_v95, has_int, flg, modes_set, dt_set;
   PetscInt modes_opt;
+  SKOptionsChecks checks = {PETSC_FALSE, ""};
 
   PetscFunctionBegin;
   PetscCall(SKInputGetRoot(input, &root));
@@ -167,15 +168,14 @@ static PetscErrorCode Bars2020Read(SKInput input, Bars2020Ctx *ctx)
      (eq. 29) rerun an input with fewer modes in both bars */
   modes_opt = ctx->fam[0].n;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "bars2020 solver (the command line and <options> override the input)", NULL);
-  PetscCall(PetscOptionsInt("-bars2020_modes", "modes in both bars (overrides <bar1 modes> and <bar2 modes>)", "", modes_opt, &modes_opt,
-                            &modes_set));
-  PetscCall(PetscOptionsReal("-bars2020_dt", "time step (s; overrides <time dt>; 0: none given, then a tenth of the shortest modal period)",
-                             "", dt, &dt, &dt_set));
+  PetscCall(SKOptionsInt(&checks, "-bars2020_modes", "modes in both bars (overrides <bar1 modes> and <bar2 modes>)", "", modes_opt,
+                         &modes_opt, &modes_set, "[2, inf)"));
+  PetscCall(SKOptionsReal(&checks, "-bars2020_dt",
+                          "time step (s; overrides <time dt>; 0: none given, then a tenth of the shortest modal period)", "", dt, &dt,
+                          &dt_set, "(0, inf)"));
   PetscOptionsEnd();
-  if (modes_set) {
-    PetscCheck(modes_opt >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-bars2020_modes %" PetscInt_FMT ": need at least 2", modes_opt);
-    ctx->fam[0].n = ctx->fam[1].n = modes_opt;
-  }
+  PetscCall(SKOptionsCheck(PETSC_COMM_WORLD, &checks));
+  if (modes_set) ctx->fam[0].n = ctx->fam[1].n = modes_opt;
   if (dt_set) has_dt = PETSC_TRUE;
   {
     PetscReal w1   = (ctx->fam[0].n - 1 + ctx->fam[0].offset) * PETSC_PI * ctx->fam[0].c / ctx->fam[0].length;

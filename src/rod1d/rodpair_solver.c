@@ -356,7 +356,8 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
 {
   SKNode root, rod1, rod2, fric, load, fun = NULL, time, disc, ham;
   PetscBool found, modes_set = PETSC_FALSE, has_end = PETSC_TRUE;
-  char solver[16] = "rk45";
+  char solver[16]        = "rk45";
+  SKOptionsChecks checks = {PETSC_FALSE, ""};
 
   PetscFunctionBegin;
   PetscCall(SKInputGetComm(input, &ctx->comm));
@@ -477,35 +478,53 @@ static PetscErrorCode RodPairRead(SKInput input, RodPairCtx *ctx)
   ctx->mmm_nodes_min     = SK_RODPAIR_MMM_NODES_MIN;
   ctx->mmm_fft_measure   = PETSC_FALSE;
   PetscOptionsBegin(ctx->comm, NULL, "rodpair solver (the command line and <options> override the input)", NULL);
-  PetscCall(PetscOptionsEnum("-rodpair_solver", SolverHelp, "", SKRodPairMethods, (PetscEnum)ctx->method, (PetscEnum *)&ctx->method, NULL));
-  PetscCall(PetscOptionsInt("-rodpair_nodes", "nodes of rod 1", "", ctx->p.N, &ctx->p.N, NULL));
+  PetscCall(
+      SKOptionsEnum(&checks, "-rodpair_solver", SolverHelp, "", SKRodPairMethods, (PetscEnum)ctx->method, (PetscEnum *)&ctx->method, NULL));
+  PetscCall(SKOptionsInt(&checks, "-rodpair_nodes", "nodes of rod 1", "", ctx->p.N, &ctx->p.N, NULL, "[3, inf)"));
   /* without modes in the input: enough for the frequencies rod 1's N nodes represent (SKRodPairDefaultModes) */
   if (!modes_set && ctx->p.N >= 3) ctx->p.Nm = SKRodPairDefaultModes(&ctx->p);
-  PetscCall(PetscOptionsInt("-rodpair_modes", "modes of rod 2 (default: from the rods and N, SKRodPairDefaultModes)", "", ctx->p.Nm,
-                            &ctx->p.Nm, &found));
+  PetscCall(SKOptionsInt(&checks, "-rodpair_modes", "modes of rod 2 (default: from the rods and N, SKRodPairDefaultModes)", "", ctx->p.Nm,
+                         &ctx->p.Nm, &found, "[1, inf)"));
   ctx->modes_default = !modes_set && !found ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(PetscOptionsReal("-rodpair_rtol", "relative tolerance of rk45/cvode", "", ctx->rtol, &ctx->rtol, NULL));
-  PetscCall(PetscOptionsReal("-rodpair_atol", "absolute tolerance of rk45/cvode", "", ctx->atol, &ctx->atol, NULL));
-  PetscCall(PetscOptionsReal("-rodpair_end", "end time (s), shortens the run", "", ctx->t_end, &ctx->t_end, NULL));
-  PetscCall(PetscOptionsReal("-rodpair_mmm_sample", "mmm: sampling step factor", "SKRodPairSetMMMSteps", ctx->mmm_sample, &ctx->mmm_sample,
-                             NULL));
-  PetscCall(PetscOptionsReal("-rodpair_mmm_coupling", "mmm: coupling step factor (0: from the rods)", "SKRodPairSetMMMSteps",
-                             ctx->mmm_coupling, &ctx->mmm_coupling, NULL));
-  PetscCall(PetscOptionsInt("-rodpair_mmm_transform_min", "mmm: shortest uniform segment projected by FFT (larger than N: dense only)",
-                            "SKRodPairSetMMMTransforms", ctx->mmm_transform_min, &ctx->mmm_transform_min, NULL));
-  PetscCall(PetscOptionsInt("-rodpair_mmm_transform_nodes", "mmm: nodes an event evaluation needs to reconstruct a whole segment by FFT",
-                            "SKRodPairSetMMMTransforms", ctx->mmm_nodes_min, &ctx->mmm_nodes_min, NULL));
-  PetscCall(PetscOptionsBool("-rodpair_mmm_fft_measure", "mmm: FFTW plans by trial runs (FFTW_MEASURE)", "SKRodPairSetMMMTransforms",
-                             ctx->mmm_fft_measure, &ctx->mmm_fft_measure, NULL));
-  PetscCall(PetscOptionsReal("-rodpair_max_step", "rk45/cvode: largest step (s; 0: none)", "SKRodPairSetMaxStep", ctx->max_step,
-                             &ctx->max_step, NULL));
-  PetscCall(PetscOptionsBool("-rodpair_output_state", "also write the nodal u1, v1 and rod 2's modal coordinates", "", ctx->output_state,
-                             &ctx->output_state, NULL));
+  PetscCall(SKOptionsReal(&checks, "-rodpair_rtol", "relative tolerance of rk45/cvode", "", ctx->rtol, &ctx->rtol, NULL, "(0, inf)"));
+  PetscCall(SKOptionsReal(&checks, "-rodpair_atol", "absolute tolerance of rk45/cvode", "", ctx->atol, &ctx->atol, NULL, "(0, inf)"));
+  PetscCall(SKOptionsReal(&checks, "-rodpair_end", "end time (s), shortens the run", "", ctx->t_end, &ctx->t_end, NULL, "(0, inf)"));
+  PetscCall(SKOptionsReal(&checks, "-rodpair_mmm_sample", "mmm: sampling step factor", "SKRodPairSetMMMSteps", ctx->mmm_sample,
+                          &ctx->mmm_sample, NULL, "(0, inf)"));
+  PetscCall(SKOptionsReal(&checks, "-rodpair_mmm_coupling", "mmm: coupling step factor (0: from the rods)", "SKRodPairSetMMMSteps",
+                          ctx->mmm_coupling, &ctx->mmm_coupling, NULL, "[0, inf)"));
+  PetscCall(SKOptionsInt(&checks, "-rodpair_mmm_transform_min",
+                         "mmm: shortest uniform segment projected by FFT (larger than N: dense only)", "SKRodPairSetMMMTransforms",
+                         ctx->mmm_transform_min, &ctx->mmm_transform_min, NULL, "[2, inf)"));
+  PetscCall(SKOptionsInt(&checks, "-rodpair_mmm_transform_nodes",
+                         "mmm: nodes an event evaluation needs to reconstruct a whole segment by FFT", "SKRodPairSetMMMTransforms",
+                         ctx->mmm_nodes_min, &ctx->mmm_nodes_min, NULL, "[1, inf)"));
+  PetscCall(SKOptionsBool(&checks, "-rodpair_mmm_fft_measure", "mmm: FFTW plans by trial runs (FFTW_MEASURE)", "SKRodPairSetMMMTransforms",
+                          ctx->mmm_fft_measure, &ctx->mmm_fft_measure, NULL));
+  PetscCall(SKOptionsReal(&checks, "-rodpair_max_step", "rk45/cvode: largest step (s; 0: none)", "SKRodPairSetMaxStep", ctx->max_step,
+                          &ctx->max_step, NULL, "[0, inf)"));
+  PetscCall(SKOptionsBool(&checks, "-rodpair_output_state", "also write the nodal u1, v1 and rod 2's modal coordinates", "",
+                          ctx->output_state, &ctx->output_state, NULL));
   PetscOptionsEnd();
+  PetscCall(SKOptionsCheck(ctx->comm, &checks));
   PetscCall(SKInputCheck(input, time, ctx->t_end >= ctx->dt_out, "-rodpair_end %g s is shorter than the output interval %g s",
                          (double)ctx->t_end, (double)ctx->dt_out));
-  PetscCall(
-      SKInputCheck(input, disc ? disc : root, ctx->p.N >= 3 && ctx->p.Nm >= 1, "-rodpair_nodes must be >= 3 and -rodpair_modes >= 1"));
+  { /* the output rows stay in memory until the run ends (RodPairRunWith()): refuse what cannot fit, or cannot be counted
+       by PETSc's 32-bit indices, before the run allocates it */
+    const PetscReal rows = PetscFloorReal(ctx->t_end / ctx->dt_out + 1e-9) + 1;
+    const PetscReal wide = PetscMax((PetscReal)ctx->ngrid, (PetscReal)PetscMax(ctx->p.N, ctx->p.Nm));
+    const PetscReal row  = 1 + 2.0 * ctx->ngrid + ctx->p.N + (ctx->output_state ? 2.0 * (ctx->p.N + ctx->p.Nm) : 0);
+    const PetscReal need = rows * row * (PetscReal)sizeof(PetscReal), have = SKMachineMemory();
+
+    PetscCall(SKInputCheck(input, time, rows * wide < (PetscReal)PETSC_MAX_INT,
+                           "%.6g output rows (end %g s every output_interval %g s) of %.6g values: more than PETSc's 32-bit indices "
+                           "count; raise output_interval or lower the end time",
+                           (double)rows, (double)ctx->t_end, (double)ctx->dt_out, (double)wide));
+    PetscCall(SKInputCheck(input, time, need <= have,
+                           "%.6g output rows (end %g s every output_interval %g s) of %.6g values would need %.3g GB of memory, more than "
+                           "the %.3g GB this run may use: raise output_interval or lower the end time (or output_points)",
+                           (double)rows, (double)ctx->t_end, (double)ctx->dt_out, (double)row, (double)(need / 1e9), (double)(have / 1e9)));
+  }
 #if !defined(SK_HAVE_CVODE)
   /* refused here, not only when the run starts, so that an input that validates does not fail before its first step */
   PetscCall(SKInputCheck(input, disc ? disc : root, ctx->method != SK_RODPAIR_CVODE, "solver cvode: " SK_RODPAIR_NO_CVODE_MESSAGE));

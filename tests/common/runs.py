@@ -14,14 +14,15 @@ import sys
 import time
 
 
-def run_command(cmd, *, cwd=None, env=None, check=True, show=False, timeout=None):
+def run_command(cmd, *, cwd=None, env=None, check=True, show=False, timeout=None, preexec_fn=None):
     """Runs the command list CMD with stdout and stderr captured as text and returns the CompletedProcess, with
     p.log = p.stdout + p.stderr.
     show: True prints the command, its exit status and the end of its output; "command" prints the command and exit status only.
     check: a non-zero exit ends the test (exit status 1) with 'FAIL:', the command and the end of its output.
-    timeout (s): a command left waiting (an MPI group that hangs) raises subprocess.TimeoutExpired."""
+    timeout (s): a command left waiting (an MPI group that hangs) raises subprocess.TimeoutExpired.
+    preexec_fn: called in the child before the command starts (resource limits)."""
     cmd = [str(c) for c in cmd]
-    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout)
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env, timeout=timeout, preexec_fn=preexec_fn)
     p.log = p.stdout + p.stderr
     if show:
         print("$", " ".join(cmd), "->", p.returncode)

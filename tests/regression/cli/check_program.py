@@ -3,7 +3,9 @@
 - run writes OUTDIR/results.h5 with the input copied into /meta; a second run into the same OUTDIR is refused
   (exit 1, message naming -force) and leaves the first results untouched; -force overwrites them;
 - options: <options> in the input apply, and the command line wins over them (solver name stored by the run);
-- a progress line on a terminal; -quiet and a pipe print none."""
+- a progress line on a terminal; -quiet silences it; in a pipe, plain lines every -progress_interval seconds (none in a
+  short run at the default of 60 s), also under mpiexec, whose ranks' stdout is a pseudo-terminal (before: the
+  redrawn line with its carriage returns and escape codes went into the job's output)."""
 import os
 import re
 import shutil
@@ -89,6 +91,20 @@ if shutil.which("script"):
     shown = tty()
     check(re.search(r"\rrodpair: t = .* step .*%.*ETA", shown) is not None, "progress line with time, step, percent and ETA on a terminal")
     check("ETA" not in tty("-quiet"), "-quiet silences the progress line on a terminal")
+
+# Not on a terminal (a pipe here, a batch job's log file), plain lines every -progress_interval seconds; none in a
+# run shorter than the default 60 s. Under mpiexec (1 rank is enough: Open MPI gives it a pseudo-terminal as stdout
+# while mpiexec's own stdout is this pipe) the same plain lines.
+long_run = ["-o", os.path.join(work, "lines"), "-force", "-rodpair_solver", "rk45", "-rodpair_end", "0.5"]
+line = r"^rodpair: t = \S+ s  step \d+ +[\d.]+ %  ETA \d+:\d\d:\d\d$"
+for label, prefix in (("a pipe", ()), ("mpiexec -n 1 into a pipe", ("mpiexec", "-n", "1"))):
+    p = cli("run", inp, *long_run, "-progress_interval", "0.1", prefix=prefix)
+    lines = [l for l in p.stdout.splitlines() if l.startswith("rodpair: t =")]
+    check(p.returncode == 0 and len(lines) >= 2 and all(re.match(line, l) for l in lines),
+          f"{label}: plain progress lines every 0.1 s ({len(lines)}: {lines[:2]})")
+    check("\r" not in p.stdout and "\033" not in p.stdout, f"{label}: no carriage return or escape code in the output")
+p = cli("run", inp, *long_run)
+check(p.returncode == 0 and "rodpair: t =" not in p.stdout, "a pipe, default interval of 60 s: no progress line in a 0.5 s run")
 
 print("check_program:", "FAILED" if failures else "ok")
 sys.exit(1 if failures else 0)

@@ -26,3 +26,12 @@ set_tests_properties(cli_rank0_failures PROPERTIES PROCESSORS 2 TIMEOUT 600)
 # the checkpoint left is one a restart can use. Label refusal: the sanitizer job checks that these stopped runs leak nothing.
 sk_add_python_test(cli_full_disk ${SK_TEST_DIR}/check_full_disk.py LABELS "regression;mpi;refusal")
 set_tests_properties(cli_full_disk PROPERTIES PROCESSORS 2 TIMEOUT 600 SKIP_RETURN_CODE 77)
+# Option values are checked like input values: one that does not parse or lies outside its range gives exit status 1
+# and one "option -NAME VALUE: ..." line with the values it takes, for every option of every solver (PETSc's parsers
+# stopped "abc" with exit status 2 and a message naming no option; most options took any number).
+sk_add_python_test(cli_option_values ${SK_TEST_DIR}/check_option_values.py LABELS "regression;refusal")
+# A run that would need more memory than it may use (the machine's, or a ulimit set on the process) is refused at
+# set-up with the numbers: the rod pair's output rows, the bowed string's samples, a mesh (before: the rod pair failed
+# in its allocation after writing results.h5, the bowed string ran until one failed). Not under the sanitizers
+# (AddressSanitizer cannot run under an address-space limit).
+sk_add_python_test(cli_memory_limits ${SK_TEST_DIR}/check_memory_limits.py LABELS regression)
