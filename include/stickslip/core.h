@@ -80,6 +80,12 @@ PETSC_EXTERN PetscErrorCode SKOptionsEnum_Private(PetscOptionItems *, SKOptionsC
                                                   const char *const *, PetscEnum, PetscEnum *, PetscBool *);
 PETSC_EXTERN PetscErrorCode SKOptionsCheck(MPI_Comm comm, const SKOptionsChecks *checks);
 
+/* Options are written "-name [value]": PETSc drops a word that is neither a name nor the value right after one
+   ("rodpair_nodes 5" without its dash, "-rodpair_nodes 5 7"), so that such a typo would run with the default. Returns
+   the index of the first such word of WORDS, -1 if there is none. The program refuses them on the command line and in
+   an input's <options> element. */
+PETSC_EXTERN PetscInt SKOptionsStrayWord(PetscInt n, const char *const words[]);
+
 /* Bytes of memory this process may use: the machine's physical memory, or a lower limit set on the process (ulimit -v
    or -d: RLIMIT_AS, RLIMIT_DATA); PETSC_MAX_REAL where the system says nothing. The size checks of a set-up refuse
    what could not fit (a mesh, the rod pair's output rows, the bowed string's samples) before they allocate it. */

@@ -238,6 +238,7 @@ int main(int argc, char **argv)
   char **pargv;
   PetscBool help = PETSC_FALSE, version = PETSC_FALSE, traceback = PETSC_FALSE;
   int status = 0; /* exit status: 0 success, 1 bad input or usage, 2 failure during the run */
+  PetscInt stray;
 
   /* The command and the input file come first (stickslip run INPUT.xml ...); everything else but --help and
      --version goes to PETSc's options database. */
@@ -258,6 +259,8 @@ int main(int argc, char **argv)
     else
       pargv[pargc++] = argv[i];
   }
+  /* a word PETSc would drop (an option without its dash, a second value): the run would silently use the default */
+  stray = SKOptionsStrayWord(pargc - 1, (const char *const *)pargv + 1);
   if (version) {
     printf("stickslip %s\n", SK_VERSION_STRING);
     free(pargv);
@@ -283,6 +286,12 @@ int main(int argc, char **argv)
     status = 1;
   } else if (!ierr && !filename) {
     (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "stickslip %s: no input file given\n%s", command, usage);
+    status = 1;
+  } else if (!ierr && stray >= 0) {
+    (void)PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR,
+                       "stickslip %s: '%s' is neither an option (-name) nor the value of the option before it; options are "
+                       "written -name [value]\n",
+                       command, pargv[1 + stray]);
     status = 1;
   } else if (!ierr) {
     SKRun r = {NULL, NULL, NULL, NULL};

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <strings.h>
 #include <stdarg.h>
 
@@ -176,4 +177,26 @@ PetscErrorCode SKOptionsEnum_Private(PetscOptionItems *items, SKOptionsChecks *c
   }
   PetscCall(PetscOptionsEnum_Private(items, opt, text, man, list, current, value, set));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PETSc's reading of a word: an option name starts with '-' and is not a negative number ("-1", "-.5", "-1e-3" are
+   values). */
+static PetscBool IsOptionName(const char w[])
+{
+  return w[0] == '-' && w[1] && !isdigit((unsigned char)w[1]) && w[1] != '.' ? PETSC_TRUE : PETSC_FALSE;
+}
+
+PetscInt SKOptionsStrayWord(PetscInt n, const char *const words[])
+{
+  PetscBool after_name = PETSC_FALSE;
+
+  for (PetscInt i = 0; i < n; i++) {
+    if (IsOptionName(words[i]))
+      after_name = PETSC_TRUE;
+    else if (after_name)
+      after_name = PETSC_FALSE; /* the value of the option before it */
+    else
+      return i;
+  }
+  return -1;
 }

@@ -646,10 +646,49 @@ PetscErrorCode SKInputCheckNonNegative(SKInput input, SKNode node, const char at
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The words of an <options> text as PETSc's PetscOptionsInsertString() reads them (separated by blanks, a double-quoted
+   word may hold blanks): one that is neither an option name nor the value right after one is refused, since PETSc
+   would drop it and the run use the default. */
+static PetscErrorCode CheckOptionWords(SKInput input, SKNode opt, const char text[])
+{
+  char *copy, *p;
+  const char **words;
+  PetscInt n = 0, stray;
+  size_t len;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrlen(text, &len));
+  PetscCall(PetscStrallocpy(text, &copy));
+  PetscCall(PetscMalloc1(len / 2 + 1, &words));
+  for (p = copy; *p;) {
+    while (*p && isspace((unsigned char)*p)) p++;
+    if (!*p) break;
+    if (*p == '"') {
+      words[n++] = ++p;
+      while (*p && *p != '"') p++;
+    } else {
+      words[n++] = p;
+      while (*p && !isspace((unsigned char)*p)) p++;
+    }
+    if (*p) *p++ = 0;
+  }
+  stray = SKOptionsStrayWord(n, words);
+  ierr  = SKInputCheck(input, opt, stray < 0,
+                       "'%s' in <options> is neither an option (-name) nor the value of the option before it; options are written "
+                        "-name [value]",
+                      stray >= 0 ? words[stray] : "");
+  PetscCall(PetscFree(words));
+  PetscCall(PetscFree(copy));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode SKInputInsertOptions(SKInput input)
 {
   SKNode root, opt;
   char *cmdline = NULL, *text = NULL;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(SKInputGetRoot(input, &root));
@@ -657,6 +696,9 @@ PetscErrorCode SKInputInsertOptions(SKInput input)
   if (!opt) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(4096, &text));
   PetscCall(SKInputGetText_Node(input, opt, text, 4096));
+  ierr = CheckOptionWords(input, opt, text);
+  if (ierr) (void)PetscFree(text);
+  PetscCall(ierr);
   /* The database now holds the command line (and PETSC_OPTIONS); insert the file's options, then the
      command line again on top so that it wins. */
   PetscCall(PetscOptionsGetAll(NULL, &cmdline));

@@ -9,7 +9,9 @@ Checked: every option of the explicit, rodpair, bars2020, bowedstring and campai
 the program's own options, with a value just outside its range (or not of its type): exit 1, one line, the message
 names the option, its value and the range; a value on the edge of each range that is inside validates; a bad value in
 an input's <options> element is refused the same way; values that do not parse at all (1.5 for an integer, abc, nan,
-inf). The table below must cover every option the sources name (a new option without a range fails here)."""
+inf). The table below must cover every option the sources name (a new option without a range fails here).
+A word that is neither an option name nor the value right after one (an option without its dash, a second value),
+which PETSc drops so that the run used the default, is refused on the command line and in <options>."""
 import concurrent.futures
 import glob
 import os
@@ -128,6 +130,23 @@ with open(inp, "w") as f:
 p = cli("validate", inp)
 check(p.returncode == 1 and p.stderr.strip() == "option -rodpair_nodes 2: outside [3, inf), the values it takes",
       f"<options>-rodpair_nodes 2</options>: the same refusal ({p.returncode}: {p.stderr.strip()[:200]})")
+
+# a word that is neither an option nor the value right after one: PETSc drops it, so the run used the default (before:
+# both validated and ran with 301 nodes); the same in <options>, where it is refused at the element's line
+for words, stray in ((["rodpair_nodes", "5"], "rodpair_nodes"), (["-rodpair_nodes", "5", "7"], "7")):
+    p = cli("validate", os.path.join(src, RODPAIR), *words)
+    check(p.returncode == 1 and p.stderr.strip() == f"stickslip validate: '{stray}' is neither an option (-name) nor the value of the "
+          "option before it; options are written -name [value]", f"command line {' '.join(words)}: refused ({p.returncode}: {p.stderr.strip()[:200]})")
+with open(inp, "w") as f:
+    f.write(text.replace("</rodpair>", '  <options>-rodpair_end 0.5 -sk_allow_unused "yes" rodpair_nodes 5</options>\n</rodpair>'))
+p = cli("validate", inp)
+check(p.returncode == 1 and re.fullmatch(r".*options-in-input\.xml:\d+: 'rodpair_nodes' in <options> is neither an option \(-name\) "
+                                         r"nor the value of the option before it; options are written -name \[value\]", p.stderr.strip()),
+      f"<options> with 'rodpair_nodes 5': refused at its line ({p.returncode}: {p.stderr.strip()[:200]})")
+with open(inp, "w") as f:
+    f.write(text.replace("</rodpair>", '  <options>-rodpair_end 0.5 -rodpair_mmm_coupling -0 -sk_allow_unused "yes"</options>\n</rodpair>'))
+p = cli("validate", inp)
+check(p.returncode == 0, f"<options> with a quoted value and a negative number as a value: valid ({p.returncode}: {p.stderr.strip()[:200]})")
 
 # run refuses before it writes anything
 out = os.path.join(work, "run")
