@@ -129,16 +129,6 @@ static PetscErrorCode BowRead(SKInput input, void **vctx)
   PetscCall(
       SKInputCheck(input, time, ctx->dt <= ctx->t_end, "dt = %g s exceeds the horizon end = %g s", (double)ctx->dt, (double)ctx->t_end));
   PetscCall(SKInputCheck(input, time, ctx->t_end / ctx->dt <= 1e9, "end / dt = %g steps is too many", (double)(ctx->t_end / ctx->dt)));
-  { /* a trajectory keeps its samples in memory until it is written, in arrays that double as they grow (up to three
-       times the samples' bytes while one grows): refuse what cannot fit before the run starts */
-    const PetscReal samples = PetscFloorReal(ctx->t_end / (ctx->dt * ctx->every)) + 1;
-    const PetscReal need = 3 * samples * (PetscReal)(4 * sizeof(PetscReal) + sizeof(PetscInt)), have = SKMachineMemory();
-
-    PetscCall(SKInputCheck(input, time, need <= have,
-                           "%.6g samples (end %g s, one every %" PetscInt_FMT " steps of dt %g s) would need up to %.3g GB of memory, more "
-                           "than the %.3g GB this run may use: raise <output every> or dt, or lower the end time",
-                           (double)samples, (double)ctx->t_end, ctx->every, (double)ctx->dt, (double)(need / 1e9), (double)(have / 1e9)));
-  }
   {
     PetscBool known = PETSC_FALSE;
 
@@ -148,6 +138,17 @@ static PetscErrorCode BowRead(SKInput input, void **vctx)
         known      = PETSC_TRUE;
       }
     PetscCall(SKInputCheck(input, root, known, "option -bowedstring_model %s is unknown (known: reduced, full, both, kernel)", model));
+  }
+  /* a model's trajectory keeps its samples in memory until it is written, in arrays that double as they grow (up to
+     three times the samples' bytes while one grows): refuse what cannot fit before the run starts */
+  if (ctx->model != BOW_KERNEL) {
+    const PetscReal samples = PetscFloorReal(ctx->t_end / (ctx->dt * ctx->every)) + 1;
+    const PetscReal need = 3 * samples * (PetscReal)(4 * sizeof(PetscReal) + sizeof(PetscInt)), have = SKMachineMemory();
+
+    PetscCall(SKInputCheck(input, time, need <= have,
+                           "%.6g samples (end %g s, one every %" PetscInt_FMT " steps of dt %g s) would need up to %.3g GB of memory, more "
+                           "than the %.3g GB this run may use: raise <output every> or dt, or lower the end time",
+                           (double)samples, (double)ctx->t_end, ctx->every, (double)ctx->dt, (double)(need / 1e9), (double)(have / 1e9)));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
