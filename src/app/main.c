@@ -273,8 +273,11 @@ int main(int argc, char **argv)
     return 2;
   }
   ierr = SKSignalsInstall(); /* after PetscInitialize(), which installs PETSc's handlers */
-  if (!ierr) ierr = PetscOptionsGetBool(NULL, NULL, "-sk_traceback", &traceback, NULL);
-  if (!ierr && !traceback) ierr = PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
+  /* PETSc's traceback only with -sk_traceback; a value of it that is no logical value counts as false here (silently,
+     under the return handler) and is refused with the program's options */
+  if (!ierr) ierr = PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
+  if (!ierr && PetscOptionsGetBool(NULL, NULL, "-sk_traceback", &traceback, NULL)) traceback = PETSC_FALSE;
+  if (!ierr && traceback) ierr = PetscPopErrorHandler();
   if (!ierr) ierr = SKSolverRegisterAll();
   if (!ierr && help && (!command || !filename))
     ierr = SKPrintHelp();

@@ -74,6 +74,7 @@ TABLE = {
     "-force": (RODPAIR, "maybe", "true or false", "false"),
     "-restart": (RODPAIR, "maybe", "true or false", "false"),
     "-sk_allow_unused": (RODPAIR, "maybe", "true or false", "off"),
+    "-sk_traceback": (RODPAIR, "maybe", "true or false", "no"),  # before: exit 2 and PETSc's traceback
 }
 # values of no number at all, each against its kind
 UNPARSED = [
