@@ -47,6 +47,9 @@ typedef struct _n_SKProgress *SKProgress;
 PETSC_EXTERN PetscErrorCode SKProgressCreate(MPI_Comm comm, const char label[], PetscReal t_start, PetscReal t_end, SKProgress *progress);
 /* Reports that the run reached time t (s) at step (or interval) number step; rate-limited as above. */
 PETSC_EXTERN PetscErrorCode SKProgressUpdate(SKProgress progress, PetscReal t, PetscInt step);
+/* Reports a count instead of a time: t_end of SKProgressCreate() is the total, and SKProgressUpdate(p, k, k) prints
+   "campaign: 12 of 40 realisations started  30.0 %  ETA ..." for WHAT "realisations started". */
+PETSC_EXTERN PetscErrorCode SKProgressSetCount(SKProgress progress, const char what[]);
 /* Clears a redrawn progress line and frees the reporter. */
 PETSC_EXTERN PetscErrorCode SKProgressDestroy(SKProgress *progress);
 

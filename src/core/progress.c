@@ -18,6 +18,7 @@ struct _n_SKProgress {
   PetscLogDouble wall_start, wall_last;
   PetscBool printed;
   PetscMPIInt size;
+  char what[64]; /* SKProgressSetCount(): "12 of 40 <what>" instead of the time and step */
 };
 
 /* Minimum seconds between two redraws: a terminal redraw per step would cost more than a step. */
@@ -60,6 +61,7 @@ PetscErrorCode SKProgressUpdate(SKProgress p, PetscReal t, PetscInt step)
   PetscLogDouble now, elapsed, eta = -1;
   PetscReal frac;
   const char *start = p->mode == SK_PROGRESS_REDRAW ? "\r" : "", *end = p->mode == SK_PROGRESS_REDRAW ? "  " : "\n";
+  char head[160];
 
   PetscFunctionBegin;
   /* a SIGTERM/SIGINT stops a serial run here; a parallel solver calls the (collective) check itself, since not every
@@ -73,15 +75,26 @@ PetscErrorCode SKProgressUpdate(SKProgress p, PetscReal t, PetscInt step)
   frac         = p->t_end > p->t_start ? (t - p->t_start) / (p->t_end - p->t_start) : 1.0;
   frac         = PetscMax(0.0, PetscMin(1.0, frac));
   if (frac > 1e-6) eta = elapsed * (1.0 - frac) / frac;
+  if (p->what[0])
+    PetscCall(
+        PetscSNPrintf(head, sizeof(head), "%s: %" PetscInt_FMT " of %" PetscInt_FMT " %s", p->label, step, (PetscInt)p->t_end, p->what));
+  else
+    PetscCall(PetscSNPrintf(head, sizeof(head), "%s: t = %.4e s  step %" PetscInt_FMT, p->label, (double)t, step));
   if (eta >= 0) {
     long s = (long)(eta + 0.5);
-    printf("%s%s: t = %.4e s  step %" PetscInt_FMT "  %5.1f %%  ETA %ld:%02ld:%02ld%s", start, p->label, (double)t, step,
-           (double)(100 * frac), s / 3600, (s / 60) % 60, s % 60, end);
+    printf("%s%s  %5.1f %%  ETA %ld:%02ld:%02ld%s", start, head, (double)(100 * frac), s / 3600, (s / 60) % 60, s % 60, end);
   } else {
-    printf("%s%s: t = %.4e s  step %" PetscInt_FMT "  %5.1f %%%s", start, p->label, (double)t, step, (double)(100 * frac), end);
+    printf("%s%s  %5.1f %%%s", start, head, (double)(100 * frac), end);
   }
   fflush(stdout);
   p->printed = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKProgressSetCount(SKProgress p, const char what[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(p->what, what, sizeof(p->what)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1189,6 +1189,7 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
     PetscSubcomm psub;
     MPI_Comm gcomm;
     MPI_Win win;
+    SKProgress progress;
     int *counter, next = 0;
     const int one_int = 1;
     PetscMPIInt grank;
@@ -1207,6 +1208,9 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
     PetscCallMPI(MPI_Win_allocate(rank ? 0 : (MPI_Aint)sizeof(int), sizeof(int), MPI_INFO_NULL, c->comm, &counter, &win));
     if (!rank) *counter = 0;
     PetscCallMPI(MPI_Barrier(c->comm));
+    /* rank 0 reports how many realisations were handed out (a campaign's log showed nothing until its end) */
+    PetscCall(SKProgressCreate(c->comm, "campaign", 0, ntodo, &progress));
+    PetscCall(SKProgressSetCount(progress, "realisations started"));
     for (;;) {
       PetscBool fail;
       Failure why;
@@ -1217,6 +1221,8 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
       }
       PetscCallMPI(MPI_Bcast(&next, 1, MPI_INT, 0, gcomm));
       if (next >= ntodo) break;
+      if (!rank) ierr = SKProgressUpdate(progress, next, next + 1); /* serial: a SIGTERM stops here, as below */
+      if (ierr) break;
       /* an error of the group (a file it cannot write, an interrupt) ends its part; the groups raise it together below,
          when the others have run out of work (a group stopping alone would leave them waiting at the end) */
       ierr = RunAndWrite(c, dir, gcomm, todo[next], &written, &fail, &why);
@@ -1226,6 +1232,7 @@ static PetscErrorCode CampaignRun(void *ctx, SKOutput out)
                               "  realisation %" PetscInt_FMT " (l_c = %g m) failed at t = %g s (recorded; the campaign goes on)\n",
                               todo[next], (double)c->lc[todo[next] / c->count], (double)why.time));
     }
+    (void)SKProgressDestroy(&progress);
     ierr = SKCheckCollective(c->comm, ierr); /* and every group is done */
     PetscCallMPI(MPI_Win_free(&win));
     PetscCall(PetscSubcommDestroy(&psub));

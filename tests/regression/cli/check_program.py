@@ -5,7 +5,8 @@
 - options: <options> in the input apply, and the command line wins over them (solver name stored by the run);
 - a progress line on a terminal; -quiet silences it; in a pipe, plain lines every -progress_interval seconds (none in a
   short run at the default of 60 s), also under mpiexec, whose ranks' stdout is a pseudo-terminal (before: the
-  redrawn line with its carriage returns and escape codes went into the job's output)."""
+  redrawn line with its carriage returns and escape codes went into the job's output); a campaign's lines count the
+  realisations started."""
 import os
 import re
 import shutil
@@ -105,6 +106,12 @@ for label, prefix in (("a pipe", ()), ("mpiexec -n 1 into a pipe", ("mpiexec", "
     check("\r" not in p.stdout and "\033" not in p.stdout, f"{label}: no carriage return or escape code in the output")
 p = cli("run", inp, *long_run)
 check(p.returncode == 0 and "rodpair: t =" not in p.stdout, "a pipe, default interval of 60 s: no progress line in a 0.5 s run")
+# a campaign reports the realisations handed out (its log showed nothing until the end)
+p = cli("run", os.path.join(src, "tests", "regression", "rough3d", "campaign_tiny.xml"), "-o", os.path.join(work, "campaign"), "-force",
+        "-progress_interval", "0.01")
+counts = [int(m.group(1)) for m in re.finditer(r"^campaign: (\d+) of 6 realisations started +[\d.]+ %  ETA \d+:\d\d:\d\d$", p.stdout, re.M)]
+check(p.returncode == 0 and counts and counts == sorted(counts) and counts[-1] <= 6,
+      f"a campaign into a pipe: lines 'campaign: k of 6 realisations started' ({counts}; exit {p.returncode})")
 
 print("check_program:", "FAILED" if failures else "ok")
 sys.exit(1 if failures else 0)
