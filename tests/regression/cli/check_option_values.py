@@ -10,6 +10,7 @@ the program's own options, with a value just outside its range (or not of its ty
 names the option, its value and the range; a value on the edge of each range that is inside validates; a bad value in
 an input's <options> element is refused the same way; values that do not parse at all (1.5 for an integer, abc, nan,
 inf). The table below must cover every option the sources name (a new option without a range fails here).
+Under the sanitizers a subset: one refusal of each kind and of each solver's options block.
 A word that is neither an option name nor the value right after one (an option without its dash, a second value),
 which PETSc drops so that the run used the default, is refused on the command line and in <options>."""
 import concurrent.futures
@@ -111,12 +112,19 @@ def accepted(opt, inp, value):
     return p.returncode == 0, f"{opt} {value}: on the edge of its range, validates ({p.returncode}: {p.stderr.strip()[:200]})"
 
 
+# Under the sanitizers (make asan-check sets ASAN_OPTIONS) one refusal of each kind and of each solver's options block
+# is enough to check that a refused option leaks nothing; every row takes 1 to 3 s there.
+SANITIZED = "ASAN_OPTIONS" in os.environ
+SUBSET = {"-explicit_energy_tolerance", "-explicit_critical_step", "-rodpair_nodes", "-rodpair_output_state", "-bars2020_dt",
+          "-bowedstring_damping", "-campaign_groups", "-progress_interval", "-quiet"}
 jobs = []
 for opt, (inp, bad, needle, good) in TABLE.items():
+    if SANITIZED and opt not in SUBSET:
+        continue
     jobs.append((refused, (opt, inp, bad, needle)))
-    if good is not None:
+    if good is not None and not SANITIZED:
         jobs.append((accepted, (opt, inp, good)))
-for opt, inp, value, needle in UNPARSED:
+for opt, inp, value, needle in UNPARSED[:2] if SANITIZED else UNPARSED:
     jobs.append((refused, (opt, inp, value, needle)))
 with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
     for ok, what in pool.map(lambda job: job[0](*job[1]), jobs):
