@@ -58,7 +58,7 @@ PETSC_EXTERN PetscErrorCode SKProgressDestroy(SKProgress *progress);
    NaN are never taken), SKOptionsBool() the words PETSc reads as logical values, SKOptionsEnum() the names of the list;
    otherwise they are PetscOptionsReal(), PetscOptionsInt(), PetscOptionsBool(), PetscOptionsEnum() (listed by -help,
    marked used). A value that does not parse or lies outside its range is kept in CHECKS (the first one) and the option
-   is not read; SKOptionsCheck() after PetscOptionsEnd() raises it as a bad input (SK_ERR_INPUT, exit status 1):
+   is not read (SET false); SKOptionsCheck() after PetscOptionsEnd() raises it as a bad input (SK_ERR_INPUT, exit status 1):
    "option -explicit_power_maxit 0: outside [1, inf), the values it takes". (PETSc's own parsers would stop the run as a
    failure, with a message that does not name the option, and an error inside the block would leak its strings.) */
 typedef struct {

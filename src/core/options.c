@@ -86,10 +86,12 @@ PetscErrorCode SKOptionsReal_Private(PetscOptionItems *items, SKOptionsChecks *c
     x     = strtod(str, &end);
     if (!str[0] || end == str || *end || errno == ERANGE) {
       Record(checks, "option %s %s: not a number; it takes a real number in %s", opt, str[0] ? str : "(no value)", range);
+      if (set) *set = PETSC_FALSE; /* not read: the caller's flag must not be left unset */
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     if (!InInterval(x, &r)) {
       Record(checks, "option %s %s: outside %s, the values it takes", opt, str, range);
+      if (set) *set = PETSC_FALSE;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
@@ -114,10 +116,12 @@ PetscErrorCode SKOptionsInt_Private(PetscOptionItems *items, SKOptionsChecks *ch
     x     = strtoll(str, &end, 10);
     if (!str[0] || end == str || *end || errno == ERANGE || x < PETSC_MIN_INT || x > PETSC_MAX_INT) {
       Record(checks, "option %s %s: not an integer; it takes an integer in %s", opt, str[0] ? str : "(no value)", range);
+      if (set) *set = PETSC_FALSE;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     if (!InInterval((double)x, &r)) {
       Record(checks, "option %s %s: outside %s, the values it takes", opt, str, range);
+      if (set) *set = PETSC_FALSE;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
@@ -146,6 +150,7 @@ PetscErrorCode SKOptionsBool_Private(PetscOptionItems *items, SKOptionsChecks *c
   PetscCall(OptionText(items, opt, str, sizeof(str), &found));
   if (found && !IsBoolWord(str)) {
     Record(checks, "option %s %s: not a logical value; it takes true or false (also yes/no, on/off, 1/0; no value means true)", opt, str);
+    if (set) *set = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscOptionsBool_Private(items, opt, text, man, current, value, set));
@@ -172,6 +177,7 @@ PetscErrorCode SKOptionsEnum_Private(PetscOptionItems *items, SKOptionsChecks *c
     }
     if (!ok) {
       Record(checks, "option %s %s: unknown; it takes one of %s", opt, str[0] ? str : "(no value)", known);
+      if (set) *set = PETSC_FALSE;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
