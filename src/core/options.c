@@ -17,12 +17,14 @@ static PetscErrorCode OptionText(PetscOptionItems *items, const char opt[], char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Keeps the first bad option of a block; the block goes on (an error inside PetscOptionsBegin/End would leak the
-   block's strings) and SKOptionsCheck() raises it after PetscOptionsEnd(). */
-static void Record(SKOptionsChecks *checks, const char format[], ...)
+/* Keeps the first bad option of a block and marks the option as not read (SET false: a caller may read its flag
+   before SKOptionsCheck()); the block goes on (an error inside PetscOptionsBegin/End would leak the block's strings)
+   and SKOptionsCheck() raises it after PetscOptionsEnd(). */
+static void Refuse(SKOptionsChecks *checks, PetscBool *set, const char format[], ...)
 {
   va_list ap;
 
+  if (set) *set = PETSC_FALSE;
   if (checks->bad) return;
   checks->bad = PETSC_TRUE;
   va_start(ap, format);
@@ -70,31 +72,47 @@ static PetscBool InInterval(double x, const Interval *r)
   return PETSC_TRUE;
 }
 
-PetscErrorCode SKOptionsReal_Private(PetscOptionItems *items, SKOptionsChecks *checks, const char opt[], const char text[],
-                                     const char man[], PetscReal current, PetscReal *value, PetscBool *set, const char range[])
+/* The text of a numeric option against RANGE (INTEGER: a PetscInt); *ok false, and the problem kept, when it is given
+   and does not parse or lies outside. */
+static PetscErrorCode CheckNumber(PetscOptionItems *items, SKOptionsChecks *checks, const char opt[], const char range[], PetscBool integer,
+                                  PetscBool *set, PetscBool *ok)
 {
-  char str[256], help[512], *end;
+  char str[256], *end;
   PetscBool found;
   Interval r;
   double x;
 
   PetscFunctionBegin;
+  *ok = PETSC_TRUE;
   PetscCall(ParseInterval(range, &r));
   PetscCall(OptionText(items, opt, str, sizeof(str), &found));
-  if (found) {
-    errno = 0;
-    x     = strtod(str, &end);
-    if (!str[0] || end == str || *end || errno == ERANGE) {
-      Record(checks, "option %s %s: not a number; it takes a real number in %s", opt, str[0] ? str : "(no value)", range);
-      if (set) *set = PETSC_FALSE; /* not read: the caller's flag must not be left unset */
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    if (!InInterval(x, &r)) {
-      Record(checks, "option %s %s: outside %s, the values it takes", opt, str, range);
-      if (set) *set = PETSC_FALSE;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
+  if (!found) PetscFunctionReturn(PETSC_SUCCESS);
+  errno = 0;
+  if (integer) {
+    const long long k = strtoll(str, &end, 10);
+    x                 = k < PETSC_MIN_INT || k > PETSC_MAX_INT ? NAN : (double)k;
+  } else
+    x = strtod(str, &end);
+  if (!str[0] || end == str || *end || errno == ERANGE || (integer && isnan(x))) {
+    Refuse(checks, set, "option %s %s: not %s; it takes %s in %s", opt, str[0] ? str : "(no value)", integer ? "an integer" : "a number",
+           integer ? "an integer" : "a real number", range);
+    *ok = PETSC_FALSE;
+  } else if (!InInterval(x, &r)) {
+    Refuse(checks, set, "option %s %s: outside %s, the values it takes", opt, str, range);
+    *ok = PETSC_FALSE;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SKOptionsReal_Private(PetscOptionItems *items, SKOptionsChecks *checks, const char opt[], const char text[],
+                                     const char man[], PetscReal current, PetscReal *value, PetscBool *set, const char range[])
+{
+  char help[512];
+  PetscBool ok;
+
+  PetscFunctionBegin;
+  PetscCall(CheckNumber(items, checks, opt, range, PETSC_FALSE, set, &ok));
+  if (!ok) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscSNPrintf(help, sizeof(help), "%s; in %s", text, range)); /* -help shows the range */
   PetscCall(PetscOptionsReal_Private(items, opt, help, man, current, value, set));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -103,28 +121,12 @@ PetscErrorCode SKOptionsReal_Private(PetscOptionItems *items, SKOptionsChecks *c
 PetscErrorCode SKOptionsInt_Private(PetscOptionItems *items, SKOptionsChecks *checks, const char opt[], const char text[], const char man[],
                                     PetscInt current, PetscInt *value, PetscBool *set, const char range[])
 {
-  char str[256], help[512], *end;
-  PetscBool found;
-  Interval r;
-  long long x;
+  char help[512];
+  PetscBool ok;
 
   PetscFunctionBegin;
-  PetscCall(ParseInterval(range, &r));
-  PetscCall(OptionText(items, opt, str, sizeof(str), &found));
-  if (found) {
-    errno = 0;
-    x     = strtoll(str, &end, 10);
-    if (!str[0] || end == str || *end || errno == ERANGE || x < PETSC_MIN_INT || x > PETSC_MAX_INT) {
-      Record(checks, "option %s %s: not an integer; it takes an integer in %s", opt, str[0] ? str : "(no value)", range);
-      if (set) *set = PETSC_FALSE;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    if (!InInterval((double)x, &r)) {
-      Record(checks, "option %s %s: outside %s, the values it takes", opt, str, range);
-      if (set) *set = PETSC_FALSE;
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
+  PetscCall(CheckNumber(items, checks, opt, range, PETSC_TRUE, set, &ok));
+  if (!ok) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscSNPrintf(help, sizeof(help), "%s; in %s", text, range));
   PetscCall(PetscOptionsInt_Private(items, opt, help, man, current, value, set, PETSC_MIN_INT, PETSC_MAX_INT));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -149,8 +151,8 @@ PetscErrorCode SKOptionsBool_Private(PetscOptionItems *items, SKOptionsChecks *c
   PetscFunctionBegin;
   PetscCall(OptionText(items, opt, str, sizeof(str), &found));
   if (found && !IsBoolWord(str)) {
-    Record(checks, "option %s %s: not a logical value; it takes true or false (also yes/no, on/off, 1/0; no value means true)", opt, str);
-    if (set) *set = PETSC_FALSE;
+    Refuse(checks, set, "option %s %s: not a logical value; it takes true or false (also yes/no, on/off, 1/0; no value means true)", opt,
+           str);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscOptionsBool_Private(items, opt, text, man, current, value, set));
@@ -176,8 +178,7 @@ PetscErrorCode SKOptionsEnum_Private(PetscOptionItems *items, SKOptionsChecks *c
       PetscCall(PetscStrlcat(known, list[i], sizeof(known)));
     }
     if (!ok) {
-      Record(checks, "option %s %s: unknown; it takes one of %s", opt, str[0] ? str : "(no value)", known);
-      if (set) *set = PETSC_FALSE;
+      Refuse(checks, set, "option %s %s: unknown; it takes one of %s", opt, str[0] ? str : "(no value)", known);
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
